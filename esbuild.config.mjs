@@ -1,0 +1,53 @@
+// The site's bundles, declared once.
+//
+// The Go builder (internal/assets) reads this file through esbuild itself:
+// it is turned into CommonJS, evaluated in goja, and the exported options are
+// mapped onto esbuild's Go API. `go run .` builds in memory from it, and
+// `npm run build:binary` writes the same bundles to dist/ for the binary to
+// embed. Keep it declarative: plain options, no plugins, no imports.
+
+const shared = {
+  bundle: true,
+  jsx: "automatic",
+  define: { "process.env.NODE_ENV": '"production"' },
+  charset: "utf8",
+  legalComments: "none",
+  tsconfig: "tsconfig.json",
+};
+
+export default {
+  // The browser bundle: ES modules, one chunk per page (pages are React.lazy)
+  // and one per language (locales are imported on demand), content-hashed
+  // names served as immutable from /assets/.
+  client: {
+    ...shared,
+    entryPoints: ["frontend/entry-client.tsx"],
+    platform: "browser",
+    format: "esm",
+    splitting: true,
+    target: "es2020",
+    minify: true,
+    entryNames: "[name]-[hash]",
+    chunkNames: "chunks/[name]-[hash]",
+    assetNames: "media/[name]-[hash]",
+    publicPath: "/assets/",
+  },
+
+  // The server bundle, evaluated by goja. goja has no dynamic import(), so
+  // it is lowered; the "server" condition makes package.json's "#pages"
+  // import resolve to eagerly imported pages (the server always renders the
+  // whole page); react-dom/server resolves to the synchronous legacy build,
+  // whose streaming half would need MessageChannel and TextEncoder at load.
+  server: {
+    ...shared,
+    entryPoints: ["frontend/entry-server.tsx"],
+    platform: "browser",
+    format: "iife",
+    target: "es2020",
+    minify: true,
+    conditions: ["server"],
+    supported: { "dynamic-import": false },
+    alias: { "react-dom/server": "./node_modules/react-dom/cjs/react-dom-server-legacy.browser.production.js" },
+    loader: { ".css": "empty" },
+  },
+};

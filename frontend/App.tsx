@@ -1,0 +1,120 @@
+import { Suspense, use, useEffect, type ReactNode } from "react";
+import { I18nextProvider, useTranslation } from "react-i18next";
+import { Outlet, Route, Routes, useLocation } from "react-router-dom";
+import { loadI18n, readyI18n } from "#locales";
+import { pages } from "#pages";
+import { Footer } from "./components/Footer";
+import { Header } from "./components/Header";
+import { LangContext } from "./lib/lang";
+import { languages, type Lang } from "./lib/languages";
+import type { PageName, Payload } from "./lib/payload";
+import { PayloadProvider, useCurrentPayload, usePayload } from "./lib/payloadContext";
+
+/** routes lists the pages of every language, without the language prefix; the server's route table is the same. */
+const routes: { path: string; page: PageName }[] = [
+  { path: "", page: "Home" },
+  { path: "services", page: "Home" },
+  { path: "services/custom-software", page: "Home" },
+  { path: "services/platform-engineering", page: "Home" },
+  { path: "services/strategic-consulting", page: "Home" },
+  { path: "blog", page: "BlogList" },
+  { path: "blog/page/:page", page: "BlogList" },
+  { path: "blog/tag/:tag", page: "BlogList" },
+  { path: "blog/tag/:tag/page/:page", page: "BlogList" },
+  { path: "blog/:slug", page: "BlogPost" },
+  { path: "schedule", page: "Schedule" },
+  { path: "privacy", page: "Legal" },
+  { path: "cookies", page: "Legal" },
+];
+
+export function App({ initial }: { initial: Payload }) {
+  return (
+    <PayloadProvider initial={initial}>
+      <Suspense fallback={null}>
+        <Routes>
+          {languages.map((l) => (
+            <Route key={l.code} path={l.prefix || "/"} element={<LanguageLayout lang={l.code} />}>
+              {routes.map((r) =>
+                r.path === "" ? (
+                  <Route key="index" index element={<RoutePage page={r.page} />} />
+                ) : (
+                  <Route key={r.path} path={r.path} element={<RoutePage page={r.page} />} />
+                ),
+              )}
+              <Route path="*" element={<RoutePage page="NotFound" />} />
+            </Route>
+          ))}
+        </Routes>
+      </Suspense>
+    </PayloadProvider>
+  );
+}
+
+/** LanguageLayout provides a language's strings (loading them on a switch) around the shell. */
+function LanguageLayout({ lang }: { lang: Lang }) {
+  const i18n = readyI18n(lang) ?? use(loadI18n(lang));
+  return (
+    <I18nextProvider i18n={i18n}>
+      <LangContext value={lang}>
+        <Shell />
+      </LangContext>
+    </I18nextProvider>
+  );
+}
+
+function Shell() {
+  const { t } = useTranslation();
+  const { pathname } = useLocation();
+  return (
+    <>
+      <a className="skip-link" href="#main">
+        {t("nav.skip")}
+      </a>
+      <Header />
+      <main id="main" tabIndex={-1}>
+        {/* Keyed by path: a page still loading shows the placeholder, even inside a transition. */}
+        <Suspense key={pathname} fallback={<Loading />}>
+          <Outlet />
+        </Suspense>
+      </main>
+      <Footer />
+    </>
+  );
+}
+
+function Loading(): ReactNode {
+  const { t } = useTranslation();
+  return (
+    <p className="loading" role="status">
+      {t("loading")}
+    </p>
+  );
+}
+
+/** RoutePage renders the page the server says a path holds, starting its chunk while the data loads. */
+function RoutePage({ page }: { page: PageName }) {
+  const { pathname, hash } = useLocation();
+  void pages[page].preload();
+  const payload = usePayload(pathname);
+  const [current, setCurrent] = useCurrentPayload();
+  useEffect(() => {
+    if (current !== payload) setCurrent(payload);
+  }, [payload, current, setCurrent]);
+  useEffect(() => applyHead(payload), [payload]);
+  useEffect(() => {
+    const target = hash ? document.getElementById(decodeURIComponent(hash.slice(1))) : null;
+    if (target) target.scrollIntoView();
+    else window.scrollTo(0, 0);
+  }, [pathname, hash]);
+  const { Component } = pages[payload.page];
+  return <Component payload={payload} />;
+}
+
+/** applyHead brings the document's head in line with a page reached by client navigation. */
+function applyHead(payload: Payload) {
+  const lang = languages.find((l) => l.code === payload.lang);
+  document.documentElement.lang = lang?.tag ?? payload.lang;
+  document.documentElement.dir = lang?.dir ?? "ltr";
+  document.title = payload.head.title;
+  document.querySelector('meta[name="description"]')?.setAttribute("content", payload.head.description);
+}

@@ -1,0 +1,26 @@
+import type { Lang } from "./languages";
+
+/** PageName names a component under frontend/pages (its file name). */
+export type PageName = "Home" | "BlogList" | "BlogPost" | "Schedule" | "Legal" | "NotFound";
+
+/** ClientConfig is the server configuration the browser needs. */
+export interface ClientConfig {
+  consentHideFromBots: boolean;
+  gaMeasurementId: string;
+}
+
+/** Payload is what the server knows of a page: it is serialized into the HTML and served by /api/page for client navigation. */
+export interface Payload<Data = unknown> {
+  path: string;
+  lang: Lang;
+  page: PageName;
+  status: number;
+  head: { title: string; description: string };
+  alternates: Partial<Record<Lang, string>>;
+  data: Data;
+  /** year is the server's current year, for the copyright line (the same on server and client). */
+  year: number;
+  config: ClientConfig;
+}
+
+export const payloadElementId = "page-data";

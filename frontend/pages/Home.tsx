@@ -1,0 +1,165 @@
+import { useEffect } from "react";
+import { useTranslation } from "react-i18next";
+import { Link, useLocation } from "react-router-dom";
+import site from "../../content/site.json";
+import { useLocalPath } from "../lib/lang";
+import { splitPath } from "../lib/languages";
+import type { PageProps } from "./types";
+
+/** serviceKeys maps each service's route slug to its strings. */
+const serviceKeys = {
+  "custom-software": "customSoftware",
+  "platform-engineering": "platformEngineering",
+  "strategic-consulting": "strategicConsulting",
+} as const;
+type ServiceSlug = keyof typeof serviceKeys;
+
+const includeKeys = {
+  customSoftware: ["discovery", "design", "build", "launch"],
+  platformEngineering: ["infrastructure", "pipelines", "observability", "security"],
+  strategicConsulting: ["review", "diligence", "roadmap", "hiring"],
+} as const;
+
+const reasons = ["senior", "transparent", "ownership", "delivery", "longTerm"] as const;
+
+export default function Home(_: PageProps) {
+  const { t } = useTranslation();
+  const to = useLocalPath();
+  const { pathname } = useLocation();
+  const { rest } = splitPath(pathname);
+  const onServices = rest === "/services" || rest.startsWith("/services/");
+  const highlighted = rest.startsWith("/services/") ? (rest.slice("/services/".length) as ServiceSlug) : null;
+
+  // The /services routes show this page scrolled to the services.
+  useEffect(() => {
+    if (!onServices) return;
+    const target = document.getElementById(highlighted ? `service-${highlighted}` : "services");
+    target?.scrollIntoView({ block: "start" });
+  }, [onServices, highlighted]);
+
+  const s = site.stats;
+  return (
+    <div className="home">
+      <section className="hero" aria-labelledby="hero-title">
+        <div className="container">
+          <p className="eyebrow">{t("home.hero.eyebrow")}</p>
+          <h1 id="hero-title">{t("home.hero.title")}</h1>
+          <p className="lead">{t("home.hero.lead")}</p>
+          <div className="actions">
+            <a className="button button-primary" href="#contact">
+              {t("home.hero.start")}
+            </a>
+            <a className="button button-secondary" href="#services">
+              {t("home.hero.work")}
+            </a>
+          </div>
+        </div>
+      </section>
+
+      <section className="stats" aria-labelledby="stats-title">
+        <div className="container">
+          <h2 id="stats-title" className="visually-hidden">
+            {t("home.stats.title")}
+          </h2>
+          <dl className="stats-grid">
+            <div>
+              <dt>{t("home.stats.projects", { count: s.projects })}</dt>
+              <dd>
+                <bdi>{s.projects}+</bdi>
+              </dd>
+            </div>
+            <div>
+              <dt>{t("home.stats.years", { count: s.years })}</dt>
+              <dd>
+                <bdi>{s.years}</bdi>
+              </dd>
+            </div>
+            <div>
+              <dt>{t("home.stats.satisfaction")}</dt>
+              <dd>
+                <bdi>{s.satisfaction}%</bdi>
+              </dd>
+            </div>
+            <div>
+              <dt>{t("home.stats.response")}</dt>
+              <dd>
+                <bdi>{s.responseHours}h</bdi>
+              </dd>
+            </div>
+          </dl>
+        </div>
+      </section>
+
+      <section id="services" className="services" aria-labelledby="services-title">
+        <div className="container">
+          <h2 id="services-title">{t("home.services.title")}</h2>
+          <p className="section-lead">{t("home.services.lead")}</p>
+          <ul className="service-grid">
+            {(Object.keys(serviceKeys) as ServiceSlug[]).map((slug) => {
+              const key = serviceKeys[slug];
+              const title = t(`services.${key}.title`);
+              return (
+                <li
+                  key={slug}
+                  id={`service-${slug}`}
+                  className="service-card"
+                  aria-current={highlighted === slug ? "true" : undefined}
+                >
+                  <h3>{title}</h3>
+                  <p>{t(`services.${key}.summary`)}</p>
+                  <h4>{t("home.services.includes")}</h4>
+                  <ul className="checklist">
+                    {includeKeys[key].map((item) => (
+                      <li key={item}>{t(`services.${key}.includes.${item}`)}</li>
+                    ))}
+                  </ul>
+                  <Link className="card-link" to={to(`/services/${slug}`)}>
+                    {t("home.services.more", { service: title })}
+                  </Link>
+                </li>
+              );
+            })}
+          </ul>
+        </div>
+      </section>
+
+      <section className="why" aria-labelledby="why-title">
+        <div className="container">
+          <h2 id="why-title">{t("home.why.title")}</h2>
+          <p className="section-lead">{t("home.why.lead")}</p>
+          <ul className="why-grid">
+            {reasons.map((r) => (
+              <li key={r}>
+                <h3>{t(`home.why.${r}.title`)}</h3>
+                <p>{t(`home.why.${r}.text`)}</p>
+              </li>
+            ))}
+          </ul>
+        </div>
+      </section>
+
+      <section id="contact" className="contact" aria-labelledby="contact-title">
+        <div className="container contact-grid">
+          <div>
+            <h2 id="contact-title">{t("home.contact.title")}</h2>
+            <p className="section-lead">{t("home.contact.lead")}</p>
+            <p>
+              {t("home.contact.email", { email: "" })}
+              <a href={`mailto:${site.email}`} dir="ltr">
+                {site.email}
+              </a>
+            </p>
+            <aside className="book-card" aria-labelledby="book-title">
+              <h3 id="book-title">{t("home.contact.book")}</h3>
+              <p>{t("home.contact.bookLead")}</p>
+              <Link className="button button-secondary" to={to("/schedule")}>
+                {t("home.contact.book")}
+              </Link>
+            </aside>
+          </div>
+          <div className="contact-form-slot" id="contact-form" />
+        </div>
+      </section>
+    </div>
+  );
+}

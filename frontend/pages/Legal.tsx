@@ -1,0 +1,27 @@
+import { useTranslation } from "react-i18next";
+import type { PageProps } from "./types";
+
+/** LegalData is a legal text rendered from content/legal/<lang>/<name>.md by the server. */
+export interface LegalData {
+  name: "privacy" | "cookies";
+  title: string;
+  html: string;
+}
+
+export default function Legal({ payload }: PageProps) {
+  const { t } = useTranslation();
+  const data = payload.data as LegalData;
+  return (
+    <article className="container prose legal">
+      <h1>{data.title}</h1>
+      <div dangerouslySetInnerHTML={{ __html: data.html }} />
+      {data.name === "cookies" && (
+        <p>
+          <button type="button" className="button button-secondary" data-cc="show-preferencesModal">
+            {t("legal.openPreferences")}
+          </button>
+        </p>
+      )}
+    </article>
+  );
+}

@@ -1,0 +1,21 @@
+// Server: pages are imported eagerly, so the server always renders the whole
+// page inside a completed Suspense boundary. Chosen by the "server"
+// condition of package.json's "#pages" import (see esbuild.config.mjs).
+import BlogList from "./BlogList";
+import BlogPost from "./BlogPost";
+import Home from "./Home";
+import Legal from "./Legal";
+import NotFound from "./NotFound";
+import Schedule from "./Schedule";
+import type { PageMap } from "./types";
+
+const ready = () => Promise.resolve();
+
+export const pages: PageMap = {
+  Home: { Component: Home, preload: ready },
+  BlogList: { Component: BlogList, preload: ready },
+  BlogPost: { Component: BlogPost, preload: ready },
+  Schedule: { Component: Schedule, preload: ready },
+  Legal: { Component: Legal, preload: ready },
+  NotFound: { Component: NotFound, preload: ready },
+};

@@ -1,0 +1,14 @@
+import type { ComponentType } from "react";
+import type { PageName, Payload } from "../lib/payload";
+
+export interface PageProps {
+  payload: Payload;
+}
+
+export interface PageEntry {
+  Component: ComponentType<PageProps>;
+  /** preload fetches the page's chunk, so that rendering it does not suspend. */
+  preload: () => Promise<void>;
+}
+
+export type PageMap = Record<PageName, PageEntry>;

@@ -1,0 +1,61 @@
+package handlers
+
+import (
+	"errors"
+	"net/http"
+	"strings"
+
+	"github.com/labstack/echo/v4"
+)
+
+// apiError is the JSON shape of every API error (DESIGN.md).
+type apiError struct {
+	Error apiErrorBody `json:"error"`
+}
+
+type apiErrorBody struct {
+	Code    string            `json:"code"`
+	Message string            `json:"message"`
+	Fields  map[string]string `json:"fields,omitempty"`
+}
+
+// errorCodes maps statuses to an error code and the locale key of its message.
+var errorCodes = map[int][2]string{
+	http.StatusBadRequest:            {"bad_request", "errors.badRequest"},
+	http.StatusNotFound:              {"not_found", "errors.notFound"},
+	http.StatusRequestEntityTooLarge: {"too_large", "errors.tooLarge"},
+	http.StatusUnsupportedMediaType:  {"unsupported_type", "errors.unsupportedType"},
+	http.StatusTooManyRequests:       {"rate_limited", "errors.rateLimited"},
+	http.StatusUnprocessableEntity:   {"invalid", "validation.invalid"},
+}
+
+// handleError answers errors that reached Echo: JSON for the API, the
+// localized 404 page or a plain message for the rest.
+func (srv *Server) handleError(err error, c echo.Context) {
+	if c.Response().Committed {
+		return
+	}
+	status := http.StatusInternalServerError
+	var he *echo.HTTPError
+	if errors.As(err, &he) {
+		status = he.Code
+	} else {
+		srv.log.Error("handler error", "id", c.Response().Header().Get(echo.HeaderXRequestID), "err", err)
+	}
+	s := srv.Site()
+	req := c.Request()
+	if strings.HasPrefix(req.URL.Path, "/api/") {
+		lang := requestLanguage(s, "", req)
+		code, ok := errorCodes[status]
+		if !ok {
+			code = [2]string{"server_error", "errors.server"}
+		}
+		_ = c.JSON(status, apiError{Error: apiErrorBody{Code: code[0], Message: s.Locales.T(lang, code[1])}})
+		return
+	}
+	if status == http.StatusNotFound && req.Method == http.MethodGet {
+		s.notFound[s.languageOf(req.URL.Path).Code].ServeHTTP(c.Response(), req)
+		return
+	}
+	_ = c.String(status, s.Locales.T(requestLanguage(s, "", req), "errors.server")+"\n")
+}

@@ -1,0 +1,119 @@
+package handlers
+
+import (
+	"net/http"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/northbeam/site/internal/site"
+)
+
+// registerPages serves every localized page: the prerendered document of a
+// canonical path, a 301 to the canonical form, or the localized 404 page.
+func registerPages(e *echo.Echo, srv *Server) {
+	e.Match([]string{http.MethodGet, http.MethodHead}, "/*", srv.page)
+}
+
+// page is one localized page of the site.
+type page struct {
+	path        string // canonical path, with the language prefix
+	lang        site.Language
+	component   string // the React page (frontend/pages/<component>.tsx)
+	status      int
+	title       string
+	description string
+	alternates  map[string]string // language code -> path of the same page
+	data        any
+}
+
+// staticRoute is a page whose content depends only on its language.
+type staticRoute struct {
+	path      string // without the language prefix
+	component string
+	meta      string // the group of meta.* strings with its title and description
+}
+
+// staticRoutes are the routes of SPEC.md section 2 that are not the blog;
+// frontend/App.tsx declares the same list.
+var staticRoutes = []staticRoute{
+	{"/", "Home", "home"},
+	{"/services", "Home", "services"},
+	{"/services/custom-software", "Home", "customSoftware"},
+	{"/services/platform-engineering", "Home", "platformEngineering"},
+	{"/services/strategic-consulting", "Home", "strategicConsulting"},
+	{"/blog", "BlogList", "blog"},
+	{"/schedule", "Schedule", "schedule"},
+	{"/privacy", "Legal", ""},
+	{"/cookies", "Legal", ""},
+}
+
+// staticPages lists the pages of the static routes in one language.
+func (s *Site) staticPages(lang site.Language) []page {
+	pages := make([]page, 0, len(staticRoutes))
+	for _, r := range staticRoutes {
+		p := page{
+			path:       lang.LocalPath(r.path),
+			lang:       lang,
+			component:  r.component,
+			status:     http.StatusOK,
+			alternates: s.sameInEveryLanguage(r.path),
+		}
+		switch {
+		case r.component == "Legal":
+			doc := s.legal[lang.Code][r.path[1:]]
+			p.title = s.siteTitle(lang.Code, doc.Title)
+			p.description = doc.Description
+			p.data = doc
+		case r.meta == "home":
+			p.title = s.Locales.T(lang.Code, "meta.home.title", "name", s.Info.Name)
+			p.description = s.Locales.T(lang.Code, "meta.home.description", "name", s.Info.Name)
+		default:
+			p.title = s.siteTitle(lang.Code, s.Locales.T(lang.Code, "meta."+r.meta+".title"))
+			p.description = s.Locales.T(lang.Code, "meta."+r.meta+".description", "name", s.Info.Name)
+		}
+		pages = append(pages, p)
+	}
+	return pages
+}
+
+// notFoundPage is the localized not-found page, served with status 404.
+func (s *Site) notFoundPage(lang site.Language, path string) page {
+	return page{
+		path:        path,
+		lang:        lang,
+		component:   "NotFound",
+		status:      http.StatusNotFound,
+		title:       s.siteTitle(lang.Code, s.Locales.T(lang.Code, "meta.notFound.title")),
+		description: s.Locales.T(lang.Code, "meta.notFound.description"),
+	}
+}
+
+func (s *Site) siteTitle(lang, pageTitle string) string {
+	return s.Locales.T(lang, "meta.siteTitle", "page", pageTitle, "name", s.Info.Name)
+}
+
+func (s *Site) sameInEveryLanguage(rest string) map[string]string {
+	alt := make(map[string]string, len(s.Info.Languages))
+	for _, l := range s.Info.Languages {
+		alt[l.Code] = l.LocalPath(rest)
+	}
+	return alt
+}
+
+func (srv *Server) page(c echo.Context) error {
+	s := srv.Site()
+	req := c.Request()
+	p := req.URL.Path
+	if canonical, moved := s.canonicalPath(p); moved {
+		if req.URL.RawQuery != "" {
+			canonical += "?" + req.URL.RawQuery
+		}
+		return c.Redirect(http.StatusMovedPermanently, canonical)
+	}
+	if r, ok := s.lookup(p); ok {
+		r.ServeHTTP(c.Response(), req)
+		return nil
+	}
+	s.notFound[s.languageOf(p).Code].ServeHTTP(c.Response(), req)
+	return nil
+}

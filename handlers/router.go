@@ -1,0 +1,92 @@
+// Package handlers holds the HTTP surface of the site: localized pages, the
+// JSON API, assets and health checks. Each file opens with the function that
+// registers its routes; New lists the middlewares and calls them all.
+package handlers
+
+import (
+	"context"
+	"log/slog"
+	"net/http"
+	"sync/atomic"
+	"time"
+
+	"github.com/labstack/echo/v4"
+	"github.com/labstack/echo/v4/middleware"
+)
+
+// Server is the state the handlers share: the current build of the site,
+// which -dev mode swaps when a file changes.
+type Server struct {
+	site      atomic.Pointer[Site]
+	log       *slog.Logger
+	readiness []func(context.Context) error
+}
+
+// NewServer returns a Server serving s.
+func NewServer(s *Site, log *slog.Logger, readiness ...func(context.Context) error) *Server {
+	srv := &Server{log: log, readiness: readiness}
+	srv.site.Store(s)
+	return srv
+}
+
+// Site returns the site being served.
+func (srv *Server) Site() *Site { return srv.site.Load() }
+
+// Swap replaces the site being served, as -dev mode does after a rebuild.
+func (srv *Server) Swap(s *Site) { srv.site.Store(s) }
+
+// New returns the Echo instance with every middleware and route.
+func New(srv *Server) *echo.Echo {
+	e := echo.New()
+	e.HideBanner = true
+	e.HidePort = true
+	e.HTTPErrorHandler = srv.handleError
+
+	e.Pre(middleware.RequestID())
+	e.Use(srv.recoverPanics)
+	e.Use(srv.logRequests)
+
+	registerHealth(e, srv)
+	registerAssets(e, srv)
+	registerPageAPI(e, srv)
+	registerPages(e, srv)
+	return e
+}
+
+// logRequests writes one structured line per request, without anything a
+// visitor typed.
+func (srv *Server) logRequests(next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		start := time.Now()
+		err := next(c)
+		if err != nil {
+			c.Error(err)
+		}
+		req := c.Request()
+		srv.log.LogAttrs(req.Context(), slog.LevelInfo, "request",
+			slog.String("id", c.Response().Header().Get(echo.HeaderXRequestID)),
+			slog.String("method", req.Method),
+			slog.String("path", req.URL.Path),
+			slog.Int("status", c.Response().Status),
+			slog.Int64("bytes", c.Response().Size),
+			slog.Duration("duration", time.Since(start)),
+		)
+		return nil
+	}
+}
+
+// recoverPanics turns a panic into a 500 without internals.
+func (srv *Server) recoverPanics(next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c echo.Context) (err error) {
+		defer func() {
+			if r := recover(); r != nil {
+				if r == http.ErrAbortHandler {
+					panic(r)
+				}
+				srv.log.Error("panic", "id", c.Response().Header().Get(echo.HeaderXRequestID), "panic", r)
+				err = echo.NewHTTPError(http.StatusInternalServerError)
+			}
+		}()
+		return next(c)
+	}
+}

@@ -1,0 +1,216 @@
+package handlers
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io/fs"
+	"mime"
+	"net/http"
+	"path"
+	"strings"
+	"time"
+
+	"github.com/northbeam/site/internal/assets"
+	"github.com/northbeam/site/internal/legal"
+	"github.com/northbeam/site/internal/site"
+	"github.com/northbeam/site/render"
+)
+
+// Options are the parts of the configuration the handlers use.
+type Options struct {
+	BaseURL             string // public URL without a trailing slash
+	GAMeasurementID     string
+	ConsentHideFromBots bool
+}
+
+// Site is one build of the whole site: content, bundles, and every page
+// that depends only on (path, language, content), rendered once. In -dev
+// mode a new Site replaces the old one when a file changes.
+type Site struct {
+	Info    *site.Site
+	Locales *site.Locales
+	Bundle  *assets.Bundle
+	Engine  *render.Engine
+	opts    Options
+
+	legal    map[string]map[string]legal.Doc
+	pages    map[string]*render.Resource // canonical path -> HTML
+	payloads map[string]*render.Resource // canonical path -> payload JSON
+	notFound map[string]*render.Resource // language -> the 404 page
+	assets   map[string]*render.Resource // name under /assets/ -> file
+}
+
+// BuildSite loads the content, starts the render engine and renders every
+// static page in every language.
+func BuildSite(ctx context.Context, content fs.FS, bundle *assets.Bundle, engine *render.Engine, opts Options) (*Site, error) {
+	info, err := site.Load(content, "site.json")
+	if err != nil {
+		return nil, err
+	}
+	locales, err := site.LoadLocales(content, "locales", info)
+	if err != nil {
+		return nil, err
+	}
+	docs, err := legal.Load(content, "legal", info)
+	if err != nil {
+		return nil, err
+	}
+	s := &Site{
+		Info: info, Locales: locales, Bundle: bundle, Engine: engine, opts: opts,
+		legal:    docs,
+		pages:    map[string]*render.Resource{},
+		payloads: map[string]*render.Resource{},
+		notFound: map[string]*render.Resource{},
+		assets:   map[string]*render.Resource{},
+	}
+	for name, data := range bundle.Client {
+		ctype := mime.TypeByExtension(path.Ext(name))
+		if ctype == "" {
+			ctype = "application/octet-stream"
+		}
+		s.assets[name] = render.NewResource(ctype, "public, max-age=31536000, immutable", http.StatusOK, data)
+	}
+	for _, lang := range info.Languages {
+		for _, p := range s.staticPages(lang) {
+			if err := s.prerender(ctx, p); err != nil {
+				return nil, err
+			}
+		}
+		nf := s.notFoundPage(lang, lang.LocalPath("/404"))
+		html, err := s.document(ctx, nf)
+		if err != nil {
+			return nil, err
+		}
+		s.notFound[lang.Code] = render.NewResource("text/html; charset=utf-8", "no-cache", http.StatusNotFound, html)
+	}
+	return s, nil
+}
+
+func (s *Site) prerender(ctx context.Context, p page) error {
+	html, err := s.document(ctx, p)
+	if err != nil {
+		return err
+	}
+	payload, err := json.Marshal(s.payload(p))
+	if err != nil {
+		return fmt.Errorf("payload of %s: %w", p.path, err)
+	}
+	s.pages[p.path] = render.NewResource("text/html; charset=utf-8", "no-cache", p.status, html)
+	s.payloads[p.path] = render.NewResource("application/json", "no-cache", http.StatusOK, payload)
+	return nil
+}
+
+// document renders a page into its full HTML document.
+func (s *Site) document(ctx context.Context, p page) ([]byte, error) {
+	payload := s.payload(p)
+	pj, err := json.Marshal(payload)
+	if err != nil {
+		return nil, fmt.Errorf("payload of %s: %w", p.path, err)
+	}
+	ctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+	defer cancel()
+	body, err := s.Engine.Render(ctx, pj)
+	if err != nil {
+		return nil, fmt.Errorf("rendering %s: %w", p.path, err)
+	}
+	m := s.Bundle.Manifest
+	doc := render.Document{
+		Lang:        p.lang.Tag,
+		Dir:         p.lang.Dir,
+		Title:       p.title,
+		Description: p.description,
+		Canonical:   s.opts.BaseURL + p.path,
+		Body:        body,
+		Payload:     payload,
+		Entry:       m.Entry,
+		CSS:         m.CSS,
+		Preloads:    m.Preloads(p.component, p.lang.Code),
+	}
+	if p.status == http.StatusOK {
+		for _, l := range s.Info.Languages {
+			if alt, ok := p.alternates[l.Code]; ok {
+				doc.Alternates = append(doc.Alternates, render.Alternate{Hreflang: l.Tag, Href: s.opts.BaseURL + alt})
+			}
+		}
+		if def, ok := p.alternates[s.Info.DefaultLanguage]; ok {
+			doc.Alternates = append(doc.Alternates, render.Alternate{Hreflang: "x-default", Href: s.opts.BaseURL + def})
+		}
+	}
+	return doc.HTML()
+}
+
+// payload is what the browser receives about a page: the same object is
+// serialized into the HTML and served by /api/page.
+type payload struct {
+	Path       string            `json:"path"`
+	Lang       string            `json:"lang"`
+	Page       string            `json:"page"`
+	Status     int               `json:"status"`
+	Head       head              `json:"head"`
+	Alternates map[string]string `json:"alternates"`
+	Data       any               `json:"data"`
+	Year       int               `json:"year"`
+	Config     clientConfig      `json:"config"`
+}
+
+type head struct {
+	Title       string `json:"title"`
+	Description string `json:"description"`
+}
+
+type clientConfig struct {
+	ConsentHideFromBots bool   `json:"consentHideFromBots"`
+	GAMeasurementID     string `json:"gaMeasurementId"`
+}
+
+func (s *Site) payload(p page) payload {
+	alternates := p.alternates
+	if p.status != http.StatusOK {
+		alternates = map[string]string{}
+		for _, l := range s.Info.Languages {
+			alternates[l.Code] = l.LocalPath("/")
+		}
+	}
+	return payload{
+		Path: p.path, Lang: p.lang.Code, Page: p.component, Status: p.status,
+		Head:       head{Title: p.title, Description: p.description},
+		Alternates: alternates,
+		Data:       p.data,
+		Year:       time.Now().Year(),
+		Config:     clientConfig{ConsentHideFromBots: s.opts.ConsentHideFromBots, GAMeasurementID: s.opts.GAMeasurementID},
+	}
+}
+
+// lookup finds the prerendered page at a canonical path.
+func (s *Site) lookup(p string) (*render.Resource, bool) {
+	r, ok := s.pages[p]
+	return r, ok
+}
+
+// languageOf returns the language a path's prefix selects.
+func (s *Site) languageOf(p string) site.Language {
+	lang, _ := s.Info.SplitPath(p)
+	return lang
+}
+
+// canonicalPath returns the one form of a path the site serves: no trailing
+// slash (but "/"), no /en prefix for the default language. ok is false when
+// p is already canonical.
+func (s *Site) canonicalPath(p string) (string, bool) {
+	c := p
+	if len(c) > 1 {
+		c = strings.TrimRight(c, "/")
+		if c == "" {
+			c = "/"
+		}
+	}
+	def := s.Info.Default()
+	if c == "/"+def.Code || strings.HasPrefix(c, "/"+def.Code+"/") {
+		c = strings.TrimPrefix(c, "/"+def.Code)
+		if c == "" {
+			c = "/"
+		}
+	}
+	return c, c != p
+}

@@ -1,0 +1,219 @@
+package assets
+
+import (
+	"encoding/json"
+	"fmt"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/evanw/esbuild/pkg/api"
+)
+
+// URLPrefix is where the client files are served.
+const URLPrefix = "/assets/"
+
+// Bundle is the output of a build: the client files by name (relative to
+// URLPrefix), the server bundle for goja, and the manifest that ties pages
+// and languages to their chunks.
+type Bundle struct {
+	Client   map[string][]byte
+	Server   []byte
+	Manifest Manifest
+}
+
+// Manifest says which files a page needs.
+type Manifest struct {
+	Entry   string              `json:"entry"`   // URL of the client entry module
+	CSS     []string            `json:"css"`     // URLs of the stylesheets
+	Pages   map[string][]string `json:"pages"`   // page name -> its chunk and the chunks it imports
+	Locales map[string][]string `json:"locales"` // language code -> its chunk
+}
+
+// Preloads returns the modules to preload for a page in a language: the
+// page's chunks and the language's strings, without the entry itself.
+func (m Manifest) Preloads(page, lang string) []string {
+	seen := map[string]bool{m.Entry: true}
+	var out []string
+	for _, u := range append(append([]string{}, m.Locales[lang]...), m.Pages[page]...) {
+		if !seen[u] {
+			seen[u] = true
+			out = append(out, u)
+		}
+	}
+	return out
+}
+
+// Build builds both bundles from the project in dir, as esbuild.config.mjs
+// declares them.
+func Build(dir string) (*Bundle, error) {
+	cfg, err := LoadConfig(filepath.Join(dir, "esbuild.config.mjs"))
+	if err != nil {
+		return nil, err
+	}
+	const outdir = "dist/client"
+	clientOpts, err := cfg.Client.options(dir)
+	if err != nil {
+		return nil, fmt.Errorf("assets: client: %w", err)
+	}
+	clientOpts.Outdir = outdir
+	client := api.Build(clientOpts)
+	if len(client.Errors) > 0 {
+		return nil, fmt.Errorf("assets: client build:\n%s", formatMessages(client.Errors))
+	}
+	serverOpts, err := cfg.Server.options(dir)
+	if err != nil {
+		return nil, fmt.Errorf("assets: server: %w", err)
+	}
+	serverOpts.Outfile = "dist/server.js"
+	server := api.Build(serverOpts)
+	if len(server.Errors) > 0 {
+		return nil, fmt.Errorf("assets: server build:\n%s", formatMessages(server.Errors))
+	}
+
+	b := &Bundle{Client: map[string][]byte{}}
+	root := filepath.Join(dir, outdir)
+	for _, f := range client.OutputFiles {
+		rel, err := filepath.Rel(root, f.Path)
+		if err != nil {
+			return nil, fmt.Errorf("assets: %w", err)
+		}
+		b.Client[filepath.ToSlash(rel)] = f.Contents
+	}
+	for _, f := range server.OutputFiles {
+		if strings.HasSuffix(f.Path, ".js") {
+			b.Server = f.Contents
+		}
+	}
+	if b.Server == nil {
+		return nil, fmt.Errorf("assets: the server build produced no script")
+	}
+	if b.Manifest, err = manifest(client.Metafile, outdir); err != nil {
+		return nil, err
+	}
+	return b, nil
+}
+
+type metafile struct {
+	Outputs map[string]struct {
+		EntryPoint string `json:"entryPoint"`
+		CSSBundle  string `json:"cssBundle"`
+		Imports    []struct {
+			Path string `json:"path"`
+			Kind string `json:"kind"`
+		} `json:"imports"`
+	} `json:"outputs"`
+}
+
+// manifest reads esbuild's metafile: dynamically imported pages and locale
+// files are entry points of their own, which is what makes them chunks.
+func manifest(meta, outdir string) (Manifest, error) {
+	var mf metafile
+	if err := json.Unmarshal([]byte(meta), &mf); err != nil {
+		return Manifest{}, fmt.Errorf("assets: metafile: %w", err)
+	}
+	url := func(out string) string { return URLPrefix + strings.TrimPrefix(out, outdir+"/") }
+	// staticDeps lists an output and everything it imports statically.
+	var staticDeps func(out string, seen map[string]bool) []string
+	staticDeps = func(out string, seen map[string]bool) []string {
+		if seen[out] {
+			return nil
+		}
+		seen[out] = true
+		deps := []string{url(out)}
+		for _, imp := range mf.Outputs[out].Imports {
+			if imp.Kind == "import-statement" {
+				deps = append(deps, staticDeps(imp.Path, seen)...)
+			}
+		}
+		return deps
+	}
+	m := Manifest{Pages: map[string][]string{}, Locales: map[string][]string{}}
+	names := make([]string, 0, len(mf.Outputs))
+	for out := range mf.Outputs {
+		names = append(names, out)
+	}
+	sort.Strings(names)
+	for _, out := range names {
+		o := mf.Outputs[out]
+		switch {
+		case o.EntryPoint == "" || !strings.HasSuffix(out, ".js"):
+		case strings.HasSuffix(o.EntryPoint, "entry-client.tsx"):
+			m.Entry = url(out)
+			if o.CSSBundle != "" {
+				m.CSS = append(m.CSS, url(o.CSSBundle))
+			}
+		case strings.HasPrefix(o.EntryPoint, "frontend/pages/"):
+			page := strings.TrimSuffix(path.Base(o.EntryPoint), path.Ext(o.EntryPoint))
+			m.Pages[page] = staticDeps(out, map[string]bool{})
+		case strings.HasPrefix(o.EntryPoint, "content/locales/"):
+			lang := strings.TrimSuffix(path.Base(o.EntryPoint), ".json")
+			m.Locales[lang] = []string{url(out)}
+		}
+	}
+	if m.Entry == "" {
+		return m, fmt.Errorf("assets: no client entry in the build")
+	}
+	return m, nil
+}
+
+// Write stores a bundle in dir (client/, server.js, manifest.json), for a
+// production binary to embed.
+func (b *Bundle) Write(dir string) error {
+	if err := os.RemoveAll(dir); err != nil {
+		return fmt.Errorf("assets: %w", err)
+	}
+	write := func(name string, data []byte) error {
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			return err
+		}
+		return os.WriteFile(p, data, 0o644)
+	}
+	for name, data := range b.Client {
+		if err := write("client/"+name, data); err != nil {
+			return fmt.Errorf("assets: %w", err)
+		}
+	}
+	mj, err := json.MarshalIndent(b.Manifest, "", "  ")
+	if err != nil {
+		return fmt.Errorf("assets: %w", err)
+	}
+	if err := write("server.js", b.Server); err != nil {
+		return fmt.Errorf("assets: %w", err)
+	}
+	if err := write("manifest.json", mj); err != nil {
+		return fmt.Errorf("assets: %w", err)
+	}
+	return nil
+}
+
+// Read loads a bundle written by Write.
+func Read(fsys fs.FS) (*Bundle, error) {
+	b := &Bundle{Client: map[string][]byte{}}
+	mj, err := fs.ReadFile(fsys, "manifest.json")
+	if err != nil {
+		return nil, fmt.Errorf("assets: %w (was the binary built with npm run build:binary?)", err)
+	}
+	if err := json.Unmarshal(mj, &b.Manifest); err != nil {
+		return nil, fmt.Errorf("assets: manifest.json: %w", err)
+	}
+	if b.Server, err = fs.ReadFile(fsys, "server.js"); err != nil {
+		return nil, fmt.Errorf("assets: %w", err)
+	}
+	err = fs.WalkDir(fsys, "client", func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		data, err := fs.ReadFile(fsys, p)
+		b.Client[strings.TrimPrefix(p, "client/")] = data
+		return err
+	})
+	if err != nil {
+		return nil, fmt.Errorf("assets: %w", err)
+	}
+	return b, nil
+}

@@ -1,0 +1,167 @@
+// Package assets builds the client and server bundles with esbuild's Go API,
+// from the options declared once in esbuild.config.mjs, and describes the
+// result (hashed files, the chunk of each page and language) in a Manifest.
+package assets
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/dop251/goja"
+	"github.com/evanw/esbuild/pkg/api"
+)
+
+// spec mirrors the subset of esbuild's options that esbuild.config.mjs may
+// use. Unknown keys are refused, so an option is never silently ignored.
+type spec struct {
+	EntryPoints   []string          `json:"entryPoints"`
+	Bundle        bool              `json:"bundle"`
+	Platform      string            `json:"platform"`
+	Format        string            `json:"format"`
+	Splitting     bool              `json:"splitting"`
+	Target        string            `json:"target"`
+	Minify        bool              `json:"minify"`
+	EntryNames    string            `json:"entryNames"`
+	ChunkNames    string            `json:"chunkNames"`
+	AssetNames    string            `json:"assetNames"`
+	PublicPath    string            `json:"publicPath"`
+	JSX           string            `json:"jsx"`
+	Define        map[string]string `json:"define"`
+	Loader        map[string]string `json:"loader"`
+	Conditions    []string          `json:"conditions"`
+	Supported     map[string]bool   `json:"supported"`
+	Alias         map[string]string `json:"alias"`
+	Charset       string            `json:"charset"`
+	LegalComments string            `json:"legalComments"`
+	Tsconfig      string            `json:"tsconfig"`
+}
+
+// Config is esbuild.config.mjs, evaluated.
+type Config struct {
+	Client spec `json:"client"`
+	Server spec `json:"server"`
+}
+
+// LoadConfig evaluates esbuild.config.mjs: esbuild turns the module into
+// CommonJS and goja runs it, the way Vite loads its own config file.
+func LoadConfig(path string) (*Config, error) {
+	src, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("assets: %w", err)
+	}
+	return parseConfig(path, src)
+}
+
+func parseConfig(name string, src []byte) (*Config, error) {
+	res := api.Transform(string(src), api.TransformOptions{
+		Loader:     api.LoaderJS,
+		Format:     api.FormatCommonJS,
+		Sourcefile: name,
+	})
+	if len(res.Errors) > 0 {
+		return nil, fmt.Errorf("assets: %s", formatMessages(res.Errors))
+	}
+	vm := goja.New()
+	module := vm.NewObject()
+	exports := vm.NewObject()
+	_ = module.Set("exports", exports)
+	_ = vm.Set("module", module)
+	_ = vm.Set("exports", exports)
+	if _, err := vm.RunScript(name, string(res.Code)); err != nil {
+		return nil, fmt.Errorf("assets: evaluating %s: %w", name, err)
+	}
+	out, err := vm.RunString(`JSON.stringify(module.exports.default)`)
+	if err != nil || goja.IsUndefined(out) {
+		return nil, fmt.Errorf("assets: %s has no default export", name)
+	}
+	var cfg Config
+	dec := json.NewDecoder(strings.NewReader(out.String()))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&cfg); err != nil {
+		return nil, fmt.Errorf("assets: %s: %w", name, err)
+	}
+	return &cfg, nil
+}
+
+// options maps a spec onto esbuild's Go API, rooted at dir.
+func (s spec) options(dir string) (api.BuildOptions, error) {
+	o := api.BuildOptions{
+		AbsWorkingDir:     dir,
+		EntryPoints:       s.EntryPoints,
+		Bundle:            s.Bundle,
+		Splitting:         s.Splitting,
+		MinifyWhitespace:  s.Minify,
+		MinifyIdentifiers: s.Minify,
+		MinifySyntax:      s.Minify,
+		EntryNames:        s.EntryNames,
+		ChunkNames:        s.ChunkNames,
+		AssetNames:        s.AssetNames,
+		PublicPath:        s.PublicPath,
+		Define:            s.Define,
+		Conditions:        s.Conditions,
+		Supported:         s.Supported,
+		Alias:             s.Alias,
+		Tsconfig:          s.Tsconfig,
+		Metafile:          true,
+		Write:             false,
+		LogLevel:          api.LogLevelSilent,
+	}
+	var ok bool
+	if o.Platform, ok = map[string]api.Platform{"": api.PlatformBrowser, "browser": api.PlatformBrowser, "node": api.PlatformNode, "neutral": api.PlatformNeutral}[s.Platform]; !ok {
+		return o, fmt.Errorf("platform %q", s.Platform)
+	}
+	if o.Format, ok = map[string]api.Format{"esm": api.FormatESModule, "iife": api.FormatIIFE, "cjs": api.FormatCommonJS}[s.Format]; !ok {
+		return o, fmt.Errorf("format %q", s.Format)
+	}
+	if o.Target, ok = map[string]api.Target{"": api.DefaultTarget, "es2017": api.ES2017, "es2018": api.ES2018, "es2019": api.ES2019, "es2020": api.ES2020, "es2021": api.ES2021, "es2022": api.ES2022, "es2023": api.ES2023, "es2024": api.ES2024, "esnext": api.ESNext}[s.Target]; !ok {
+		return o, fmt.Errorf("target %q", s.Target)
+	}
+	if o.JSX, ok = map[string]api.JSX{"": api.JSXTransform, "transform": api.JSXTransform, "automatic": api.JSXAutomatic, "preserve": api.JSXPreserve}[s.JSX]; !ok {
+		return o, fmt.Errorf("jsx %q", s.JSX)
+	}
+	if o.Charset, ok = map[string]api.Charset{"": api.CharsetDefault, "ascii": api.CharsetASCII, "utf8": api.CharsetUTF8}[s.Charset]; !ok {
+		return o, fmt.Errorf("charset %q", s.Charset)
+	}
+	if o.LegalComments, ok = map[string]api.LegalComments{"": api.LegalCommentsDefault, "none": api.LegalCommentsNone, "inline": api.LegalCommentsInline, "eof": api.LegalCommentsEndOfFile}[s.LegalComments]; !ok {
+		return o, fmt.Errorf("legalComments %q", s.LegalComments)
+	}
+	loaders := map[string]api.Loader{"js": api.LoaderJS, "jsx": api.LoaderJSX, "ts": api.LoaderTS, "tsx": api.LoaderTSX, "json": api.LoaderJSON, "css": api.LoaderCSS, "text": api.LoaderText, "file": api.LoaderFile, "empty": api.LoaderEmpty, "dataurl": api.LoaderDataURL}
+	if len(s.Loader) > 0 {
+		o.Loader = map[string]api.Loader{}
+		for ext, name := range s.Loader {
+			l, ok := loaders[name]
+			if !ok {
+				return o, fmt.Errorf("loader %q for %s", name, ext)
+			}
+			o.Loader[ext] = l
+		}
+	}
+	// Alias targets that are relative paths are resolved from the project
+	// root, whatever file imports them.
+	if len(s.Alias) > 0 {
+		o.Alias = map[string]string{}
+		for from, to := range s.Alias {
+			if strings.HasPrefix(to, "./") {
+				to = filepath.Join(dir, to)
+			}
+			o.Alias[from] = to
+		}
+	}
+	return o, nil
+}
+
+func formatMessages(msgs []api.Message) string {
+	var b bytes.Buffer
+	for _, m := range msgs {
+		if m.Location != nil {
+			fmt.Fprintf(&b, "%s:%d:%d: ", m.Location.File, m.Location.Line, m.Location.Column)
+		}
+		b.WriteString(m.Text)
+		b.WriteString("\n")
+	}
+	return strings.TrimSpace(b.String())
+}

@@ -1,0 +1,104 @@
+// Package legal loads the legal texts (privacy and cookie policies) from
+// content/legal/<lang>/<name>.md, fills in the brand facts of site.json and
+// renders them to HTML.
+package legal
+
+import (
+	"bytes"
+	"fmt"
+	"io/fs"
+	"path"
+	"strings"
+	"time"
+
+	"go.yaml.in/yaml/v3"
+
+	"github.com/northbeam/site/internal/intl"
+	"github.com/northbeam/site/internal/markdown"
+	"github.com/northbeam/site/internal/site"
+)
+
+// Names are the legal texts every language has.
+var Names = []string{"privacy", "cookies"}
+
+// Doc is one legal text, rendered.
+type Doc struct {
+	Name        string `json:"name"`
+	Title       string `json:"title"`
+	Description string `json:"description"`
+	HTML        string `json:"html"`
+}
+
+type frontMatter struct {
+	Title       string `yaml:"title"`
+	Description string `yaml:"description"`
+}
+
+// Load reads, fills in and renders every legal text in every language.
+func Load(fsys fs.FS, dir string, s *site.Site) (map[string]map[string]Doc, error) {
+	updated, err := time.Parse(time.DateOnly, s.LegalUpdated)
+	if err != nil {
+		return nil, fmt.Errorf("legal: site.json legalUpdated: %w", err)
+	}
+	md := markdown.New()
+	docs := map[string]map[string]Doc{}
+	for _, lang := range s.Languages {
+		docs[lang.Code] = map[string]Doc{}
+		for _, name := range Names {
+			file := path.Join(dir, lang.Code, name+".md")
+			src, err := fs.ReadFile(fsys, file)
+			if err != nil {
+				return nil, fmt.Errorf("legal: %w", err)
+			}
+			var fm frontMatter
+			body, err := splitFrontMatter(src, &fm)
+			if err != nil {
+				return nil, fmt.Errorf("legal: %s: %w", file, err)
+			}
+			if fm.Title == "" || fm.Description == "" {
+				return nil, fmt.Errorf("legal: %s: title and description are required", file)
+			}
+			filled := fill(string(body), s, intl.FormatDate(lang.Code, updated))
+			html, _, err := md.Render([]byte(filled))
+			if err != nil {
+				return nil, fmt.Errorf("legal: %s: %w", file, err)
+			}
+			docs[lang.Code][name] = Doc{Name: name, Title: fm.Title, Description: fm.Description, HTML: html}
+		}
+	}
+	return docs, nil
+}
+
+// splitFrontMatter decodes the YAML between the leading "---" lines into fm
+// and returns the rest.
+func splitFrontMatter(src []byte, fm any) ([]byte, error) {
+	rest, ok := bytes.CutPrefix(src, []byte("---\n"))
+	if !ok {
+		return nil, fmt.Errorf("no front matter")
+	}
+	head, body, ok := bytes.Cut(rest, []byte("\n---\n"))
+	if !ok {
+		return nil, fmt.Errorf("front matter is not closed with ---")
+	}
+	dec := yaml.NewDecoder(bytes.NewReader(head))
+	dec.KnownFields(true)
+	if err := dec.Decode(fm); err != nil {
+		return nil, fmt.Errorf("front matter: %w", err)
+	}
+	return body, nil
+}
+
+// fill replaces the {{site.*}} and {{updated}} placeholders.
+func fill(text string, s *site.Site, updated string) string {
+	return strings.NewReplacer(
+		"{{site.name}}", s.Name,
+		"{{site.legalName}}", s.LegalName,
+		"{{site.email}}", s.Email,
+		"{{site.phone}}", s.Phone,
+		"{{site.address}}", s.Address.OneLine(),
+		"{{site.representative}}", s.Representative,
+		"{{site.registration}}", s.Registration,
+		"{{site.vatId}}", s.VATID,
+		"{{updated}}", updated,
+	).Replace(text)
+}

@@ -1,0 +1,298 @@
+// Command site serves Northbeam's website: React pages rendered by Go in four
+// languages, the contact and booking APIs, and the blog.
+//
+//	go run .                 serve on :8080, building the bundles in memory
+//	go run . -dev            also rebuild and re-render when frontend/ or content/ change
+//	go run . build -out DIR  write the bundles for a production binary
+package main
+
+import (
+	"context"
+	"embed"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"io/fs"
+	"log/slog"
+	"net"
+	"net/http"
+	"net/url"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"regexp"
+	"runtime"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/northbeam/site/handlers"
+	"github.com/northbeam/site/internal/assets"
+	"github.com/northbeam/site/render"
+)
+
+// embeddedContent is the content a production binary serves; `go run .`
+// reads content/ from disk instead, so that -dev sees edits.
+//
+//go:embed all:content
+var embeddedContent embed.FS
+
+// Config is the whole configuration, from environment variables and flags of
+// the same name in lower case (flags win).
+type Config struct {
+	Addr                string // ADDR, default ":8080": listen address
+	BaseURL             string // BASE_URL, default "http://localhost:8080": public URL for canonical links, sitemap, mail
+	DataDir             string // DATA_DIR, default "./data": where the embedded database lives
+	DatabaseURL         string // DATABASE_URL, default empty: a PostgreSQL URL (not supported yet)
+	SMTPURL             string // SMTP_URL, default empty: smtp://user:pass@host:port; empty keeps mail in the outbox
+	MailFrom            string // MAIL_FROM, default from content/site.json: the sender
+	MailTo              string // MAIL_TO, default from content/site.json: the consultancy's inbox
+	GAMeasurementID     string // GA_MEASUREMENT_ID, default empty: Google Analytics 4; empty means no analytics
+	ConsentHideFromBots bool   // CONSENT_HIDE_FROM_BOTS, default true: false only for browser tests
+	Dev                 bool   // DEV, default false: rebuild and re-render on change, serve drafts
+	Root                string // ROOT, default ".": the project directory (frontend/, content/, node_modules/)
+}
+
+var gaID = regexp.MustCompile(`^G-[A-Z0-9]{4,16}$`)
+
+// loadConfig reads the configuration and refuses what cannot work.
+func loadConfig(args []string, getenv func(string) string) (Config, error) {
+	env := func(name, def string) string {
+		if v := getenv(name); v != "" {
+			return v
+		}
+		return def
+	}
+	var c Config
+	fs := flag.NewFlagSet("site", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	fs.StringVar(&c.Addr, "addr", env("ADDR", ":8080"), "listen address")
+	fs.StringVar(&c.BaseURL, "base_url", env("BASE_URL", "http://localhost:8080"), "public base URL")
+	fs.StringVar(&c.DataDir, "data_dir", env("DATA_DIR", "./data"), "data directory")
+	fs.StringVar(&c.DatabaseURL, "database_url", env("DATABASE_URL", ""), "PostgreSQL URL")
+	fs.StringVar(&c.SMTPURL, "smtp_url", env("SMTP_URL", ""), "SMTP server URL")
+	fs.StringVar(&c.MailFrom, "mail_from", env("MAIL_FROM", ""), "sender address")
+	fs.StringVar(&c.MailTo, "mail_to", env("MAIL_TO", ""), "the consultancy's inbox")
+	fs.StringVar(&c.GAMeasurementID, "ga_measurement_id", env("GA_MEASUREMENT_ID", ""), "Google Analytics 4 measurement ID")
+	fs.StringVar(&c.Root, "root", env("ROOT", "."), "project directory")
+	hideBots, err := strconv.ParseBool(env("CONSENT_HIDE_FROM_BOTS", "true"))
+	if err != nil {
+		return c, fmt.Errorf("CONSENT_HIDE_FROM_BOTS: %q is not true or false", getenv("CONSENT_HIDE_FROM_BOTS"))
+	}
+	dev, err := strconv.ParseBool(env("DEV", "false"))
+	if err != nil {
+		return c, fmt.Errorf("DEV: %q is not true or false", getenv("DEV"))
+	}
+	fs.BoolVar(&c.ConsentHideFromBots, "consent_hide_from_bots", hideBots, "hide the consent banner from bots")
+	fs.BoolVar(&c.Dev, "dev", dev, "rebuild on change, serve drafts")
+	if err := fs.Parse(args); err != nil {
+		return c, err
+	}
+	if fs.NArg() > 0 {
+		return c, fmt.Errorf("unexpected argument %q", fs.Arg(0))
+	}
+	return c, c.check()
+}
+
+func (c *Config) check() error {
+	host, port, err := net.SplitHostPort(c.Addr)
+	if err != nil {
+		return fmt.Errorf("ADDR %q: %w", c.Addr, err)
+	}
+	if n, err := strconv.Atoi(port); err != nil || n < 0 || n > 65535 {
+		return fmt.Errorf("ADDR %q: the port must be a number from 0 to 65535", c.Addr)
+	}
+	_ = host
+	u, err := url.Parse(c.BaseURL)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.RawQuery != "" || u.Fragment != "" {
+		return fmt.Errorf("BASE_URL %q: must be an absolute http(s) URL such as https://example.com", c.BaseURL)
+	}
+	c.BaseURL = strings.TrimRight(c.BaseURL, "/")
+	if c.DatabaseURL != "" {
+		return errors.New("DATABASE_URL: PostgreSQL is not supported yet; leave it empty to use the embedded database in DATA_DIR")
+	}
+	if c.SMTPURL != "" {
+		u, err := url.Parse(c.SMTPURL)
+		if err != nil || (u.Scheme != "smtp" && u.Scheme != "smtps") || u.Hostname() == "" {
+			return fmt.Errorf("SMTP_URL: must look like smtp://user:pass@host:587 or smtps://user:pass@host:465")
+		}
+	}
+	if c.GAMeasurementID != "" && !gaID.MatchString(c.GAMeasurementID) {
+		return fmt.Errorf("GA_MEASUREMENT_ID %q: must look like G-XXXXXXXXXX", c.GAMeasurementID)
+	}
+	if c.DataDir == "" {
+		return errors.New("DATA_DIR: must not be empty")
+	}
+	return nil
+}
+
+func main() {
+	log := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelInfo}))
+	args := os.Args[1:]
+	var err error
+	switch {
+	case len(args) > 0 && args[0] == "build":
+		err = buildCommand(args[1:])
+	default:
+		err = serve(args, log)
+	}
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "site:", err)
+		os.Exit(1)
+	}
+}
+
+// buildCommand writes the bundles for a production binary to embed.
+func buildCommand(args []string) error {
+	fs := flag.NewFlagSet("build", flag.ContinueOnError)
+	out := fs.String("out", "internal/assets/dist", "output directory")
+	root := fs.String("root", ".", "project directory")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	b, err := assets.Build(absolute(*root))
+	if err != nil {
+		return err
+	}
+	return b.Write(*out)
+}
+
+func absolute(p string) string {
+	abs, err := filepath.Abs(p)
+	if err != nil {
+		return p
+	}
+	return abs
+}
+
+// serve runs the site until SIGINT or SIGTERM.
+func serve(args []string, log *slog.Logger) error {
+	started := time.Now()
+	cfg, err := loadConfig(args, os.Getenv)
+	if err != nil {
+		return fmt.Errorf("configuration: %w", err)
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+
+	src := sources{root: absolute(cfg.Root), embedded: assets.Embedded()}
+	site, err := src.buildSite(ctx, cfg, log)
+	if err != nil {
+		return err
+	}
+	srv := handlers.NewServer(site, log)
+	httpServer := &http.Server{
+		Addr:              cfg.Addr,
+		Handler:           handlers.New(srv),
+		ReadHeaderTimeout: 5 * time.Second,
+		ReadTimeout:       15 * time.Second,
+		WriteTimeout:      30 * time.Second,
+		IdleTimeout:       120 * time.Second,
+		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelWarn),
+	}
+	ln, err := net.Listen("tcp", cfg.Addr)
+	if err != nil {
+		return fmt.Errorf("listen: %w", err)
+	}
+	log.Info("ready", "addr", ln.Addr().String(), "base_url", cfg.BaseURL, "dev", cfg.Dev, "start_to_ready", time.Since(started).Round(time.Millisecond))
+	if cfg.Dev {
+		go src.watch(ctx, log, func() {
+			if s, err := src.buildSite(ctx, cfg, log); err != nil {
+				log.Error("rebuild failed; still serving the previous build", "err", err)
+			} else {
+				srv.Swap(s)
+				log.Info("rebuilt")
+			}
+		})
+	}
+
+	errc := make(chan error, 1)
+	go func() { errc <- httpServer.Serve(ln) }()
+	select {
+	case err := <-errc:
+		return fmt.Errorf("serve: %w", err)
+	case <-ctx.Done():
+	}
+	log.Info("shutting down")
+	shutdownCtx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	if err := httpServer.Shutdown(shutdownCtx); err != nil {
+		return fmt.Errorf("shutdown: %w", err)
+	}
+	log.Info("stopped cleanly")
+	return nil
+}
+
+// sources says where the content and the bundles come from: embedded in a
+// production binary, or the project directory.
+type sources struct {
+	root     string
+	embedded fs.FS // the prebuilt bundle, nil unless built with -tags prod
+}
+
+func (s sources) buildSite(ctx context.Context, cfg Config, log *slog.Logger) (*handlers.Site, error) {
+	var (
+		bundle  *assets.Bundle
+		content fs.FS
+		err     error
+	)
+	if s.embedded != nil {
+		if bundle, err = assets.Read(s.embedded); err != nil {
+			return nil, err
+		}
+		if content, err = fs.Sub(embeddedContent, "content"); err != nil {
+			return nil, err
+		}
+	} else {
+		if bundle, err = assets.Build(s.root); err != nil {
+			return nil, err
+		}
+		content = os.DirFS(filepath.Join(s.root, "content"))
+	}
+	engine, err := render.NewEngine(bundle.Server, render.Options{Runtimes: runtime.GOMAXPROCS(0), Logger: log})
+	if err != nil {
+		return nil, err
+	}
+	return handlers.BuildSite(ctx, content, bundle, engine, handlers.Options{
+		BaseURL:             cfg.BaseURL,
+		GAMeasurementID:     cfg.GAMeasurementID,
+		ConsentHideFromBots: cfg.ConsentHideFromBots,
+	})
+}
+
+// watch calls rebuild when a file under frontend/ or content/ changes. It
+// polls modification times: no dependency, and the same on every OS.
+func (s sources) watch(ctx context.Context, log *slog.Logger, rebuild func()) {
+	fingerprint := func() string {
+		var b strings.Builder
+		for _, dir := range []string{"frontend", "content", "esbuild.config.mjs"} {
+			_ = filepath.WalkDir(filepath.Join(s.root, dir), func(p string, d fs.DirEntry, err error) error {
+				if err != nil {
+					return nil
+				}
+				if info, err := d.Info(); err == nil && !d.IsDir() {
+					fmt.Fprintf(&b, "%s %d %d\n", p, info.Size(), info.ModTime().UnixNano())
+				}
+				return nil
+			})
+		}
+		return b.String()
+	}
+	last := fingerprint()
+	tick := time.NewTicker(500 * time.Millisecond)
+	defer tick.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-tick.C:
+			if now := fingerprint(); now != last {
+				last = now
+				log.Info("change detected; rebuilding")
+				rebuild()
+			}
+		}
+	}
+}

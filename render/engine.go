@@ -1,0 +1,123 @@
+// Package render turns a page's payload into a full HTML document: a pool of
+// goja runtimes evaluates the server bundle and renders the React tree, the
+// document shell wraps it, and the page cache keeps what does not change.
+package render
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"strings"
+	"time"
+
+	"github.com/dop251/goja"
+)
+
+// ErrTimeout is returned when a render takes longer than its limit.
+var ErrTimeout = errors.New("render: timed out")
+
+// Engine renders pages with a pool of goja runtimes that share one compiled
+// program. A runtime is used by one goroutine at a time.
+type Engine struct {
+	program *goja.Program
+	pool    chan *runtime
+	timeout time.Duration
+	log     *slog.Logger
+	plurals *pluralRules
+}
+
+type runtime struct {
+	vm     *goja.Runtime
+	render goja.Callable
+}
+
+// Options tune an Engine.
+type Options struct {
+	Runtimes int           // runtimes in the pool; default 2
+	Timeout  time.Duration // limit of one render; default 2s
+	Logger   *slog.Logger
+}
+
+// NewEngine compiles the server bundle once and starts the pool's runtimes.
+func NewEngine(serverBundle []byte, opts Options) (*Engine, error) {
+	if opts.Runtimes <= 0 {
+		opts.Runtimes = 2
+	}
+	if opts.Timeout <= 0 {
+		opts.Timeout = 2 * time.Second
+	}
+	if opts.Logger == nil {
+		opts.Logger = slog.Default()
+	}
+	prog, err := goja.Compile("server.js", string(serverBundle), false)
+	if err != nil {
+		return nil, fmt.Errorf("render: compiling the server bundle: %w", err)
+	}
+	e := &Engine{
+		program: prog,
+		pool:    make(chan *runtime, opts.Runtimes),
+		timeout: opts.Timeout,
+		log:     opts.Logger,
+		plurals: &pluralRules{},
+	}
+	for range opts.Runtimes {
+		rt, err := e.newRuntime()
+		if err != nil {
+			return nil, err
+		}
+		e.pool <- rt
+	}
+	return e, nil
+}
+
+func (e *Engine) newRuntime() (*runtime, error) {
+	vm := goja.New()
+	if err := installShims(vm, e.log, e.plurals); err != nil {
+		return nil, fmt.Errorf("render: shims: %w", err)
+	}
+	if _, err := vm.RunProgram(e.program); err != nil {
+		return nil, fmt.Errorf("render: evaluating the server bundle: %w", err)
+	}
+	fn, ok := goja.AssertFunction(vm.Get("renderPage"))
+	if !ok {
+		return nil, errors.New("render: the server bundle defines no renderPage function")
+	}
+	return &runtime{vm: vm, render: fn}, nil
+}
+
+// Render renders the React tree of a page from its JSON payload and returns
+// the HTML of the root element's content.
+func (e *Engine) Render(ctx context.Context, payloadJSON []byte) (string, error) {
+	var rt *runtime
+	select {
+	case rt = <-e.pool:
+	case <-ctx.Done():
+		return "", fmt.Errorf("render: waiting for a runtime: %w", ctx.Err())
+	}
+	timer := time.AfterFunc(e.timeout, func() { rt.vm.Interrupt(ErrTimeout) })
+	out, err := rt.render(goja.Undefined(), rt.vm.ToValue(string(payloadJSON)))
+	stopped := timer.Stop()
+	if !stopped || err != nil {
+		// An interrupted or failed runtime may hold half-done state: replace it.
+		if fresh, ferr := e.newRuntime(); ferr == nil {
+			rt = fresh
+		} else {
+			e.log.Error("render: replacing a runtime", "err", ferr)
+			rt.vm.ClearInterrupt()
+		}
+	}
+	e.pool <- rt
+	if err != nil {
+		var interrupted *goja.InterruptedError
+		if errors.As(err, &interrupted) {
+			return "", ErrTimeout
+		}
+		return "", fmt.Errorf("render: %w", err)
+	}
+	html := out.String()
+	if strings.Contains(html, "<!--$!-->") {
+		return "", errors.New("render: a Suspense boundary fell back on the server (a page or its strings were not ready)")
+	}
+	return html, nil
+}

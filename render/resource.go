@@ -1,0 +1,130 @@
+package render
+
+import (
+	"bytes"
+	"compress/gzip"
+	"crypto/sha256"
+	"encoding/base64"
+	"net/http"
+	"strconv"
+	"strings"
+
+	"github.com/andybalholm/brotli"
+)
+
+// Resource is a response body that does not change while the process runs:
+// a rendered page or a built asset, kept with its gzip and brotli variants
+// and a strong ETag, and served with conditional-request support.
+type Resource struct {
+	ContentType  string
+	CacheControl string
+	Status       int
+	Body         []byte
+	Gzip         []byte // nil when compression would not help
+	Brotli       []byte
+	ETag         string
+}
+
+// NewResource compresses body and computes its ETag.
+func NewResource(contentType, cacheControl string, status int, body []byte) *Resource {
+	sum := sha256.Sum256(body)
+	r := &Resource{
+		ContentType:  contentType,
+		CacheControl: cacheControl,
+		Status:       status,
+		Body:         body,
+		ETag:         `"` + base64.RawURLEncoding.EncodeToString(sum[:12]) + `"`,
+	}
+	if len(body) >= 512 && compressible(contentType) {
+		r.Gzip = gzipBytes(body)
+		r.Brotli = brotliBytes(body)
+	}
+	return r
+}
+
+func compressible(contentType string) bool {
+	for _, p := range []string{"text/", "application/javascript", "application/json", "application/xml", "application/atom+xml", "image/svg+xml", "application/manifest+json"} {
+		if strings.HasPrefix(contentType, p) {
+			return true
+		}
+	}
+	return false
+}
+
+func gzipBytes(b []byte) []byte {
+	var buf bytes.Buffer
+	zw, _ := gzip.NewWriterLevel(&buf, gzip.BestCompression)
+	_, _ = zw.Write(b)
+	_ = zw.Close()
+	return buf.Bytes()
+}
+
+func brotliBytes(b []byte) []byte {
+	var buf bytes.Buffer
+	bw := brotli.NewWriterLevel(&buf, 9)
+	_, _ = bw.Write(b)
+	_ = bw.Close()
+	return buf.Bytes()
+}
+
+// ServeHTTP answers with the best encoding the client accepts, or 304 when
+// its cached copy is current.
+func (r *Resource) ServeHTTP(w http.ResponseWriter, req *http.Request) {
+	h := w.Header()
+	h.Set("Content-Type", r.ContentType)
+	if r.CacheControl != "" {
+		h.Set("Cache-Control", r.CacheControl)
+	}
+	h.Set("ETag", r.ETag)
+	if r.Gzip != nil {
+		h.Add("Vary", "Accept-Encoding")
+	}
+	if r.Status == http.StatusOK && etagMatches(req.Header.Get("If-None-Match"), r.ETag) {
+		w.WriteHeader(http.StatusNotModified)
+		return
+	}
+	body := r.Body
+	if r.Gzip != nil {
+		switch enc := acceptedEncoding(req.Header.Get("Accept-Encoding")); enc {
+		case "br":
+			body = r.Brotli
+			h.Set("Content-Encoding", enc)
+		case "gzip":
+			body = r.Gzip
+			h.Set("Content-Encoding", enc)
+		}
+	}
+	h.Set("Content-Length", strconv.Itoa(len(body)))
+	w.WriteHeader(r.Status)
+	if req.Method != http.MethodHead {
+		_, _ = w.Write(body)
+	}
+}
+
+func etagMatches(header, etag string) bool {
+	for _, candidate := range strings.Split(header, ",") {
+		candidate = strings.TrimPrefix(strings.TrimSpace(candidate), "W/")
+		if candidate == etag || candidate == "*" {
+			return true
+		}
+	}
+	return false
+}
+
+// acceptedEncoding picks br, then gzip, from an Accept-Encoding header,
+// honouring q=0 refusals.
+func acceptedEncoding(header string) string {
+	accepted := map[string]bool{}
+	for _, part := range strings.Split(header, ",") {
+		name, params, _ := strings.Cut(strings.TrimSpace(part), ";")
+		q := strings.ReplaceAll(strings.TrimSpace(params), " ", "")
+		accepted[strings.ToLower(name)] = q != "q=0" && q != "q=0.0" && q != "q=0.00" && q != "q=0.000"
+	}
+	switch {
+	case accepted["br"]:
+		return "br"
+	case accepted["gzip"]:
+		return "gzip"
+	}
+	return ""
+}
