@@ -97,14 +97,13 @@ func loadConfig(args []string, getenv func(string) string) (Config, error) {
 }
 
 func (c *Config) check() error {
-	host, port, err := net.SplitHostPort(c.Addr)
+	_, port, err := net.SplitHostPort(c.Addr)
 	if err != nil {
 		return fmt.Errorf("ADDR %q: %w", c.Addr, err)
 	}
 	if n, err := strconv.Atoi(port); err != nil || n < 0 || n > 65535 {
 		return fmt.Errorf("ADDR %q: the port must be a number from 0 to 65535", c.Addr)
 	}
-	_ = host
 	u, err := url.Parse(c.BaseURL)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.RawQuery != "" || u.Fragment != "" {
 		return fmt.Errorf("BASE_URL %q: must be an absolute http(s) URL such as https://example.com", c.BaseURL)

@@ -28,6 +28,10 @@ const routes: { path: string; page: PageName }[] = [
 ];
 
 export function App({ initial }: { initial: Payload }) {
+  // Marks the document once React has taken it over (tests and styles can rely on it).
+  useEffect(() => {
+    document.documentElement.dataset.hydrated = "true";
+  }, []);
   return (
     <PayloadProvider initial={initial}>
       <Suspense fallback={null}>

@@ -15,6 +15,8 @@ function start() {
     return;
   }
   const payload = JSON.parse(document.getElementById(payloadElementId)?.textContent ?? "null") as Payload;
+  // The not-found page is rendered once per language and served at any unknown path: it belongs to this one.
+  if (payload.status === 404) payload.path = window.location.pathname;
   // The page's chunk and strings are loaded before hydration, so hydration never shows the placeholder.
   void Promise.all([loadI18n(payload.lang), pages[payload.page].preload()]).then(() => {
     hydrateRoot(
@@ -24,6 +26,12 @@ function start() {
           <App initial={payload} />
         </BrowserRouter>
       </StrictMode>,
+      {
+        // A mismatch between the server's HTML and the first client render is a bug: say so.
+        onRecoverableError(error, info) {
+          console.error("Hydration error:", error, info.componentStack ?? "");
+        },
+      },
     );
   });
 }

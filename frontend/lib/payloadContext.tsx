@@ -20,7 +20,8 @@ function fetchPayload(path: string): Promise<Payload> {
   if (!p) {
     p = fetch(`/api/page?path=${encodeURIComponent(path)}`, { headers: { Accept: "application/json" } })
       .then((res) => {
-        if (!res.ok) throw new Error(`page data: HTTP ${res.status}`);
+        // A 404 carries the payload of the localized not-found page.
+        if (!res.ok && res.status !== 404) throw new Error(`page data: HTTP ${res.status}`);
         return res.json() as Promise<Payload>;
       })
       .catch((err: unknown) => {

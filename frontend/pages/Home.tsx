@@ -144,7 +144,7 @@ export default function Home(_: PageProps) {
             <h2 id="contact-title">{t("home.contact.title")}</h2>
             <p className="section-lead">{t("home.contact.lead")}</p>
             <p>
-              {t("home.contact.email", { email: "" })}
+              {t("home.contact.email")}{" "}
               <a href={`mailto:${site.email}`} dir="ltr">
                 {site.email}
               </a>

@@ -1,0 +1,193 @@
+package handlers
+
+import (
+	"html"
+	"net/http"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+var (
+	htmlTag      = regexp.MustCompile(`<html lang="([^"]+)" dir="([^"]+)">`)
+	titleTag     = regexp.MustCompile(`<title>([^<]*)</title>`)
+	hreflangTags = regexp.MustCompile(`<link rel="alternate" hreflang="([^"]+)" href="([^"]+)">`)
+	canonicalTag = regexp.MustCompile(`<link rel="canonical" href="([^"]+)">`)
+)
+
+// TestEveryRouteInEveryLanguage renders each route of SPEC.md section 2 in
+// the four languages and checks what a crawler and a visitor get.
+func TestEveryRouteInEveryLanguage(t *testing.T) {
+	h := testHandler(t)
+	s := testSite(t)
+	for _, lang := range s.Info.Languages {
+		titles := map[string]string{} // unique within a language
+		for _, r := range staticRoutes {
+			path := lang.LocalPath(r.path)
+			t.Run(path, func(t *testing.T) {
+				rec := get(t, h, path)
+				if rec.Code != http.StatusOK {
+					t.Fatalf("status %d", rec.Code)
+				}
+				body := rec.Body.String()
+				m := htmlTag.FindStringSubmatch(body)
+				if m == nil || m[1] != lang.Tag || m[2] != lang.Dir {
+					t.Errorf("html tag %v, want lang=%s dir=%s", m, lang.Tag, lang.Dir)
+				}
+				title := titleTag.FindStringSubmatch(body)
+				if title == nil || title[1] == "" {
+					t.Fatal("no title")
+				}
+				if other, dup := titles[title[1]]; dup {
+					t.Errorf("title %q is also the title of %s", title[1], other)
+				}
+				titles[title[1]] = path
+				if c := canonicalTag.FindStringSubmatch(body); c == nil || c[1] != "https://example.test"+path {
+					t.Errorf("canonical %v, want https://example.test%s", c, path)
+				}
+				alternates := map[string]string{}
+				for _, a := range hreflangTags.FindAllStringSubmatch(body, -1) {
+					alternates[a[1]] = a[2]
+				}
+				for _, l := range s.Info.Languages {
+					if alternates[l.Tag] != "https://example.test"+l.LocalPath(r.path) {
+						t.Errorf("hreflang %s = %q", l.Tag, alternates[l.Tag])
+					}
+				}
+				if alternates["x-default"] != "https://example.test"+r.path {
+					t.Errorf("x-default = %q", alternates["x-default"])
+				}
+				assertCompleteRender(t, s, lang.Code, body)
+				if !strings.Contains(body, `<main id="main"`) {
+					t.Error("no main landmark")
+				}
+			})
+		}
+	}
+}
+
+// assertCompleteRender fails when the server emitted a Suspense fallback
+// instead of the page.
+func assertCompleteRender(t *testing.T, s *Site, lang, body string) {
+	t.Helper()
+	if strings.Contains(body, "<!--$!-->") {
+		t.Error("server output holds a fallen-back Suspense boundary <!--$!-->")
+	}
+	if loading := s.Locales.T(lang, "loading"); strings.Contains(body, ">"+loading+"<") {
+		t.Errorf("server output shows the placeholder %q", loading)
+	}
+}
+
+func TestUnknownPathsAreLocalized404s(t *testing.T) {
+	h := testHandler(t)
+	s := testSite(t)
+	for _, lang := range s.Info.Languages {
+		path := lang.LocalPath("/no/such/page")
+		rec := get(t, h, path)
+		if rec.Code != http.StatusNotFound {
+			t.Errorf("%s: status %d, want 404", path, rec.Code)
+		}
+		body := rec.Body.String()
+		if m := htmlTag.FindStringSubmatch(body); m == nil || m[1] != lang.Tag || m[2] != lang.Dir {
+			t.Errorf("%s: html tag %v", path, m)
+		}
+		if want := s.Locales.T(lang.Code, "notFound.title"); !strings.Contains(html.UnescapeString(body), want) {
+			t.Errorf("%s: the page does not say %q", path, want)
+		}
+		if strings.Contains(body, `hreflang=`) {
+			t.Errorf("%s: a 404 page must not declare alternates", path)
+		}
+		assertCompleteRender(t, s, lang.Code, body)
+	}
+}
+
+func TestOneCanonicalFormPerURL(t *testing.T) {
+	h := testHandler(t)
+	for _, tc := range []struct{ from, to string }{
+		{"/fr/", "/fr"},
+		{"/blog/", "/blog"},
+		{"/ar/privacy/", "/ar/privacy"},
+		{"/en", "/"},
+		{"/en/schedule", "/schedule"},
+		{"/de/services/?x=1", "/de/services?x=1"},
+	} {
+		rec := get(t, h, tc.from)
+		if rec.Code != http.StatusMovedPermanently || rec.Header().Get("Location") != tc.to {
+			t.Errorf("%s: %d to %q, want 301 to %q", tc.from, rec.Code, rec.Header().Get("Location"), tc.to)
+		}
+	}
+}
+
+func TestPagesAreCachedWithETags(t *testing.T) {
+	h := testHandler(t)
+	first := get(t, h, "/de/schedule", "Accept-Encoding", "gzip, br")
+	etag := first.Header().Get("ETag")
+	if etag == "" || first.Header().Get("Content-Encoding") != "br" {
+		t.Fatalf("ETag %q, encoding %q", etag, first.Header().Get("Content-Encoding"))
+	}
+	if cc := first.Header().Get("Cache-Control"); cc != "no-cache" {
+		t.Errorf("pages are revalidated: Cache-Control %q", cc)
+	}
+	again := get(t, h, "/de/schedule", "If-None-Match", etag)
+	if again.Code != http.StatusNotModified || again.Body.Len() != 0 {
+		t.Errorf("matching If-None-Match: status %d, %d bytes", again.Code, again.Body.Len())
+	}
+	if stale := get(t, h, "/de/schedule", "If-None-Match", `"stale"`); stale.Code != http.StatusOK {
+		t.Errorf("stale ETag: status %d", stale.Code)
+	}
+	if gz := get(t, h, "/de/schedule", "Accept-Encoding", "gzip"); gz.Header().Get("Content-Encoding") != "gzip" {
+		t.Errorf("gzip only: encoding %q", gz.Header().Get("Content-Encoding"))
+	}
+	if plain := get(t, h, "/de/schedule"); plain.Header().Get("Content-Encoding") != "" || !strings.Contains(plain.Body.String(), "<html") {
+		t.Error("no Accept-Encoding: the body must be plain HTML")
+	}
+}
+
+func TestAssetsAreImmutable(t *testing.T) {
+	h := testHandler(t)
+	s := testSite(t)
+	rec := get(t, h, s.Bundle.Manifest.Entry, "Accept-Encoding", "br")
+	if rec.Code != http.StatusOK {
+		t.Fatalf("entry: %d", rec.Code)
+	}
+	if cc := rec.Header().Get("Cache-Control"); cc != "public, max-age=31536000, immutable" {
+		t.Errorf("Cache-Control %q", cc)
+	}
+	if ct := rec.Header().Get("Content-Type"); !strings.HasPrefix(ct, "text/javascript") && !strings.HasPrefix(ct, "application/javascript") {
+		t.Errorf("Content-Type %q", ct)
+	}
+	if !regexp.MustCompile(`-[A-Z0-9]{8}\.js$`).MatchString(s.Bundle.Manifest.Entry) {
+		t.Errorf("entry %q has no content hash", s.Bundle.Manifest.Entry)
+	}
+	if rec := get(t, h, "/assets/nope.js"); rec.Code != http.StatusNotFound {
+		t.Errorf("unknown asset: %d", rec.Code)
+	}
+}
+
+func TestEachPagePreloadsItsOwnChunk(t *testing.T) {
+	h := testHandler(t)
+	s := testSite(t)
+	for path, page := range map[string]string{"/": "Home", "/fr/privacy": "Legal", "/ar/schedule": "Schedule", "/de/blog": "BlogList"} {
+		body := get(t, h, path).Body.String()
+		chunk := s.Bundle.Manifest.Pages[page][0]
+		if !strings.Contains(body, `<link rel="modulepreload" href="`+chunk+`">`) {
+			t.Errorf("%s does not preload %s", path, chunk)
+		}
+		lang, _ := s.Info.SplitPath(path)
+		if !strings.Contains(body, `<link rel="modulepreload" href="`+s.Bundle.Manifest.Locales[lang.Code][0]+`">`) {
+			t.Errorf("%s does not preload its strings", path)
+		}
+	}
+}
+
+func TestPageAPIServesTheSamePayload(t *testing.T) {
+	h := testHandler(t)
+	rec := get(t, h, "/api/page?path=/fr/cookies")
+	if rec.Code != http.StatusOK || !strings.Contains(rec.Body.String(), `"page":"Legal"`) || !strings.Contains(rec.Body.String(), `"lang":"fr"`) {
+		t.Errorf("payload: %d %.200s", rec.Code, rec.Body.String())
+	}
+	rec = get(t, h, "/api/page?path=/ar/nothing-here")
+	if rec.Code != http.StatusNotFound || !strings.Contains(rec.Body.String(), `"page":"NotFound"`) || !strings.Contains(rec.Body.String(), `"lang":"ar"`) {
+		t.Errorf("unknown path: %d %.200s", rec.Code, rec.Body.String())
+	}
+}

@@ -1,0 +1,50 @@
+package main
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestConfigDefaultsAndOverrides(t *testing.T) {
+	env := map[string]string{"BASE_URL": "https://northbeam.dev/", "ADDR": ":9000"}
+	c, err := loadConfig([]string{"-addr", "127.0.0.1:9100"}, func(k string) string { return env[k] })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Addr != "127.0.0.1:9100" {
+		t.Errorf("the flag must win over ADDR: %q", c.Addr)
+	}
+	if c.BaseURL != "https://northbeam.dev" {
+		t.Errorf("BASE_URL %q: the trailing slash is dropped", c.BaseURL)
+	}
+	if !c.ConsentHideFromBots || c.Dev || c.DataDir != "./data" {
+		t.Errorf("defaults: %+v", c)
+	}
+}
+
+func TestInvalidConfigurationStopsTheStart(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		args []string
+		env  map[string]string
+		want string
+	}{
+		{"port out of range", []string{"-addr", ":99999"}, nil, "ADDR"},
+		{"no port", nil, map[string]string{"ADDR": "localhost"}, "ADDR"},
+		{"relative base URL", []string{"-base_url", "example.com"}, nil, "BASE_URL"},
+		{"base URL with a query", nil, map[string]string{"BASE_URL": "https://x.test/?a=b"}, "BASE_URL"},
+		{"bad boolean", nil, map[string]string{"CONSENT_HIDE_FROM_BOTS": "maybe"}, "CONSENT_HIDE_FROM_BOTS"},
+		{"bad SMTP URL", nil, map[string]string{"SMTP_URL": "http://mail.test"}, "SMTP_URL"},
+		{"bad GA ID", nil, map[string]string{"GA_MEASUREMENT_ID": "UA-123"}, "GA_MEASUREMENT_ID"},
+		{"PostgreSQL", nil, map[string]string{"DATABASE_URL": "postgres://x"}, "DATABASE_URL"},
+		{"unknown flag", []string{"-nope"}, nil, "nope"},
+		{"stray argument", []string{"serve"}, nil, "serve"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := loadConfig(tc.args, func(k string) string { return tc.env[k] })
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("err = %v, want a message naming %s", err, tc.want)
+			}
+		})
+	}
+}

@@ -1,0 +1,114 @@
+package render
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+	"time"
+)
+
+// A tiny stand-in for the server bundle: the engine only needs a global
+// renderPage(payloadJSON) function.
+const echoBundle = `globalThis.renderPage = function (p) {
+  var payload = JSON.parse(p);
+  if (payload.spin) { for (;;) {} }
+  if (payload.fail) { throw new Error("boom"); }
+  if (payload.fallback) { return "<!--$!--><p>Loading...</p><!--/$-->"; }
+  return "<p>" + payload.text + "</p>";
+};`
+
+func TestRenderUsesThePool(t *testing.T) {
+	e, err := NewEngine([]byte(echoBundle), Options{Runtimes: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan string, 8)
+	for i := range 8 {
+		go func() {
+			html, err := e.Render(context.Background(), []byte(`{"text":"hello `+string(rune('a'+i))+`"}`))
+			if err != nil {
+				t.Error(err)
+			}
+			done <- html
+		}()
+	}
+	for range 8 {
+		if html := <-done; !strings.HasPrefix(html, "<p>hello ") {
+			t.Errorf("got %q", html)
+		}
+	}
+}
+
+func TestARunawayRenderTimesOutAndTheRuntimeIsReplaced(t *testing.T) {
+	e, err := NewEngine([]byte(echoBundle), Options{Runtimes: 1, Timeout: 50 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := e.Render(context.Background(), []byte(`{"spin":true}`)); !errors.Is(err, ErrTimeout) {
+		t.Fatalf("err = %v, want ErrTimeout", err)
+	}
+	html, err := e.Render(context.Background(), []byte(`{"text":"after"}`))
+	if err != nil || html != "<p>after</p>" {
+		t.Fatalf("the next render got %q, %v", html, err)
+	}
+}
+
+func TestRenderErrors(t *testing.T) {
+	e, err := NewEngine([]byte(echoBundle), Options{Runtimes: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := e.Render(context.Background(), []byte(`{"fail":true}`)); err == nil || !strings.Contains(err.Error(), "boom") {
+		t.Errorf("a throwing render: err = %v", err)
+	}
+	if _, err := e.Render(context.Background(), []byte(`{"fallback":true}`)); err == nil {
+		t.Error("a render that fell back to the Suspense placeholder must fail")
+	}
+	if _, err := NewEngine([]byte(`var x = 1;`), Options{}); err == nil {
+		t.Error("a bundle without renderPage must be refused")
+	}
+	if _, err := NewEngine([]byte(`this is not javascript`), Options{}); err == nil {
+		t.Error("a bundle that does not compile must be refused")
+	}
+}
+
+// TestPluralRules checks the Intl.PluralRules shim against CLDR, Arabic's
+// six categories included, as i18next asks for them.
+func TestPluralRules(t *testing.T) {
+	e, err := NewEngine([]byte(`globalThis.renderPage = function (p) {
+	  var q = JSON.parse(p), r = new Intl.PluralRules(q.lang);
+	  return q.n.map(function (n) { return r.select(n); }).join(",") + "|" + r.resolvedOptions().pluralCategories.join(",");
+	};`), Options{Runtimes: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for lang, want := range map[string]string{
+		"ar": "zero,one,two,few,many,other|zero,one,two,few,many,other",
+		"en": "other,one,other,other,other,other|one,other",
+		"fr": "one,one,other,other,other,other|one,other", // x/text's CLDR data predates French "many"
+		"de": "other,one,other,other,other,other|one,other",
+	} {
+		got, err := e.Render(context.Background(), []byte(`{"lang":"`+lang+`","n":[0,1,2,3,11,100]}`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got != want {
+			t.Errorf("%s: %s, want %s", lang, got, want)
+		}
+	}
+}
+
+func TestConsoleAndURLShims(t *testing.T) {
+	e, err := NewEngine([]byte(`globalThis.renderPage = function () {
+	  console.log("a", 1); console.warn("w"); console.error("e");
+	  var u = new URL("/fr/blog?tag=go", "http://x.test");
+	  return u.pathname + " " + new URLSearchParams(u.search).get("tag");
+	};`), Options{Runtimes: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, err := e.Render(context.Background(), []byte(`{}`)); err != nil || got != "/fr/blog go" {
+		t.Errorf("got %q, %v", got, err)
+	}
+}
