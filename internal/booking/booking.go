@@ -1,0 +1,67 @@
+package booking
+
+import (
+	"crypto/rand"
+	"encoding/base64"
+	"time"
+)
+
+// Booking is one booked consultation. Times are UTC.
+type Booking struct {
+	// Token identifies the booking in URLs (the confirmation and
+	// /api/bookings/<token>.ics). It is unguessable; see [NewToken].
+	Token string
+	// CancelToken authorizes cancelling, and is only ever sent to the
+	// visitor's email address. It is unguessable and distinct from Token.
+	CancelToken string
+	// Service is a key of Availability.Services, such as "discovery".
+	Service string
+	// Start and End bound the meeting; End is Start plus the service length.
+	Start time.Time
+	End   time.Time
+	// Name and Email are the visitor's, trimmed.
+	Name  string
+	Email string
+	// Company and Topic are optional, trimmed, empty when not given.
+	Company string
+	Topic   string
+	// TimeZone is the visitor's IANA zone name, used to show times in
+	// mails and on the confirmation.
+	TimeZone string
+	// Lang is the visitor's language code (en, fr, de, ar), for mails.
+	Lang string
+	// Created is when the booking was made.
+	Created time.Time
+	// Cancelled is when the booking was cancelled; zero while it stands.
+	Cancelled time.Time
+}
+
+// Interval returns the span of the meeting, without any buffer.
+func (b Booking) Interval() Interval { return Interval{Start: b.Start, End: b.End} }
+
+// IsCancelled reports whether b has been cancelled.
+func (b Booking) IsCancelled() bool { return !b.Cancelled.IsZero() }
+
+// tokenBytes is the entropy of a token: 192 bits, 32 characters in base64url.
+const tokenBytes = 24
+
+// NewToken returns a fresh random token of 192 bits from crypto/rand,
+// encoded as 32 characters of unpadded base64url (A-Z a-z 0-9 - _), safe in
+// paths, query strings and file names.
+func NewToken() string {
+	b := make([]byte, tokenBytes)
+	// crypto/rand.Read never returns an error (it crashes the program if the
+	// system's generator fails), so there is nothing to handle.
+	_, _ = rand.Read(b)
+	return base64.RawURLEncoding.EncodeToString(b)
+}
+
+// ValidToken reports whether s has the form of a token from [NewToken], so a
+// handler can answer 404 without a database query for anything else.
+func ValidToken(s string) bool {
+	if len(s) != base64.RawURLEncoding.EncodedLen(tokenBytes) {
+		return false
+	}
+	_, err := base64.RawURLEncoding.Strict().DecodeString(s)
+	return err == nil
+}

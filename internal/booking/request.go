@@ -1,0 +1,367 @@
+package booking
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"maps"
+	"net/mail"
+	"net/url"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+	"unicode"
+	"unicode/utf8"
+)
+
+// Locale keys of validation errors. They are the values of [FieldErrors];
+// content/locales/<lang>.json translates them.
+const (
+	KeyService         = "validation.service"
+	KeyStart           = "validation.start"
+	KeyName            = "validation.name"
+	KeyEmail           = "validation.email"
+	KeyCompany         = "validation.company"
+	KeyTopic           = "validation.topic"
+	KeyTimeZone        = "validation.timeZone"
+	KeySlotUnavailable = "validation.slotUnavailable"
+	KeyUnknownField    = "validation.unknownField"
+	KeyFrom            = "validation.from"
+	KeyDays            = "validation.days"
+)
+
+// Limits of the booking request, in runes after trimming spaces, except
+// MaxEmailLength which is in bytes (RFC 5321's path limit).
+const (
+	MaxNameLength    = 100
+	MaxEmailLength   = 254
+	MaxCompanyLength = 120
+	MaxTopicLength   = 1000
+)
+
+// Limits of the slots query.
+const (
+	// MaxQueryDays is the most days one slots query may ask for.
+	MaxQueryDays = 31
+	// DefaultQueryDays is the number of days when the query names none.
+	DefaultQueryDays = 7
+	// maxQueryLead is how far after today a query may start; beyond any
+	// sensible horizon, and it keeps date arithmetic far from overflow.
+	maxQueryLead = 366
+)
+
+// FieldErrors maps a request field (its JSON or query name) to the locale key
+// of what is wrong with it. A nil or empty FieldErrors means valid.
+// FieldErrors implements error so that it can travel up a call chain; find it
+// with errors.As.
+type FieldErrors map[string]string
+
+// Error lists the fields and their keys, sorted by field.
+func (fe FieldErrors) Error() string {
+	var b strings.Builder
+	b.WriteString("invalid request: ")
+	for i, field := range slices.Sorted(maps.Keys(fe)) {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		fmt.Fprintf(&b, "%s: %s", field, fe[field])
+	}
+	return b.String()
+}
+
+// ErrMalformed is wrapped by [DecodeBookingRequest] when the body is not one
+// JSON object (a 400, not a field error).
+var ErrMalformed = errors.New("malformed request body")
+
+// SlotsQuery is a validated GET /api/slots query.
+type SlotsQuery struct {
+	// Service is a key of Availability.Services.
+	Service string
+	// From is the first day, in the visitor's zone.
+	From Date
+	// Days is the number of days, 1 to MaxQueryDays.
+	Days int
+	// TimeZone is the visitor's zone name as given; Location is it loaded.
+	TimeZone string
+	Location *time.Location
+}
+
+// ParseSlotsQuery reads and validates the query of GET /api/slots:
+// service=discovery|strategy (required), tz=<IANA zone> (required),
+// from=YYYY-MM-DD (optional, default today in tz; not before yesterday in
+// tz, nor more than a year ahead) and days=N (optional, default
+// DefaultQueryDays, 1 to MaxQueryDays). Field errors are keyed by query
+// parameter; unknown parameters are ignored (caches and tools add them). The
+// returned FieldErrors is nil when the query is valid.
+func ParseSlotsQuery(q url.Values, av Availability, now time.Time) (SlotsQuery, FieldErrors) {
+	errs := FieldErrors{}
+	var sq SlotsQuery
+
+	sq.Service = q.Get("service")
+	if _, ok := av.ServiceLength(sq.Service); !ok {
+		errs["service"] = KeyService
+	}
+
+	sq.TimeZone = q.Get("tz")
+	loc, ok := loadZone(sq.TimeZone)
+	if !ok {
+		errs["tz"] = KeyTimeZone
+	}
+	sq.Location = loc
+
+	sq.Days = DefaultQueryDays
+	if s := q.Get("days"); s != "" {
+		n, err := strconv.Atoi(s)
+		if err != nil || n < 1 || n > MaxQueryDays {
+			errs["days"] = KeyDays
+		}
+		sq.Days = n
+	}
+
+	if ok {
+		// "from" is only meaningful relative to today in the visitor's
+		// zone, so it is checked only once the zone is known.
+		today := DateOf(now.In(loc))
+		sq.From = today
+		if s := q.Get("from"); s != "" {
+			d, err := ParseDate(s)
+			if err != nil || d.Before(today.AddDays(-1)) || d.After(today.AddDays(maxQueryLead)) {
+				errs["from"] = KeyFrom
+			}
+			sq.From = d
+		}
+	} else if s := q.Get("from"); s != "" {
+		d, err := ParseDate(s)
+		if err != nil {
+			errs["from"] = KeyFrom
+		}
+		sq.From = d
+	}
+
+	if len(errs) > 0 {
+		return sq, errs
+	}
+	return sq, nil
+}
+
+// loadZone loads an IANA zone named by a visitor. The empty name and "Local"
+// are refused: time.LoadLocation maps them to UTC and to the server's zone.
+func loadZone(name string) (*time.Location, bool) {
+	if name == "" || name == "Local" || len(name) > 64 {
+		return nil, false
+	}
+	loc, err := time.LoadLocation(name)
+	if err != nil {
+		return nil, false
+	}
+	return loc, true
+}
+
+// BookingRequest is the JSON body of POST /api/bookings, as received.
+type BookingRequest struct {
+	Service  string `json:"service"`
+	Start    string `json:"start"`
+	Name     string `json:"name"`
+	Email    string `json:"email"`
+	Company  string `json:"company,omitempty"`
+	Topic    string `json:"topic,omitempty"`
+	TimeZone string `json:"timeZone"`
+	// Lang is not validated here: the handler resolves the response
+	// language from it (else Accept-Language, else English) against the
+	// site's languages, and stores that resolved code in the request before
+	// calling NewBooking.
+	Lang string `json:"lang,omitempty"`
+}
+
+// fieldKey returns the locale key of a JSON field of BookingRequest, and
+// false for fields without one.
+func fieldKey(field string) (string, bool) {
+	switch field {
+	case "service":
+		return KeyService, true
+	case "start":
+		return KeyStart, true
+	case "name":
+		return KeyName, true
+	case "email":
+		return KeyEmail, true
+	case "company":
+		return KeyCompany, true
+	case "topic":
+		return KeyTopic, true
+	case "timeZone":
+		return KeyTimeZone, true
+	}
+	return "", false
+}
+
+// DecodeBookingRequest decodes one JSON object from r into a BookingRequest.
+// An unknown field gives FieldErrors{field: KeyUnknownField}; a value of the
+// wrong JSON type for a known field gives that field's key; anything else
+// that is not exactly one JSON object gives an error wrapping ErrMalformed.
+// The caller limits the size of r.
+func DecodeBookingRequest(r io.Reader) (BookingRequest, error) {
+	var req BookingRequest
+	dec := json.NewDecoder(r)
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&req); err != nil {
+		if field, ok := strings.CutPrefix(err.Error(), "json: unknown field "); ok {
+			if name, uerr := strconv.Unquote(field); uerr == nil {
+				field = name
+			}
+			return BookingRequest{}, FieldErrors{field: KeyUnknownField}
+		}
+		var typeErr *json.UnmarshalTypeError
+		if errors.As(err, &typeErr) {
+			if key, ok := fieldKey(typeErr.Field); ok {
+				return BookingRequest{}, FieldErrors{typeErr.Field: key}
+			}
+		}
+		return BookingRequest{}, fmt.Errorf("%w: %w", ErrMalformed, err)
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return BookingRequest{}, fmt.Errorf("%w: data after the JSON object", ErrMalformed)
+	}
+	return req, nil
+}
+
+// checkedRequest is a BookingRequest that passed validation, with its values
+// parsed and trimmed.
+type checkedRequest struct {
+	slot                        Slot
+	name, email, company, topic string
+	service, timeZone, lang     string
+}
+
+// Validate checks r against av at now and returns the problems by JSON field,
+// or nil when there are none. The start must be a slot currently offered by
+// the schedule (KeySlotUnavailable otherwise); collisions with other
+// bookings are not checked here but by the store, in the transaction that
+// inserts the booking, so that a lost race is a 409 and not a 422.
+func (r BookingRequest) Validate(av Availability, now time.Time) FieldErrors {
+	_, errs := r.check(av, now)
+	return errs
+}
+
+func (r BookingRequest) check(av Availability, now time.Time) (checkedRequest, FieldErrors) {
+	errs := FieldErrors{}
+	c := checkedRequest{service: r.Service, timeZone: r.TimeZone, lang: r.Lang}
+
+	_, serviceOK := av.ServiceLength(r.Service)
+	if !serviceOK {
+		errs["service"] = KeyService
+	}
+
+	start, err := time.Parse(time.RFC3339, strings.TrimSpace(r.Start))
+	switch {
+	case err != nil:
+		errs["start"] = KeyStart
+	case serviceOK:
+		slot, ok := Offered(av, r.Service, start, now, nil)
+		if !ok {
+			errs["start"] = KeySlotUnavailable
+		}
+		c.slot = slot
+	}
+
+	c.name = strings.TrimSpace(r.Name)
+	if n := utf8.RuneCountInString(c.name); n < 1 || n > MaxNameLength || hasControl(c.name, false) {
+		errs["name"] = KeyName
+	}
+
+	c.email = strings.TrimSpace(r.Email)
+	if !ValidEmail(c.email) {
+		errs["email"] = KeyEmail
+	}
+
+	c.company = strings.TrimSpace(r.Company)
+	if utf8.RuneCountInString(c.company) > MaxCompanyLength || hasControl(c.company, false) {
+		errs["company"] = KeyCompany
+	}
+
+	c.topic = strings.TrimSpace(r.Topic)
+	if utf8.RuneCountInString(c.topic) > MaxTopicLength || hasControl(c.topic, true) {
+		errs["topic"] = KeyTopic
+	}
+
+	if _, ok := loadZone(r.TimeZone); !ok {
+		errs["timeZone"] = KeyTimeZone
+	}
+
+	if len(errs) > 0 {
+		return checkedRequest{}, errs
+	}
+	return c, nil
+}
+
+// hasControl reports whether s holds a control character; with multiline,
+// line breaks and tabs are allowed.
+func hasControl(s string, multiline bool) bool {
+	return strings.ContainsFunc(s, func(r rune) bool {
+		if multiline && (r == '\n' || r == '\r' || r == '\t') {
+			return false
+		}
+		return unicode.IsControl(r)
+	})
+}
+
+// ValidEmail reports whether s is a plain address (local@domain, no display
+// name, no quoting, no comments, no IP literal) of at most MaxEmailLength
+// bytes, whose domain has at least two labels.
+func ValidEmail(s string) bool {
+	if s == "" || len(s) > MaxEmailLength {
+		return false
+	}
+	addr, err := mail.ParseAddress(s)
+	if err != nil || addr.Name != "" || addr.Address != s {
+		return false
+	}
+	at := strings.LastIndexByte(s, '@')
+	local, domain := s[:at], s[at+1:]
+	if local == "" || len(local) > 64 {
+		return false
+	}
+	labels := strings.Split(domain, ".")
+	if len(labels) < 2 {
+		return false
+	}
+	for _, l := range labels {
+		if l == "" || len(l) > 63 || l[0] == '-' || l[len(l)-1] == '-' {
+			return false
+		}
+		for _, r := range l {
+			if r != '-' && !unicode.IsLetter(r) && !unicode.IsDigit(r) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// NewBooking validates r against av at now and returns the booking it asks
+// for, with fresh tokens, trimmed fields, the slot's UTC start and end, and
+// Created set to now. When r is invalid the error is its FieldErrors.
+// Whether the slot is still free is for the store to decide; see
+// [Conflicts].
+func NewBooking(r BookingRequest, av Availability, now time.Time) (Booking, error) {
+	c, errs := r.check(av, now)
+	if errs != nil {
+		return Booking{}, errs
+	}
+	return Booking{
+		Token:       NewToken(),
+		CancelToken: NewToken(),
+		Service:     c.service,
+		Start:       c.slot.Start,
+		End:         c.slot.End,
+		Name:        c.name,
+		Email:       c.email,
+		Company:     c.company,
+		Topic:       c.topic,
+		TimeZone:    c.timeZone,
+		Lang:        c.lang,
+		Created:     now.UTC(),
+	}, nil
+}
