@@ -1,0 +1,328 @@
+// Package blog holds the blog's posts: Markdown files with YAML front matter
+// under content/blog/<lang>/<slug>.md, loaded and rendered once at start,
+// then listed, paginated, filtered by tag, linked to their translations and
+// published as an Atom feed per language.
+//
+// A Library is immutable after Load and safe for concurrent use. The posts
+// and slices it returns are shared: read them, do not modify them.
+package blog
+
+import (
+	"cmp"
+	"errors"
+	"slices"
+	"time"
+
+	"github.com/northbeam/site/internal/intl"
+	"github.com/northbeam/site/internal/markdown"
+)
+
+// PerPage is the number of posts on a page of the list.
+const PerPage = 10
+
+// ErrNotFound is returned for a language, slug, page or tag the library
+// does not have; the handlers answer it with the localized 404 page.
+var ErrNotFound = errors.New("blog: not found")
+
+// Cover is a post's optional cover image. Width and height are required so
+// the page reserves the space before the image loads.
+type Cover struct {
+	Src    string `json:"src"`
+	Alt    string `json:"alt"`
+	Width  int    `json:"width"`
+	Height int    `json:"height"`
+}
+
+// Post is one language version of a post.
+type Post struct {
+	Lang string // directory name: "en", "fr", "de", "ar"
+	Slug string // file name without ".md"
+	File string // path inside the fs.FS it was loaded from
+
+	Title          string
+	Description    string
+	Author         string
+	Published      time.Time
+	Updated        time.Time // zero when never updated
+	Tags           []string  // never nil
+	Cover          *Cover    // nil when none
+	TranslationKey string
+	Draft          bool
+
+	HTML           string             // the rendered body
+	TOC            []markdown.Heading // level 2 and 3 headings
+	Words          int
+	ReadingMinutes int
+
+	keyLine int // line of translationKey, for error messages
+}
+
+// LastModified returns Updated, or Published if the post was never
+// updated.
+func (p *Post) LastModified() time.Time {
+	if p.Updated.IsZero() {
+		return p.Published
+	}
+	return p.Updated
+}
+
+// Summary is what a list shows of a post, shaped to be sent to the client
+// as JSON. Dates come twice: ISO (YYYY-MM-DD, for <time datetime>) and
+// formatted in the post's language by internal/intl; the client displays the
+// formatted text as is, so the server and the hydrated page agree.
+type Summary struct {
+	Lang           string   `json:"lang"`
+	Slug           string   `json:"slug"`
+	Title          string   `json:"title"`
+	Description    string   `json:"description"`
+	Author         string   `json:"author"`
+	Published      string   `json:"published"`
+	PublishedText  string   `json:"publishedText"`
+	Updated        string   `json:"updated,omitempty"`
+	UpdatedText    string   `json:"updatedText,omitempty"`
+	ReadingMinutes int      `json:"readingMinutes"`
+	Tags           []string `json:"tags"`
+	Cover          *Cover   `json:"cover,omitempty"`
+}
+
+// Summary returns the list entry of p.
+func (p *Post) Summary() Summary {
+	s := Summary{
+		Lang:           p.Lang,
+		Slug:           p.Slug,
+		Title:          p.Title,
+		Description:    p.Description,
+		Author:         p.Author,
+		Published:      p.Published.Format(time.DateOnly),
+		PublishedText:  intl.FormatDate(p.Lang, p.Published),
+		ReadingMinutes: p.ReadingMinutes,
+		Tags:           p.Tags,
+		Cover:          p.Cover,
+	}
+	if !p.Updated.IsZero() {
+		s.Updated = p.Updated.Format(time.DateOnly)
+		s.UpdatedText = intl.FormatDate(p.Lang, p.Updated)
+	}
+	return s
+}
+
+// Translation points to another language version of a post.
+type Translation struct {
+	Lang  string `json:"lang"`
+	Slug  string `json:"slug"`
+	Title string `json:"title"`
+}
+
+// Article is everything the post page shows, shaped to be sent to the
+// client as JSON.
+type Article struct {
+	Summary
+	HTML         string             `json:"html"`
+	TOC          []markdown.Heading `json:"toc"`
+	Translations []Translation      `json:"translations"`
+	Newer        *Summary           `json:"newer,omitempty"` // the next post in time, if any
+	Older        *Summary           `json:"older,omitempty"` // the previous post in time, if any
+}
+
+// TagCount is a tag and the number of posts carrying it.
+type TagCount struct {
+	Tag   string `json:"tag"`
+	Count int    `json:"count"`
+}
+
+// Page is one page of a language's list, shaped to be sent to the client as
+// JSON.
+type Page struct {
+	Lang       string     `json:"lang"`
+	Tag        string     `json:"tag,omitempty"` // the filter, if any
+	Number     int        `json:"page"`          // 1-based
+	TotalPages int        `json:"totalPages"`    // at least 1
+	TotalPosts int        `json:"totalPosts"`    // matching the filter
+	Posts      []Summary  `json:"posts"`
+	Tags       []TagCount `json:"tags"` // every tag of the language, for the filter
+}
+
+// Library is the set of loaded posts.
+type Library struct {
+	byLang  map[string][]*Post            // newest first
+	bySlug  map[string]map[string]*Post   // lang → slug → post
+	byKey   map[string]map[string]*Post   // translationKey → lang → post
+	tags    map[string][]TagCount         // lang → tags, most used first
+	tagged  map[string]map[string][]*Post // lang → tag → posts, newest first
+	indexOf map[*Post]int                 // position in byLang[p.Lang]
+}
+
+func newLibrary(posts []*Post) *Library {
+	l := &Library{
+		byLang:  map[string][]*Post{},
+		bySlug:  map[string]map[string]*Post{},
+		byKey:   map[string]map[string]*Post{},
+		tags:    map[string][]TagCount{},
+		tagged:  map[string]map[string][]*Post{},
+		indexOf: map[*Post]int{},
+	}
+	for _, p := range posts {
+		l.byLang[p.Lang] = append(l.byLang[p.Lang], p)
+		if l.bySlug[p.Lang] == nil {
+			l.bySlug[p.Lang] = map[string]*Post{}
+			l.tagged[p.Lang] = map[string][]*Post{}
+		}
+		l.bySlug[p.Lang][p.Slug] = p
+		if l.byKey[p.TranslationKey] == nil {
+			l.byKey[p.TranslationKey] = map[string]*Post{}
+		}
+		l.byKey[p.TranslationKey][p.Lang] = p
+	}
+	for lang, list := range l.byLang {
+		slices.SortFunc(list, byNewest)
+		for i, p := range list {
+			l.indexOf[p] = i
+			for _, tag := range p.Tags {
+				l.tagged[lang][tag] = append(l.tagged[lang][tag], p)
+			}
+		}
+		counts := make([]TagCount, 0, len(l.tagged[lang]))
+		for tag, tagged := range l.tagged[lang] {
+			counts = append(counts, TagCount{Tag: tag, Count: len(tagged)})
+		}
+		slices.SortFunc(counts, func(a, b TagCount) int {
+			return cmp.Or(cmp.Compare(b.Count, a.Count), cmp.Compare(a.Tag, b.Tag))
+		})
+		l.tags[lang] = counts
+	}
+	return l
+}
+
+// Languages returns the languages that have posts, sorted.
+func (l *Library) Languages() []string {
+	langs := make([]string, 0, len(l.byLang))
+	for lang := range l.byLang {
+		langs = append(langs, lang)
+	}
+	slices.Sort(langs)
+	return langs
+}
+
+// Posts returns the posts of lang, newest first (nil for a language without
+// posts).
+func (l *Library) Posts(lang string) []*Post {
+	return slices.Clone(l.byLang[lang])
+}
+
+// Post returns the post of lang with slug, or ErrNotFound.
+func (l *Library) Post(lang, slug string) (*Post, error) {
+	if p, ok := l.bySlug[lang][slug]; ok {
+		return p, nil
+	}
+	return nil, ErrNotFound
+}
+
+// Tags returns the tags of lang with their post counts, most used first,
+// then alphabetically.
+func (l *Library) Tags(lang string) []TagCount {
+	return slices.Clone(l.tags[lang])
+}
+
+// Page returns page number page (1-based) of the list of lang, PerPage posts
+// per page, newest first, restricted to the posts tagged tag unless tag is
+// empty. Page 1 of a language or filter without posts is empty; any other
+// page out of range, and an unknown tag, give ErrNotFound. Page numbers
+// count from the newest post; with the order fixed (date, then slug), the
+// same content always gives the same pages.
+func (l *Library) Page(lang string, page int, tag string) (Page, error) {
+	list := l.byLang[lang]
+	if tag != "" {
+		var ok bool
+		if list, ok = l.tagged[lang][tag]; !ok {
+			return Page{}, ErrNotFound
+		}
+	}
+	total := max(1, (len(list)+PerPage-1)/PerPage)
+	if page < 1 || page > total {
+		return Page{}, ErrNotFound
+	}
+	start := (page - 1) * PerPage
+	end := min(start+PerPage, len(list))
+	summaries := make([]Summary, 0, end-start)
+	for _, p := range list[start:end] {
+		summaries = append(summaries, p.Summary())
+	}
+	tags := l.tags[lang]
+	if tags == nil {
+		tags = []TagCount{}
+	}
+	return Page{
+		Lang:       lang,
+		Tag:        tag,
+		Number:     page,
+		TotalPages: total,
+		TotalPosts: len(list),
+		Posts:      summaries,
+		Tags:       slices.Clone(tags),
+	}, nil
+}
+
+// Neighbours returns the posts of the same language published just after
+// (newer) and just before (older) the post of lang with slug; either is nil
+// at an end of the list.
+func (l *Library) Neighbours(lang, slug string) (newer, older *Post, err error) {
+	p, err := l.Post(lang, slug)
+	if err != nil {
+		return nil, nil, err
+	}
+	list, i := l.byLang[lang], l.indexOf[p]
+	if i > 0 {
+		newer = list[i-1]
+	}
+	if i+1 < len(list) {
+		older = list[i+1]
+	}
+	return newer, older, nil
+}
+
+// Translations returns the other language versions of the post of lang with
+// slug (same translationKey), sorted by language.
+func (l *Library) Translations(lang, slug string) ([]Translation, error) {
+	p, err := l.Post(lang, slug)
+	if err != nil {
+		return nil, err
+	}
+	out := []Translation{}
+	for other, t := range l.byKey[p.TranslationKey] {
+		if other != lang {
+			out = append(out, Translation{Lang: t.Lang, Slug: t.Slug, Title: t.Title})
+		}
+	}
+	slices.SortFunc(out, func(a, b Translation) int { return cmp.Compare(a.Lang, b.Lang) })
+	return out, nil
+}
+
+// Article returns what the post page of lang and slug shows, or
+// ErrNotFound.
+func (l *Library) Article(lang, slug string) (Article, error) {
+	p, err := l.Post(lang, slug)
+	if err != nil {
+		return Article{}, err
+	}
+	translations, _ := l.Translations(lang, slug)
+	newer, older, _ := l.Neighbours(lang, slug)
+	toc := p.TOC
+	if toc == nil {
+		toc = []markdown.Heading{}
+	}
+	a := Article{
+		Summary:      p.Summary(),
+		HTML:         p.HTML,
+		TOC:          toc,
+		Translations: translations,
+	}
+	if newer != nil {
+		s := newer.Summary()
+		a.Newer = &s
+	}
+	if older != nil {
+		s := older.Summary()
+		a.Older = &s
+	}
+	return a, nil
+}

@@ -1,0 +1,416 @@
+package blog
+
+import (
+	"bytes"
+	"cmp"
+	"errors"
+	"fmt"
+	"io/fs"
+	"path"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+	"unicode"
+	"unicode/utf8"
+
+	"go.yaml.in/yaml/v3"
+
+	"github.com/northbeam/site/internal/markdown"
+)
+
+// ContentError is a mistake in one post file. Load returns all of them at
+// once, joined with errors.Join, so an author can fix every file in one go.
+type ContentError struct {
+	File  string // path inside the fs.FS given to Load, such as "content/blog/fr/x.md"
+	Line  int    // 1-based line in File; 0 when the mistake is not on one line
+	Field string // the front matter key, if the mistake is in one
+	Err   error
+}
+
+// Error formats e as "file:line: field: problem", the form editors and
+// terminals turn into a link.
+func (e *ContentError) Error() string {
+	var b strings.Builder
+	b.WriteString(e.File)
+	if e.Line > 0 {
+		b.WriteString(":" + strconv.Itoa(e.Line))
+	}
+	b.WriteString(": ")
+	if e.Field != "" {
+		b.WriteString(e.Field + ": ")
+	}
+	b.WriteString(e.Err.Error())
+	return b.String()
+}
+
+// Unwrap returns the underlying problem.
+func (e *ContentError) Unwrap() error { return e.Err }
+
+var (
+	slugPattern  = regexp.MustCompile(`^[a-z0-9]+(?:-[a-z0-9]+)*$`)
+	yamlErrorPos = regexp.MustCompile(`^yaml: line (\d+): (.*)$`)
+)
+
+// maxTagLength bounds a tag, in characters.
+const maxTagLength = 32
+
+// Load reads the posts under root in fsys, laid out as
+// <root>/<lang>/<slug>.md, renders them, and returns them as a Library.
+// Drafts are left out unless includeDrafts is set (development mode).
+//
+// Each file starts with YAML front matter between two lines "---":
+//
+//	---
+//	title: Strangler fig, without the big bang
+//	description: How to replace a legacy system one route at a time.
+//	published: 2026-05-12          # a date, or an RFC 3339 time
+//	updated: 2026-06-02            # optional, not before published
+//	author: Lena Hartmann
+//	tags: [architecture, legacy]   # lower case, no spaces, at most 32 characters
+//	cover:                         # optional; all four fields required
+//	  src: /images/blog/fig.jpg
+//	  alt: A fig tree around an old wall
+//	  width: 1200
+//	  height: 630
+//	translationKey: strangler-fig  # the same in every language version
+//	draft: false                   # optional
+//	---
+//
+// title, description, published, author and translationKey are required;
+// an unknown key is an error, so a typo cannot silently drop a field. The
+// slug is the file name without ".md": lower-case ASCII letters, digits and
+// hyphens, so URLs need no percent-encoding. A language holds at most one
+// post per translationKey. Files not ending in ".md" and subdirectories of
+// a language directory are ignored; so are entries of root that are not
+// directories.
+//
+// Every mistake found is returned, each as a *ContentError naming the file
+// and line, joined with errors.Join. opts configure the Markdown renderer
+// (internal hosts, ids the page layout reserves).
+func Load(fsys fs.FS, root string, includeDrafts bool, opts ...markdown.Option) (*Library, error) {
+	langs, err := fs.ReadDir(fsys, root)
+	if err != nil {
+		return nil, fmt.Errorf("blog: reading %s: %w", root, err)
+	}
+	md := markdown.New(opts...)
+	var posts []*Post
+	var errs []error
+	for _, langDir := range langs {
+		if !langDir.IsDir() || strings.HasPrefix(langDir.Name(), ".") {
+			continue
+		}
+		lang := langDir.Name()
+		dir := path.Join(root, lang)
+		files, err := fs.ReadDir(fsys, dir)
+		if err != nil {
+			return nil, fmt.Errorf("blog: reading %s: %w", dir, err)
+		}
+		for _, f := range files {
+			if f.IsDir() || !strings.HasSuffix(f.Name(), ".md") {
+				continue
+			}
+			file := path.Join(dir, f.Name())
+			src, err := fs.ReadFile(fsys, file)
+			if err != nil {
+				return nil, fmt.Errorf("blog: reading %s: %w", file, err)
+			}
+			p, fileErrs := parsePost(md, file, lang, strings.TrimSuffix(f.Name(), ".md"), src)
+			errs = append(errs, fileErrs...)
+			if p != nil && (includeDrafts || !p.Draft) {
+				posts = append(posts, p)
+			}
+		}
+	}
+	errs = append(errs, checkTranslationKeys(posts)...)
+	if len(errs) > 0 {
+		return nil, errors.Join(errs...)
+	}
+	return newLibrary(posts), nil
+}
+
+// checkTranslationKeys reports two posts of one language sharing a
+// translationKey: the key could not say which one the others translate.
+func checkTranslationKeys(posts []*Post) []error {
+	seen := map[[2]string]*Post{}
+	var errs []error
+	for _, p := range posts {
+		k := [2]string{p.Lang, p.TranslationKey}
+		if other, ok := seen[k]; ok {
+			errs = append(errs, &ContentError{File: p.File, Line: p.keyLine, Field: "translationKey",
+				Err: fmt.Errorf("%q is already used by %s", p.TranslationKey, other.File)})
+			continue
+		}
+		seen[k] = p
+	}
+	return errs
+}
+
+// parsePost parses and renders one file. It returns the post (nil when the
+// front matter is unusable) and every mistake found.
+func parsePost(md *markdown.Renderer, file, lang, slug string, src []byte) (*Post, []error) {
+	var errs []error
+	fail := func(line int, field string, err error) {
+		errs = append(errs, &ContentError{File: file, Line: line, Field: field, Err: err})
+	}
+	if !slugPattern.MatchString(slug) {
+		fail(0, "", fmt.Errorf("file name %q: a slug is lower-case ASCII letters, digits and single hyphens", slug+".md"))
+	}
+	if !utf8.Valid(src) {
+		fail(0, "", errors.New("not valid UTF-8"))
+		return nil, errs
+	}
+	src = bytes.TrimPrefix(src, []byte("\uFEFF"))
+	src = bytes.ReplaceAll(src, []byte("\r\n"), []byte("\n"))
+
+	front, body, err := splitFrontMatter(src)
+	if err != nil {
+		fail(1, "", err)
+		return nil, errs
+	}
+	p := &Post{Lang: lang, Slug: slug, File: file}
+	errs = append(errs, p.parseFrontMatter(file, front)...)
+	if len(errs) > 0 {
+		return nil, errs
+	}
+	if len(bytes.TrimSpace(body)) == 0 {
+		fail(0, "", errors.New("the post has no text after the front matter"))
+		return nil, errs
+	}
+	doc, err := md.Convert(body)
+	if err != nil {
+		fail(0, "", err)
+		return nil, errs
+	}
+	p.HTML, p.TOC, p.Words = doc.HTML, doc.TOC, doc.Words
+	p.ReadingMinutes = markdown.ReadingMinutes(doc.Words)
+	return p, nil
+}
+
+// splitFrontMatter splits src into the YAML between the first two "---"
+// lines and the Markdown after them. The YAML starts on line 2 of the file.
+func splitFrontMatter(src []byte) (front, body []byte, err error) {
+	first, rest, _ := bytes.Cut(src, []byte("\n"))
+	if string(bytes.TrimRight(first, " \t")) != "---" {
+		return nil, nil, errors.New(`front matter missing: the file must start with a line "---"`)
+	}
+	for offset := 0; offset < len(rest); {
+		line, _, _ := bytes.Cut(rest[offset:], []byte("\n"))
+		if s := string(bytes.TrimRight(line, " \t")); s == "---" || s == "..." {
+			end := min(offset+len(line)+1, len(rest))
+			return rest[:offset], rest[end:], nil
+		}
+		offset += len(line) + 1
+	}
+	return nil, nil, errors.New(`front matter not closed by a line "---"`)
+}
+
+// frontMatterLine turns a line of the YAML into a line of the file.
+func frontMatterLine(yamlLine int) int { return yamlLine + 1 }
+
+// parseFrontMatter fills p from the YAML front matter of file.
+func (p *Post) parseFrontMatter(file string, front []byte) []error {
+	var errs []error
+	fail := func(line int, field string, err error) {
+		errs = append(errs, &ContentError{File: file, Line: line, Field: field, Err: err})
+	}
+	var doc yaml.Node
+	if err := yaml.Unmarshal(front, &doc); err != nil {
+		line, msg := 1, err.Error()
+		if m := yamlErrorPos.FindStringSubmatch(msg); m != nil {
+			n, _ := strconv.Atoi(m[1])
+			line, msg = frontMatterLine(n), m[2]
+		}
+		fail(line, "", fmt.Errorf("invalid YAML: %s", msg))
+		return errs
+	}
+	if len(doc.Content) == 0 || doc.Content[0].Kind != yaml.MappingNode {
+		fail(1, "", errors.New("front matter must be a list of \"key: value\" lines"))
+		return errs
+	}
+	mapping := doc.Content[0]
+
+	seen := map[string]bool{}
+	for i := 0; i+1 < len(mapping.Content); i += 2 {
+		key, value := mapping.Content[i], mapping.Content[i+1]
+		line := frontMatterLine(value.Line)
+		field := key.Value
+		if seen[field] {
+			fail(frontMatterLine(key.Line), field, errors.New("given twice"))
+			continue
+		}
+		seen[field] = true
+		var err error
+		switch field {
+		case "title":
+			p.Title, err = text(value)
+		case "description":
+			p.Description, err = text(value)
+		case "author":
+			p.Author, err = text(value)
+		case "published":
+			p.Published, err = date(value)
+		case "updated":
+			p.Updated, err = date(value)
+		case "tags":
+			p.Tags, line, err = tags(value)
+			if line > 0 {
+				line = frontMatterLine(line)
+			}
+		case "cover":
+			p.Cover, line, err = cover(value)
+			line = frontMatterLine(line)
+		case "translationKey":
+			p.keyLine = line
+			p.TranslationKey, err = text(value)
+			if err == nil && !slugPattern.MatchString(p.TranslationKey) {
+				err = fmt.Errorf("%q: use lower-case ASCII letters, digits and single hyphens", p.TranslationKey)
+			}
+		case "draft":
+			p.Draft, err = boolean(value)
+		default:
+			line = frontMatterLine(key.Line)
+			err = fmt.Errorf("unknown front matter key (known: title, description, published, updated, author, tags, cover, translationKey, draft)")
+		}
+		if err != nil {
+			fail(line, field, err)
+		}
+	}
+	for _, required := range []string{"title", "description", "published", "author", "translationKey"} {
+		if !seen[required] {
+			fail(1, required, errors.New("required"))
+		}
+	}
+	if !p.Updated.IsZero() && !p.Published.IsZero() && p.Updated.Before(p.Published) {
+		fail(frontMatterLine(lineOf(mapping, "updated")), "updated", errors.New("before published"))
+	}
+	if p.Tags == nil {
+		p.Tags = []string{}
+	}
+	return errs
+}
+
+// lineOf returns the line of key's value in mapping, or 1.
+func lineOf(mapping *yaml.Node, key string) int {
+	for i := 0; i+1 < len(mapping.Content); i += 2 {
+		if mapping.Content[i].Value == key {
+			return mapping.Content[i+1].Line
+		}
+	}
+	return 1
+}
+
+// text returns a required, non-empty scalar.
+func text(n *yaml.Node) (string, error) {
+	if n.Kind != yaml.ScalarNode {
+		return "", errors.New("must be text")
+	}
+	if n.Tag == "!!null" || strings.TrimSpace(n.Value) == "" {
+		return "", errors.New("required")
+	}
+	return strings.TrimSpace(n.Value), nil
+}
+
+// date accepts a date (2026-03-14, taken as midnight UTC) or an RFC 3339
+// time (2026-03-14T09:30:00+01:00, kept in its offset).
+func date(n *yaml.Node) (time.Time, error) {
+	if n.Kind == yaml.ScalarNode && n.Tag != "!!null" {
+		if t, err := time.Parse(time.DateOnly, n.Value); err == nil {
+			return t, nil
+		}
+		if t, err := time.Parse(time.RFC3339, n.Value); err == nil {
+			return t, nil
+		}
+	}
+	return time.Time{}, fmt.Errorf("invalid date %q (want YYYY-MM-DD)", n.Value)
+}
+
+func boolean(n *yaml.Node) (bool, error) {
+	if n.Kind == yaml.ScalarNode {
+		switch n.Value {
+		case "true":
+			return true, nil
+		case "false":
+			return false, nil
+		}
+	}
+	return false, fmt.Errorf("%q: must be true or false", n.Value)
+}
+
+// tags returns the list of tags, and the line of the first bad one.
+func tags(n *yaml.Node) ([]string, int, error) {
+	if n.Kind != yaml.SequenceNode {
+		return nil, n.Line, errors.New("must be a list, such as [architecture, go]")
+	}
+	out := make([]string, 0, len(n.Content))
+	for _, item := range n.Content {
+		if item.Kind != yaml.ScalarNode || item.Value == "" {
+			return nil, item.Line, errors.New("every tag must be a word")
+		}
+		tag := item.Value
+		switch {
+		case strings.ToLower(tag) != tag:
+			return nil, item.Line, fmt.Errorf("%q: tags are lower case", tag)
+		case strings.IndexFunc(tag, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '-' }) >= 0:
+			return nil, item.Line, fmt.Errorf("%q: a tag holds letters, digits and hyphens only", tag)
+		case utf8.RuneCountInString(tag) > maxTagLength:
+			return nil, item.Line, fmt.Errorf("%q: longer than %d characters", tag, maxTagLength)
+		case slices.Contains(out, tag):
+			return nil, item.Line, fmt.Errorf("%q: given twice", tag)
+		}
+		out = append(out, tag)
+	}
+	return out, 0, nil
+}
+
+// cover returns the cover image, and the line of the mistake if any.
+func cover(n *yaml.Node) (*Cover, int, error) {
+	if n.Kind != yaml.MappingNode {
+		return nil, n.Line, errors.New("must hold src, alt, width and height")
+	}
+	c := &Cover{}
+	seen := map[string]bool{}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		key, value := n.Content[i], n.Content[i+1]
+		seen[key.Value] = true
+		var err error
+		switch key.Value {
+		case "src":
+			c.Src, err = text(value)
+		case "alt":
+			c.Alt, err = text(value)
+		case "width", "height":
+			var v int
+			v, err = strconv.Atoi(value.Value)
+			if err != nil || v <= 0 || value.Kind != yaml.ScalarNode {
+				err = fmt.Errorf("%q: must be a whole number of pixels", value.Value)
+			}
+			if key.Value == "width" {
+				c.Width = v
+			} else {
+				c.Height = v
+			}
+		default:
+			return nil, key.Line, fmt.Errorf("unknown key %q (known: src, alt, width, height)", key.Value)
+		}
+		if err != nil {
+			return nil, value.Line, fmt.Errorf("%s: %w", key.Value, err)
+		}
+	}
+	for _, required := range []string{"src", "alt", "width", "height"} {
+		if !seen[required] {
+			return nil, n.Line, fmt.Errorf("%s: required", required)
+		}
+	}
+	return c, 0, nil
+}
+
+// byNewest orders posts newest first; equal dates fall back to the slug so
+// the order, and so every page, is the same on every start.
+func byNewest(a, b *Post) int {
+	if c := b.Published.Compare(a.Published); c != 0 {
+		return c
+	}
+	return cmp.Compare(a.Slug, b.Slug)
+}

@@ -1,0 +1,210 @@
+// Package markdown turns the site's Markdown (blog posts, legal pages) into
+// safe HTML with one configured goldmark instance.
+//
+// What the output looks like:
+//
+//   - GitHub-flavoured Markdown: tables, strikethrough, task lists and bare
+//     URLs as links.
+//   - Every heading gets a unique id derived from its text that keeps letters
+//     of any script ("## Pourquoi ça marche" → "pourquoi-ça-marche",
+//     "## لماذا" → "لماذا"), and its text is wrapped in a link to itself
+//     (<a class="anchor" href="#id">), unless the heading already contains a
+//     link. Level 2 and 3 headings form the table of contents.
+//   - Code blocks are highlighted by chroma with CSS classes, never inline
+//     styles, inside <pre class="chroma" dir="ltr" tabindex="0">: they stay
+//     left to right in Arabic and can be scrolled with the keyboard. Inline
+//     code gets dir="ltr" too. HighlightCSS returns the matching stylesheet.
+//   - Links to an absolute http(s) URL on another host open in a new tab with
+//     rel="noopener noreferrer" (see WithInternalHosts).
+//   - Images get loading="lazy" decoding="async", and width and height when
+//     the title ends with "=<width>x<height>": ![A chart](/img/c.png "=800x450")
+//     or ![A chart](/img/c.png "Caption =800x450"). The size is removed from
+//     the title, and an empty title is dropped.
+//   - Table cell alignment becomes a class (align-start, align-center,
+//     align-end) instead of a style attribute; left and right in Markdown
+//     mean start and end, so the same table reads naturally in Arabic.
+//   - Raw HTML is not interpreted: it is shown as text, escaped. Dangerous
+//     link schemes (javascript: and the like) are dropped.
+package markdown
+
+import (
+	"bytes"
+	"fmt"
+	"net/url"
+	"strings"
+	"sync"
+
+	"github.com/yuin/goldmark"
+	"github.com/yuin/goldmark/ast"
+	"github.com/yuin/goldmark/extension"
+	"github.com/yuin/goldmark/parser"
+	"github.com/yuin/goldmark/renderer"
+	"github.com/yuin/goldmark/text"
+	"github.com/yuin/goldmark/util"
+)
+
+// Heading is an entry of a document's table of contents.
+type Heading struct {
+	ID    string `json:"id"`
+	Text  string `json:"text"`
+	Level int    `json:"level"`
+}
+
+// Document is the result of converting one Markdown source.
+type Document struct {
+	// HTML is the rendered body.
+	HTML string
+	// TOC lists the level 2 and 3 headings in document order.
+	TOC []Heading
+	// Words is the number of words a reader reads, code included; see
+	// CountWords.
+	Words int
+}
+
+// Option configures a Renderer.
+type Option func(*config)
+
+type config struct {
+	internalHosts map[string]bool
+	reservedIDs   []string
+}
+
+// WithInternalHosts declares hosts (such as "northbeam.dev") whose absolute
+// links are the site's own and so open in the same tab. Comparison ignores
+// case and a leading "www.".
+func WithInternalHosts(hosts ...string) Option {
+	return func(c *config) {
+		for _, h := range hosts {
+			c.internalHosts[normalizeHost(h)] = true
+		}
+	}
+}
+
+// WithReservedIDs declares element ids the page around the Markdown already
+// uses (for example "main" for a skip link target); headings then get
+// another id ("main-1").
+func WithReservedIDs(ids ...string) Option {
+	return func(c *config) { c.reservedIDs = append(c.reservedIDs, ids...) }
+}
+
+// Renderer converts Markdown to HTML. It is immutable and safe for
+// concurrent use.
+type Renderer struct {
+	md          goldmark.Markdown
+	reservedIDs []string
+}
+
+// New returns a Renderer configured as the package documentation describes.
+func New(opts ...Option) *Renderer {
+	cfg := config{internalHosts: map[string]bool{}}
+	for _, o := range opts {
+		o(&cfg)
+	}
+	md := goldmark.New(
+		goldmark.WithExtensions(
+			extension.GFM, // tables, strikethrough, task lists, linkify
+		),
+		goldmark.WithParserOptions(
+			parser.WithASTTransformers(util.Prioritized(&transformer{internalHosts: cfg.internalHosts}, 100)),
+		),
+		goldmark.WithRendererOptions(
+			// Lower values win over goldmark's own renderers (1000) and the
+			// table extension's (500).
+			renderer.WithNodeRenderers(util.Prioritized(&nodeRenderer{}, 100)),
+			// Alignment becomes a class, set by the transformer.
+			extension.WithTableCellAlignMethod(extension.TableCellAlignNone),
+		),
+	)
+	return &Renderer{md: md, reservedIDs: cfg.reservedIDs}
+}
+
+// defaultRenderer is built on first use and never changes afterwards.
+var defaultRenderer = sync.OnceValue(func() *Renderer { return New() })
+
+// Render converts src with the default Renderer (New without options) and
+// returns the HTML and the table of contents.
+func Render(src []byte) (html string, toc []Heading, err error) {
+	return defaultRenderer().Render(src)
+}
+
+// CountWords counts the words of src with the default Renderer; see
+// (*Renderer).CountWords.
+func CountWords(src []byte) int {
+	return defaultRenderer().CountWords(src)
+}
+
+// Render converts src and returns the HTML and the table of contents.
+func (r *Renderer) Render(src []byte) (html string, toc []Heading, err error) {
+	doc, err := r.Convert(src)
+	if err != nil {
+		return "", nil, err
+	}
+	return doc.HTML, doc.TOC, nil
+}
+
+// Convert converts src into a Document: HTML, table of contents and word
+// count from a single parse.
+func (r *Renderer) Convert(src []byte) (Document, error) {
+	root := r.parse(src)
+	var buf bytes.Buffer
+	if err := r.md.Renderer().Render(&buf, src, root); err != nil {
+		return Document{}, fmt.Errorf("markdown: render: %w", err)
+	}
+	return Document{
+		HTML:  buf.String(),
+		TOC:   tableOfContents(root, src),
+		Words: countWords(plainText(root, src, true)),
+	}, nil
+}
+
+// CountWords counts the words of src as a reader meets them: the text of
+// paragraphs, headings, lists, tables and code, without the Markdown syntax
+// and link targets. See ReadingMinutes.
+func (r *Renderer) CountWords(src []byte) int {
+	return countWords(plainText(r.parse(src), src, true))
+}
+
+func (r *Renderer) parse(src []byte) ast.Node {
+	ids := newHeadingIDs(r.reservedIDs)
+	pc := parser.NewContext(parser.WithIDs(ids))
+	return r.md.Parser().Parse(text.NewReader(src), parser.WithContext(pc))
+}
+
+// tableOfContents lists the level 2 and 3 headings of root.
+func tableOfContents(root ast.Node, src []byte) []Heading {
+	var toc []Heading
+	_ = ast.Walk(root, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
+		h, ok := n.(*ast.Heading)
+		if !entering || !ok {
+			return ast.WalkContinue, nil
+		}
+		if h.Level == 2 || h.Level == 3 {
+			id, _ := h.AttributeString("id")
+			idBytes, _ := id.([]byte)
+			toc = append(toc, Heading{
+				ID:    string(idBytes),
+				Text:  strings.TrimSpace(plainText(h, src, false)),
+				Level: h.Level,
+			})
+		}
+		return ast.WalkSkipChildren, nil
+	})
+	return toc
+}
+
+// isExternal reports whether dest is an absolute http(s) URL whose host is
+// not one of internal.
+func isExternal(dest []byte, internal map[string]bool) bool {
+	u, err := url.Parse(string(dest))
+	if err != nil || u.Host == "" {
+		return false
+	}
+	if s := strings.ToLower(u.Scheme); s != "http" && s != "https" {
+		return false
+	}
+	return !internal[normalizeHost(u.Hostname())]
+}
+
+func normalizeHost(h string) string {
+	return strings.TrimPrefix(strings.ToLower(h), "www.")
+}
