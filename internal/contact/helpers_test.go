@@ -1,0 +1,57 @@
+package contact
+
+import (
+	"context"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/northbeam/site/internal/store"
+)
+
+const testInbox = "inbox@northbeam.dev"
+
+func testBrand() Brand {
+	return Brand{Name: "Northbeam", Email: "hello@northbeam.dev", BaseURL: "https://northbeam.test", ResponseHours: 24}
+}
+
+// siteContent is the real content directory of the repository.
+func siteContent() fs.FS { return os.DirFS(filepath.Join("..", "..", "content")) }
+
+func newStore(t *testing.T) *store.Store {
+	t.Helper()
+	st, err := store.Open(context.Background(), filepath.Join(t.TempDir(), "site.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	return st
+}
+
+func newService(t *testing.T, st *store.Store, queued func()) *Service {
+	t.Helper()
+	svc, err := NewService(st, siteContent(), Config{Inbox: testInbox, Brand: testBrand(), Queued: queued})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return svc
+}
+
+// humanSubmission is a valid submission filled in at human speed.
+func humanSubmission(lang string) Submission {
+	s := validSubmission()
+	s.Lang = lang
+	s.RenderedAt = time.Now().Add(-time.Minute)
+	return s
+}
+
+func count(t *testing.T, st *store.Store, query string, args ...any) int {
+	t.Helper()
+	var n int
+	if err := st.DB().QueryRow(query, args...).Scan(&n); err != nil {
+		t.Fatal(err)
+	}
+	return n
+}

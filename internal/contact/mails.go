@@ -1,0 +1,195 @@
+package contact
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io/fs"
+	"path"
+	"strings"
+	"text/template"
+	"time"
+	"unicode"
+
+	"github.com/northbeam/site/internal/mail"
+)
+
+// Mail kinds, as they appear in the outbox and in logs.
+const (
+	KindNotify = "contact.notify"
+	KindAck    = "contact.ack"
+)
+
+// Template paths inside the content file system.
+const (
+	ackTemplate    = "mail/%s/contact-ack.txt"
+	notifyTemplate = "mail/en/contact-notify.txt"
+)
+
+// Brand holds the facts about the consultancy that mails mention, taken
+// from content/site.json and configuration.
+type Brand struct {
+	Name          string // "Northbeam"
+	Email         string // public contact address
+	BaseURL       string // "https://northbeam.dev"
+	ResponseHours int    // promised reply time, 24
+}
+
+// Mailer writes the two mails of a contact message from text/template
+// files in the content directory: mail/<lang>/contact-ack.txt for each
+// language and mail/en/contact-notify.txt. A template renders a first line
+// "Subject: ...", a blank line, then the plain-text body.
+type Mailer struct {
+	brand  Brand
+	inbox  string
+	ack    map[string]*template.Template
+	notify *template.Template
+}
+
+// languages the acknowledgement is written in.
+func languages() []string { return []string{"en", "fr", "de", "ar"} }
+
+// NewMailer parses the templates from content and checks that each renders
+// with sample data, so a broken template stops the server at start rather
+// than a visitor's mail later. inbox is the consultancy's address
+// (MAIL_TO) that receives notifications.
+func NewMailer(content fs.FS, brand Brand, inbox string) (*Mailer, error) {
+	if err := (mail.Message{Kind: KindNotify, To: inbox, Subject: "-", Text: "-"}).Validate(); err != nil {
+		return nil, fmt.Errorf("contact: inbox address: %w", err)
+	}
+	if brand.Name == "" || brand.Email == "" || brand.ResponseHours <= 0 {
+		return nil, errors.New("contact: brand name, email and response hours are required")
+	}
+	m := &Mailer{brand: brand, inbox: inbox, ack: map[string]*template.Template{}}
+	var err error
+	if m.notify, err = parseTemplate(content, notifyTemplate); err != nil {
+		return nil, err
+	}
+	for _, lang := range languages() {
+		if m.ack[lang], err = parseTemplate(content, fmt.Sprintf(ackTemplate, lang)); err != nil {
+			return nil, err
+		}
+	}
+	sample := Record{
+		Ref: "00000000-0000-0000-0000-000000000000", CreatedAt: time.Now(),
+		Name: "Sample Name", Email: "sample@example.com", Message: "A sample message.",
+		Service: ServiceNotSure,
+	}
+	for _, lang := range languages() {
+		sample.Lang = lang
+		if _, err := m.Compose(sample); err != nil {
+			return nil, err
+		}
+	}
+	return m, nil
+}
+
+func parseTemplate(content fs.FS, name string) (*template.Template, error) {
+	src, err := fs.ReadFile(content, name)
+	if err != nil {
+		return nil, fmt.Errorf("contact: mail template: %w", err)
+	}
+	t, err := template.New(path.Base(name)).Option("missingkey=error").Parse(string(src))
+	if err != nil {
+		return nil, fmt.Errorf("contact: mail template %s: %w", name, err)
+	}
+	return t, nil
+}
+
+// mailData is what the templates see.
+type mailData struct {
+	Brand         Brand
+	ResponseHours int
+	Ref           string
+	Name          string // on one line: control characters become spaces
+	Email         string
+	Message       string
+	Service       string // key, "" when none given
+	ServiceLabel  string // English label
+	Lang          string
+	LangLabel     string // English name of the language
+	ReceivedAt    string // "2026-11-20 10:30 UTC"
+}
+
+// Compose returns the notification to the inbox, with Reply-To the visitor,
+// and the acknowledgement to the visitor in their language, with Reply-To
+// the inbox.
+func (m *Mailer) Compose(r Record) ([]mail.Message, error) {
+	lang := NormalizeLang(r.Lang)
+	data := mailData{
+		Brand:         m.brand,
+		ResponseHours: m.brand.ResponseHours,
+		Ref:           r.Ref,
+		Name:          oneLine(r.Name),
+		Email:         r.Email,
+		Message:       r.Message,
+		Service:       r.Service,
+		ServiceLabel:  serviceLabel(r.Service),
+		Lang:          lang,
+		LangLabel:     languageLabel(lang),
+		ReceivedAt:    r.CreatedAt.UTC().Format("2006-01-02 15:04 MST"),
+	}
+	notify, err := render(m.notify, data)
+	if err != nil {
+		return nil, err
+	}
+	notify.Kind, notify.To, notify.ReplyTo, notify.Lang = KindNotify, m.inbox, r.Email, "en"
+
+	ack, err := render(m.ack[lang], data)
+	if err != nil {
+		return nil, err
+	}
+	ack.Kind, ack.To, ack.ReplyTo, ack.Lang = KindAck, r.Email, m.inbox, lang
+	return []mail.Message{notify, ack}, nil
+}
+
+// render executes t and splits the result into subject and text.
+func render(t *template.Template, data mailData) (mail.Message, error) {
+	var buf bytes.Buffer
+	if err := t.Execute(&buf, data); err != nil {
+		return mail.Message{}, fmt.Errorf("contact: mail template %s: %w", t.Name(), err)
+	}
+	out := strings.ReplaceAll(buf.String(), "\r\n", "\n")
+	head, body, ok := strings.Cut(out, "\n\n")
+	subject, isSubject := strings.CutPrefix(head, "Subject:")
+	if !ok || !isSubject || strings.Contains(head, "\n") {
+		return mail.Message{}, fmt.Errorf("contact: mail template %s: want a first line \"Subject: ...\" and a blank line", t.Name())
+	}
+	subject = strings.TrimSpace(subject)
+	if subject == "" {
+		return mail.Message{}, fmt.Errorf("contact: mail template %s: empty subject", t.Name())
+	}
+	return mail.Message{Subject: subject, Text: strings.TrimSpace(body) + "\n"}, nil
+}
+
+// oneLine replaces control characters (line breaks above all) by spaces, so
+// that a value placed in a subject stays on its line.
+func oneLine(s string) string {
+	return strings.Join(strings.FieldsFunc(s, unicode.IsControl), " ")
+}
+
+func serviceLabel(service string) string {
+	switch service {
+	case ServiceCustomSoftware:
+		return "Custom software development"
+	case ServicePlatformEngineering:
+		return "Platform engineering"
+	case ServiceStrategicConsulting:
+		return "Strategic consulting"
+	case ServiceNotSure:
+		return "Not sure yet"
+	}
+	return "Not specified"
+}
+
+func languageLabel(lang string) string {
+	switch lang {
+	case "fr":
+		return "French"
+	case "de":
+		return "German"
+	case "ar":
+		return "Arabic"
+	}
+	return "English"
+}

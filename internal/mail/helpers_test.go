@@ -1,0 +1,126 @@
+package mail
+
+import (
+	"bytes"
+	"context"
+	"database/sql"
+	"log/slog"
+	"path/filepath"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/northbeam/site/internal/mail/mailtest"
+	"github.com/northbeam/site/internal/store"
+)
+
+func newStore(t *testing.T) *store.Store {
+	t.Helper()
+	st, err := store.Open(context.Background(), filepath.Join(t.TempDir(), "site.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	return st
+}
+
+func enqueue(t *testing.T, st *store.Store, msgs ...Message) {
+	t.Helper()
+	err := st.InTx(context.Background(), func(tx *sql.Tx) error {
+		for _, m := range msgs {
+			if err := Enqueue(context.Background(), tx, m); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatalf("enqueue: %v", err)
+	}
+}
+
+// outboxRow is what the tests read back from the outbox.
+type outboxRow struct {
+	ref, state, lastError string
+	attempts              int
+	nextAttempt           time.Time
+	sent                  bool
+}
+
+func outboxRows(t *testing.T, st *store.Store) []outboxRow {
+	t.Helper()
+	rows, err := st.DB().Query(`SELECT ref, state, last_error, attempts, next_attempt_at, sent_at IS NOT NULL FROM outbox ORDER BY id`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	var out []outboxRow
+	for rows.Next() {
+		var r outboxRow
+		var next int64
+		if err := rows.Scan(&r.ref, &r.state, &r.lastError, &r.attempts, &next, &r.sent); err != nil {
+			t.Fatal(err)
+		}
+		r.nextAttempt = store.FromMillis(next)
+		out = append(out, r)
+	}
+	return out
+}
+
+func smtpSender(t *testing.T, srv *mailtest.Server) *SMTPSender {
+	t.Helper()
+	s, err := NewSMTPSender(SMTPConfig{
+		URL:       srv.URL(),
+		From:      "Northbeam <hello@northbeam.dev>",
+		Timeout:   5 * time.Second,
+		TLSConfig: srv.ClientTLS(),
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+// logBuffer collects log output from several goroutines.
+type logBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *logBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *logBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
+}
+
+func (b *logBuffer) logger() *slog.Logger {
+	return slog.New(slog.NewTextHandler(b, &slog.HandlerOptions{Level: slog.LevelDebug}))
+}
+
+// clock is a settable time source for the worker.
+type clock struct {
+	mu  sync.Mutex
+	now time.Time
+}
+
+// newClock starts a second ahead of the wall clock, which Enqueue uses, so
+// that mail enqueued after it was made is already due.
+func newClock() *clock { return &clock{now: time.Now().Add(time.Second)} }
+
+func (c *clock) Now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.now
+}
+
+func (c *clock) Advance(d time.Duration) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.now = c.now.Add(d)
+}

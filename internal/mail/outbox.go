@@ -1,0 +1,134 @@
+package mail
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"time"
+
+	"github.com/google/uuid"
+
+	"github.com/northbeam/site/internal/store"
+)
+
+// States of an outbox row.
+const (
+	statePending = "pending" // waiting for its next attempt
+	stateHeld    = "held"    // seen by a LogSender; sent once an SMTP sender runs
+	stateSent    = "sent"
+	stateFailed  = "failed" // invalid, or out of attempts; kept for staff to inspect
+)
+
+// Enqueue validates m and writes it to the outbox inside tx, the caller's
+// transaction, so the mail exists exactly when the caller's data does. It
+// is sent by the next drain of a [Worker]; call [Worker.Wake] after the
+// commit to send it at once.
+func Enqueue(ctx context.Context, tx *sql.Tx, m Message) error {
+	if err := m.Validate(); err != nil {
+		return err
+	}
+	now := store.Millis(time.Now())
+	var id int64
+	err := tx.QueryRowContext(ctx, `
+INSERT INTO outbox (ref, kind, to_addr, reply_to, subject, text_body, html_body, lang,
+                    state, next_attempt_at, created_at)
+VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+RETURNING id`,
+		uuid.NewString(), m.Kind, m.To, m.ReplyTo, m.Subject, m.Text, m.HTML, m.Lang,
+		statePending, now, now,
+	).Scan(&id)
+	if err != nil {
+		return fmt.Errorf("mail: enqueue %s: %w", m.Kind, err)
+	}
+	for _, a := range m.Attachments {
+		data := a.Data
+		if data == nil {
+			data = []byte{} // NOT NULL: an empty file is still a file
+		}
+		if _, err := tx.ExecContext(ctx, `
+INSERT INTO outbox_attachments (outbox_id, filename, content_type, data) VALUES (?, ?, ?, ?)`,
+			id, a.Filename, a.ContentType, data); err != nil {
+			return fmt.Errorf("mail: enqueue %s attachment: %w", m.Kind, err)
+		}
+	}
+	return nil
+}
+
+// queued is an outbox row on its way to the sender.
+type queued struct {
+	id       int64
+	ref      string
+	attempts int
+	due      int64 // next_attempt_at before the claim
+	msg      Message
+}
+
+// loadQueued reads the message of row id with its attachments.
+func loadQueued(ctx context.Context, tx *sql.Tx, id int64) (queued, error) {
+	q := queued{id: id}
+	m := &q.msg
+	err := tx.QueryRowContext(ctx, `
+SELECT ref, attempts, next_attempt_at, kind, to_addr, reply_to, subject, text_body, html_body, lang
+FROM outbox WHERE id = ?`, id).Scan(
+		&q.ref, &q.attempts, &q.due, &m.Kind, &m.To, &m.ReplyTo, &m.Subject, &m.Text, &m.HTML, &m.Lang)
+	if err != nil {
+		return q, fmt.Errorf("mail: load outbox row %d: %w", id, err)
+	}
+	rows, err := tx.QueryContext(ctx, `
+SELECT filename, content_type, data FROM outbox_attachments WHERE outbox_id = ? ORDER BY id`, id)
+	if err != nil {
+		return q, fmt.Errorf("mail: load attachments of outbox row %d: %w", id, err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var a Attachment
+		if err := rows.Scan(&a.Filename, &a.ContentType, &a.Data); err != nil {
+			return q, fmt.Errorf("mail: load attachments of outbox row %d: %w", id, err)
+		}
+		m.Attachments = append(m.Attachments, a)
+	}
+	if err := rows.Err(); err != nil {
+		return q, fmt.Errorf("mail: load attachments of outbox row %d: %w", id, err)
+	}
+	return q, nil
+}
+
+// Stats counts outbox rows by state.
+type Stats struct {
+	Pending int // waiting for a first or further attempt
+	Held    int // waiting for SMTP to be configured
+	Sent    int
+	Failed  int // given up; see last_error
+}
+
+// CountOutbox returns the number of outbox rows in each state, for health
+// checks and the staff command.
+func CountOutbox(ctx context.Context, db *sql.DB) (Stats, error) {
+	rows, err := db.QueryContext(ctx, `SELECT state, count(*) FROM outbox GROUP BY state`)
+	if err != nil {
+		return Stats{}, fmt.Errorf("mail: count outbox: %w", err)
+	}
+	defer rows.Close()
+	var s Stats
+	for rows.Next() {
+		var state string
+		var n int
+		if err := rows.Scan(&state, &n); err != nil {
+			return Stats{}, fmt.Errorf("mail: count outbox: %w", err)
+		}
+		switch state {
+		case statePending:
+			s.Pending = n
+		case stateHeld:
+			s.Held = n
+		case stateSent:
+			s.Sent = n
+		case stateFailed:
+			s.Failed = n
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return Stats{}, fmt.Errorf("mail: count outbox: %w", err)
+	}
+	return s, nil
+}

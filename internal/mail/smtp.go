@@ -1,0 +1,205 @@
+package mail
+
+import (
+	"bytes"
+	"context"
+	"crypto/tls"
+	"errors"
+	"fmt"
+	"net"
+	"net/mail"
+	"net/url"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	gomail "github.com/wneessen/go-mail"
+)
+
+// SMTPConfig configures an [SMTPSender].
+type SMTPConfig struct {
+	// URL is smtp://user:pass@host:port (STARTTLS, port 587 by default) or
+	// smtps://user:pass@host:port (TLS from the first byte, port 465 by
+	// default). User and password are optional and URL-escaped.
+	//
+	// With smtp://, STARTTLS is required when credentials are given and
+	// used when offered otherwise; the query parameter tls=mandatory,
+	// tls=opportunistic or tls=none overrides that (none is for a relay on
+	// a trusted network, or a test server).
+	URL string
+	// From is the sender, "Northbeam <hello@northbeam.dev>" or a bare
+	// address (MAIL_FROM).
+	From string
+	// HELO is the name given to the server; empty means the host name.
+	HELO string
+	// Timeout bounds connecting and each SMTP command; default 30 s.
+	Timeout time.Duration
+	// TLSConfig, when set, replaces the default (system roots, the URL's
+	// host as server name), e.g. to trust a private CA.
+	TLSConfig *tls.Config
+}
+
+// SMTPSender delivers messages to an SMTP server, one connection per
+// message. It is safe for concurrent use.
+type SMTPSender struct {
+	mu     sync.Mutex // go-mail's Client keeps per-connection state
+	client *gomail.Client
+	from   *mail.Address
+	// idDomain is the right-hand side of Message-IDs: the sender's domain.
+	idDomain string
+	host     string
+}
+
+// NewSMTPSender checks cfg and prepares a sender; it does not connect.
+func NewSMTPSender(cfg SMTPConfig) (*SMTPSender, error) {
+	from, err := mail.ParseAddress(cfg.From)
+	if err != nil || strings.ContainsAny(cfg.From, "\r\n") {
+		return nil, fmt.Errorf("mail: MAIL_FROM %q is not one address", cfg.From)
+	}
+	at := strings.LastIndexByte(from.Address, '@')
+	if at <= 0 || at == len(from.Address)-1 {
+		return nil, fmt.Errorf("mail: MAIL_FROM %q has no domain", cfg.From)
+	}
+	u, err := url.Parse(cfg.URL)
+	if err != nil {
+		// url's error repeats the URL, password included.
+		return nil, errors.New("mail: SMTP_URL is not a URL")
+	}
+	host := u.Hostname()
+	if host == "" {
+		return nil, fmt.Errorf("mail: SMTP_URL %s has no host", u.Redacted())
+	}
+	timeout := cfg.Timeout
+	if timeout <= 0 {
+		timeout = 30 * time.Second
+	}
+	opts := []gomail.Option{gomail.WithTimeout(timeout)}
+
+	var port int
+	switch u.Scheme {
+	case "smtp":
+		port = 587
+		policy := gomail.TLSOpportunistic
+		if u.User != nil {
+			policy = gomail.TLSMandatory // never send credentials in the clear
+		}
+		switch v := u.Query().Get("tls"); v {
+		case "":
+		case "mandatory":
+			policy = gomail.TLSMandatory
+		case "opportunistic":
+			policy = gomail.TLSOpportunistic
+		case "none":
+			policy = gomail.NoTLS
+		default:
+			return nil, fmt.Errorf("mail: SMTP_URL %s: tls=%q, want mandatory, opportunistic or none", u.Redacted(), v)
+		}
+		opts = append(opts, gomail.WithTLSPolicy(policy))
+	case "smtps":
+		port = 465
+		opts = append(opts, gomail.WithSSL())
+	default:
+		return nil, fmt.Errorf("mail: SMTP_URL %s: scheme %q, want smtp or smtps", u.Redacted(), u.Scheme)
+	}
+	for k := range u.Query() {
+		if k != "tls" {
+			return nil, fmt.Errorf("mail: SMTP_URL %s: unknown parameter %q", u.Redacted(), k)
+		}
+	}
+	if p := u.Port(); p != "" {
+		if port, err = strconv.Atoi(p); err != nil || port < 1 || port > 65535 {
+			return nil, fmt.Errorf("mail: SMTP_URL %s: bad port", u.Redacted())
+		}
+	}
+	opts = append(opts, gomail.WithPort(port))
+
+	if u.User != nil {
+		pass, _ := u.User.Password()
+		opts = append(opts,
+			// The strongest mechanism both sides offer; go-mail never picks
+			// PLAIN or LOGIN on a connection without TLS.
+			gomail.WithSMTPAuth(gomail.SMTPAuthAutoDiscover),
+			gomail.WithUsername(u.User.Username()),
+			gomail.WithPassword(pass),
+		)
+	}
+	tlsConfig := &tls.Config{ServerName: host, MinVersion: tls.VersionTLS12}
+	if cfg.TLSConfig != nil {
+		tlsConfig = cfg.TLSConfig.Clone()
+		if tlsConfig.ServerName == "" {
+			tlsConfig.ServerName = host
+		}
+	}
+	opts = append(opts, gomail.WithTLSConfig(tlsConfig))
+	if cfg.HELO != "" {
+		opts = append(opts, gomail.WithHELO(cfg.HELO))
+	}
+
+	client, err := gomail.NewClient(host, opts...)
+	if err != nil {
+		return nil, fmt.Errorf("mail: SMTP client for %s: %w", net.JoinHostPort(host, strconv.Itoa(port)), err)
+	}
+	return &SMTPSender{
+		client:   client,
+		from:     from,
+		idDomain: from.Address[at+1:],
+		host:     host,
+	}, nil
+}
+
+// Send builds the MIME message and delivers it. An invalid message gives an
+// error wrapping [ErrInvalid]; anything else is worth retrying.
+func (s *SMTPSender) Send(ctx context.Context, ref string, m Message) error {
+	msg, err := s.build(ref, m)
+	if err != nil {
+		return err
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if err := s.client.DialAndSendWithContext(ctx, msg); err != nil {
+		return fmt.Errorf("mail: send via %s: %w", s.host, err)
+	}
+	return nil
+}
+
+// build turns m into a go-mail message. go-mail encodes header values
+// (RFC 2047) and validates addresses; Validate has already refused any
+// control character, so no value can start a header of its own.
+func (s *SMTPSender) build(ref string, m Message) (*gomail.Msg, error) {
+	if err := m.Validate(); err != nil {
+		return nil, err
+	}
+	if err := headerValue("ref", ref, true); err != nil || strings.ContainsAny(ref, "<>@ ") {
+		return nil, fmt.Errorf("%w: outbox ref %q", ErrInvalid, ref)
+	}
+	msg := gomail.NewMsg(gomail.WithNoDefaultUserAgent())
+	msg.FromMailAddress(s.from)
+	if err := msg.To(m.To); err != nil {
+		return nil, fmt.Errorf("%w: to: %v", ErrInvalid, err)
+	}
+	if m.ReplyTo != "" {
+		if err := msg.ReplyTo(m.ReplyTo); err != nil {
+			return nil, fmt.Errorf("%w: reply-to: %v", ErrInvalid, err)
+		}
+	}
+	msg.Subject(m.Subject)
+	msg.SetMessageIDWithValue(ref + "@" + s.idDomain)
+	msg.SetDate()
+	if m.Lang != "" {
+		msg.SetGenHeader(gomail.HeaderContentLang, m.Lang)
+	}
+	// RFC 3834: out-of-office responders must not answer automatic mail.
+	msg.SetGenHeader(gomail.Header("Auto-Submitted"), "auto-generated")
+	msg.SetBodyString(gomail.TypeTextPlain, m.Text)
+	if m.HTML != "" {
+		msg.AddAlternativeString(gomail.TypeTextHTML, m.HTML)
+	}
+	for _, a := range m.Attachments {
+		if err := msg.AttachReader(a.Filename, bytes.NewReader(a.Data),
+			gomail.WithFileContentType(gomail.ContentType(a.ContentType))); err != nil {
+			return nil, fmt.Errorf("%w: attachment %q: %v", ErrInvalid, a.Filename, err)
+		}
+	}
+	return msg, nil
+}
