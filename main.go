@@ -30,7 +30,13 @@ import (
 
 	"github.com/northbeam/site/handlers"
 	"github.com/northbeam/site/internal/assets"
+	"github.com/northbeam/site/internal/contact"
+	"github.com/northbeam/site/internal/mail"
+	"github.com/northbeam/site/internal/site"
+	"github.com/northbeam/site/internal/store"
 	"github.com/northbeam/site/render"
+
+	_ "time/tzdata" // the binary runs on hosts without zone files
 )
 
 // embeddedContent is the content a production binary serves; `go run .`
@@ -134,6 +140,8 @@ func main() {
 	switch {
 	case len(args) > 0 && args[0] == "build":
 		err = buildCommand(args[1:])
+	case len(args) > 0 && args[0] == "messages":
+		err = messagesCommand(args[1:])
 	default:
 		err = serve(args, log)
 	}
@@ -166,6 +174,35 @@ func absolute(p string) string {
 	return abs
 }
 
+// messagesCommand prints the latest contact messages for staff.
+func messagesCommand(args []string) error {
+	fs := flag.NewFlagSet("messages", flag.ContinueOnError)
+	limit := fs.Int("n", 20, "how many messages, newest first")
+	dataDir := fs.String("data_dir", envOr("DATA_DIR", "./data"), "data directory")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	st, err := store.Open(context.Background(), databasePath(*dataDir))
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	records, err := contact.List(context.Background(), st.DB(), *limit)
+	if err != nil {
+		return err
+	}
+	return contact.WriteText(os.Stdout, records)
+}
+
+func envOr(name, def string) string {
+	if v := os.Getenv(name); v != "" {
+		return v
+	}
+	return def
+}
+
+func databasePath(dataDir string) string { return filepath.Join(dataDir, "site.db") }
+
 // serve runs the site until SIGINT or SIGTERM.
 func serve(args []string, log *slog.Logger) error {
 	started := time.Now()
@@ -177,11 +214,49 @@ func serve(args []string, log *slog.Logger) error {
 	defer stop()
 
 	src := sources{root: absolute(cfg.Root), embedded: assets.Embedded()}
-	site, err := src.buildSite(ctx, cfg, log)
+	content, err := src.content()
 	if err != nil {
 		return err
 	}
-	srv := handlers.NewServer(site, log)
+	info, err := site.Load(content, "site.json")
+	if err != nil {
+		return err
+	}
+	if cfg.MailFrom == "" {
+		cfg.MailFrom = info.Email
+	}
+	if cfg.MailTo == "" {
+		cfg.MailTo = info.Email
+	}
+
+	st, err := store.Open(ctx, databasePath(cfg.DataDir))
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	sender, err := mail.NewSender(mail.SMTPConfig{URL: cfg.SMTPURL, From: cfg.MailFrom}, log)
+	if err != nil {
+		return fmt.Errorf("mail: %w", err)
+	}
+	worker := mail.NewWorker(st, sender, mail.WorkerConfig{Logger: log})
+	workerCtx, stopWorker := context.WithCancel(context.Background())
+	defer stopWorker()
+	workerDone := make(chan error, 1)
+	go func() { workerDone <- worker.Run(workerCtx) }()
+	contacts, err := contact.NewService(st, content, contact.Config{
+		Inbox:  cfg.MailTo,
+		Brand:  contact.Brand{Name: info.Name, Email: info.Email, BaseURL: cfg.BaseURL, ResponseHours: info.Stats.ResponseHours},
+		Queued: worker.Wake,
+	})
+	if err != nil {
+		return err
+	}
+
+	built, err := src.buildSite(ctx, cfg, log)
+	if err != nil {
+		return err
+	}
+	srv := handlers.NewServer(built, handlers.Services{Log: log, Store: st, Contact: contacts})
 	httpServer := &http.Server{
 		Addr:              cfg.Addr,
 		Handler:           handlers.New(srv),
@@ -217,8 +292,14 @@ func serve(args []string, log *slog.Logger) error {
 	log.Info("shutting down")
 	shutdownCtx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
-	if err := httpServer.Shutdown(shutdownCtx); err != nil {
-		return fmt.Errorf("shutdown: %w", err)
+	shutdownErr := httpServer.Shutdown(shutdownCtx)
+	// The worker finishes the message it is sending, then stops.
+	stopWorker()
+	if err := <-workerDone; err != nil {
+		log.Error("mail worker", "err", err)
+	}
+	if shutdownErr != nil {
+		return fmt.Errorf("shutdown: %w", shutdownErr)
 	}
 	log.Info("stopped cleanly")
 	return nil
@@ -231,24 +312,27 @@ type sources struct {
 	embedded fs.FS // the prebuilt bundle, nil unless built with -tags prod
 }
 
-func (s sources) buildSite(ctx context.Context, cfg Config, log *slog.Logger) (*handlers.Site, error) {
-	var (
-		bundle  *assets.Bundle
-		content fs.FS
-		err     error
-	)
+// content returns the content directory.
+func (s sources) content() (fs.FS, error) {
 	if s.embedded != nil {
-		if bundle, err = assets.Read(s.embedded); err != nil {
-			return nil, err
-		}
-		if content, err = fs.Sub(embeddedContent, "content"); err != nil {
-			return nil, err
-		}
+		return fs.Sub(embeddedContent, "content")
+	}
+	return os.DirFS(filepath.Join(s.root, "content")), nil
+}
+
+func (s sources) buildSite(ctx context.Context, cfg Config, log *slog.Logger) (*handlers.Site, error) {
+	content, err := s.content()
+	if err != nil {
+		return nil, err
+	}
+	var bundle *assets.Bundle
+	if s.embedded != nil {
+		bundle, err = assets.Read(s.embedded)
 	} else {
-		if bundle, err = assets.Build(s.root); err != nil {
-			return nil, err
-		}
-		content = os.DirFS(filepath.Join(s.root, "content"))
+		bundle, err = assets.Build(s.root)
+	}
+	if err != nil {
+		return nil, err
 	}
 	engine, err := render.NewEngine(bundle.Server, render.Options{Runtimes: runtime.GOMAXPROCS(0), Logger: log})
 	if err != nil {

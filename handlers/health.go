@@ -13,13 +13,8 @@ func registerHealth(e *echo.Echo, srv *Server) {
 		return c.String(http.StatusOK, "ok\n")
 	})
 	e.GET("/readyz", func(c echo.Context) error {
-		if srv.Site() == nil {
-			return c.String(http.StatusServiceUnavailable, "site not built\n")
-		}
-		for _, check := range srv.readiness {
-			if err := check(c.Request().Context()); err != nil {
-				return c.String(http.StatusServiceUnavailable, "not ready\n")
-			}
+		if err := srv.ready(c.Request().Context()); err != nil {
+			return c.String(http.StatusServiceUnavailable, "not ready\n")
 		}
 		return c.String(http.StatusOK, "ready\n")
 	})

@@ -5,6 +5,7 @@ package handlers
 
 import (
 	"context"
+	"errors"
 	"log/slog"
 	"net/http"
 	"sync/atomic"
@@ -12,21 +13,50 @@ import (
 
 	"github.com/labstack/echo/v4"
 	"github.com/labstack/echo/v4/middleware"
+
+	"github.com/northbeam/site/internal/contact"
+	"github.com/northbeam/site/internal/store"
 )
 
-// Server is the state the handlers share: the current build of the site,
-// which -dev mode swaps when a file changes.
+// Services are the domain services behind the API.
+type Services struct {
+	Log     *slog.Logger
+	Store   *store.Store     // nil in tests that serve pages only
+	Contact *contact.Service // nil in tests that serve pages only
+	Now     func() time.Time // default time.Now
+}
+
+// Server is the state the handlers share: the services, and the current
+// build of the site, which -dev mode swaps when a file changes.
 type Server struct {
-	site      atomic.Pointer[Site]
-	log       *slog.Logger
-	readiness []func(context.Context) error
+	Services
+	site atomic.Pointer[Site]
+	log  *slog.Logger
 }
 
 // NewServer returns a Server serving s.
-func NewServer(s *Site, log *slog.Logger, readiness ...func(context.Context) error) *Server {
-	srv := &Server{log: log, readiness: readiness}
+func NewServer(s *Site, svc Services) *Server {
+	if svc.Log == nil {
+		svc.Log = slog.Default()
+	}
+	if svc.Now == nil {
+		svc.Now = time.Now
+	}
+	srv := &Server{Services: svc, log: svc.Log}
 	srv.site.Store(s)
 	return srv
+}
+
+// ready reports whether the site can serve: the site is built and the
+// database answers.
+func (srv *Server) ready(ctx context.Context) error {
+	if srv.Site() == nil {
+		return errors.New("the site is not built")
+	}
+	if srv.Store != nil {
+		return srv.Store.Ping(ctx)
+	}
+	return nil
 }
 
 // Site returns the site being served.

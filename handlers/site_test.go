@@ -54,7 +54,7 @@ func quietLog() *slog.Logger {
 
 // testHandler returns the whole HTTP surface over the built site.
 func testHandler(t testing.TB) http.Handler {
-	return New(NewServer(testSite(t), quietLog()))
+	return New(NewServer(testSite(t), Services{Log: quietLog()}))
 }
 
 // get performs a request against h and returns the recorded response.
