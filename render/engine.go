@@ -86,6 +86,9 @@ func (e *Engine) newRuntime() (*runtime, error) {
 	return &runtime{vm: vm, render: fn}, nil
 }
 
+// Size is the number of runtimes: how many renders can run at once.
+func (e *Engine) Size() int { return cap(e.pool) }
+
 // Render renders the React tree of a page from its JSON payload and returns
 // the HTML of the root element's content.
 func (e *Engine) Render(ctx context.Context, payloadJSON []byte) (string, error) {

@@ -59,9 +59,16 @@ func gzipBytes(b []byte) []byte {
 	return buf.Bytes()
 }
 
+// brotliBytes compresses at a high quality with a window no larger than the
+// body needs: the default 4 MB window costs more to allocate and clear than
+// compressing a page does.
 func brotliBytes(b []byte) []byte {
 	var buf bytes.Buffer
-	bw := brotli.NewWriterLevel(&buf, 9)
+	window := 16
+	for window < 24 && 1<<window < len(b) {
+		window++
+	}
+	bw := brotli.NewWriterOptions(&buf, brotli.WriterOptions{Quality: 9, LGWin: window})
 	_, _ = bw.Write(b)
 	_ = bw.Close()
 	return buf.Bytes()
