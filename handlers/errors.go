@@ -29,6 +29,23 @@ var errorCodes = map[int][2]string{
 	http.StatusUnprocessableEntity:   {"invalid", "validation.invalid"},
 }
 
+// newAPIError returns the body of an API error with the given status, its
+// message in lang, and fields mapping field names to locale keys.
+func (s *Site) newAPIError(status int, lang string, fields map[string]string) apiError {
+	code, ok := errorCodes[status]
+	if !ok {
+		code = [2]string{"server_error", "errors.server"}
+	}
+	body := apiErrorBody{Code: code[0], Message: s.Locales.T(lang, code[1])}
+	if len(fields) > 0 {
+		body.Fields = make(map[string]string, len(fields))
+		for field, key := range fields {
+			body.Fields[field] = s.Locales.T(lang, key)
+		}
+	}
+	return apiError{Error: body}
+}
+
 // handleError answers errors that reached Echo: JSON for the API, the
 // localized 404 page or a plain message for the rest.
 func (srv *Server) handleError(err error, c echo.Context) {
@@ -45,12 +62,7 @@ func (srv *Server) handleError(err error, c echo.Context) {
 	s := srv.Site()
 	req := c.Request()
 	if strings.HasPrefix(req.URL.Path, "/api/") {
-		lang := requestLanguage(s, "", req)
-		code, ok := errorCodes[status]
-		if !ok {
-			code = [2]string{"server_error", "errors.server"}
-		}
-		_ = c.JSON(status, apiError{Error: apiErrorBody{Code: code[0], Message: s.Locales.T(lang, code[1])}})
+		_ = c.JSON(status, s.newAPIError(status, requestLanguage(s, "", req), nil))
 		return
 	}
 	if status == http.StatusNotFound && req.Method == http.MethodGet {

@@ -24,6 +24,10 @@ type page struct {
 	description string
 	alternates  map[string]string // language code -> path of the same page
 	data        any
+	// noScript leaves the client app out: for a page answering a form post,
+	// whose address is the form's endpoint rather than the page's own path,
+	// which the app would route by.
+	noScript bool
 }
 
 // staticRoute is a page whose content depends only on its language.
@@ -74,6 +78,17 @@ func (s *Site) staticPages(lang site.Language) []page {
 		pages = append(pages, p)
 	}
 	return pages
+}
+
+// homePage is the home page of a language.
+func (s *Site) homePage(lang site.Language) page {
+	home := lang.LocalPath("/")
+	for _, p := range s.staticPages(lang) {
+		if p.path == home {
+			return p
+		}
+	}
+	panic("handlers: no home page among the static routes")
 }
 
 // notFoundPage is the localized not-found page, served with status 404.

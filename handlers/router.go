@@ -24,6 +24,8 @@ type Services struct {
 	Store   *store.Store     // nil in tests that serve pages only
 	Contact *contact.Service // nil in tests that serve pages only
 	Now     func() time.Time // default time.Now
+	// ContactRate limits contact posts per client; default 5 per 10 minutes.
+	ContactRate RateLimit
 }
 
 // Server is the state the handlers share: the services, and the current
@@ -32,6 +34,8 @@ type Server struct {
 	Services
 	site atomic.Pointer[Site]
 	log  *slog.Logger
+
+	contactLimiter *rateLimiter
 }
 
 // NewServer returns a Server serving s.
@@ -42,7 +46,7 @@ func NewServer(s *Site, svc Services) *Server {
 	if svc.Now == nil {
 		svc.Now = time.Now
 	}
-	srv := &Server{Services: svc, log: svc.Log}
+	srv := &Server{Services: svc, log: svc.Log, contactLimiter: newRateLimiter(svc.ContactRate.or(defaultContactRate))}
 	srv.site.Store(s)
 	return srv
 }
@@ -79,6 +83,7 @@ func New(srv *Server) *echo.Echo {
 	registerHealth(e, srv)
 	registerAssets(e, srv)
 	registerPageAPI(e, srv)
+	registerContact(e, srv)
 	registerPages(e, srv)
 	return e
 }

@@ -115,6 +115,10 @@ func (s *Site) document(ctx context.Context, p page) ([]byte, error) {
 		return nil, fmt.Errorf("rendering %s: %w", p.path, err)
 	}
 	m := s.Bundle.Manifest
+	entry, preloads := m.Entry, m.Preloads(p.component, p.lang.Code)
+	if p.noScript {
+		entry, preloads = "", nil
+	}
 	doc := render.Document{
 		Lang:        p.lang.Tag,
 		Dir:         p.lang.Dir,
@@ -123,9 +127,9 @@ func (s *Site) document(ctx context.Context, p page) ([]byte, error) {
 		Canonical:   s.opts.BaseURL + p.path,
 		Body:        body,
 		Payload:     payload,
-		Entry:       m.Entry,
+		Entry:       entry,
 		CSS:         m.CSS,
-		Preloads:    m.Preloads(p.component, p.lang.Code),
+		Preloads:    preloads,
 	}
 	if p.status == http.StatusOK {
 		for _, l := range s.Info.Languages {

@@ -29,7 +29,7 @@ type Document struct {
 	Links       []Link
 	Body        string // the server-rendered React tree
 	Payload     any    // serialized for hydration
-	Entry       string // URL of the client entry module
+	Entry       string // URL of the client entry module; empty for a page without the client app
 	CSS         []string
 	Preloads    []string // modules to preload: the page's chunks and strings
 	ThemeColor  string
@@ -50,8 +50,8 @@ var shell = template.Must(template.New("shell").Parse(`<!doctype html>
 {{end}}{{range .Links}}<link rel="{{.Rel}}"{{if .Type}} type="{{.Type}}"{{end}}{{if .Title}} title="{{.Title}}"{{end}} href="{{.Href}}">
 {{end}}{{if .ThemeColor}}<meta name="theme-color" content="{{.ThemeColor}}">
 {{end}}{{range .CSS}}<link rel="stylesheet" href="{{.}}">
-{{end}}<script type="module" src="{{.Entry}}"></script>
-{{range .Preloads}}<link rel="modulepreload" href="{{.}}">
+{{end}}{{if .Entry}}<script type="module" src="{{.Entry}}"></script>
+{{end}}{{range .Preloads}}<link rel="modulepreload" href="{{.}}">
 {{end}}</head>
 <body>
 <div id="root">{{.BodyHTML}}</div>

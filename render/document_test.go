@@ -55,3 +55,20 @@ func TestDocumentHead(t *testing.T) {
 		}
 	}
 }
+
+// A page answering a form post is served at the form's endpoint, where the
+// client app would route by the wrong address: it goes without the app.
+func TestDocumentWithoutTheClientApp(t *testing.T) {
+	d := Document{Lang: "en", Dir: "ltr", Title: "t", CSS: []string{"/assets/entry-ABC.css"}, Body: "<p>hi</p>", Payload: map[string]string{}}
+	out, err := d.HTML()
+	if err != nil {
+		t.Fatal(err)
+	}
+	html := string(out)
+	if strings.Contains(html, `<script type="module"`) || strings.Contains(html, "modulepreload") {
+		t.Errorf("a document without an entry loads a script:\n%s", html)
+	}
+	if !strings.Contains(html, `<link rel="stylesheet" href="/assets/entry-ABC.css">`) {
+		t.Errorf("the stylesheet is missing:\n%s", html)
+	}
+}

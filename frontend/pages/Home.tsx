@@ -2,6 +2,8 @@ import { useEffect } from "react";
 import { useTranslation } from "react-i18next";
 import { Link, useLocation } from "react-router-dom";
 import site from "../../content/site.json";
+import { ContactForm } from "../components/ContactForm";
+import type { ContactFormState } from "../lib/contact";
 import { useLocalPath } from "../lib/lang";
 import { splitPath } from "../lib/languages";
 import type { PageProps } from "./types";
@@ -22,7 +24,7 @@ const includeKeys = {
 
 const reasons = ["senior", "transparent", "ownership", "delivery", "longTerm"] as const;
 
-export default function Home(_: PageProps) {
+export default function Home({ payload }: PageProps) {
   const { t } = useTranslation();
   const to = useLocalPath();
   const { pathname } = useLocation();
@@ -157,7 +159,7 @@ export default function Home(_: PageProps) {
               </Link>
             </aside>
           </div>
-          <div className="contact-form-slot" id="contact-form" />
+          <ContactForm id="contact-form" initial={(payload.data as { contact?: ContactFormState } | null)?.contact} />
         </div>
       </section>
     </div>

@@ -1,0 +1,284 @@
+package handlers
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"io"
+	"maps"
+	"math"
+	"mime"
+	"net/http"
+	"net/url"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/northbeam/site/internal/contact"
+)
+
+// registerContact serves the contact form's endpoint. The site's script
+// posts JSON and gets JSON; without JavaScript the same form is a plain
+// HTML form post, answered with the home page showing the outcome.
+func registerContact(e *echo.Echo, srv *Server) {
+	e.POST("/api/contact", srv.contact)
+}
+
+// contactBodyLimit bounds a post: the longest valid message, in any script
+// and percent-encoded, stays well below it.
+const contactBodyLimit = 64 << 10
+
+// defaultContactRate is how many posts one client may make.
+var defaultContactRate = RateLimit{Requests: 5, Window: 10 * time.Minute}
+
+// Content types the endpoint reads.
+const (
+	mimeJSON = "application/json"
+	mimeForm = "application/x-www-form-urlencoded"
+)
+
+// contactRequest is the contact form as posted, in either encoding.
+type contactRequest struct {
+	Name    string `json:"name"`
+	Email   string `json:"email"`
+	Message string `json:"message"`
+	Service string `json:"service"`
+	Lang    string `json:"lang"`
+	Website string `json:"website"` // the honeypot
+	// RenderedAt is when the form was rendered, in Unix milliseconds;
+	// absent (as in a form posted without JavaScript) means unknown.
+	RenderedAt json.Number `json:"rendered_at"`
+
+	fields []string // the names of the fields posted
+}
+
+// validate rejects fields the form does not have; once there are none, it
+// applies the form's own rules.
+func (r contactRequest) validate() contact.FieldErrors {
+	if errs := contact.UnknownFields(r.fields); errs != nil {
+		return errs
+	}
+	return r.submission().Validate()
+}
+
+func (r contactRequest) submission() contact.Submission {
+	sub := contact.Submission{
+		Name: r.Name, Email: r.Email, Message: r.Message, Service: r.Service, Lang: r.Lang,
+		Honeypot: r.Website,
+	}
+	if ms, err := r.RenderedAt.Int64(); err == nil && ms > 0 {
+		sub.RenderedAt = time.UnixMilli(ms)
+	}
+	return sub
+}
+
+// typed returns what the visitor typed, for a page to show again.
+func (r contactRequest) typed() map[string]string {
+	return map[string]string{
+		contact.FieldName: r.Name, contact.FieldEmail: r.Email,
+		contact.FieldMessage: r.Message, contact.FieldService: r.Service,
+	}
+}
+
+// errMalformed is a body that is not a contact form at all.
+var errMalformed = errors.New("malformed contact post")
+
+// decodeContactJSON reads a JSON object. Fields the form does not have are
+// collected for validate to reject by name; the rest is decoded strictly
+// (a number where text belongs is malformed).
+func decodeContactJSON(body []byte) (contactRequest, error) {
+	var r contactRequest
+	var fields map[string]json.RawMessage
+	if err := json.Unmarshal(body, &fields); err != nil || fields == nil {
+		return r, errMalformed
+	}
+	r.fields = slices.Sorted(maps.Keys(fields))
+	if contact.UnknownFields(r.fields) != nil {
+		// Refused by name; only the language of the answer is read.
+		_ = json.Unmarshal(fields[contact.FieldLang], &r.Lang)
+		return r, nil
+	}
+	dec := json.NewDecoder(bytes.NewReader(body))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&r); err != nil {
+		return r, errMalformed
+	}
+	return r, nil
+}
+
+// decodeContactForm reads an HTML form post. A field sent twice is
+// malformed, as no form of ours does that; what could be read is returned
+// with the error, for the answer's language and the values to keep.
+func decodeContactForm(body []byte) (contactRequest, error) {
+	var r contactRequest
+	values, err := url.ParseQuery(string(body))
+	if err != nil {
+		return r, errMalformed
+	}
+	r.Name = values.Get(contact.FieldName)
+	r.Email = values.Get(contact.FieldEmail)
+	r.Message = values.Get(contact.FieldMessage)
+	r.Service = values.Get(contact.FieldService)
+	r.Lang = values.Get(contact.FieldLang)
+	r.Website = values.Get(contact.FieldHoneypot)
+	r.RenderedAt = json.Number(values.Get(contact.FieldRenderedAt))
+	repeated := false
+	for name, v := range values {
+		repeated = repeated || len(v) > 1
+		r.fields = append(r.fields, name)
+	}
+	slices.Sort(r.fields)
+	if repeated {
+		return r, errMalformed
+	}
+	return r, nil
+}
+
+// contactOutcome is how a post ended, whichever way it is answered.
+type contactOutcome struct {
+	status int
+	ref    string              // the message's reference, on success
+	errs   contact.FieldErrors // on 422
+	posted contactRequest
+}
+
+func (srv *Server) contact(c echo.Context) error {
+	if srv.Contact == nil {
+		return errors.New("handlers: no contact service")
+	}
+	s := srv.Site()
+	req := c.Request()
+	mediaType, params, _ := mime.ParseMediaType(req.Header.Get(echo.HeaderContentType))
+	if charset := params["charset"]; charset != "" && !strings.EqualFold(charset, "utf-8") {
+		mediaType = ""
+	}
+	asPage := mediaType == mimeForm
+	if mediaType != mimeJSON && !asPage {
+		return c.JSON(http.StatusUnsupportedMediaType, s.newAPIError(http.StatusUnsupportedMediaType, requestLanguage(s, "", req), nil))
+	}
+	answer := func(lang string, out contactOutcome) error {
+		if asPage {
+			return srv.contactPage(c, lang, out)
+		}
+		return srv.contactJSON(c, lang, out)
+	}
+
+	body, err := readContactBody(c)
+	if err != nil {
+		status := http.StatusBadRequest
+		if _, tooLarge := errors.AsType[*http.MaxBytesError](err); tooLarge {
+			status = http.StatusRequestEntityTooLarge
+		}
+		return answer(requestLanguage(s, "", req), contactOutcome{status: status})
+	}
+	decode := decodeContactJSON
+	if asPage {
+		decode = decodeContactForm
+	}
+	posted, err := decode(body)
+	lang := requestLanguage(s, posted.Lang, req)
+	if err != nil {
+		return answer(lang, contactOutcome{status: http.StatusBadRequest, posted: posted})
+	}
+
+	if ok, wait := srv.contactLimiter.allow(clientKey(c.RealIP()), srv.Now()); !ok {
+		c.Response().Header().Set("Retry-After", strconv.Itoa(int(math.Ceil(wait.Seconds()))))
+		return answer(lang, contactOutcome{status: http.StatusTooManyRequests, posted: posted})
+	}
+	if errs := posted.validate(); errs != nil {
+		return answer(lang, contactOutcome{status: http.StatusUnprocessableEntity, errs: errs, posted: posted})
+	}
+	// The message is in the language it was answered in, and so is the
+	// acknowledgement mailed to the visitor.
+	posted.Lang = lang
+	receipt, err := srv.Contact.Submit(req.Context(), posted.submission())
+	if errs, invalid := errors.AsType[contact.FieldErrors](err); invalid {
+		return answer(lang, contactOutcome{status: http.StatusUnprocessableEntity, errs: errs, posted: posted})
+	}
+	if err != nil {
+		srv.log.Error("contact: the message could not be stored", "id", requestID(c), "err", err)
+		return answer(lang, contactOutcome{status: http.StatusInternalServerError, posted: posted})
+	}
+	// A bot is answered exactly like a person; only the log tells them apart.
+	srv.log.Info("contact message stored", "id", requestID(c), "ref", receipt.Ref, "spam", receipt.Spam)
+	return answer(lang, contactOutcome{status: http.StatusCreated, ref: receipt.Ref})
+}
+
+// readContactBody reads the body, refusing more than contactBodyLimit.
+func readContactBody(c echo.Context) ([]byte, error) {
+	req := c.Request()
+	if req.ContentLength > contactBodyLimit {
+		return nil, &http.MaxBytesError{Limit: contactBodyLimit}
+	}
+	return io.ReadAll(http.MaxBytesReader(c.Response(), req.Body, contactBodyLimit))
+}
+
+func requestID(c echo.Context) string {
+	return c.Response().Header().Get(echo.HeaderXRequestID)
+}
+
+// contactSent is the JSON answer to an accepted message.
+type contactSent struct {
+	Message struct {
+		Ref string `json:"ref"`
+	} `json:"message"`
+}
+
+func (srv *Server) contactJSON(c echo.Context, lang string, out contactOutcome) error {
+	c.Response().Header().Set("Cache-Control", "no-store")
+	if out.status == http.StatusCreated {
+		var sent contactSent
+		sent.Message.Ref = out.ref
+		return c.JSON(http.StatusCreated, sent)
+	}
+	return c.JSON(out.status, srv.Site().newAPIError(out.status, lang, out.errs))
+}
+
+// contactFormState is the contact form after a post without JavaScript,
+// as the home page's payload carries it (data.contact); the form's
+// component reads it (frontend/lib/contact.ts declares the same shape).
+type contactFormState struct {
+	Status string            `json:"status"`           // "sent", "invalid" or "error"
+	Values map[string]string `json:"values,omitempty"` // what was typed, kept unless sent
+	Errors map[string]string `json:"errors,omitempty"` // field -> locale key
+	Reason string            `json:"reason,omitempty"` // locale key of why it failed, when the visitor can act on it
+}
+
+// homeData is the data of the home page.
+type homeData struct {
+	Contact *contactFormState `json:"contact,omitempty"`
+}
+
+// contactPage answers a form post with the home page in the form's
+// language, rendered for this request with the form's outcome.
+func (srv *Server) contactPage(c echo.Context, lang string, out contactOutcome) error {
+	s := srv.Site()
+	var state contactFormState
+	switch out.status {
+	case http.StatusCreated:
+		state.Status = "sent"
+	case http.StatusUnprocessableEntity:
+		state = contactFormState{Status: "invalid", Values: out.posted.typed(), Errors: out.errs}
+	default:
+		state = contactFormState{Status: "error", Values: out.posted.typed()}
+		if out.status == http.StatusTooManyRequests {
+			state.Reason = errorCodes[out.status][1]
+		}
+	}
+	l, ok := s.Info.Language(lang)
+	if !ok {
+		l = s.Info.Default()
+	}
+	p := s.homePage(l)
+	p.data = homeData{Contact: &state}
+	p.noScript = true
+	html, err := s.document(c.Request().Context(), p)
+	if err != nil {
+		return err
+	}
+	c.Response().Header().Set("Cache-Control", "no-store")
+	return c.HTMLBlob(out.status, html)
+}

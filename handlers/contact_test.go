@@ -1,0 +1,698 @@
+package handlers
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"html"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/northbeam/site/internal/contact"
+	"github.com/northbeam/site/internal/mail"
+	"github.com/northbeam/site/internal/mail/mailtest"
+	"github.com/northbeam/site/internal/store"
+)
+
+const contactInbox = "inbox@northbeam.test"
+
+// contactEnv is the whole site with a contact service on a fresh database.
+type contactEnv struct {
+	h     http.Handler
+	st    *store.Store
+	clock *testClock
+}
+
+// testClock is a clock that tests move by hand.
+type testClock struct {
+	mu  sync.Mutex
+	now time.Time
+}
+
+func (c *testClock) Now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.now
+}
+
+func (c *testClock) Advance(d time.Duration) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.now = c.now.Add(d)
+}
+
+type contactOptions struct {
+	rate        RateLimit
+	minFillTime time.Duration
+	queued      func()
+}
+
+// newContactEnv opens a database in a temporary directory and serves the
+// built site with a contact service on it.
+func newContactEnv(t testing.TB, opts contactOptions) *contactEnv {
+	t.Helper()
+	st, err := store.Open(context.Background(), filepath.Join(t.TempDir(), "site.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	info := testSite(t).Info
+	svc, err := contact.NewService(st, os.DirFS(filepath.Join(projectRoot, "content")), contact.Config{
+		Inbox:       contactInbox,
+		Brand:       contact.Brand{Name: info.Name, Email: info.Email, BaseURL: "https://example.test", ResponseHours: info.Stats.ResponseHours},
+		MinFillTime: opts.minFillTime,
+		Queued:      opts.queued,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	clock := &testClock{now: time.Now()}
+	srv := NewServer(testSite(t), Services{Log: quietLog(), Store: st, Contact: svc, Now: clock.Now, ContactRate: opts.rate})
+	return &contactEnv{h: New(srv), st: st, clock: clock}
+}
+
+func (env *contactEnv) count(t testing.TB, query string, args ...any) int {
+	t.Helper()
+	var n int
+	if err := env.st.DB().QueryRow(query, args...).Scan(&n); err != nil {
+		t.Fatal(err)
+	}
+	return n
+}
+
+// post sends body to /api/contact with a content type and header pairs.
+func (env *contactEnv) post(t testing.TB, contentType, body string, header ...string) *httptest.ResponseRecorder {
+	t.Helper()
+	req := httptest.NewRequest(http.MethodPost, "/api/contact", strings.NewReader(body))
+	if contentType != "" {
+		req.Header.Set("Content-Type", contentType)
+	}
+	for i := 0; i+1 < len(header); i += 2 {
+		req.Header.Set(header[i], header[i+1])
+	}
+	rec := httptest.NewRecorder()
+	env.h.ServeHTTP(rec, req)
+	return rec
+}
+
+// contactFields is a contact form as a test posts it; a nil value leaves
+// the field out.
+type contactFields map[string]any
+
+// humanForm is a valid form filled in at human speed.
+func humanForm(lang string) contactFields {
+	return contactFields{
+		"name":        "Ada Lovelace",
+		"email":       "ada@example.com",
+		"message":     "We would like to modernise our platform.",
+		"service":     "platform-engineering",
+		"lang":        lang,
+		"website":     "",
+		"rendered_at": time.Now().Add(-time.Minute).UnixMilli(),
+	}
+}
+
+func (f contactFields) with(pairs ...any) contactFields {
+	out := contactFields{}
+	for k, v := range f {
+		out[k] = v
+	}
+	for i := 0; i+1 < len(pairs); i += 2 {
+		if pairs[i+1] == nil {
+			delete(out, pairs[i].(string))
+		} else {
+			out[pairs[i].(string)] = pairs[i+1]
+		}
+	}
+	return out
+}
+
+func (f contactFields) json() string {
+	b, _ := json.Marshal(map[string]any(f))
+	return string(b)
+}
+
+func (f contactFields) form() string {
+	v := url.Values{}
+	for k, x := range f {
+		v.Set(k, fmt.Sprint(x))
+	}
+	return v.Encode()
+}
+
+// decodeAPIError reads a JSON error answer.
+func decodeAPIError(t testing.TB, rec *httptest.ResponseRecorder) apiErrorBody {
+	t.Helper()
+	var body apiError
+	if err := json.Unmarshal(rec.Body.Bytes(), &body); err != nil {
+		t.Fatalf("not a JSON error (%v): %s", err, rec.Body)
+	}
+	return body.Error
+}
+
+// pageField finds a field of the contact form in a page: its value and
+// the text of the error it is tied to by aria-describedby.
+func pageField(t testing.TB, page, name string) (value, errorText string) {
+	t.Helper()
+	tag := regexp.MustCompile(`<(input|select|textarea)\b[^>]*\bname="` + regexp.QuoteMeta(name) + `"[^>]*>`).FindStringSubmatch(page)
+	if tag == nil {
+		t.Fatalf("no field %q in the page", name)
+	}
+	switch tag[1] {
+	case "input":
+		if m := regexp.MustCompile(`\bvalue="([^"]*)"`).FindStringSubmatch(tag[0]); m != nil {
+			value = m[1]
+		}
+	case "textarea":
+		rest := page[strings.Index(page, tag[0])+len(tag[0]):]
+		value, _, _ = strings.Cut(rest, "</textarea>")
+	case "select":
+		rest := page[strings.Index(page, tag[0]):]
+		rest, _, _ = strings.Cut(rest, "</select>")
+		if m := regexp.MustCompile(`<option value="([^"]*)" selected=""`).FindStringSubmatch(rest); m != nil {
+			value = m[1]
+		}
+	}
+	if m := regexp.MustCompile(`\baria-describedby="([^"]+)"`).FindStringSubmatch(tag[0]); m != nil {
+		if !strings.Contains(tag[0], `aria-invalid="true"`) {
+			t.Errorf("field %s describes an error but is not aria-invalid", name)
+		}
+		p := regexp.MustCompile(`<p id="` + regexp.QuoteMeta(m[1]) + `"[^>]*>([^<]*)</p>`).FindStringSubmatch(page)
+		if p == nil {
+			t.Fatalf("field %s points to %s, which is not in the page", name, m[1])
+		}
+		errorText = html.UnescapeString(p[1])
+	}
+	// As a browser reads the page: a line end is "\n".
+	return strings.ReplaceAll(html.UnescapeString(value), "\r\n", "\n"), errorText
+}
+
+// pageStatus is the text of the form's status line.
+func pageStatus(page string) string {
+	m := regexp.MustCompile(`<p id="contact-status"[^>]*>([^<]*)</p>`).FindStringSubmatch(page)
+	if m == nil {
+		return "(no status line)"
+	}
+	return html.UnescapeString(m[1])
+}
+
+// contactRule is one way to get a field wrong.
+type contactRule struct {
+	name  string
+	field string
+	value any
+	key   string // the locale key of the error
+}
+
+var contactRules = []contactRule{
+	{"name missing", "name", nil, contact.KeyName},
+	{"name empty", "name", "", contact.KeyName},
+	{"name only spaces", "name", " \t\u00a0 ", contact.KeyName},
+	{"name of 101 characters", "name", strings.Repeat("é", 101), contact.KeyName},
+	{"name with a line break", "name", "Ada\r\nBcc: eve@attacker.test", contact.KeyName},
+	{"email missing", "email", nil, contact.KeyEmail},
+	{"email without @", "email", "ada.example.com", contact.KeyEmail},
+	{"email without a dot in the domain", "email", "ada@localhost", contact.KeyEmail},
+	{"email with a display name", "email", "Ada <ada@example.com>", contact.KeyEmail},
+	{"email with a line break", "email", "ada@example.com\r\nBcc: eve@attacker.test", contact.KeyEmail},
+	{"email of 255 characters", "email", strings.Repeat("a", 64) + "@" + strings.Repeat("b", 63) + "." + strings.Repeat("c", 63) + "." + strings.Repeat("d", 58) + ".com", contact.KeyEmail},
+	{"message missing", "message", nil, contact.KeyMessage},
+	{"message of 9 characters", "message", "Too short", contact.KeyMessage},
+	{"message of spaces", "message", "          \n          ", contact.KeyMessage},
+	{"message of 5001 characters", "message", strings.Repeat("م", 5001), contact.KeyMessage},
+	{"message with an escape sequence", "message", "Hello there \x1b[2J, we need help.", contact.KeyMessage},
+	{"service unknown", "service", "web-design", contact.KeyService},
+	{"unknown field", "company", "Acme", contact.KeyUnknownField},
+}
+
+// TestContactValidationInEveryLanguage posts each invalid form as JSON (in
+// the language of its lang field, or of Accept-Language when it has none)
+// and as an HTML form, in every language, each on a fresh database.
+func TestContactValidationInEveryLanguage(t *testing.T) {
+	s := testSite(t)
+	if n := len(strings.Repeat("a", 64) + "@" + strings.Repeat("b", 63) + "." + strings.Repeat("c", 63) + "." + strings.Repeat("d", 58) + ".com"); n != 255 {
+		t.Fatalf("the long address has %d characters", n)
+	}
+	for _, lang := range s.Info.Languages {
+		for _, rule := range contactRules {
+			form := humanForm(lang.Code).with(rule.field, rule.value)
+			want := s.Locales.T(lang.Code, rule.key)
+			t.Run(lang.Code+"/json/"+rule.name, func(t *testing.T) {
+				env := newContactEnv(t, contactOptions{})
+				rec := env.post(t, "application/json", form.json())
+				assertInvalidJSON(t, s, rec, lang.Code, rule.field, want)
+				assertNoRows(t, env)
+			})
+			t.Run(lang.Code+"/json-accept-language/"+rule.name, func(t *testing.T) {
+				env := newContactEnv(t, contactOptions{})
+				rec := env.post(t, "application/json; charset=utf-8", form.with("lang", nil).json(), "Accept-Language", lang.Tag+"-XX;q=0.9, es;q=0.5")
+				assertInvalidJSON(t, s, rec, lang.Code, rule.field, want)
+				assertNoRows(t, env)
+			})
+			t.Run(lang.Code+"/form/"+rule.name, func(t *testing.T) {
+				env := newContactEnv(t, contactOptions{})
+				posted := form
+				if rule.value == nil {
+					posted = form.with(rule.field, "") // a form always sends its fields
+				}
+				rec := env.post(t, "application/x-www-form-urlencoded", posted.form())
+				if rec.Code != http.StatusUnprocessableEntity || !strings.HasPrefix(rec.Header().Get("Content-Type"), "text/html") {
+					t.Fatalf("status %d, %s", rec.Code, rec.Header().Get("Content-Type"))
+				}
+				page := rec.Body.String()
+				if m := htmlTag.FindStringSubmatch(page); m == nil || m[1] != lang.Tag || m[2] != lang.Dir {
+					t.Errorf("html tag %v, want the page in %s", m, lang.Code)
+				}
+				if got := pageStatus(page); got != s.Locales.T(lang.Code, "validation.invalid") {
+					t.Errorf("status line %q", got)
+				}
+				for _, f := range []string{"name", "email", "message", "service"} {
+					value, errText := pageField(t, page, f)
+					if f == rule.field {
+						if errText != want {
+							t.Errorf("%s: error %q, want %q", f, errText, want)
+						}
+					} else if errText != "" {
+						t.Errorf("%s: unexpected error %q", f, errText)
+					}
+					// A select shows only the values it offers.
+					if typed := fmt.Sprint(posted[f]); value != strings.ReplaceAll(typed, "\r\n", "\n") && rule.key != contact.KeyService {
+						t.Errorf("%s: the page shows %q, the visitor typed %q", f, value, typed)
+					}
+				}
+				assertNoScript(t, page)
+				assertNoRows(t, env)
+			})
+		}
+	}
+}
+
+func assertInvalidJSON(t *testing.T, s *Site, rec *httptest.ResponseRecorder, lang, field, want string) {
+	t.Helper()
+	if rec.Code != http.StatusUnprocessableEntity {
+		t.Fatalf("status %d: %s", rec.Code, rec.Body)
+	}
+	e := decodeAPIError(t, rec)
+	if e.Code != "invalid" || e.Message != s.Locales.T(lang, "validation.invalid") {
+		t.Errorf("error %q %q", e.Code, e.Message)
+	}
+	if len(e.Fields) != 1 || e.Fields[field] != want {
+		t.Errorf("fields %v, want {%s: %q}", e.Fields, field, want)
+	}
+}
+
+func assertNoRows(t *testing.T, env *contactEnv) {
+	t.Helper()
+	if n := env.count(t, `SELECT count(*) FROM messages`) + env.count(t, `SELECT count(*) FROM outbox`); n != 0 {
+		t.Errorf("%d rows stored for a refused post", n)
+	}
+}
+
+func assertNoScript(t *testing.T, page string) {
+	t.Helper()
+	if strings.Contains(page, `<script type="module"`) || strings.Contains(page, `rel="modulepreload"`) {
+		t.Error("a form's result page must not start the client app: its address is the endpoint, not the page")
+	}
+}
+
+// TestContactPosts covers the endpoint's answers, each on a fresh
+// database, and checks that every 2xx left its message behind and nothing
+// else did.
+func TestContactPosts(t *testing.T) {
+	s := testSite(t)
+	const (
+		jsonType = "application/json"
+		formType = "application/x-www-form-urlencoded"
+	)
+	long := humanForm("en").with("message", strings.Repeat("x", 70<<10))
+	for _, tc := range []struct {
+		name        string
+		contentType string
+		body        string
+		header      []string
+		status      int
+		code        string // of a JSON error
+		lang        string // of the answer
+		spam        string // the stored spam reason of a 2xx, "" for a person
+		page        string // a text the answering page shows
+	}{
+		{name: "JSON", contentType: jsonType, body: humanForm("en").json(), status: 201},
+		{name: "JSON in German", contentType: jsonType, body: humanForm("de").json(), status: 201, lang: "de"},
+		{name: "JSON without lang: the language of Accept-Language", contentType: jsonType, body: humanForm("en").with("lang", nil).json(), header: []string{"Accept-Language", "ar-EG, en;q=0.8"}, status: 201, lang: "ar"},
+		{name: "JSON without the optional fields", contentType: jsonType, body: humanForm("fr").with("service", nil, "website", nil, "rendered_at", nil).json(), status: 201, lang: "fr"},
+		{name: "JSON at the upper limits", contentType: jsonType, body: humanForm("en").with("name", strings.Repeat("n", 100), "message", strings.Repeat("🙂", 5000), "email", strings.Repeat("a", 64)+"@"+strings.Repeat("b", 63)+"."+strings.Repeat("c", 63)+"."+strings.Repeat("d", 57)+".com").json(), status: 201},
+		{name: "JSON at the lower limits", contentType: jsonType, body: humanForm("en").with("name", "A", "message", "0123456789", "email", "a@b.co").json(), status: 201},
+		{name: "JSON with rendered_at as a string", contentType: jsonType, body: humanForm("en").with("rendered_at", strconv.FormatInt(time.Now().Add(-time.Minute).UnixMilli(), 10)).json(), status: 201},
+		{name: "form post", contentType: formType, body: humanForm("en").form(), status: 201, page: "contact.sent"},
+		{name: "form post in Arabic", contentType: formType, body: humanForm("ar").form(), status: 201, lang: "ar", page: "contact.sent"},
+		{name: "form post without JavaScript: no rendered_at", contentType: formType, body: humanForm("de").with("rendered_at", "").form(), status: 201, lang: "de", page: "contact.sent"},
+		{name: "honeypot, JSON", contentType: jsonType, body: humanForm("en").with("website", "https://cheap-pills.example").json(), status: 201, spam: contact.SpamHoneypot},
+		{name: "honeypot, form", contentType: formType, body: humanForm("fr").with("website", "https://cheap-pills.example").form(), status: 201, lang: "fr", spam: contact.SpamHoneypot, page: "contact.sent"},
+		{name: "filled too fast, JSON", contentType: jsonType, body: humanForm("en").with("rendered_at", time.Now().Add(-time.Second).UnixMilli()).json(), status: 201, spam: contact.SpamTooFast},
+		{name: "filled too fast, form", contentType: formType, body: humanForm("ar").with("rendered_at", time.Now().Add(-time.Second).UnixMilli()).form(), status: 201, lang: "ar", spam: contact.SpamTooFast, page: "contact.sent"},
+		{name: "rendered in the future", contentType: jsonType, body: humanForm("en").with("rendered_at", time.Now().Add(time.Hour).UnixMilli()).json(), status: 201, spam: contact.SpamTooFast},
+		{name: "body over 64 KB, JSON", contentType: jsonType, body: long.json(), header: []string{"Accept-Language", "de"}, status: 413, code: "too_large", lang: "de"},
+		{name: "body over 64 KB, form", contentType: formType, body: long.form(), header: []string{"Accept-Language", "fr"}, status: 413, lang: "fr", page: "contact.error"},
+		{name: "plain text", contentType: "text/plain", body: humanForm("en").json(), header: []string{"Accept-Language", "ar"}, status: 415, code: "unsupported_type", lang: "ar"},
+		{name: "multipart form", contentType: "multipart/form-data; boundary=x", body: "--x--", status: 415, code: "unsupported_type"},
+		{name: "no content type", body: humanForm("en").json(), status: 415, code: "unsupported_type"},
+		{name: "JSON in another charset", contentType: "application/json; charset=iso-8859-1", body: humanForm("en").json(), status: 415, code: "unsupported_type"},
+		{name: "malformed JSON", contentType: jsonType, body: `{"name": "Ada"`, status: 400, code: "bad_request"},
+		{name: "JSON array", contentType: jsonType, body: `[]`, status: 400, code: "bad_request"},
+		{name: "JSON null", contentType: jsonType, body: `null`, status: 400, code: "bad_request"},
+		{name: "two JSON objects", contentType: jsonType, body: humanForm("en").json() + `{}`, status: 400, code: "bad_request"},
+		{name: "a number for a name", contentType: jsonType, body: humanForm("fr").with("name", 42).json(), status: 400, code: "bad_request", lang: "fr"},
+		{name: "field names are exact", contentType: jsonType, body: humanForm("en").with("name", nil, "Name", "Ada").json(), status: 422, code: "invalid"},
+		{name: "a form field sent twice", contentType: formType, body: humanForm("de").form() + "&name=Eve", status: 400, lang: "de", page: "contact.error"},
+		{name: "malformed form", contentType: formType, body: "name=%zz", status: 400, page: "contact.error"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			env := newContactEnv(t, contactOptions{})
+			rec := env.post(t, tc.contentType, tc.body, tc.header...)
+			if rec.Code != tc.status {
+				t.Fatalf("status %d, want %d: %.300s", rec.Code, tc.status, rec.Body)
+			}
+			lang := tc.lang
+			if lang == "" {
+				lang = "en"
+			}
+			if cc := rec.Header().Get("Cache-Control"); tc.status != 415 && cc != "no-store" {
+				t.Errorf("Cache-Control %q: a contact answer holds what a visitor typed", cc)
+			}
+			switch {
+			case tc.page != "":
+				page := rec.Body.String()
+				if got, want := pageStatus(page), s.Locales.T(lang, tc.page); !strings.HasPrefix(got, want) {
+					t.Errorf("status line %q, want %q", got, want)
+				}
+				if m := htmlTag.FindStringSubmatch(page); m == nil || m[1] != lang {
+					t.Errorf("html tag %v, want lang %s", m, lang)
+				}
+				assertNoScript(t, page)
+				assertCompleteRender(t, s, lang, page)
+			case tc.status == 201:
+				var body struct {
+					Message struct {
+						Ref string `json:"ref"`
+					} `json:"message"`
+				}
+				if err := json.Unmarshal(rec.Body.Bytes(), &body); err != nil || body.Message.Ref == "" {
+					t.Fatalf("body %s: %v", rec.Body, err)
+				}
+				if n := env.count(t, `SELECT count(*) FROM messages WHERE ref = ?`, body.Message.Ref); n != 1 {
+					t.Errorf("no message stored under the ref %s", body.Message.Ref)
+				}
+			default:
+				e := decodeAPIError(t, rec)
+				if e.Code != tc.code || e.Message != s.Locales.T(lang, errorCodes[tc.status][1]) {
+					t.Errorf("error %q %q, want %q in %s", e.Code, e.Message, tc.code, lang)
+				}
+			}
+
+			messages := env.count(t, `SELECT count(*) FROM messages`)
+			if tc.status/100 != 2 {
+				assertNoRows(t, env)
+				return
+			}
+			// Every 2xx left its message behind; a bot's without mail.
+			if messages != 1 {
+				t.Fatalf("%d messages stored, want 1", messages)
+			}
+			var spam bool
+			var reason, storedLang string
+			if err := env.st.DB().QueryRow(`SELECT spam, spam_reason, lang FROM messages`).Scan(&spam, &reason, &storedLang); err != nil {
+				t.Fatal(err)
+			}
+			if spam != (tc.spam != "") || reason != tc.spam || storedLang != lang {
+				t.Errorf("stored spam=%v reason=%q lang=%s, want reason %q lang %s", spam, reason, storedLang, tc.spam, lang)
+			}
+			wantMails := 2
+			if tc.spam != "" {
+				wantMails = 0
+			}
+			if n := env.count(t, `SELECT count(*) FROM outbox`); n != wantMails {
+				t.Errorf("%d mails queued, want %d", n, wantMails)
+			}
+		})
+	}
+}
+
+// TestContactSpamLooksLikeSuccess: a bot cannot tell from the answer that
+// it was caught.
+func TestContactSpamLooksLikeSuccess(t *testing.T) {
+	answers := func(f contactFields) (jsonRec, formRec *httptest.ResponseRecorder) {
+		env := newContactEnv(t, contactOptions{})
+		return env.post(t, "application/json", f.json()), env.post(t, "application/x-www-form-urlencoded", f.form())
+	}
+	personJSON, personForm := answers(humanForm("fr"))
+	for name, f := range map[string]contactFields{
+		"honeypot": humanForm("fr").with("website", "spam.example"),
+		"too fast": humanForm("fr").with("rendered_at", time.Now().UnixMilli()),
+	} {
+		botJSON, botForm := answers(f)
+		refPattern := regexp.MustCompile(`"ref":"[0-9a-f-]{36}"`)
+		if botJSON.Code != personJSON.Code || refPattern.ReplaceAllString(botJSON.Body.String(), "") != refPattern.ReplaceAllString(personJSON.Body.String(), "") {
+			t.Errorf("%s: JSON %d %s, a person gets %d %s", name, botJSON.Code, botJSON.Body, personJSON.Code, personJSON.Body)
+		}
+		if botForm.Code != personForm.Code || botForm.Body.String() != personForm.Body.String() {
+			t.Errorf("%s: the form's page differs from a person's", name)
+		}
+		for _, h := range []string{"Content-Type", "Cache-Control"} {
+			if botJSON.Header().Get(h) != personJSON.Header().Get(h) || botForm.Header().Get(h) != personForm.Header().Get(h) {
+				t.Errorf("%s: header %s differs", name, h)
+			}
+		}
+	}
+}
+
+// TestContactFormPageKeepsTheValues checks what a visitor without
+// JavaScript sees after each outcome.
+func TestContactFormPageKeepsTheValues(t *testing.T) {
+	s := testSite(t)
+	env := newContactEnv(t, contactOptions{})
+	typed := humanForm("de").with("name", `Zoë "Z" <O'Neil>`, "email", "zoe@localhost", "message", "Zwei Zeilen:\r\n<b>fett</b> & mehr.", "service", "strategic-consulting")
+	rec := env.post(t, "application/x-www-form-urlencoded", typed.form())
+	if rec.Code != http.StatusUnprocessableEntity {
+		t.Fatalf("status %d", rec.Code)
+	}
+	page := rec.Body.String()
+	want := map[string]string{"name": `Zoë "Z" <O'Neil>`, "email": "zoe@localhost", "message": "Zwei Zeilen:\n<b>fett</b> & mehr.", "service": "strategic-consulting"}
+	for f, v := range want {
+		value, errText := pageField(t, page, f)
+		if value != v {
+			t.Errorf("%s: %q, want %q", f, value, v)
+		}
+		if (f == "email") != (errText == s.Locales.T("de", contact.KeyEmail)) {
+			t.Errorf("%s: error %q", f, errText)
+		}
+	}
+	if strings.Contains(page, "<b>fett</b>") {
+		t.Error("the typed message is not escaped")
+	}
+	if !strings.Contains(page, `action="/api/contact#contact-status"`) || !strings.Contains(page, `name="lang" value="de"`) {
+		t.Error("the page's form does not post again in its language")
+	}
+
+	rec = env.post(t, "application/x-www-form-urlencoded", typed.with("email", "zoe@example.com").form())
+	if rec.Code != http.StatusCreated {
+		t.Fatalf("status %d", rec.Code)
+	}
+	page = rec.Body.String()
+	if got := pageStatus(page); got != s.Locales.T("de", "contact.sent") {
+		t.Errorf("status line %q", got)
+	}
+	for _, f := range []string{"name", "email", "message", "service"} {
+		if value, _ := pageField(t, page, f); value != "" {
+			t.Errorf("after success %s still shows %q", f, value)
+		}
+	}
+}
+
+// TestContactRateLimit allows a few posts per client and window, then
+// answers 429 with Retry-After and a localized message, JSON or page.
+func TestContactRateLimit(t *testing.T) {
+	s := testSite(t)
+	env := newContactEnv(t, contactOptions{rate: RateLimit{Requests: 2, Window: time.Minute}})
+	postFrom := func(ip, contentType, body string) *httptest.ResponseRecorder {
+		req := httptest.NewRequest(http.MethodPost, "/api/contact", strings.NewReader(body))
+		req.Header.Set("Content-Type", contentType)
+		req.RemoteAddr = ip + ":1234"
+		rec := httptest.NewRecorder()
+		env.h.ServeHTTP(rec, req)
+		return rec
+	}
+	for i := range 2 {
+		if rec := postFrom("198.51.100.7", "application/json", humanForm("en").json()); rec.Code != http.StatusCreated {
+			t.Fatalf("post %d: %d", i+1, rec.Code)
+		}
+	}
+	env.clock.Advance(20 * time.Second)
+
+	rec := postFrom("198.51.100.7", "application/json", humanForm("ar").json())
+	if rec.Code != http.StatusTooManyRequests || rec.Header().Get("Retry-After") != "40" {
+		t.Fatalf("third post: %d, Retry-After %q", rec.Code, rec.Header().Get("Retry-After"))
+	}
+	if e := decodeAPIError(t, rec); e.Code != "rate_limited" || e.Message != s.Locales.T("ar", "errors.rateLimited") {
+		t.Errorf("error %+v", e)
+	}
+
+	typed := humanForm("fr").with("message", "Un message que je ne veux pas retaper.")
+	rec = postFrom("198.51.100.7", "application/x-www-form-urlencoded", typed.form())
+	if rec.Code != http.StatusTooManyRequests || rec.Header().Get("Retry-After") != "40" {
+		t.Fatalf("form post: %d, Retry-After %q", rec.Code, rec.Header().Get("Retry-After"))
+	}
+	page := rec.Body.String()
+	if got, want := pageStatus(page), s.Locales.T("fr", "contact.error")+" "+s.Locales.T("fr", "errors.rateLimited"); got != want {
+		t.Errorf("status line %q, want %q", got, want)
+	}
+	if value, _ := pageField(t, page, "message"); value != "Un message que je ne veux pas retaper." {
+		t.Errorf("the message typed is lost: %q", value)
+	}
+
+	// Another client is counted apart, and so is a whole IPv6 /64.
+	if rec := postFrom("198.51.100.8", "application/json", humanForm("en").json()); rec.Code != http.StatusCreated {
+		t.Errorf("another client: %d", rec.Code)
+	}
+	for i, ip := range []string{"[2001:db8:1:2::1]", "[2001:db8:1:2::ffff]", "[2001:db8:1:2:abcd::9]"} {
+		want := http.StatusCreated
+		if i == 2 {
+			want = http.StatusTooManyRequests
+		}
+		if rec := postFrom(ip, "application/json", humanForm("en").json()); rec.Code != want {
+			t.Errorf("%s: %d, want %d", ip, rec.Code, want)
+		}
+	}
+
+	env.clock.Advance(40 * time.Second)
+	if rec := postFrom("198.51.100.7", "application/json", humanForm("en").json()); rec.Code != http.StatusCreated {
+		t.Errorf("after Retry-After: %d", rec.Code)
+	}
+	if n := env.count(t, `SELECT count(*) FROM messages`); n != 6 {
+		t.Errorf("%d messages stored, want the 6 accepted", n)
+	}
+}
+
+func TestRateLimiter(t *testing.T) {
+	l := newRateLimiter(RateLimit{Requests: 3, Window: 10 * time.Minute})
+	start := time.Date(2026, 11, 20, 10, 0, 0, 0, time.UTC)
+	at := func(d time.Duration) time.Time { return start.Add(d) }
+	for _, step := range []struct {
+		client string
+		at     time.Duration
+		ok     bool
+		wait   time.Duration
+	}{
+		{"a", 0, true, 0},
+		{"a", time.Minute, true, 0},
+		{"a", 2 * time.Minute, true, 0},
+		{"a", 3 * time.Minute, false, 7 * time.Minute},
+		{"b", 3 * time.Minute, true, 0},
+		{"a", 9 * time.Minute, false, time.Minute}, // refusals are not counted
+		{"a", 10 * time.Minute, true, 0},           // the first request left the window
+		{"a", 10*time.Minute + time.Second, false, 59 * time.Second},
+		{"a", 30 * time.Minute, true, 0},
+	} {
+		ok, wait := l.allow(step.client, at(step.at))
+		if ok != step.ok || wait != step.wait {
+			t.Errorf("%s at %v: %v %v, want %v %v", step.client, step.at, ok, wait, step.ok, step.wait)
+		}
+	}
+	// Clients quiet for a window are forgotten.
+	l.allow("c", at(2*time.Hour))
+	if len(l.hits) != 1 {
+		t.Errorf("%d clients remembered, want 1", len(l.hits))
+	}
+}
+
+func TestClientKey(t *testing.T) {
+	for ip, want := range map[string]string{
+		"192.0.2.1":               "192.0.2.1",
+		"::ffff:192.0.2.1":        "192.0.2.1",
+		"2001:db8:1:2:3:4:5:6":    "2001:db8:1:2::/64",
+		"2001:db8:1:2::1%eth0":    "2001:db8:1:2::/64",
+		"not an address":          "not an address",
+		"2001:db8:ffff:ffff::abc": "2001:db8:ffff:ffff::/64",
+	} {
+		if got := clientKey(ip); got != want {
+			t.Errorf("clientKey(%q) = %q, want %q", ip, got, want)
+		}
+	}
+}
+
+// TestContactMailArrives posts through HTTP and lets the real worker
+// deliver to a real SMTP server: both mails arrive, the acknowledgement in
+// the visitor's language.
+func TestContactMailArrives(t *testing.T) {
+	smtpServer := mailtest.Start(t)
+	sender, err := mail.NewSMTPSender(mail.SMTPConfig{URL: smtpServer.URL(), From: "hello@northbeam.dev"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var worker *mail.Worker
+	env := newContactEnv(t, contactOptions{queued: func() { worker.Wake() }})
+	worker = mail.NewWorker(env.st, sender, mail.WorkerConfig{Logger: quietLog()})
+	ctx, stop := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- worker.Run(ctx) }()
+	t.Cleanup(func() {
+		stop()
+		if err := <-done; err != nil {
+			t.Error(err)
+		}
+	})
+
+	if rec := env.post(t, "application/x-www-form-urlencoded", humanForm("ar").with("name", "ليلى").form()); rec.Code != http.StatusCreated {
+		t.Fatalf("Arabic form post: %d", rec.Code)
+	}
+	if rec := env.post(t, "application/json", humanForm("fr").with("name", "Zoë").json()); rec.Code != http.StatusCreated {
+		t.Fatalf("French JSON post: %d", rec.Code)
+	}
+	got := smtpServer.WaitFor(4, 10*time.Second)
+	type mailSeen struct{ subject, lang string }
+	var acks []mailSeen
+	notifications := 0
+	for _, m := range got {
+		switch strings.Join(m.To, ",") {
+		case contactInbox:
+			notifications++
+			if m.Header.Get("Content-Language") != "en" || !strings.HasPrefix(m.Subject, "New contact message from ") {
+				t.Errorf("notification %q in %q", m.Subject, m.Header.Get("Content-Language"))
+			}
+		case "ada@example.com":
+			acks = append(acks, mailSeen{m.Subject, m.Header.Get("Content-Language")})
+			text, _ := m.Text()
+			name := map[string]string{"ar": "ليلى", "fr": "Zoë"}[m.Header.Get("Content-Language")]
+			if name == "" || !strings.Contains(text, name) {
+				t.Errorf("acknowledgement in %q:\n%s", m.Header.Get("Content-Language"), text)
+			}
+		default:
+			t.Errorf("mail to %v", m.To)
+		}
+	}
+	if notifications != 2 || len(acks) != 2 {
+		t.Fatalf("%d notifications and %d acknowledgements, want 2 and 2", notifications, len(acks))
+	}
+	langs := map[string]string{}
+	for _, a := range acks {
+		langs[a.lang] = a.subject
+	}
+	if langs["ar"] != "تلقّينا رسالتكم – Northbeam" || langs["fr"] != "Nous avons bien reçu votre message – Northbeam" {
+		t.Errorf("acknowledgements %v", langs)
+	}
+	// The worker records a delivery just after the server has it.
+	for deadline := time.Now().Add(5 * time.Second); env.count(t, `SELECT count(*) FROM outbox WHERE state = 'sent'`) != 4; {
+		if time.Now().After(deadline) {
+			t.Fatal("the outbox does not record the four mails as sent")
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
