@@ -30,6 +30,7 @@ import (
 
 	"github.com/northbeam/site/handlers"
 	"github.com/northbeam/site/internal/assets"
+	"github.com/northbeam/site/internal/booking"
 	"github.com/northbeam/site/internal/contact"
 	"github.com/northbeam/site/internal/mail"
 	"github.com/northbeam/site/internal/site"
@@ -252,11 +253,16 @@ func serve(args []string, log *slog.Logger) error {
 		return err
 	}
 
+	bookings, err := newBookingService(st, content, info, cfg, worker.Wake)
+	if err != nil {
+		return err
+	}
+
 	built, err := src.buildSite(ctx, cfg, log)
 	if err != nil {
 		return err
 	}
-	srv := handlers.NewServer(built, handlers.Services{Log: log, Store: st, Contact: contacts})
+	srv := handlers.NewServer(built, handlers.Services{Log: log, Store: st, Contact: contacts, Booking: bookings})
 	httpServer := &http.Server{
 		Addr:              cfg.Addr,
 		Handler:           handlers.New(srv),
@@ -305,6 +311,33 @@ func serve(args []string, log *slog.Logger) error {
 	return nil
 }
 
+// newBookingService reads the consultancy's availability and starts the
+// booking service, whose mails and invites use the interface strings.
+func newBookingService(st *store.Store, content fs.FS, info *site.Site, cfg Config, queued func()) (*booking.Service, error) {
+	av, err := booking.LoadAvailability(content, "availability.json")
+	if err != nil {
+		return nil, err
+	}
+	locales, err := site.LoadLocales(content, "locales", info)
+	if err != nil {
+		return nil, err
+	}
+	return booking.NewService(st, content, booking.Config{
+		Availability: av,
+		Inbox:        cfg.MailTo,
+		Brand:        booking.Brand{Name: info.Name, Email: info.Email, BaseURL: cfg.BaseURL},
+		Texts:        locales,
+		LocalURL: func(lang, path string) string {
+			l, ok := info.Language(lang)
+			if !ok {
+				l = info.Default()
+			}
+			return cfg.BaseURL + l.LocalPath(path)
+		},
+		Queued: queued,
+	})
+}
+
 // sources says where the content and the bundles come from: embedded in a
 // production binary, or the project directory.
 type sources struct {
@@ -342,6 +375,7 @@ func (s sources) buildSite(ctx context.Context, cfg Config, log *slog.Logger) (*
 		BaseURL:             cfg.BaseURL,
 		GAMeasurementID:     cfg.GAMeasurementID,
 		ConsentHideFromBots: cfg.ConsentHideFromBots,
+		Dev:                 cfg.Dev,
 	})
 }
 

@@ -5,6 +5,7 @@ import { loadI18n, readyI18n } from "#locales";
 import { pages } from "#pages";
 import { Footer } from "./components/Footer";
 import { Header } from "./components/Header";
+import { setConsentLanguage } from "./consent/language";
 import { LangContext } from "./lib/lang";
 import { languages, type Lang } from "./lib/languages";
 import type { PageName, Payload } from "./lib/payload";
@@ -23,6 +24,9 @@ const routes: { path: string; page: PageName }[] = [
   { path: "blog/tag/:tag/page/:page", page: "BlogList" },
   { path: "blog/:slug", page: "BlogPost" },
   { path: "schedule", page: "Schedule" },
+  { path: "schedule/discovery", page: "Schedule" },
+  { path: "schedule/strategy", page: "Schedule" },
+  { path: "schedule/cancel", page: "CancelBooking" },
   { path: "privacy", page: "Legal" },
   { path: "cookies", page: "Legal" },
 ];
@@ -119,6 +123,7 @@ function applyHead(payload: Payload) {
   const lang = languages.find((l) => l.code === payload.lang);
   document.documentElement.lang = lang?.tag ?? payload.lang;
   document.documentElement.dir = lang?.dir ?? "ltr";
+  setConsentLanguage(payload.lang);
   document.title = payload.head.title;
   document.querySelector('meta[name="description"]')?.setAttribute("content", payload.head.description);
 }

@@ -1,10 +1,13 @@
 import "./styles/site.css";
+// First: Google Consent Mode defaults (all denied) are queued before any other code runs.
+import "./consent/gtag";
 import { StrictMode } from "react";
 import { hydrateRoot } from "react-dom/client";
 import { BrowserRouter } from "react-router-dom";
 import { loadI18n } from "#locales";
 import { pages } from "#pages";
 import { App } from "./App";
+import { startConsent } from "./consent/start";
 import { browserLanguage, languageRedirect, storedLanguage } from "./lib/languages";
 import { payloadElementId, type Payload } from "./lib/payload";
 
@@ -33,6 +36,8 @@ function start() {
         },
       },
     );
+    // The banner waits for the hydrated page, then for its own delay.
+    startConsent(payload.config, payload.lang);
   });
 }
 

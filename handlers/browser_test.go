@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/emulation"
 	cdppage "github.com/chromedp/cdproto/page"
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/cdproto/target"
@@ -57,8 +58,9 @@ func browser(t *testing.T) (context.Context, string) {
 		fmt.Fprintln(os.Stderr, "\n*** SKIPPING BROWSER TESTS: no Chromium found (apt-get install chromium) ***")
 		t.Skip("no Chromium")
 	}
+	handler := testHandler(t) // a site that fails to build fails here, not inside the Once
 	browserOnce.Do(func() {
-		browserServer = httptest.NewServer(testHandler(t))
+		browserServer = httptest.NewServer(handler)
 		opts := []chromedp.ExecAllocatorOption{
 			chromedp.ExecPath(path),
 			chromedp.Headless,
@@ -139,7 +141,13 @@ func newTab(t *testing.T, parent context.Context) *tab {
 			tb.console = append(tb.console, "exception: "+ev.ExceptionDetails.Error())
 		}
 	})
-	if err := chromedp.Run(ctx); err != nil {
+	// Reduced motion: with smooth scrolling, chromedp scrolls an element into
+	// view and clicks where it was before the scroll ended.
+	err = chromedp.Run(ctx, chromedp.ActionFunc(func(ctx context.Context) error {
+		return emulation.SetEmulatedMedia().
+			WithFeatures([]*emulation.MediaFeature{{Name: "prefers-reduced-motion", Value: "reduce"}}).Do(ctx)
+	}))
+	if err != nil {
 		t.Fatal(err)
 	}
 	return tb

@@ -2,10 +2,12 @@ package handlers
 
 import (
 	"net/http"
+	"strings"
 
 	"github.com/labstack/echo/v4"
 
 	"github.com/northbeam/site/internal/site"
+	"github.com/northbeam/site/render"
 )
 
 // registerPages serves every localized page: the prerendered document of a
@@ -24,6 +26,7 @@ type page struct {
 	description string
 	alternates  map[string]string // language code -> path of the same page
 	data        any
+	links       []render.Link // more head links, such as the blog's feed
 	// noScript leaves the client app out: for a page answering a form post,
 	// whose address is the form's endpoint rather than the page's own path,
 	// which the app would route by.
@@ -34,7 +37,7 @@ type page struct {
 type staticRoute struct {
 	path      string // without the language prefix
 	component string
-	meta      string // the group of meta.* strings with its title and description
+	meta      string // the group of meta.* strings with its title and description, or a whole key group ("schedule.services.discovery")
 }
 
 // staticRoutes are the routes of SPEC.md section 2 that are not the blog;
@@ -47,6 +50,9 @@ var staticRoutes = []staticRoute{
 	{"/services/strategic-consulting", "Home", "strategicConsulting"},
 	{"/blog", "BlogList", "blog"},
 	{"/schedule", "Schedule", "schedule"},
+	{"/schedule/discovery", "Schedule", "schedule.services.discovery"},
+	{"/schedule/strategy", "Schedule", "schedule.services.strategy"},
+	{"/schedule/cancel", "CancelBooking", "booking.cancel"},
 	{"/privacy", "Legal", ""},
 	{"/cookies", "Legal", ""},
 }
@@ -63,6 +69,8 @@ func (s *Site) staticPages(lang site.Language) []page {
 			alternates: s.sameInEveryLanguage(r.path),
 		}
 		switch {
+		case r.component == "BlogList":
+			p = s.blogIndex(lang) // the posts, and the feed in the head
 		case r.component == "Legal":
 			doc := s.legal[lang.Code][r.path[1:]]
 			p.title = s.siteTitle(lang.Code, doc.Title)
@@ -71,6 +79,10 @@ func (s *Site) staticPages(lang site.Language) []page {
 		case r.meta == "home":
 			p.title = s.Locales.T(lang.Code, "meta.home.title", "name", s.Info.Name)
 			p.description = s.Locales.T(lang.Code, "meta.home.description", "name", s.Info.Name)
+		case strings.Contains(r.meta, "."):
+			// A page with strings of its own, such as a booking step.
+			p.title = s.siteTitle(lang.Code, s.Locales.T(lang.Code, r.meta+".title"))
+			p.description = s.Locales.T(lang.Code, r.meta+".description", "name", s.Info.Name)
 		default:
 			p.title = s.siteTitle(lang.Code, s.Locales.T(lang.Code, "meta."+r.meta+".title"))
 			p.description = s.Locales.T(lang.Code, "meta."+r.meta+".description", "name", s.Info.Name)

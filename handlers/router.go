@@ -14,6 +14,7 @@ import (
 	"github.com/labstack/echo/v4"
 	"github.com/labstack/echo/v4/middleware"
 
+	"github.com/northbeam/site/internal/booking"
 	"github.com/northbeam/site/internal/contact"
 	"github.com/northbeam/site/internal/store"
 )
@@ -23,6 +24,7 @@ type Services struct {
 	Log     *slog.Logger
 	Store   *store.Store     // nil in tests that serve pages only
 	Contact *contact.Service // nil in tests that serve pages only
+	Booking *booking.Service // nil in tests that serve pages only
 	Now     func() time.Time // default time.Now
 	// ContactRate limits contact posts per client; default 5 per 10 minutes.
 	ContactRate RateLimit
@@ -84,6 +86,8 @@ func New(srv *Server) *echo.Echo {
 	registerAssets(e, srv)
 	registerPageAPI(e, srv)
 	registerContact(e, srv)
+	registerBooking(e, srv)
+	registerBlog(e, srv)
 	registerPages(e, srv)
 	return e
 }

@@ -9,9 +9,11 @@ import (
 	"net/http"
 	"path"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/northbeam/site/internal/assets"
+	"github.com/northbeam/site/internal/blog"
 	"github.com/northbeam/site/internal/legal"
 	"github.com/northbeam/site/internal/site"
 	"github.com/northbeam/site/render"
@@ -22,6 +24,7 @@ type Options struct {
 	BaseURL             string // public URL without a trailing slash
 	GAMeasurementID     string
 	ConsentHideFromBots bool
+	Dev                 bool // development mode: blog drafts are served
 }
 
 // Site is one build of the whole site: content, bundles, and every page
@@ -35,10 +38,13 @@ type Site struct {
 	opts    Options
 
 	legal    map[string]map[string]legal.Doc
+	blog     *blog.Library
+	mu       sync.Mutex                  // guards the maps below while the site is built
 	pages    map[string]*render.Resource // canonical path -> HTML
 	payloads map[string]*render.Resource // canonical path -> payload JSON
 	notFound map[string]*render.Resource // language -> the 404 page
 	assets   map[string]*render.Resource // name under /assets/ -> file
+	feeds    map[string]*render.Resource // path -> Atom feed of a language's blog
 }
 
 // BuildSite loads the content, starts the render engine and renders every
@@ -56,6 +62,10 @@ func BuildSite(ctx context.Context, content fs.FS, bundle *assets.Bundle, engine
 	if err != nil {
 		return nil, err
 	}
+	posts, err := loadBlog(content, opts)
+	if err != nil {
+		return nil, err
+	}
 	s := &Site{
 		Info: info, Locales: locales, Bundle: bundle, Engine: engine, opts: opts,
 		legal:    docs,
@@ -63,26 +73,42 @@ func BuildSite(ctx context.Context, content fs.FS, bundle *assets.Bundle, engine
 		payloads: map[string]*render.Resource{},
 		notFound: map[string]*render.Resource{},
 		assets:   map[string]*render.Resource{},
+		blog:     posts,
+		feeds:    map[string]*render.Resource{},
 	}
+	var jobs []func() error
 	for name, data := range bundle.Client {
-		ctype := mime.TypeByExtension(path.Ext(name))
-		if ctype == "" {
-			ctype = "application/octet-stream"
-		}
-		s.assets[name] = render.NewResource(ctype, "public, max-age=31536000, immutable", http.StatusOK, data)
+		jobs = append(jobs, func() error {
+			ctype := mime.TypeByExtension(path.Ext(name))
+			if ctype == "" {
+				ctype = "application/octet-stream"
+			}
+			r := render.NewResource(ctype, "public, max-age=31536000, immutable", http.StatusOK, data)
+			s.mu.Lock()
+			s.assets[name] = r
+			s.mu.Unlock()
+			return nil
+		})
 	}
 	for _, lang := range info.Languages {
 		for _, p := range s.staticPages(lang) {
-			if err := s.prerender(ctx, p); err != nil {
-				return nil, err
+			jobs = append(jobs, func() error { return s.prerender(ctx, p) })
+		}
+		jobs = append(jobs, s.blogJobs(ctx, lang)...)
+		jobs = append(jobs, func() error {
+			html, err := s.document(ctx, s.notFoundPage(lang, lang.LocalPath("/404")))
+			if err != nil {
+				return err
 			}
-		}
-		nf := s.notFoundPage(lang, lang.LocalPath("/404"))
-		html, err := s.document(ctx, nf)
-		if err != nil {
-			return nil, err
-		}
-		s.notFound[lang.Code] = render.NewResource("text/html; charset=utf-8", "no-cache", http.StatusNotFound, html)
+			r := render.NewResource("text/html; charset=utf-8", "no-cache", http.StatusNotFound, html)
+			s.mu.Lock()
+			s.notFound[lang.Code] = r
+			s.mu.Unlock()
+			return nil
+		})
+	}
+	if err := parallel(engine.Size(), jobs); err != nil {
+		return nil, err
 	}
 	return s, nil
 }
@@ -96,8 +122,41 @@ func (s *Site) prerender(ctx context.Context, p page) error {
 	if err != nil {
 		return fmt.Errorf("payload of %s: %w", p.path, err)
 	}
-	s.pages[p.path] = render.NewResource("text/html; charset=utf-8", "no-cache", p.status, html)
-	s.payloads[p.path] = render.NewResource("application/json", "no-cache", http.StatusOK, payload)
+	page := render.NewResource("text/html; charset=utf-8", "no-cache", p.status, html)
+	data := render.NewResource("application/json", "no-cache", http.StatusOK, payload)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.pages[p.path] = page
+	s.payloads[p.path] = data
+	return nil
+}
+
+// parallel runs jobs on n goroutines (the render pool's size: more would
+// only wait for a runtime) and returns the first error.
+func parallel(n int, jobs []func() error) error {
+	work := make(chan func() error)
+	errs := make(chan error, len(jobs))
+	var wg sync.WaitGroup
+	for range max(n, 1) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for job := range work {
+				errs <- job()
+			}
+		}()
+	}
+	for _, job := range jobs {
+		work <- job
+	}
+	close(work)
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		if err != nil {
+			return err
+		}
+	}
 	return nil
 }
 
@@ -130,6 +189,7 @@ func (s *Site) document(ctx context.Context, p page) ([]byte, error) {
 		Entry:       entry,
 		CSS:         m.CSS,
 		Preloads:    preloads,
+		Links:       p.links,
 	}
 	if p.status == http.StatusOK {
 		for _, l := range s.Info.Languages {

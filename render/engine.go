@@ -35,7 +35,7 @@ type runtime struct {
 // Options tune an Engine.
 type Options struct {
 	Runtimes int           // runtimes in the pool; default 2
-	Timeout  time.Duration // limit of one render; default 2s
+	Timeout  time.Duration // limit of one render; default 5s
 	Logger   *slog.Logger
 }
 
@@ -45,7 +45,7 @@ func NewEngine(serverBundle []byte, opts Options) (*Engine, error) {
 		opts.Runtimes = 2
 	}
 	if opts.Timeout <= 0 {
-		opts.Timeout = 2 * time.Second
+		opts.Timeout = 5 * time.Second
 	}
 	if opts.Logger == nil {
 		opts.Logger = slog.Default()

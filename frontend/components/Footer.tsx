@@ -59,7 +59,7 @@ export function Footer() {
               <Link to={to("/cookies")}>{t("footer.cookies")}</Link>
             </li>
             <li>
-              <button type="button" className="link-button" data-cc="show-preferencesModal">
+              <button type="button" className="link-button" data-cc="show-preferencesModal" aria-haspopup="dialog">
                 {t("footer.cookieSettings")}
               </button>
             </li>

@@ -1,17 +1,138 @@
+import { useId, type MouseEvent } from "react";
+import { useTranslation } from "react-i18next";
+import { Link, useNavigate } from "react-router-dom";
+import { listPath, postPath, PostDates, TagList, type BlogPostData, type Heading, type PostSummary } from "../components/blog";
+import { language, localPath, storeLanguage } from "../lib/languages";
 import type { PageProps } from "./types";
 
-/** BlogPostData is a post as the server sends it. */
-export interface BlogPostData {
-  title: string;
-  html: string;
+/** A post with at least this many headings gets a table of contents. */
+const tocMinHeadings = 4;
+
+/** BlogPost is a post, with its table of contents, translations, neighbours and a call to book a consultation. */
+export default function BlogPost({ payload }: PageProps) {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const titleId = useId();
+  const tocId = useId();
+  const translationsId = useId();
+  const ctaId = useId();
+  const post = payload.data as BlogPostData;
+  const lang = payload.lang;
+
+  // Links in the post to the site's own pages stay in the app, like every other link.
+  function followInternalLinks(e: MouseEvent<HTMLDivElement>) {
+    if (e.defaultPrevented || e.button !== 0 || e.metaKey || e.ctrlKey || e.shiftKey || e.altKey) return;
+    const a = e.target instanceof Element ? e.target.closest("a") : null;
+    if (!a || a.target || a.hasAttribute("download")) return;
+    const url = new URL(a.href, window.location.href);
+    const samePage = url.pathname === window.location.pathname && url.search === window.location.search;
+    const file = /\.[a-z0-9]+$/i.test(url.pathname);
+    if (url.origin !== window.location.origin || samePage || file) return;
+    e.preventDefault();
+    void navigate(url.pathname + url.search + url.hash);
+  }
+
+  return (
+    <article className="container post" aria-labelledby={titleId}>
+      <header className="post-header">
+        <p className="post-back">
+          <Link to={listPath(lang)}>{t("blog.allPosts")}</Link>
+        </p>
+        <h1 id={titleId}>{post.title}</h1>
+        <p className="lead">{post.description}</p>
+        <p className="post-meta">
+          <span>{t("blog.author", { author: post.author })}</span>
+          <PostDates post={post} withLabels />
+        </p>
+        <TagList lang={lang} tags={post.tags} />
+        {post.translations.length > 0 && (
+          <nav className="post-translations" aria-labelledby={translationsId}>
+            <span id={translationsId}>{t("blog.translations")}</span>
+            <ul>
+              {post.translations.map((tr) => {
+                const l = language(tr.lang);
+                return (
+                  <li key={tr.lang}>
+                    <Link to={postPath(tr.lang, tr.slug)} lang={l.tag} hrefLang={l.tag} dir={l.dir} title={tr.title} onClick={() => storeLanguage(tr.lang)}>
+                      {l.label}
+                    </Link>
+                  </li>
+                );
+              })}
+            </ul>
+          </nav>
+        )}
+      </header>
+
+      {post.cover && (
+        <img className="post-cover" src={post.cover.src} alt={post.cover.alt} width={post.cover.width} height={post.cover.height} fetchPriority="high" />
+      )}
+
+      {post.toc.length >= tocMinHeadings && (
+        <nav className="toc" aria-labelledby={tocId}>
+          <h2 id={tocId}>{t("blog.toc")}</h2>
+          <TableOfContents headings={post.toc} />
+        </nav>
+      )}
+
+      {/* The server rendered and sanitized this HTML from the post's Markdown (internal/markdown). */}
+      <div className="prose post-body" onClick={followInternalLinks} dangerouslySetInnerHTML={{ __html: post.html }} />
+
+      <aside className="post-cta" aria-labelledby={ctaId}>
+        <h2 id={ctaId}>{t("blog.cta.title")}</h2>
+        <p>{t("blog.cta.text")}</p>
+        <Link className="button button-primary" to={localPath(lang, "/schedule")}>
+          {t("blog.cta.button")}
+        </Link>
+      </aside>
+
+      {(post.older || post.newer) && (
+        <nav className="post-nav" aria-label={t("blog.postNav")}>
+          <ul>
+            {post.older && <Neighbour post={post.older} rel="prev" label={t("blog.older")} />}
+            {post.newer && <Neighbour post={post.newer} rel="next" label={t("blog.newer")} />}
+          </ul>
+        </nav>
+      )}
+    </article>
+  );
 }
 
-export default function BlogPost({ payload }: PageProps) {
-  const post = payload.data as BlogPostData;
+function Neighbour({ post, rel, label }: { post: PostSummary; rel: "prev" | "next"; label: string }) {
   return (
-    <article className="container prose">
-      <h1>{post.title}</h1>
-      <div dangerouslySetInnerHTML={{ __html: post.html }} />
-    </article>
+    <li className={`post-nav-${rel}`}>
+      <Link to={postPath(post.lang, post.slug)} rel={rel}>
+        <span className="post-nav-label">{label}</span>
+        <span className="post-nav-title">{post.title}</span>
+      </Link>
+    </li>
+  );
+}
+
+/** TableOfContents nests the level 3 headings under the level 2 heading before them. */
+function TableOfContents({ headings }: { headings: Heading[] }) {
+  const sections: { heading: Heading; children: Heading[] }[] = [];
+  for (const h of headings) {
+    const last = sections[sections.length - 1];
+    if (h.level > 2 && last) last.children.push(h);
+    else sections.push({ heading: h, children: [] });
+  }
+  return (
+    <ol>
+      {sections.map(({ heading, children }) => (
+        <li key={heading.id}>
+          <a href={`#${heading.id}`}>{heading.text}</a>
+          {children.length > 0 && (
+            <ol>
+              {children.map((c) => (
+                <li key={c.id}>
+                  <a href={`#${c.id}`}>{c.text}</a>
+                </li>
+              ))}
+            </ol>
+          )}
+        </li>
+      ))}
+    </ol>
   );
 }

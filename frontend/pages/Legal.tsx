@@ -17,7 +17,7 @@ export default function Legal({ payload }: PageProps) {
       <div dangerouslySetInnerHTML={{ __html: data.html }} />
       {data.name === "cookies" && (
         <p>
-          <button type="button" className="button button-secondary" data-cc="show-preferencesModal">
+          <button type="button" className="button button-secondary" data-cc="show-preferencesModal" aria-haspopup="dialog">
             {t("legal.openPreferences")}
           </button>
         </p>

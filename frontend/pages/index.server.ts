@@ -3,6 +3,7 @@
 // condition of package.json's "#pages" import (see esbuild.config.mjs).
 import BlogList from "./BlogList";
 import BlogPost from "./BlogPost";
+import CancelBooking from "./CancelBooking";
 import Home from "./Home";
 import Legal from "./Legal";
 import NotFound from "./NotFound";
@@ -16,6 +17,7 @@ export const pages: PageMap = {
   BlogList: { Component: BlogList, preload: ready },
   BlogPost: { Component: BlogPost, preload: ready },
   Schedule: { Component: Schedule, preload: ready },
+  CancelBooking: { Component: CancelBooking, preload: ready },
   Legal: { Component: Legal, preload: ready },
   NotFound: { Component: NotFound, preload: ready },
 };

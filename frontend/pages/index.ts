@@ -23,6 +23,7 @@ export const pages: PageMap = {
   BlogList: lazyPage(() => import("./BlogList")),
   BlogPost: lazyPage(() => import("./BlogPost")),
   Schedule: lazyPage(() => import("./Schedule")),
+  CancelBooking: lazyPage(() => import("./CancelBooking")),
   Legal: lazyPage(() => import("./Legal")),
   NotFound: lazyPage(() => import("./NotFound")),
 };

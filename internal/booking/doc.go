@@ -3,10 +3,14 @@
 // validation of slot queries and booking requests, the booking record and its
 // tokens, and the calendar invite (RFC 5545) with its "add to calendar" links.
 //
-// The package does no I/O beyond reading the availability file from an
-// fs.FS; it knows nothing of HTTP or of the database. Every function that
-// depends on the current time takes it as an argument, so results are
-// reproducible and testable.
+// The pure part (availability, slots, requests, invites) does no I/O beyond
+// reading the availability file from an fs.FS, and every function of it
+// that depends on the current time takes it as an argument, so results are
+// reproducible and testable. [Service] adds persistence: it keeps bookings
+// in the store (store.go holds the queries) and commits each booking or
+// cancellation in one transaction with its mails in the outbox (mails.go
+// writes them from templates in content/mail). The package knows nothing
+// of HTTP.
 //
 // Time is handled in three ways, and never mixed:
 //

@@ -1,9 +1,9 @@
 package store
 
 // Migrations returns the schema of the whole site as an ordered list of
-// named steps. Append new steps at the end (the booking tables come next, as
-// "0003_..."); never edit, reorder or remove a step that has been released,
-// because databases record steps by name and will not run them again.
+// named steps. Append new steps at the end; never edit, reorder or remove a
+// step that has been released, because databases record steps by name and
+// will not run them again.
 //
 // Times are INTEGER unix milliseconds, UTC (see the package documentation).
 // Tables are STRICT so SQLite enforces the declared column types.
@@ -65,6 +65,34 @@ CREATE TABLE outbox_attachments (
 CREATE INDEX outbox_attachments_outbox_id ON outbox_attachments (outbox_id);
 `,
 		},
-		// Booking tables are appended here as "0003_..." by internal/booking.
+		{
+			Name: "0003_bookings",
+			// Booked consultations (internal/booking). A cancelled booking is
+			// kept with cancelled_at set, so its invite and cancel links keep
+			// answering; only standing bookings take time. Overlaps (plus the
+			// buffer) are refused by the inserting transaction, which runs
+			// with the write lock held; the partial unique index is the last
+			// line of defence for the exact same start.
+			SQLite: `
+CREATE TABLE bookings (
+	id           INTEGER PRIMARY KEY,
+	token        TEXT    NOT NULL UNIQUE,           -- random, opens the invite (/api/bookings/<token>.ics)
+	cancel_token TEXT    NOT NULL UNIQUE,           -- random, only ever sent to the visitor's address
+	service      TEXT    NOT NULL,                  -- a key of content/availability.json services
+	start_at     INTEGER NOT NULL,                  -- unix ms, UTC
+	end_at       INTEGER NOT NULL CHECK (end_at > start_at), -- unix ms, UTC
+	name         TEXT    NOT NULL,
+	email        TEXT    NOT NULL,
+	company      TEXT    NOT NULL DEFAULT '',
+	topic        TEXT    NOT NULL DEFAULT '',
+	time_zone    TEXT    NOT NULL,                  -- the visitor's IANA zone
+	lang         TEXT    NOT NULL,                  -- en, fr, de, ar
+	created_at   INTEGER NOT NULL,                  -- unix ms, UTC
+	cancelled_at INTEGER                            -- unix ms, UTC; NULL while the booking stands
+) STRICT;
+CREATE UNIQUE INDEX bookings_standing_start ON bookings (start_at) WHERE cancelled_at IS NULL;
+CREATE INDEX bookings_standing_end ON bookings (end_at) WHERE cancelled_at IS NULL;
+`,
+		},
 	}
 }

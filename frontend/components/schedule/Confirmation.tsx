@@ -1,0 +1,78 @@
+import { useEffect, useRef } from "react";
+import { useTranslation } from "react-i18next";
+import { Link } from "react-router-dom";
+import { useLang, useLocalPath } from "../../lib/lang";
+import type { CreatedBooking } from "./api";
+import { hostZone, serviceMinutes, type ServiceKey, type StepState } from "./services";
+import { formatDateTime, zoneLabel } from "./time";
+
+/** isolate keeps a left-to-right value (an address) whole inside right-to-left text. */
+const isolate = (s: string) => `\u2068${s}\u2069`;
+
+/** Confirmation is shown the moment a booking is committed: when, in both zones, and what happens next. */
+export function Confirmation({ booking, email }: { booking: CreatedBooking; email: string }) {
+  const { t } = useTranslation();
+  const lang = useLang();
+  const to = useLocalPath();
+  const heading = useRef<HTMLHeadingElement>(null);
+  useEffect(() => {
+    heading.current?.focus();
+  }, []);
+  const service = booking.service as ServiceKey;
+  const at = new Date(booking.start);
+  const newTab = <span className="visually-hidden"> {t("schedule.confirmed.newTab")}</span>;
+  return (
+    <section className="schedule-step booking-confirmed" aria-labelledby="booking-confirmed-title">
+      <h2 id="booking-confirmed-title" ref={heading} tabIndex={-1}>
+        {t("schedule.confirmed.title")}
+      </h2>
+      <p className="lead">{t("schedule.confirmed.lead", { email: isolate(email) })}</p>
+      <dl className="booking-facts">
+        <div>
+          <dt>{t("schedule.confirmed.service")}</dt>
+          <dd>
+            {t(`schedule.services.${service}.title`)} · {t("schedule.services.minutes", { count: serviceMinutes(service) })}
+          </dd>
+        </div>
+        <div>
+          <dt>{t("schedule.confirmed.yourTime")}</dt>
+          <dd>
+            {formatDateTime(lang, booking.start, booking.timeZone)}
+            <span className="zone-name">{zoneLabel(lang, booking.timeZone, at)}</span>
+          </dd>
+        </div>
+        <div>
+          <dt>{t("schedule.confirmed.ourTime")}</dt>
+          <dd>
+            {formatDateTime(lang, booking.start, hostZone)}
+            <span className="zone-name">{zoneLabel(lang, hostZone, at)}</span>
+          </dd>
+        </div>
+      </dl>
+      <div className="actions">
+        <a className="button button-primary" href={booking.ics} download>
+          {t("schedule.confirmed.download")}
+        </a>
+        <a className="button button-secondary" href={booking.calendar.google} target="_blank" rel="noopener noreferrer">
+          {t("schedule.confirmed.google")}
+          {newTab}
+        </a>
+        <a className="button button-secondary" href={booking.calendar.outlook} target="_blank" rel="noopener noreferrer">
+          {t("schedule.confirmed.outlook")}
+          {newTab}
+        </a>
+      </div>
+      <h3>{t("schedule.confirmed.nextTitle")}</h3>
+      <ol className="next-steps">
+        <li>{t("schedule.confirmed.next.email")}</li>
+        <li>{t("schedule.confirmed.next.prepare")}</li>
+        <li>{t("schedule.confirmed.next.join")}</li>
+      </ol>
+      <p>
+        <Link to={to("/schedule")} state={{ focusStep: true } satisfies StepState}>
+          {t("schedule.confirmed.another")}
+        </Link>
+      </p>
+    </section>
+  );
+}

@@ -1,0 +1,134 @@
+import type { Lang } from "../../lib/languages";
+
+/** Slot is one bookable time, as GET /api/slots gives it (RFC 3339, UTC). */
+export interface Slot {
+  start: string;
+  end: string;
+}
+
+/** Day is one calendar day in the visitor's zone with its open slots. */
+export interface Day {
+  date: string;
+  slots: Slot[];
+}
+
+export interface SlotsResponse {
+  service: string;
+  timeZone: string;
+  days: Day[];
+}
+
+/** CreatedBooking is the booking in a 201 from POST /api/bookings. */
+export interface CreatedBooking {
+  token: string;
+  service: string;
+  start: string;
+  end: string;
+  ics: string;
+  timeZone: string;
+  calendar: { google: string; outlook: string };
+}
+
+export interface BookingRequest {
+  service: string;
+  start: string;
+  name: string;
+  email: string;
+  company?: string;
+  topic?: string;
+  timeZone: string;
+  lang: Lang;
+}
+
+/** ApiError is the body of every API error (DESIGN.md); a 409 adds fresh slots. */
+export interface ApiError {
+  error: { code: string; message: string; fields?: Record<string, string> };
+  slots?: SlotsResponse;
+}
+
+export type BookingResult =
+  | { kind: "booked"; booking: CreatedBooking }
+  | { kind: "taken"; message: string; slots: SlotsResponse | null }
+  | { kind: "invalid"; message: string; fields: Record<string, string> }
+  | { kind: "failed" };
+
+/** CancellationView is what GET and POST /api/bookings/cancel answer. */
+export interface CancellationView {
+  service: string;
+  start: string;
+  end: string;
+  timeZone: string;
+  status: "confirmed" | "cancelled" | "started";
+}
+
+export type CancellationResult =
+  | { kind: "found"; booking: CancellationView }
+  | { kind: "notFound" }
+  | { kind: "started"; message: string }
+  | { kind: "failed" };
+
+const jsonHeaders = { Accept: "application/json", "Content-Type": "application/json" };
+
+/** fetchSlots asks for the open slots of `days` days from `from`, in `zone`. */
+export async function fetchSlots(
+  service: string,
+  from: string,
+  days: number,
+  zone: string,
+  lang: Lang,
+  signal?: AbortSignal,
+): Promise<SlotsResponse> {
+  const q = new URLSearchParams({ service, from, days: String(days), tz: zone, lang });
+  const res = await fetch(`/api/slots?${q.toString()}`, { headers: { Accept: "application/json" }, signal });
+  if (!res.ok) throw new Error(`slots: HTTP ${res.status}`);
+  return (await res.json()) as SlotsResponse;
+}
+
+/** postBooking books a slot; every outcome the visitor can act on is a result, not an exception. */
+export async function postBooking(req: BookingRequest): Promise<BookingResult> {
+  let res: Response;
+  try {
+    res = await fetch("/api/bookings", { method: "POST", headers: jsonHeaders, body: JSON.stringify(req) });
+  } catch {
+    return { kind: "failed" };
+  }
+  if (res.status === 201) {
+    const body = (await res.json()) as { booking: CreatedBooking };
+    return { kind: "booked", booking: body.booking };
+  }
+  const body = (await res.json().catch(() => null)) as ApiError | null;
+  if (res.status === 409 && body) return { kind: "taken", message: body.error.message, slots: body.slots ?? null };
+  if (res.status === 422 && body) return { kind: "invalid", message: body.error.message, fields: body.error.fields ?? {} };
+  return { kind: "failed" };
+}
+
+async function cancellation(res: Response): Promise<CancellationResult> {
+  if (res.ok) return { kind: "found", booking: ((await res.json()) as { booking: CancellationView }).booking };
+  if (res.status === 404) return { kind: "notFound" };
+  if (res.status === 409) {
+    const body = (await res.json().catch(() => null)) as ApiError | null;
+    return { kind: "started", message: body?.error.message ?? "" };
+  }
+  return { kind: "failed" };
+}
+
+/** fetchCancellation looks up the booking that a cancel link's token may cancel. */
+export async function fetchCancellation(token: string, lang: Lang): Promise<CancellationResult> {
+  try {
+    const q = new URLSearchParams({ token, lang });
+    return await cancellation(await fetch(`/api/bookings/cancel?${q.toString()}`, { headers: { Accept: "application/json" } }));
+  } catch {
+    return { kind: "failed" };
+  }
+}
+
+/** postCancellation cancels the booking; cancelling twice is harmless. */
+export async function postCancellation(token: string, lang: Lang): Promise<CancellationResult> {
+  try {
+    return await cancellation(
+      await fetch("/api/bookings/cancel", { method: "POST", headers: jsonHeaders, body: JSON.stringify({ token, lang }) }),
+    );
+  } catch {
+    return { kind: "failed" };
+  }
+}

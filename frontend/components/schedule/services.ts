@@ -1,0 +1,39 @@
+import availability from "../../../content/availability.json";
+import { splitPath } from "../../lib/languages";
+
+/** The consultation types, in the order step 1 shows them (keys of content/availability.json). */
+export const serviceKeys = ["discovery", "strategy"] as const;
+export type ServiceKey = (typeof serviceKeys)[number];
+
+/** featureKeys names each service's four bullets (schedule.services.<key>.features.<feature>). */
+export const featureKeys: Record<ServiceKey, readonly string[]> = {
+  discovery: ["goals", "expert", "fit", "next"],
+  strategy: ["question", "review", "options", "advice"],
+};
+
+/** serviceMinutes is a service's length, as the consultancy declares it. */
+export function serviceMinutes(service: ServiceKey): number {
+  return availability.services[service].minutes;
+}
+
+/** hostZone is the consultancy's IANA zone. */
+export const hostZone: string = availability.timeZone;
+
+/** daysAhead is how many days after today can still be booked. */
+export const daysAhead: number = availability.daysAhead;
+
+function isService(value: string): value is ServiceKey {
+  return (serviceKeys as readonly string[]).includes(value);
+}
+
+/** serviceOfPath returns the service whose step 2 a path shows (/fr/schedule/strategy), or null for step 1. */
+export function serviceOfPath(path: string): ServiceKey | null {
+  const { rest } = splitPath(path);
+  const slug = rest.replace(/^\/schedule\/?/, "");
+  return isService(slug) ? slug : null;
+}
+
+/** StepState is the history state of a move between the steps by their own links: the new step takes the focus. */
+export interface StepState {
+  focusStep: boolean;
+}

@@ -1,0 +1,160 @@
+import { useEffect, useRef, useState } from "react";
+import { useTranslation } from "react-i18next";
+import { Link } from "react-router-dom";
+import site from "../../content/site.json";
+import { fetchCancellation, postCancellation, type CancellationResult } from "../components/schedule/api";
+import { ContactLink, NoScriptNotice } from "../components/schedule/Intro";
+import { serviceMinutes, type ServiceKey } from "../components/schedule/services";
+import { formatDateTime, zoneLabel } from "../components/schedule/time";
+import { useLang, useLocalPath } from "../lib/lang";
+import type { PageProps } from "./types";
+
+/** tokenKey keeps the cancel token for the tab, so that switching language (which drops the query) keeps the booking. */
+const tokenKey = "northbeam.cancelToken";
+
+/**
+ * CancelBooking is where the cancel link of the confirmation email leads
+ * (/schedule/cancel?token=...): it shows the booking and cancels it after a
+ * confirmation click. The page is the same for every booking; the booking
+ * is fetched in the browser.
+ */
+export default function CancelBooking(_: PageProps) {
+  const { t } = useTranslation();
+  const [mounted, setMounted] = useState(false);
+  useEffect(() => setMounted(true), []);
+  return (
+    <div className="container schedule cancel-booking">
+      <header className="schedule-intro">
+        <h1>{t("booking.cancel.title")}</h1>
+        <p className="lead">{t("booking.cancel.description", { name: site.name })}</p>
+      </header>
+      <NoScriptNotice />
+      <div className="cancel-area">{mounted ? <CancelPanel /> : null}</div>
+    </div>
+  );
+}
+
+type State = { kind: "loading" } | { kind: "missing" } | CancellationResult;
+
+function readToken(): string {
+  const fromUrl = new URLSearchParams(window.location.search).get("token") ?? "";
+  try {
+    if (fromUrl) window.sessionStorage.setItem(tokenKey, fromUrl);
+    else return window.sessionStorage.getItem(tokenKey) ?? "";
+  } catch {
+    // Without storage, only the link itself carries the token.
+  }
+  return fromUrl;
+}
+
+function CancelPanel() {
+  const { t } = useTranslation();
+  const lang = useLang();
+  const to = useLocalPath();
+  const [token] = useState(readToken);
+  const [state, setState] = useState<State>(token ? { kind: "loading" } : { kind: "missing" });
+  const [busy, setBusy] = useState(false);
+  const [justCancelled, setJustCancelled] = useState(false);
+  const outcome = useRef<HTMLParagraphElement>(null);
+
+  useEffect(() => {
+    if (!token) return;
+    let live = true;
+    void fetchCancellation(token, lang).then((r) => {
+      if (live) setState(r);
+    });
+    return () => {
+      live = false;
+    };
+  }, [token, lang]);
+
+  useEffect(() => {
+    if (justCancelled) outcome.current?.focus();
+  }, [justCancelled]);
+
+  async function cancel() {
+    if (busy) return;
+    setBusy(true);
+    const r = await postCancellation(token, lang);
+    setBusy(false);
+    if (r.kind === "found") setJustCancelled(true);
+    setState(r);
+  }
+
+  switch (state.kind) {
+    case "loading":
+      return (
+        <p className="loading-inline" role="status">
+          {t("loading")}
+        </p>
+      );
+    case "missing":
+    case "notFound":
+      return <Problem text={t("booking.cancel.notFound")} />;
+    case "started":
+      return <Problem text={t("booking.cancel.started")} />;
+    case "failed":
+      return (
+        <div className="notice" role="alert">
+          <p>{t("booking.cancel.failed")}</p>
+          <ContactLink className="button button-secondary" />
+        </div>
+      );
+  }
+
+  const b = state.booking;
+  const service = b.service as ServiceKey;
+  return (
+    <section className="schedule-step" aria-labelledby="cancel-details">
+      <dl className="booking-facts" id="cancel-details">
+        <div>
+          <dt>{t("schedule.confirmed.service")}</dt>
+          <dd>
+            {t(`schedule.services.${service}.title`)} · {t("schedule.services.minutes", { count: serviceMinutes(service) })}
+          </dd>
+        </div>
+        <div>
+          <dt>{t("booking.cancel.when")}</dt>
+          <dd>
+            {formatDateTime(lang, b.start, b.timeZone)}
+            <span className="zone-name">{zoneLabel(lang, b.timeZone, new Date(b.start))}</span>
+          </dd>
+        </div>
+      </dl>
+      {b.status === "confirmed" ? (
+        <div className="actions">
+          <button type="button" className="button button-primary cancel-confirm" aria-disabled={busy || undefined} onClick={() => void cancel()}>
+            {busy ? t("booking.cancel.cancelling") : t("booking.cancel.confirm")}
+          </button>
+          <Link className="button button-secondary" to={to("/")}>
+            {t("booking.cancel.keep")}
+          </Link>
+        </div>
+      ) : (
+        <>
+          <p ref={outcome} tabIndex={-1} className="cancel-outcome" role="status">
+            {b.status === "cancelled"
+              ? justCancelled
+                ? t("booking.cancel.done")
+                : t("booking.cancel.already")
+              : t("booking.cancel.started")}
+          </p>
+          <p>
+            <Link className="button button-primary" to={to("/schedule")}>
+              {t("booking.cancel.rebook")}
+            </Link>
+          </p>
+        </>
+      )}
+    </section>
+  );
+}
+
+function Problem({ text }: { text: string }) {
+  return (
+    <div className="notice notice-problem">
+      <p role="status">{text}</p>
+      <ContactLink className="button button-secondary" />
+    </div>
+  );
+}

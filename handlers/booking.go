@@ -1,0 +1,341 @@
+package handlers
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"io"
+	"mime"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/northbeam/site/internal/booking"
+)
+
+// registerBooking serves the booking API (DESIGN.md): the open slots, new
+// bookings, their invites, and the cancellation that the link in the
+// visitor's email leads to.
+func registerBooking(e *echo.Echo, srv *Server) {
+	e.GET("/api/slots", srv.getSlots)
+	e.POST("/api/bookings", srv.postBooking)
+	e.GET("/api/bookings/cancel", srv.getCancellation)
+	e.POST("/api/bookings/cancel", srv.postCancellation)
+	e.GET("/api/bookings/:file", srv.getBookingInvite)
+}
+
+// Limits of the request bodies: a booking is a few short fields and a topic
+// of at most 1,000 characters (up to 4 bytes each once encoded).
+const (
+	maxBookingBody = 16 << 10
+	maxCancelBody  = 1 << 10
+)
+
+// freshSlotsDays is how many days of slots a 409 carries, from the day of
+// the time that was taken: enough to offer the next day with open times.
+const freshSlotsDays = 7
+
+// slotsResponse is the body of GET /api/slots, and the fresh slots of a 409.
+type slotsResponse struct {
+	Service  string        `json:"service"`
+	TimeZone string        `json:"timeZone"`
+	Days     []booking.Day `json:"days"`
+}
+
+// bookingCreated is the body of a 201 from POST /api/bookings. Beyond
+// DESIGN.md's token, service, start, end and ics, it carries the visitor's
+// zone and the "add to calendar" links, which the server writes because the
+// invite's texts are the server's.
+type bookingCreated struct {
+	Booking createdBooking `json:"booking"`
+}
+
+type createdBooking struct {
+	Token    string        `json:"token"`
+	Service  string        `json:"service"`
+	Start    time.Time     `json:"start"`
+	End      time.Time     `json:"end"`
+	ICS      string        `json:"ics"`
+	TimeZone string        `json:"timeZone"`
+	Calendar calendarLinks `json:"calendar"`
+}
+
+type calendarLinks struct {
+	Google  string `json:"google"`
+	Outlook string `json:"outlook"`
+}
+
+// bookingConflict is the body of a 409: the error and the fresh slots, so
+// the visitor can pick another time without another request.
+type bookingConflict struct {
+	Error apiErrorBody   `json:"error"`
+	Slots *slotsResponse `json:"slots,omitempty"`
+}
+
+// cancellationView is what the cancel page shows of a booking: nothing
+// about the visitor, who holds the link.
+type cancellationView struct {
+	Booking cancellationBooking `json:"booking"`
+}
+
+type cancellationBooking struct {
+	Service  string    `json:"service"`
+	Start    time.Time `json:"start"`
+	End      time.Time `json:"end"`
+	TimeZone string    `json:"timeZone"`
+	// Status is "confirmed", "cancelled", or "started" once the meeting has
+	// begun and can no longer be cancelled.
+	Status string `json:"status"`
+}
+
+// bookingService returns the booking service, or an error answered as 503
+// when the server runs without one.
+func (srv *Server) bookingService() (*booking.Service, error) {
+	if srv.Booking == nil {
+		return nil, echo.NewHTTPError(http.StatusServiceUnavailable)
+	}
+	return srv.Booking, nil
+}
+
+func (srv *Server) getSlots(c echo.Context) error {
+	svc, err := srv.bookingService()
+	if err != nil {
+		return err
+	}
+	req := c.Request()
+	lang := requestLanguage(srv.Site(), c.QueryParam("lang"), req)
+	q, fieldErrs := booking.ParseSlotsQuery(req.URL.Query(), svc.Availability(), svc.Now())
+	if fieldErrs != nil {
+		return srv.invalidBooking(c, lang, fieldErrs)
+	}
+	body, err := srv.bookingSlots(c, svc, q)
+	if err != nil {
+		return err
+	}
+	noStoreBooking(c)
+	return c.JSON(http.StatusOK, body)
+}
+
+func (srv *Server) bookingSlots(c echo.Context, svc *booking.Service, q booking.SlotsQuery) (*slotsResponse, error) {
+	days, err := svc.Slots(c.Request().Context(), q)
+	if err != nil {
+		return nil, err
+	}
+	return &slotsResponse{Service: q.Service, TimeZone: q.TimeZone, Days: days}, nil
+}
+
+func (srv *Server) postBooking(c echo.Context) error {
+	svc, err := srv.bookingService()
+	if err != nil {
+		return err
+	}
+	s := srv.Site()
+	req := c.Request()
+	raw, err := readBookingJSON(c, maxBookingBody)
+	if err != nil {
+		return err
+	}
+	// The language is read on its own first, so that even a request with
+	// an unknown field gets its errors in the visitor's language.
+	var hint struct {
+		Lang string `json:"lang"`
+	}
+	_ = json.Unmarshal(raw, &hint)
+	lang := requestLanguage(s, hint.Lang, req)
+
+	br, err := booking.DecodeBookingRequest(bytes.NewReader(raw))
+	var fieldErrs booking.FieldErrors
+	switch {
+	case errors.As(err, &fieldErrs):
+		return srv.invalidBooking(c, lang, fieldErrs)
+	case err != nil:
+		return echo.NewHTTPError(http.StatusBadRequest)
+	}
+	br.Lang = lang
+
+	b, err := svc.Book(req.Context(), br)
+	switch {
+	case errors.As(err, &fieldErrs):
+		return srv.invalidBooking(c, lang, fieldErrs)
+	case errors.Is(err, booking.ErrSlotTaken):
+		return srv.slotTaken(c, svc, lang, br)
+	case err != nil:
+		return err
+	}
+	inv := svc.Invite(b)
+	noStoreBooking(c)
+	return c.JSON(http.StatusCreated, bookingCreated{Booking: createdBooking{
+		Token:    b.Token,
+		Service:  b.Service,
+		Start:    b.Start,
+		End:      b.End,
+		ICS:      "/api/bookings/" + b.Token + ".ics",
+		TimeZone: b.TimeZone,
+		Calendar: calendarLinks{
+			Google:  booking.GoogleCalendarURL(b, inv),
+			Outlook: booking.OutlookCalendarURL(b, inv),
+		},
+	}})
+}
+
+// slotTaken answers a lost race with 409, the localized message and the
+// slots of the week from the day of the time that was asked for, in the
+// visitor's zone.
+func (srv *Server) slotTaken(c echo.Context, svc *booking.Service, lang string, br booking.BookingRequest) error {
+	body := bookingConflict{Error: apiErrorBody{
+		Code:    "slot_taken",
+		Message: srv.Site().Locales.T(lang, "booking.taken"),
+	}}
+	// The request passed validation, so its start and zone parse.
+	start, errStart := time.Parse(time.RFC3339, strings.TrimSpace(br.Start))
+	loc, errZone := time.LoadLocation(br.TimeZone)
+	if errStart == nil && errZone == nil {
+		q := booking.SlotsQuery{
+			Service:  br.Service,
+			From:     booking.DateOf(start.In(loc)),
+			Days:     freshSlotsDays,
+			TimeZone: br.TimeZone,
+			Location: loc,
+		}
+		fresh, err := srv.bookingSlots(c, svc, q)
+		if err != nil {
+			return err
+		}
+		body.Slots = fresh
+	}
+	noStoreBooking(c)
+	return c.JSON(http.StatusConflict, body)
+}
+
+// invalidBooking answers 422 with every field's message in lang.
+func (srv *Server) invalidBooking(c echo.Context, lang string, fieldErrs booking.FieldErrors) error {
+	s := srv.Site()
+	fields := make(map[string]string, len(fieldErrs))
+	for field, key := range fieldErrs {
+		fields[field] = s.Locales.T(lang, key)
+	}
+	return c.JSON(http.StatusUnprocessableEntity, apiError{Error: apiErrorBody{
+		Code:    "invalid",
+		Message: s.Locales.T(lang, "validation.invalid"),
+		Fields:  fields,
+	}})
+}
+
+// getBookingInvite serves /api/bookings/<token>.ics: the invite while the
+// booking stands, its cancellation once cancelled.
+func (srv *Server) getBookingInvite(c echo.Context) error {
+	svc, err := srv.bookingService()
+	if err != nil {
+		return err
+	}
+	token, ok := strings.CutSuffix(c.Param("file"), ".ics")
+	if !ok {
+		return echo.ErrNotFound
+	}
+	b, err := svc.Find(c.Request().Context(), token)
+	if errors.Is(err, booking.ErrNotFound) {
+		return echo.ErrNotFound
+	}
+	if err != nil {
+		return err
+	}
+	method := "REQUEST"
+	if b.IsCancelled() {
+		method = "CANCEL"
+	}
+	h := c.Response().Header()
+	h.Set("Content-Disposition", `attachment; filename="`+b.Service+`.ics"`)
+	h.Set("X-Content-Type-Options", "nosniff")
+	h.Set("X-Robots-Tag", "noindex")
+	noStoreBooking(c)
+	return c.Blob(http.StatusOK, "text/calendar; charset=utf-8; method="+method, svc.Calendar(b))
+}
+
+func (srv *Server) getCancellation(c echo.Context) error {
+	svc, err := srv.bookingService()
+	if err != nil {
+		return err
+	}
+	b, err := svc.FindByCancelToken(c.Request().Context(), c.QueryParam("token"))
+	if errors.Is(err, booking.ErrNotFound) {
+		return echo.ErrNotFound
+	}
+	if err != nil {
+		return err
+	}
+	noStoreBooking(c)
+	return c.JSON(http.StatusOK, cancellationOf(b, svc.Now()))
+}
+
+func (srv *Server) postCancellation(c echo.Context) error {
+	svc, err := srv.bookingService()
+	if err != nil {
+		return err
+	}
+	raw, err := readBookingJSON(c, maxCancelBody)
+	if err != nil {
+		return err
+	}
+	var body struct {
+		Token string `json:"token"`
+		Lang  string `json:"lang"`
+	}
+	if err := json.Unmarshal(raw, &body); err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest)
+	}
+	lang := requestLanguage(srv.Site(), body.Lang, c.Request())
+	b, _, err := svc.Cancel(c.Request().Context(), body.Token)
+	switch {
+	case errors.Is(err, booking.ErrNotFound):
+		return echo.ErrNotFound
+	case errors.Is(err, booking.ErrStarted):
+		return c.JSON(http.StatusConflict, apiError{Error: apiErrorBody{
+			Code:    "started",
+			Message: srv.Site().Locales.T(lang, "booking.cancel.started"),
+		}})
+	case err != nil:
+		return err
+	}
+	noStoreBooking(c)
+	return c.JSON(http.StatusOK, cancellationOf(b, svc.Now()))
+}
+
+func cancellationOf(b booking.Booking, now time.Time) cancellationView {
+	status := "confirmed"
+	switch {
+	case b.IsCancelled():
+		status = "cancelled"
+	case !now.Before(b.Start):
+		status = "started"
+	}
+	return cancellationView{Booking: cancellationBooking{
+		Service: b.Service, Start: b.Start, End: b.End, TimeZone: b.TimeZone, Status: status,
+	}}
+}
+
+// readBookingJSON returns the body of a JSON request of at most limit bytes:
+// 415 for another media type, 413 beyond the limit.
+func readBookingJSON(c echo.Context, limit int64) ([]byte, error) {
+	req := c.Request()
+	mediaType, _, err := mime.ParseMediaType(req.Header.Get(echo.HeaderContentType))
+	if err != nil || mediaType != echo.MIMEApplicationJSON {
+		return nil, echo.NewHTTPError(http.StatusUnsupportedMediaType)
+	}
+	raw, err := io.ReadAll(http.MaxBytesReader(c.Response(), req.Body, limit))
+	var tooLarge *http.MaxBytesError
+	if errors.As(err, &tooLarge) {
+		return nil, echo.NewHTTPError(http.StatusRequestEntityTooLarge)
+	}
+	if err != nil {
+		return nil, echo.NewHTTPError(http.StatusBadRequest)
+	}
+	return raw, nil
+}
+
+// noStoreBooking keeps answers about bookings out of every cache: they change
+// with every booking, and some name a visitor's appointment.
+func noStoreBooking(c echo.Context) {
+	c.Response().Header().Set("Cache-Control", "no-store")
+}

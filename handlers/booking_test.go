@@ -1,0 +1,663 @@
+package handlers
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	ics "github.com/arran4/golang-ical"
+
+	"github.com/northbeam/site/internal/booking"
+	"github.com/northbeam/site/internal/mail"
+	"github.com/northbeam/site/internal/mail/mailtest"
+	"github.com/northbeam/site/internal/store"
+)
+
+// bookingFixture is the availability of the booking API tests: the shape
+// of content/availability.json without closed dates, so that editing the
+// shipped file never breaks a test.
+const bookingFixture = `{
+  "timeZone": "Europe/Berlin",
+  "weeklyHours": {
+    "monday": [{"start": "09:00", "end": "12:30"}, {"start": "13:30", "end": "17:30"}],
+    "tuesday": [{"start": "09:00", "end": "12:30"}, {"start": "13:30", "end": "17:30"}],
+    "wednesday": [{"start": "09:00", "end": "12:30"}, {"start": "13:30", "end": "17:30"}],
+    "thursday": [{"start": "09:00", "end": "12:30"}, {"start": "13:30", "end": "17:30"}],
+    "friday": [{"start": "09:00", "end": "12:30"}, {"start": "13:30", "end": "17:30"}],
+    "saturday": [],
+    "sunday": []
+  },
+  "services": {"discovery": {"minutes": 15}, "strategy": {"minutes": 30}},
+  "slotIntervalMinutes": 15,
+  "bufferMinutes": 10,
+  "minimumNoticeHours": 12,
+  "daysAhead": 30,
+  "closedDates": []
+}`
+
+// testInbox is the consultancy's address in the booking tests.
+const testInbox = "team@northbeam.test"
+
+// bookingEnv is a server with a booking service on a fresh database.
+type bookingEnv struct {
+	handler http.Handler
+	store   *store.Store
+	service *booking.Service
+	clock   *atomic.Pointer[time.Time]
+}
+
+// setNow moves the service's clock.
+func (env *bookingEnv) setNow(t time.Time) { env.clock.Store(&t) }
+
+// newBookingEnv serves the built site with a booking service over a
+// temporary database. now is the service's clock; nil means the real one.
+func newBookingEnv(t testing.TB, availability string, now *time.Time) *bookingEnv {
+	t.Helper()
+	s := testSite(t)
+	st, err := store.Open(context.Background(), filepath.Join(t.TempDir(), "site.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	av, err := booking.ParseAvailability([]byte(availability))
+	if err != nil {
+		t.Fatal(err)
+	}
+	env := &bookingEnv{store: st, clock: &atomic.Pointer[time.Time]{}}
+	clock := time.Now
+	if now != nil {
+		env.setNow(*now)
+		clock = func() time.Time { return *env.clock.Load() }
+	}
+	svc, err := booking.NewService(st, os.DirFS(filepath.Join(projectRoot, "content")), booking.Config{
+		Availability: av,
+		Inbox:        testInbox,
+		Brand:        booking.Brand{Name: s.Info.Name, Email: s.Info.Email, BaseURL: "https://example.test"},
+		Texts:        s.Locales,
+		LocalURL: func(lang, path string) string {
+			l, ok := s.Info.Language(lang)
+			if !ok {
+				l = s.Info.Default()
+			}
+			return "https://example.test" + l.LocalPath(path)
+		},
+		Now: clock,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	env.service = svc
+	env.handler = New(NewServer(s, Services{Log: quietLog(), Store: st, Booking: svc}))
+	return env
+}
+
+// monday7am is the clock of the API tests: Monday 7 June 2027, 07:00 in
+// Berlin. With 12 hours of notice, Tuesday is fully bookable.
+var monday7am = time.Date(2027, 6, 7, 5, 0, 0, 0, time.UTC)
+
+// tuesdayAt returns a time on Tuesday 8 June 2027 in Berlin, in UTC.
+func tuesdayAt(t testing.TB, clock string) time.Time {
+	t.Helper()
+	berlin, err := time.LoadLocation("Europe/Berlin")
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := time.ParseInLocation("2006-01-02 15:04", "2027-06-08 "+clock, berlin)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c.UTC()
+}
+
+// do sends a request to h and records the answer.
+func bookingDo(t testing.TB, h http.Handler, method, target, contentType string, body []byte, header ...string) *httptest.ResponseRecorder {
+	t.Helper()
+	req := httptest.NewRequest(method, target, bytes.NewReader(body))
+	if contentType != "" {
+		req.Header.Set("Content-Type", contentType)
+	}
+	for i := 0; i+1 < len(header); i += 2 {
+		req.Header.Set(header[i], header[i+1])
+	}
+	rec := httptest.NewRecorder()
+	h.ServeHTTP(rec, req)
+	return rec
+}
+
+func bookingPost(t testing.TB, h http.Handler, target string, body any, header ...string) *httptest.ResponseRecorder {
+	t.Helper()
+	b, err := json.Marshal(body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return bookingDo(t, h, http.MethodPost, target, "application/json", b, header...)
+}
+
+func bookingDecode[T any](t testing.TB, rec *httptest.ResponseRecorder) T {
+	t.Helper()
+	var v T
+	if err := json.Unmarshal(rec.Body.Bytes(), &v); err != nil {
+		t.Fatalf("decode %d %q: %v", rec.Code, rec.Body.String(), err)
+	}
+	return v
+}
+
+// validBooking is a request the fixture accepts on monday7am.
+func validBooking(t testing.TB, clock, lang string) map[string]string {
+	return map[string]string{
+		"service":  "discovery",
+		"start":    tuesdayAt(t, clock).Format(time.RFC3339),
+		"name":     "Amira Haddad",
+		"email":    "amira@example.com",
+		"company":  "Haddad Logistics",
+		"topic":    "Moving our dispatch system\nto the cloud.",
+		"timeZone": "America/New_York",
+		"lang":     lang,
+	}
+}
+
+func bookSlot(t testing.TB, env *bookingEnv, req map[string]string) createdBooking {
+	t.Helper()
+	rec := bookingPost(t, env.handler, "/api/bookings", req)
+	if rec.Code != http.StatusCreated {
+		t.Fatalf("booking: %d %s", rec.Code, rec.Body.String())
+	}
+	return bookingDecode[bookingCreated](t, rec).Booking
+}
+
+// slotStarts returns the starts offered on Tuesday in Berlin.
+func offeredStarts(t testing.TB, env *bookingEnv, service string) map[time.Time]bool {
+	t.Helper()
+	rec := get(t, env.handler, "/api/slots?service="+service+"&from=2027-06-08&days=1&tz=Europe/Berlin")
+	if rec.Code != http.StatusOK {
+		t.Fatalf("slots: %d %s", rec.Code, rec.Body.String())
+	}
+	body := bookingDecode[slotsResponse](t, rec)
+	starts := map[time.Time]bool{}
+	for _, d := range body.Days {
+		for _, s := range d.Slots {
+			starts[s.Start] = true
+		}
+	}
+	return starts
+}
+
+// outboxRows returns the kind, recipient and body of every queued mail.
+func bookingOutbox(t testing.TB, st *store.Store) [][3]string {
+	t.Helper()
+	rows, err := st.DB().Query(`SELECT kind, to_addr, text_body FROM outbox ORDER BY id`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	var out [][3]string
+	for rows.Next() {
+		var r [3]string
+		if err := rows.Scan(&r[0], &r[1], &r[2]); err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, r)
+	}
+	return out
+}
+
+var cancelLinkPattern = regexp.MustCompile(`https://example\.test(/[a-z]{2})?/schedule/cancel\?token=([A-Za-z0-9_-]{32})`)
+
+// cancelToken reads the cancel link of the latest confirmation in the
+// outbox, as the visitor would find it in their email.
+func emailedCancelToken(t testing.TB, st *store.Store, wantPrefix string) string {
+	t.Helper()
+	var token string
+	for _, r := range bookingOutbox(t, st) {
+		if r[0] != booking.KindConfirmation {
+			continue
+		}
+		m := cancelLinkPattern.FindStringSubmatch(r[2])
+		if m == nil {
+			t.Fatalf("no cancel link in the confirmation:\n%s", r[2])
+		}
+		if m[1] != wantPrefix {
+			t.Errorf("cancel link %s: language prefix %q, want %q", m[0], m[1], wantPrefix)
+		}
+		token = m[2]
+	}
+	if token == "" {
+		t.Fatal("no confirmation in the outbox")
+	}
+	return token
+}
+
+func TestBookingAPIScenarios(t *testing.T) {
+	ok := validBooking(t, "10:00", "en")
+	big := validBooking(t, "10:00", "en")
+	big["topic"] = strings.Repeat("x", 20<<10)
+	for _, tc := range []struct {
+		name, method, target, contentType, body string
+		status                                  int
+		contains                                string
+	}{
+		{"slots", "GET", "/api/slots?service=strategy&from=2027-06-08&days=2&tz=Asia/Tokyo", "", "", 200, `"timeZone":"Asia/Tokyo"`},
+		{"slots of a day in UTC", "GET", "/api/slots?service=discovery&from=2027-06-08&days=1&tz=UTC", "", "", 200, `"start":"2027-06-08T07:00:00Z","end":"2027-06-08T07:15:00Z"`},
+		{"slots without a zone", "GET", "/api/slots?service=discovery", "", "", 422, `"tz":"Please choose a valid time zone."`},
+		{"a booking", "POST", "/api/bookings", "application/json", bookingJSON(ok), 201, `"ics":"/api/bookings/`},
+		{"a booking with a charset", "POST", "/api/bookings", "application/json; charset=utf-8", bookingJSON(validBooking(t, "11:00", "en")), 201, `"service":"discovery"`},
+		{"the same time again", "POST", "/api/bookings", "application/json", bookingJSON(ok), 409, `"code":"slot_taken"`},
+		{"a form post", "POST", "/api/bookings", "application/x-www-form-urlencoded", "service=discovery", 415, `"code":"unsupported_type"`},
+		{"too large", "POST", "/api/bookings", "application/json", bookingJSON(big), 413, `"code":"too_large"`},
+		{"not JSON", "POST", "/api/bookings", "application/json", `{"service":`, 400, `"code":"bad_request"`},
+		{"two objects", "POST", "/api/bookings", "application/json", `{} {}`, 400, `"code":"bad_request"`},
+		{"an unknown field", "POST", "/api/bookings", "application/json", `{"phone":"123"}`, 422, `"phone":"This field is not accepted."`},
+		{"a wrong type", "POST", "/api/bookings", "application/json", `{"name":42}`, 422, `"name":"Please enter your name`},
+		{"an unknown invite", "GET", "/api/bookings/AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA.ics", "", "", 404, `"code":"not_found"`},
+		{"not an invite", "GET", "/api/bookings/whatever", "", "", 404, `"code":"not_found"`},
+		{"an unknown cancel token", "GET", "/api/bookings/cancel?token=AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA", "", "", 404, `"code":"not_found"`},
+		{"cancel without a token", "POST", "/api/bookings/cancel", "application/json", `{}`, 404, `"code":"not_found"`},
+		{"cancel as a form post", "POST", "/api/bookings/cancel", "text/plain", `token=x`, 415, `"code":"unsupported_type"`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			env := newBookingEnv(t, bookingFixture, &monday7am)
+			if tc.status == 409 {
+				bookSlot(t, env, ok)
+			}
+			rec := bookingDo(t, env.handler, tc.method, tc.target, tc.contentType, []byte(tc.body))
+			if rec.Code != tc.status || !strings.Contains(rec.Body.String(), tc.contains) {
+				t.Errorf("%d %s\nwant %d containing %s", rec.Code, rec.Body.String(), tc.status, tc.contains)
+			}
+			if ct := rec.Header().Get("Content-Type"); !strings.HasPrefix(ct, "application/json") {
+				t.Errorf("Content-Type %q", ct)
+			}
+		})
+	}
+}
+
+func bookingJSON(v any) string {
+	b, err := json.Marshal(v)
+	if err != nil {
+		panic(err)
+	}
+	return string(b)
+}
+
+// TestBookingValidationInEveryLanguage checks that every field error and
+// the message come back in the visitor's language, from the body's lang or
+// else from Accept-Language.
+func TestBookingValidationInEveryLanguage(t *testing.T) {
+	s := testSite(t)
+	env := newBookingEnv(t, bookingFixture, &monday7am)
+	for _, lang := range s.Info.Languages {
+		t.Run(lang.Code, func(t *testing.T) {
+			check := func(t *testing.T, rec *httptest.ResponseRecorder, want booking.FieldErrors) {
+				t.Helper()
+				if rec.Code != http.StatusUnprocessableEntity {
+					t.Fatalf("%d %s", rec.Code, rec.Body.String())
+				}
+				body := bookingDecode[apiError](t, rec)
+				if body.Error.Code != "invalid" || body.Error.Message != s.Locales.T(lang.Code, "validation.invalid") {
+					t.Errorf("error %+v", body.Error)
+				}
+				if len(body.Error.Fields) != len(want) {
+					t.Errorf("fields %v, want %v", body.Error.Fields, want)
+				}
+				for field, key := range want {
+					got, wantText := body.Error.Fields[field], s.Locales.T(lang.Code, key)
+					if got != wantText {
+						t.Errorf("%s = %q, want %q", field, got, wantText)
+					}
+					if lang.Code != "en" && got == s.Locales.T("en", key) {
+						t.Errorf("%s is in English: %q", field, got)
+					}
+				}
+			}
+			everything := map[string]string{
+				"service": "lunch", "start": "tomorrow", "name": " ", "email": "amira@", "timeZone": "Mars/Olympus",
+				"company": strings.Repeat("c", 121), "topic": strings.Repeat("t", 1001), "lang": lang.Code,
+			}
+			check(t, bookingPost(t, env.handler, "/api/bookings", everything), booking.FieldErrors{
+				"service": booking.KeyService, "start": booking.KeyStart, "name": booking.KeyName, "email": booking.KeyEmail,
+				"timeZone": booking.KeyTimeZone, "company": booking.KeyCompany, "topic": booking.KeyTopic,
+			})
+
+			offGrid := validBooking(t, "10:05", lang.Code)
+			check(t, bookingPost(t, env.handler, "/api/bookings", offGrid), booking.FieldErrors{"start": booking.KeySlotUnavailable})
+
+			// No lang in the body: Accept-Language decides, even for an unknown field.
+			unknown := bookingDo(t, env.handler, "POST", "/api/bookings", "application/json", []byte(`{"phone":"+49 30 1234"}`),
+				"Accept-Language", lang.Tag+";q=0.9, es;q=0.8")
+			check(t, unknown, booking.FieldErrors{"phone": booking.KeyUnknownField})
+
+			query := bookingDo(t, env.handler, "GET", "/api/slots?service=lunch&tz=Nowhere&from=2027-02-30&days=40&lang="+lang.Code, "", nil)
+			check(t, query, booking.FieldErrors{
+				"service": booking.KeyService, "tz": booking.KeyTimeZone, "from": booking.KeyFrom, "days": booking.KeyDays,
+			})
+		})
+	}
+	if n := len(bookingOutbox(t, env.store)); n != 0 {
+		t.Errorf("invalid requests queued %d mails", n)
+	}
+}
+
+// TestConcurrentBookingsForOverlappingTimes races 50 requests for four
+// times that pairwise overlap once the buffer is counted: exactly one
+// booking is made, and every other request gets a 409 with fresh slots.
+func TestConcurrentBookingsForOverlappingTimes(t *testing.T) {
+	env := newBookingEnv(t, bookingFixture, &monday7am)
+	srv := httptest.NewServer(env.handler)
+	defer srv.Close()
+	variants := []struct{ service, clock string }{
+		{"discovery", "10:00"}, {"strategy", "10:00"}, {"discovery", "10:15"}, {"strategy", "10:15"},
+	}
+	const n = 50
+	var wg sync.WaitGroup
+	statuses := make([]int, n)
+	bodies := make([]string, n)
+	startLine := make(chan struct{})
+	for i := range n {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			v := variants[i%len(variants)]
+			req := validBooking(t, v.clock, "de")
+			req["service"] = v.service
+			req["email"] = fmt.Sprintf("visitor%d@example.com", i)
+			<-startLine
+			res, err := http.Post(srv.URL+"/api/bookings", "application/json", strings.NewReader(bookingJSON(req)))
+			if err != nil {
+				t.Error(err)
+				return
+			}
+			defer res.Body.Close()
+			b, _ := io.ReadAll(res.Body)
+			statuses[i], bodies[i] = res.StatusCode, string(b)
+		}()
+	}
+	close(startLine)
+	wg.Wait()
+
+	created, conflicts := 0, 0
+	for i, status := range statuses {
+		switch status {
+		case http.StatusCreated:
+			created++
+		case http.StatusConflict:
+			conflicts++
+			var body bookingConflict
+			if err := json.Unmarshal([]byte(bodies[i]), &body); err != nil {
+				t.Fatal(err)
+			}
+			if body.Error.Message != testSite(t).Locales.T("de", "booking.taken") || body.Slots == nil || len(body.Slots.Days) != freshSlotsDays {
+				t.Errorf("409 body: %s", bodies[i])
+			}
+		default:
+			t.Errorf("request %d: %d %s", i, status, bodies[i])
+		}
+	}
+	if created != 1 || conflicts != n-1 {
+		t.Errorf("%d created and %d conflicts, want 1 and %d", created, conflicts, n-1)
+	}
+	var standing int
+	if err := env.store.DB().QueryRow(`SELECT count(*) FROM bookings`).Scan(&standing); err != nil {
+		t.Fatal(err)
+	}
+	if standing != 1 {
+		t.Errorf("%d bookings stored", standing)
+	}
+	if rows := bookingOutbox(t, env.store); len(rows) != 2 {
+		t.Errorf("%d mails queued, want the 2 of the one booking", len(rows))
+	}
+}
+
+// TestBookingSlotDisappearsAndCancelFreesIt follows a booking from the open
+// slots to its cancellation through the link in the email, twice.
+func TestBookingSlotDisappearsAndCancelFreesIt(t *testing.T) {
+	env := newBookingEnv(t, bookingFixture, &monday7am)
+	at := tuesdayAt(t, "10:00")
+	before := offeredStarts(t, env, "discovery")
+	for _, c := range []string{"09:45", "10:00", "10:15", "10:30"} {
+		if !before[tuesdayAt(t, c)] {
+			t.Fatalf("%s not offered before booking", c)
+		}
+	}
+	created := bookSlot(t, env, validBooking(t, "10:00", "fr"))
+	if !created.Start.Equal(at) || !created.End.Equal(at.Add(15*time.Minute)) || created.TimeZone != "America/New_York" {
+		t.Errorf("created %+v", created)
+	}
+	if !strings.HasPrefix(created.Calendar.Google, "https://calendar.google.com/") || !strings.HasPrefix(created.Calendar.Outlook, "https://outlook.live.com/") {
+		t.Errorf("calendar links %+v", created.Calendar)
+	}
+
+	// The slot and its neighbours within the 10-minute buffer are gone;
+	// further ones stay.
+	after := offeredStarts(t, env, "discovery")
+	for c, want := range map[string]bool{"09:30": true, "09:45": false, "10:00": false, "10:15": false, "10:30": true} {
+		if after[tuesdayAt(t, c)] != want {
+			t.Errorf("after booking, %s offered = %v, want %v", c, !want, want)
+		}
+	}
+	if strategy := offeredStarts(t, env, "strategy"); strategy[tuesdayAt(t, "09:30")] || !strategy[tuesdayAt(t, "09:15")] {
+		t.Error("a 30-minute slot ending at the booking is offered, or one ending 15 minutes before is not")
+	}
+
+	token := emailedCancelToken(t, env.store, "/fr")
+	rec := get(t, env.handler, "/api/bookings/cancel?token="+token)
+	view := bookingDecode[cancellationView](t, rec)
+	if rec.Code != http.StatusOK || view.Booking.Status != "confirmed" || !view.Booking.Start.Equal(at) || view.Booking.Service != "discovery" {
+		t.Fatalf("lookup: %d %+v", rec.Code, view)
+	}
+	if strings.Contains(rec.Body.String(), "amira") {
+		t.Error("the cancel lookup shows the visitor's details")
+	}
+
+	for round := range 2 {
+		rec = bookingPost(t, env.handler, "/api/bookings/cancel", map[string]string{"token": token, "lang": "fr"})
+		view = bookingDecode[cancellationView](t, rec)
+		if rec.Code != http.StatusOK || view.Booking.Status != "cancelled" {
+			t.Fatalf("cancel #%d: %d %s", round+1, rec.Code, rec.Body.String())
+		}
+	}
+	if again := offeredStarts(t, env, "discovery"); !again[at] || !again[tuesdayAt(t, "09:45")] {
+		t.Error("the cancelled slot is not offered again")
+	}
+	kinds := map[string]int{}
+	for _, r := range bookingOutbox(t, env.store) {
+		kinds[r[0]]++
+	}
+	want := map[string]int{booking.KindConfirmation: 1, booking.KindNotify: 1, booking.KindCancelled: 1, booking.KindCancelNotify: 1}
+	if fmt.Sprint(kinds) != fmt.Sprint(want) {
+		t.Errorf("mails %v, want %v (cancelling twice sends nothing more)", kinds, want)
+	}
+
+	// The invite now cancels the event, and the time can be booked again.
+	inv := get(t, env.handler, created.ICS)
+	if inv.Code != http.StatusOK || !strings.Contains(inv.Body.String(), "METHOD:CANCEL") {
+		t.Errorf("invite after cancel: %d %s", inv.Code, inv.Body.String())
+	}
+	bookSlot(t, env, validBooking(t, "10:00", "en"))
+}
+
+func TestCancellingAStartedBookingIsRefused(t *testing.T) {
+	env := newBookingEnv(t, bookingFixture, &monday7am)
+	bookSlot(t, env, validBooking(t, "10:00", "ar"))
+	token := emailedCancelToken(t, env.store, "/ar")
+	env.setNow(tuesdayAt(t, "10:05"))
+	rec := get(t, env.handler, "/api/bookings/cancel?token="+token)
+	if view := bookingDecode[cancellationView](t, rec); view.Booking.Status != "started" {
+		t.Errorf("lookup while it runs: %+v", view)
+	}
+	rec = bookingPost(t, env.handler, "/api/bookings/cancel", map[string]string{"token": token, "lang": "ar"})
+	body := bookingDecode[apiError](t, rec)
+	if rec.Code != http.StatusConflict || body.Error.Code != "started" || body.Error.Message != testSite(t).Locales.T("ar", "booking.cancel.started") {
+		t.Errorf("%d %s", rec.Code, rec.Body.String())
+	}
+}
+
+// TestBookingInviteParses reads the served invite back with a calendar library.
+func TestBookingInviteParses(t *testing.T) {
+	env := newBookingEnv(t, bookingFixture, &monday7am)
+	req := validBooking(t, "14:30", "de")
+	req["service"] = "strategy"
+	created := bookSlot(t, env, req)
+	rec := get(t, env.handler, created.ICS)
+	if rec.Code != http.StatusOK {
+		t.Fatalf("%d %s", rec.Code, rec.Body.String())
+	}
+	if ct := rec.Header().Get("Content-Type"); ct != "text/calendar; charset=utf-8; method=REQUEST" {
+		t.Errorf("Content-Type %q", ct)
+	}
+	if cd := rec.Header().Get("Content-Disposition"); !strings.HasPrefix(cd, "attachment;") {
+		t.Errorf("Content-Disposition %q", cd)
+	}
+	if cc := rec.Header().Get("Cache-Control"); cc != "no-store" {
+		t.Errorf("Cache-Control %q", cc)
+	}
+	ev := parseBookingInvite(t, rec.Body.Bytes(), "REQUEST")
+	start, err := ev.GetStartAt()
+	if err != nil || !start.Equal(tuesdayAt(t, "14:30")) || start.Location() != time.UTC {
+		t.Errorf("DTSTART %v %v, want 12:30 UTC", start, err)
+	}
+	end, err := ev.GetEndAt()
+	if err != nil || !end.Equal(tuesdayAt(t, "15:00")) {
+		t.Errorf("DTEND %v %v", end, err)
+	}
+	if got := ev.GetProperty(ics.ComponentPropertySummary).Value; got != "Strategiegespräch mit Northbeam" {
+		t.Errorf("SUMMARY %q", got)
+	}
+	if desc := ev.GetProperty(ics.ComponentPropertyDescription).Value; !strings.Contains(desc, "30 Minuten") || !strings.Contains(desc, "Moving our dispatch system\nto the cloud.") {
+		t.Errorf("DESCRIPTION %q", desc)
+	}
+	if org := ev.GetProperty(ics.ComponentPropertyOrganizer); org == nil || org.Value != "mailto:"+testInbox {
+		t.Errorf("ORGANIZER %+v", org)
+	}
+	if a := ev.Attendees(); len(a) != 1 || a[0].Email() != "amira@example.com" {
+		t.Errorf("ATTENDEE %+v", a)
+	}
+	if !strings.HasSuffix(ev.Id(), "@example.test") || strings.Contains(ev.Id(), created.Token) {
+		t.Errorf("UID %q", ev.Id())
+	}
+	if again := get(t, env.handler, created.ICS); !bytes.Equal(again.Body.Bytes(), rec.Body.Bytes()) {
+		t.Error("the invite changes between downloads")
+	}
+}
+
+func parseBookingInvite(t testing.TB, data []byte, method string) *ics.VEvent {
+	t.Helper()
+	cal, err := ics.ParseCalendar(bytes.NewReader(data))
+	if err != nil {
+		t.Fatalf("parse: %v\n%s", err, data)
+	}
+	var got string
+	for _, p := range cal.CalendarProperties {
+		if p.IANAToken == "METHOD" {
+			got = p.Value
+		}
+	}
+	if got != method {
+		t.Errorf("METHOD %q, want %q", got, method)
+	}
+	events := cal.Events()
+	if len(events) != 1 {
+		t.Fatalf("%d events", len(events))
+	}
+	return events[0]
+}
+
+// TestBookingMailsReachSMTP sends the outbox through a real SMTP server:
+// the visitor's confirmation in Arabic with the invite attached, the
+// consultancy's notification, then both cancellation notices.
+func TestBookingMailsReachSMTP(t *testing.T) {
+	env := newBookingEnv(t, bookingFixture, &monday7am)
+	smtpServer := mailtest.Start(t)
+	sender, err := mail.NewSMTPSender(mail.SMTPConfig{URL: smtpServer.URL(), From: "Northbeam <hello@northbeam.test>", Timeout: 5 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	worker := mail.NewWorker(env.store, sender, mail.WorkerConfig{Logger: quietLog()})
+	ctx := context.Background()
+
+	created := bookSlot(t, env, validBooking(t, "09:00", "ar"))
+	if _, err := worker.DrainOnce(ctx); err != nil {
+		t.Fatal(err)
+	}
+	got := smtpServer.WaitFor(2, 10*time.Second)
+	byRecipient := map[string]mailtest.Received{}
+	for _, m := range got {
+		byRecipient[strings.Join(m.To, ",")] = m
+	}
+	visitor, notify := byRecipient["amira@example.com"], byRecipient[testInbox]
+	if !strings.HasPrefix(visitor.Subject, "تأكيد الموعد: مكالمة تعارفية مع Northbeam") {
+		t.Errorf("visitor subject %q", visitor.Subject)
+	}
+	text, err := visitor.Text()
+	if err != nil {
+		t.Fatal(err)
+	}
+	// 09:00 in Berlin is 03:00 in New York, and the mail says so in Arabic.
+	for _, want := range []string{"مرحبًا Amira Haddad", "الثلاثاء، 8 يونيو 2027، الساعة 3:00 ص (America/New_York)", "الساعة 9:00 ص (Europe/Berlin)", "https://example.test/ar/schedule/cancel?token="} {
+		if !strings.Contains(text, want) {
+			t.Errorf("visitor mail lacks %q:\n%s", want, text)
+		}
+	}
+	attachments := visitor.Attachments()
+	if len(attachments) != 1 || attachments[0].Filename != "invite.ics" || attachments[0].ContentType != "text/calendar" || attachments[0].Params["method"] != "REQUEST" {
+		t.Fatalf("visitor attachments %+v", attachments)
+	}
+	ev := parseBookingInvite(t, attachments[0].Body, "REQUEST")
+	if start, _ := ev.GetStartAt(); !start.Equal(created.Start) {
+		t.Errorf("attached invite starts %v, want %v", start, created.Start)
+	}
+	served := get(t, env.handler, created.ICS).Body.Bytes()
+	if !bytes.Equal(bytes.ReplaceAll(attachments[0].Body, []byte("\r\n"), []byte("\n")), bytes.ReplaceAll(served, []byte("\r\n"), []byte("\n"))) {
+		t.Error("the attached invite differs from the served one")
+	}
+	if replyTo, _ := notify.AddressHeader("Reply-To"); len(replyTo) != 1 || replyTo[0] != "amira@example.com" {
+		t.Errorf("notification Reply-To %v", replyTo)
+	}
+	if notifyText, _ := notify.Text(); !strings.Contains(notifyText, "Tuesday, 8 June 2027 at 9:00 AM (Europe/Berlin)") || !strings.Contains(notifyText, "Haddad Logistics") {
+		t.Errorf("notification:\n%s", notifyText)
+	}
+
+	token := emailedCancelToken(t, env.store, "/ar")
+	if rec := bookingPost(t, env.handler, "/api/bookings/cancel", map[string]string{"token": token}); rec.Code != http.StatusOK {
+		t.Fatalf("cancel: %d %s", rec.Code, rec.Body.String())
+	}
+	if _, err := worker.DrainOnce(ctx); err != nil {
+		t.Fatal(err)
+	}
+	got = smtpServer.WaitFor(4, 10*time.Second)
+	for _, m := range got[2:] {
+		files := m.Attachments()
+		if len(files) != 1 || files[0].Params["method"] != "CANCEL" {
+			t.Fatalf("cancellation to %v: attachments %+v", m.To, files)
+		}
+		parseBookingInvite(t, files[0].Body, "CANCEL")
+		if strings.Join(m.To, ",") == "amira@example.com" && !strings.HasPrefix(m.Subject, "إلغاء الموعد") {
+			t.Errorf("visitor cancellation subject %q", m.Subject)
+		}
+	}
+}
+
+// TestBookingCancelPageInEveryLanguage checks that the page of the link in
+// the email exists in every language.
+func TestBookingCancelPageInEveryLanguage(t *testing.T) {
+	s := testSite(t)
+	h := testHandler(t)
+	for _, lang := range s.Info.Languages {
+		path := lang.LocalPath("/schedule/cancel") + "?token=" + url.QueryEscape(booking.NewToken())
+		rec := get(t, h, path)
+		if rec.Code != http.StatusOK || !strings.Contains(rec.Body.String(), ">"+s.Locales.T(lang.Code, "booking.cancel.title")+"</h1>") {
+			t.Errorf("%s: %d", path, rec.Code)
+		}
+	}
+}

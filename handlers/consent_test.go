@@ -1,0 +1,165 @@
+package handlers
+
+import (
+	"maps"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// The cookie banner is built in the browser only: the server's pages never
+// carry its markup, whatever the configuration, and they carry no inline
+// script for it (the site runs under a strict content security policy).
+func TestServerHTMLHasNoBannerMarkup(t *testing.T) {
+	shared := testSite(t)
+	botsSeeIt := consentSite(t, "G-TEST0001")
+	banner := regexp.MustCompile(`cc-main|cm-wrapper|pm-wrapper|\bcm__|\bpm__|show--consent|show--preferences|googletagmanager`)
+	script := regexp.MustCompile(`<script\b[^>]*>`)
+	for _, s := range []*Site{shared, botsSeeIt} {
+		var pages int
+		check := func(path string, html []byte) {
+			pages++
+			if m := banner.Find(html); m != nil {
+				t.Errorf("%s (bot hiding %v): the server's HTML contains banner markup %q", path, s.opts.ConsentHideFromBots, m)
+			}
+			for _, tag := range script.FindAll(html, -1) {
+				if !strings.Contains(string(tag), ` src="`) && !strings.Contains(string(tag), `type="application/json"`) {
+					t.Errorf("%s: inline script %s", path, tag)
+				}
+			}
+		}
+		for path, r := range s.pages {
+			check(path, r.Body)
+		}
+		for lang, r := range s.notFound {
+			check("404/"+lang, r.Body)
+		}
+		if pages < 4*6 {
+			t.Errorf("only %d pages checked", pages)
+		}
+	}
+}
+
+// firstLoadBudget is DESIGN.md's budget for the JavaScript of the home
+// page's first load, consent included, gzip.
+const firstLoadBudget = 100 * 1024
+
+// consentChunkBudget bounds the consent chunk, gzip: vanilla-cookieconsent
+// (about 10.5 KB), its stylesheet as text (about 5 KB) and the configuration.
+const consentChunkBudget = 17 * 1024
+
+var (
+	entryScript   = regexp.MustCompile(`<script type="module" src="([^"]+)"`)
+	modulePreload = regexp.MustCompile(`<link rel="modulepreload" href="([^"]+)"`)
+	staticImport  = regexp.MustCompile(`(?:\bfrom\s*|\bimport\s*)"(/assets/[^"]+\.js)"`)
+)
+
+// homeFirstLoad measures the JavaScript of a first visit to the home page:
+// the entry, the modules it imports statically and the modules the page
+// preloads (all before hydration), then the consent chunk, imported when
+// React hydrates. Sizes are gzip, as the server sends them.
+type homeFirstLoad struct {
+	beforeHydration map[string]int // file -> gzip bytes
+	consent         map[string]int // the consent chunk and what it imports beyond the above
+	consentChunk    string
+	css             int
+}
+
+func measureHomeFirstLoad(t testing.TB) homeFirstLoad {
+	t.Helper()
+	s := testSite(t)
+	html := get(t, testHandler(t), "/").Body.String()
+	var roots []string
+	for _, m := range entryScript.FindAllStringSubmatch(html, -1) {
+		roots = append(roots, m[1])
+	}
+	for _, m := range modulePreload.FindAllStringSubmatch(html, -1) {
+		roots = append(roots, m[1])
+	}
+	if len(roots) == 0 {
+		t.Fatal("the home page loads no module")
+	}
+	gz := func(name string) int {
+		r := s.assets[name]
+		if r.Gzip != nil {
+			return len(r.Gzip)
+		}
+		return len(r.Body)
+	}
+	// closure adds a module and everything it imports statically.
+	var closure func(url string, into map[string]int)
+	closure = func(url string, into map[string]int) {
+		name := strings.TrimPrefix(url, "/assets/")
+		if _, seen := into[name]; seen {
+			return
+		}
+		data, ok := s.Bundle.Client[name]
+		if !ok {
+			t.Fatalf("%s is not a built file", url)
+		}
+		into[name] = gz(name)
+		for _, m := range staticImport.FindAllStringSubmatch(string(data), -1) {
+			closure(m[1], into)
+		}
+	}
+	fl := homeFirstLoad{beforeHydration: map[string]int{}, consent: map[string]int{}, consentChunk: consentChunkName(t, s)}
+	for _, u := range roots {
+		closure(u, fl.beforeHydration)
+	}
+	all := maps.Clone(fl.beforeHydration)
+	closure("/assets/"+fl.consentChunk, all)
+	for name, n := range all {
+		if _, ok := fl.beforeHydration[name]; !ok {
+			fl.consent[name] = n
+		}
+	}
+	for _, u := range s.Bundle.Manifest.CSS {
+		fl.css += gz(strings.TrimPrefix(u, "/assets/"))
+	}
+	return fl
+}
+
+func sum(m map[string]int) int {
+	var n int
+	for _, v := range m {
+		n += v
+	}
+	return n
+}
+
+// TestConsentStaysOffTheFirstPaint: vanilla-cookieconsent is a chunk of
+// its own, loaded by no page before hydration, and small.
+func TestConsentStaysOffTheFirstPaint(t *testing.T) {
+	fl := measureHomeFirstLoad(t)
+	if _, ok := fl.beforeHydration[fl.consentChunk]; ok {
+		t.Errorf("the consent library (%s) loads with the page, before hydration", fl.consentChunk)
+	}
+	if len(fl.consent) != 1 {
+		t.Errorf("the consent chunk brings modules no page needs: %v", fl.consent)
+	}
+	t.Logf("consent chunk %s: %d B gzip; site CSS (consent styles included): %d B gzip", fl.consentChunk, sum(fl.consent), fl.css)
+	if n := sum(fl.consent); n > consentChunkBudget {
+		t.Errorf("the consent chunk is %d B gzip, over its %d B", n, consentChunkBudget)
+	}
+}
+
+// BenchmarkHomeFirstLoadJavaScript reports, without asserting it, the gzip
+// size of the home page's first-load JavaScript against DESIGN.md's budget
+// (react-dom alone is about 65 KB of it): go test ./handlers -run X -bench FirstLoad
+func BenchmarkHomeFirstLoadJavaScript(b *testing.B) {
+	fl := measureHomeFirstLoad(b)
+	for _, name := range slices.Sorted(maps.Keys(fl.beforeHydration)) {
+		b.Logf("%7d B gzip  %s", fl.beforeHydration[name], name)
+	}
+	for _, name := range slices.Sorted(maps.Keys(fl.consent)) {
+		b.Logf("%7d B gzip  %s (after hydration: consent)", fl.consent[name], name)
+	}
+	page, consent := sum(fl.beforeHydration), sum(fl.consent)
+	b.Logf("home page, first load: %d B gzip before hydration + %d B consent = %d B (budget %d B)", page, consent, page+consent, firstLoadBudget)
+	b.ReportMetric(float64(page), "B-before-hydration")
+	b.ReportMetric(float64(consent), "B-consent")
+	b.ReportMetric(float64(fl.css), "B-css")
+	for b.Loop() {
+	}
+}

@@ -1,0 +1,286 @@
+package booking
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io/fs"
+	"net/url"
+	"path"
+	"strings"
+	"text/template"
+	"time"
+	"unicode"
+
+	"github.com/northbeam/site/internal/intl"
+	"github.com/northbeam/site/internal/mail"
+)
+
+// Mail kinds, as they appear in the outbox and in logs.
+const (
+	KindConfirmation = "booking.confirmation" // to the visitor, with the invite
+	KindNotify       = "booking.notify"       // to the consultancy
+	KindCancelled    = "booking.cancelled"    // to the visitor, with the cancellation
+	KindCancelNotify = "booking.cancel-notify"
+)
+
+// Template paths inside the content file system. The visitor's mails exist
+// in every language; the consultancy reads English.
+const (
+	confirmationTemplate = "mail/%s/booking-confirmation.txt"
+	cancelledTemplate    = "mail/%s/booking-cancelled.txt"
+	notifyTemplate       = "mail/en/booking-notify.txt"
+	cancelNotifyTemplate = "mail/en/booking-cancel-notify.txt"
+)
+
+// Languages are the languages visitors' mails and invites are written in;
+// any other language code is treated as English.
+func Languages() []string { return []string{"en", "fr", "de", "ar"} }
+
+// normalizeLang returns lang if it is one of Languages, else "en".
+func normalizeLang(lang string) string {
+	for _, l := range Languages() {
+		if l == lang {
+			return l
+		}
+	}
+	return "en"
+}
+
+// Translator gives the interface strings of content/locales (site.Locales
+// implements it): {{name}} placeholders are replaced from vars pairs.
+type Translator interface {
+	T(lang, key string, vars ...string) string
+}
+
+// Brand holds the facts about the consultancy that mails and invites state.
+type Brand struct {
+	Name    string // "Northbeam"
+	Email   string // public contact address
+	BaseURL string // "https://northbeam.dev", no trailing slash
+}
+
+// mailer writes the mails of a booking from text/template files in the
+// content directory. A template renders a first line "Subject: ...", a
+// blank line, then the plain-text body.
+type mailer struct {
+	brand        Brand
+	inbox        string
+	texts        Translator
+	localURL     func(lang, path string) string
+	confirmation map[string]*template.Template
+	cancelled    map[string]*template.Template
+	notify       *template.Template
+	cancelNotify *template.Template
+}
+
+func newMailer(content fs.FS, cfg Config) (*mailer, error) {
+	if err := (mail.Message{Kind: KindNotify, To: cfg.Inbox, Subject: "-", Text: "-"}).Validate(); err != nil {
+		return nil, fmt.Errorf("booking: inbox address: %w", err)
+	}
+	if cfg.Brand.Name == "" || cfg.Brand.Email == "" || cfg.Brand.BaseURL == "" {
+		return nil, errors.New("booking: brand name, email and base URL are required")
+	}
+	if cfg.Texts == nil || cfg.LocalURL == nil {
+		return nil, errors.New("booking: texts and local URLs are required")
+	}
+	m := &mailer{
+		brand: cfg.Brand, inbox: cfg.Inbox, texts: cfg.Texts, localURL: cfg.LocalURL,
+		confirmation: map[string]*template.Template{},
+		cancelled:    map[string]*template.Template{},
+	}
+	var err error
+	if m.notify, err = parseTemplate(content, notifyTemplate); err != nil {
+		return nil, err
+	}
+	if m.cancelNotify, err = parseTemplate(content, cancelNotifyTemplate); err != nil {
+		return nil, err
+	}
+	for _, lang := range Languages() {
+		if m.confirmation[lang], err = parseTemplate(content, fmt.Sprintf(confirmationTemplate, lang)); err != nil {
+			return nil, err
+		}
+		if m.cancelled[lang], err = parseTemplate(content, fmt.Sprintf(cancelledTemplate, lang)); err != nil {
+			return nil, err
+		}
+	}
+	return m, nil
+}
+
+func parseTemplate(content fs.FS, name string) (*template.Template, error) {
+	src, err := fs.ReadFile(content, name)
+	if err != nil {
+		return nil, fmt.Errorf("booking: mail template: %w", err)
+	}
+	t, err := template.New(path.Base(name)).Option("missingkey=error").Parse(string(src))
+	if err != nil {
+		return nil, fmt.Errorf("booking: mail template %s: %w", name, err)
+	}
+	return t, nil
+}
+
+// mailData is what the templates see. Times are already formatted in the
+// mail's language.
+type mailData struct {
+	Brand        Brand
+	Name         string // on one line
+	Email        string
+	Company      string // on one line, "" when not given
+	Topic        string // "" when not given
+	Service      string // key
+	ServiceTitle string // in the mail's language
+	Minutes      int
+	When         string // start in the visitor's zone
+	TimeZone     string // the visitor's zone
+	HostWhen     string // start in the consultancy's zone
+	HostTimeZone string
+	SameZone     bool   // the visitor's zone shows the same wall-clock time as the consultancy's
+	Lang         string // the visitor's language
+	LangLabel    string // its English name
+	CreatedAt    string // "2026-11-20 10:30 UTC"
+	CancelURL    string // the visitor's cancel page, with the cancel token
+	ScheduleURL  string // the booking page in the visitor's language
+}
+
+func (m *mailer) data(av Availability, b Booking, lang string) mailData {
+	visitor, err := time.LoadLocation(b.TimeZone)
+	if err != nil {
+		visitor = time.UTC
+	}
+	host := av.Location
+	if host == nil {
+		host = time.UTC
+	}
+	_, vOff := b.Start.In(visitor).Zone()
+	_, hOff := b.Start.In(host).Zone()
+	return mailData{
+		Brand:        m.brand,
+		Name:         oneLine(b.Name),
+		Email:        b.Email,
+		Company:      oneLine(b.Company),
+		Topic:        b.Topic,
+		Service:      b.Service,
+		ServiceTitle: m.serviceTitle(lang, b.Service),
+		Minutes:      int(b.End.Sub(b.Start) / time.Minute),
+		When:         intl.FormatDateTime(lang, b.Start.In(visitor)),
+		TimeZone:     b.TimeZone,
+		HostWhen:     intl.FormatDateTime(lang, b.Start.In(host)),
+		HostTimeZone: host.String(),
+		SameZone:     vOff == hOff,
+		Lang:         b.Lang,
+		LangLabel:    languageLabel(b.Lang),
+		CreatedAt:    b.Created.UTC().Format("2006-01-02 15:04 MST"),
+		CancelURL:    m.localURL(b.Lang, "/schedule/cancel") + "?token=" + url.QueryEscape(b.CancelToken),
+		ScheduleURL:  m.localURL(b.Lang, "/schedule"),
+	}
+}
+
+func (m *mailer) serviceTitle(lang, service string) string {
+	return m.texts.T(lang, "schedule.services."+service+".title")
+}
+
+// invite returns the invite texts of b in its visitor's language.
+func (m *mailer) invite(b Booking) Invite {
+	lang := normalizeLang(b.Lang)
+	minutes := fmt.Sprint(int(b.End.Sub(b.Start) / time.Minute))
+	description := m.texts.T(lang, "booking.invite.description",
+		"minutes", minutes, "name", m.brand.Name, "email", m.brand.Email)
+	if b.Topic != "" {
+		description += "\n\n" + m.texts.T(lang, "booking.invite.topic") + "\n" + b.Topic
+	}
+	host := m.brand.BaseURL
+	if u, err := url.Parse(m.brand.BaseURL); err == nil && u.Hostname() != "" {
+		host = u.Hostname()
+	}
+	return Invite{
+		ProdID:      "-//" + m.brand.Name + "//Consultation booking//EN",
+		Host:        host,
+		Organizer:   Person{Name: m.brand.Name, Email: m.inbox},
+		Summary:     m.texts.T(lang, "booking.invite.summary", "service", m.serviceTitle(lang, b.Service), "name", m.brand.Name),
+		Description: description,
+		URL:         m.localURL(lang, "/schedule"),
+	}
+}
+
+// confirmationMails returns the visitor's confirmation, with the invite
+// attached, and the consultancy's notification, with the same invite.
+func (m *mailer) confirmationMails(av Availability, b Booking) ([]mail.Message, error) {
+	lang := normalizeLang(b.Lang)
+	ics := ICS(b, m.invite(b))
+	attach := mail.Attachment{Filename: "invite.ics", ContentType: "text/calendar; charset=utf-8; method=REQUEST", Data: ics}
+
+	visitor, err := render(m.confirmation[lang], m.data(av, b, lang))
+	if err != nil {
+		return nil, err
+	}
+	visitor.Kind, visitor.To, visitor.ReplyTo, visitor.Lang = KindConfirmation, b.Email, m.inbox, lang
+	visitor.Attachments = []mail.Attachment{attach}
+
+	notify, err := render(m.notify, m.data(av, b, "en"))
+	if err != nil {
+		return nil, err
+	}
+	notify.Kind, notify.To, notify.ReplyTo, notify.Lang = KindNotify, m.inbox, b.Email, "en"
+	notify.Attachments = []mail.Attachment{attach}
+	return []mail.Message{visitor, notify}, nil
+}
+
+// cancellationMails returns the visitor's and the consultancy's
+// cancellation notices, each with the invite's cancellation attached.
+func (m *mailer) cancellationMails(av Availability, b Booking) ([]mail.Message, error) {
+	lang := normalizeLang(b.Lang)
+	ics := CancelICS(b, m.invite(b))
+	attach := mail.Attachment{Filename: "cancellation.ics", ContentType: "text/calendar; charset=utf-8; method=CANCEL", Data: ics}
+
+	visitor, err := render(m.cancelled[lang], m.data(av, b, lang))
+	if err != nil {
+		return nil, err
+	}
+	visitor.Kind, visitor.To, visitor.ReplyTo, visitor.Lang = KindCancelled, b.Email, m.inbox, lang
+	visitor.Attachments = []mail.Attachment{attach}
+
+	notify, err := render(m.cancelNotify, m.data(av, b, "en"))
+	if err != nil {
+		return nil, err
+	}
+	notify.Kind, notify.To, notify.ReplyTo, notify.Lang = KindCancelNotify, m.inbox, b.Email, "en"
+	notify.Attachments = []mail.Attachment{attach}
+	return []mail.Message{visitor, notify}, nil
+}
+
+// render executes t and splits the result into subject and text.
+func render(t *template.Template, data mailData) (mail.Message, error) {
+	var buf bytes.Buffer
+	if err := t.Execute(&buf, data); err != nil {
+		return mail.Message{}, fmt.Errorf("booking: mail template %s: %w", t.Name(), err)
+	}
+	out := strings.ReplaceAll(buf.String(), "\r\n", "\n")
+	head, body, ok := strings.Cut(out, "\n\n")
+	subject, isSubject := strings.CutPrefix(head, "Subject:")
+	if !ok || !isSubject || strings.Contains(head, "\n") {
+		return mail.Message{}, fmt.Errorf("booking: mail template %s: want a first line \"Subject: ...\" and a blank line", t.Name())
+	}
+	subject = strings.TrimSpace(subject)
+	if subject == "" {
+		return mail.Message{}, fmt.Errorf("booking: mail template %s: empty subject", t.Name())
+	}
+	return mail.Message{Subject: subject, Text: strings.TrimSpace(body) + "\n"}, nil
+}
+
+// oneLine replaces control characters (line breaks above all) by spaces, so
+// that a value placed in a subject or a header line stays on its line.
+func oneLine(s string) string {
+	return strings.Join(strings.FieldsFunc(s, unicode.IsControl), " ")
+}
+
+func languageLabel(lang string) string {
+	switch lang {
+	case "fr":
+		return "French"
+	case "de":
+		return "German"
+	case "ar":
+		return "Arabic"
+	}
+	return "English"
+}
