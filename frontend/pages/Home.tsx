@@ -67,25 +67,25 @@ export default function Home({ payload }: PageProps) {
             <div>
               <dt>{t("home.stats.projects", { count: s.projects })}</dt>
               <dd>
-                <bdi>{s.projects}+</bdi>
+                <span dir="ltr">{s.projects}+</span>
               </dd>
             </div>
             <div>
               <dt>{t("home.stats.years", { count: s.years })}</dt>
               <dd>
-                <bdi>{s.years}</bdi>
+                <span dir="ltr">{s.years}</span>
               </dd>
             </div>
             <div>
               <dt>{t("home.stats.satisfaction")}</dt>
               <dd>
-                <bdi>{s.satisfaction}%</bdi>
+                <span dir="ltr">{s.satisfaction}%</span>
               </dd>
             </div>
             <div>
               <dt>{t("home.stats.response")}</dt>
               <dd>
-                <bdi>{s.responseHours}h</bdi>
+                {t("home.stats.hours", { count: s.responseHours })}
               </dd>
             </div>
           </dl>
