@@ -143,7 +143,14 @@ func (s *Site) blogPostPage(lang site.Language, slug string) (page, error) {
 		}
 	}
 	article.Translations = translations
+	post, err := s.blog.Post(lang.Code, slug)
+	if err != nil {
+		return page{}, err
+	}
 	return page{
+		modified:    post.LastModified(),
+		article:     true,
+		jsonLD:      s.postLD(lang, post, postPath(lang, slug)),
 		path:        postPath(lang, slug),
 		lang:        lang,
 		component:   "BlogPost",

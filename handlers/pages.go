@@ -3,6 +3,7 @@ package handlers
 import (
 	"net/http"
 	"strings"
+	"time"
 
 	"github.com/labstack/echo/v4"
 
@@ -31,6 +32,12 @@ type page struct {
 	// whose address is the form's endpoint rather than the page's own path,
 	// which the app would route by.
 	noScript bool
+
+	// For search engines and social previews.
+	noIndex  bool      // keep out of search engines and the sitemap
+	modified time.Time // last change, for the sitemap (posts)
+	article  bool      // Open Graph type article rather than website
+	jsonLD   []any     // structured data (schema.org)
 }
 
 // staticRoute is a page whose content depends only on its language.
@@ -38,23 +45,24 @@ type staticRoute struct {
 	path      string // without the language prefix
 	component string
 	meta      string // the group of meta.* strings with its title and description, or a whole key group ("schedule.services.discovery")
+	noIndex   bool   // a page for one visitor (a cancel link), not for search engines
 }
 
 // staticRoutes are the routes of SPEC.md section 2 that are not the blog;
 // frontend/App.tsx declares the same list.
 var staticRoutes = []staticRoute{
-	{"/", "Home", "home"},
-	{"/services", "Home", "services"},
-	{"/services/custom-software", "Home", "customSoftware"},
-	{"/services/platform-engineering", "Home", "platformEngineering"},
-	{"/services/strategic-consulting", "Home", "strategicConsulting"},
-	{"/blog", "BlogList", "blog"},
-	{"/schedule", "Schedule", "schedule"},
-	{"/schedule/discovery", "Schedule", "schedule.services.discovery"},
-	{"/schedule/strategy", "Schedule", "schedule.services.strategy"},
-	{"/schedule/cancel", "CancelBooking", "booking.cancel"},
-	{"/privacy", "Legal", ""},
-	{"/cookies", "Legal", ""},
+	{"/", "Home", "home", false},
+	{"/services", "Home", "services", false},
+	{"/services/custom-software", "Home", "customSoftware", false},
+	{"/services/platform-engineering", "Home", "platformEngineering", false},
+	{"/services/strategic-consulting", "Home", "strategicConsulting", false},
+	{"/blog", "BlogList", "blog", false},
+	{"/schedule", "Schedule", "schedule", false},
+	{"/schedule/discovery", "Schedule", "schedule.services.discovery", false},
+	{"/schedule/strategy", "Schedule", "schedule.services.strategy", false},
+	{"/schedule/cancel", "CancelBooking", "booking.cancel", true},
+	{"/privacy", "Legal", "", false},
+	{"/cookies", "Legal", "", false},
 }
 
 // staticPages lists the pages of the static routes in one language.
@@ -67,6 +75,7 @@ func (s *Site) staticPages(lang site.Language) []page {
 			component:  r.component,
 			status:     http.StatusOK,
 			alternates: s.sameInEveryLanguage(r.path),
+			noIndex:    r.noIndex,
 		}
 		switch {
 		case r.component == "BlogList":

@@ -88,6 +88,7 @@ func New(srv *Server) *echo.Echo {
 	registerContact(e, srv)
 	registerBooking(e, srv)
 	registerBlog(e, srv)
+	registerSEO(e, srv)
 	registerPages(e, srv)
 	return e
 }

@@ -40,6 +40,8 @@ type Site struct {
 	legal    map[string]map[string]legal.Doc
 	blog     *blog.Library
 	mu       sync.Mutex                  // guards the maps below while the site is built
+	index    []page                      // every prerendered page, for the sitemap
+	files    map[string]*render.Resource // sitemap, robots.txt, manifest, icons
 	pages    map[string]*render.Resource // canonical path -> HTML
 	payloads map[string]*render.Resource // canonical path -> payload JSON
 	notFound map[string]*render.Resource // language -> the 404 page
@@ -110,6 +112,9 @@ func BuildSite(ctx context.Context, content fs.FS, bundle *assets.Bundle, engine
 	if err := parallel(engine.Size(), jobs); err != nil {
 		return nil, err
 	}
+	if err := s.buildFiles(); err != nil {
+		return nil, err
+	}
 	return s, nil
 }
 
@@ -128,6 +133,7 @@ func (s *Site) prerender(ctx context.Context, p page) error {
 	defer s.mu.Unlock()
 	s.pages[p.path] = page
 	s.payloads[p.path] = data
+	s.index = append(s.index, p)
 	return nil
 }
 
@@ -190,7 +196,9 @@ func (s *Site) document(ctx context.Context, p page) ([]byte, error) {
 		CSS:         m.CSS,
 		Preloads:    preloads,
 		Links:       p.links,
+		NoIndex:     p.noIndex || p.status != http.StatusOK,
 	}
+	s.describeForSharing(&doc, p)
 	if p.status == http.StatusOK {
 		for _, l := range s.Info.Languages {
 			if alt, ok := p.alternates[l.Code]; ok {

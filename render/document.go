@@ -32,7 +32,17 @@ type Document struct {
 	Entry       string // URL of the client entry module; empty for a page without the client app
 	CSS         []string
 	Preloads    []string // modules to preload: the page's chunks and strings
-	ThemeColor  string
+	NoIndex     bool     // keep the page out of search engines
+
+	// Social previews (Open Graph, and Twitter's card, which reads them).
+	SiteName     string
+	OGType       string   // "website" or "article"
+	Image        string   // absolute URL of the share image
+	ImageAlt     string
+	OGLocale     string   // the page's locale, as fr_FR
+	OGAlternates []string // the locales of the other languages
+	// JSONLD holds structured data (schema.org), each serialized as JSON.
+	JSONLD []any
 }
 
 // shell is the HTML document around the React tree. The payload is JSON in
@@ -45,10 +55,29 @@ var shell = template.Must(template.New("shell").Parse(`<!doctype html>
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>{{.Title}}</title>
 <meta name="description" content="{{.Description}}">
-<link rel="canonical" href="{{.Canonical}}">
+{{if .NoIndex}}<meta name="robots" content="noindex">
+{{end}}<link rel="canonical" href="{{.Canonical}}">
 {{range .Alternates}}<link rel="alternate" hreflang="{{.Hreflang}}" href="{{.Href}}">
 {{end}}{{range .Links}}<link rel="{{.Rel}}"{{if .Type}} type="{{.Type}}"{{end}}{{if .Title}} title="{{.Title}}"{{end}} href="{{.Href}}">
-{{end}}{{if .ThemeColor}}<meta name="theme-color" content="{{.ThemeColor}}">
+{{end}}<meta name="theme-color" content="#ffffff" media="(prefers-color-scheme: light)">
+<meta name="theme-color" content="#0d1220" media="(prefers-color-scheme: dark)">
+<link rel="icon" href="/favicon.svg" type="image/svg+xml">
+<link rel="icon" href="/icon-32.png" sizes="32x32" type="image/png">
+<link rel="apple-touch-icon" href="/apple-touch-icon.png">
+<link rel="manifest" href="/manifest.webmanifest">
+{{if .SiteName}}<meta property="og:site_name" content="{{.SiteName}}">
+<meta property="og:type" content="{{.OGType}}">
+<meta property="og:title" content="{{.Title}}">
+<meta property="og:description" content="{{.Description}}">
+<meta property="og:url" content="{{.Canonical}}">
+<meta property="og:image" content="{{.Image}}">
+<meta property="og:image:width" content="1200">
+<meta property="og:image:height" content="630">
+<meta property="og:image:alt" content="{{.ImageAlt}}">
+<meta property="og:locale" content="{{.OGLocale}}">
+{{range .OGAlternates}}<meta property="og:locale:alternate" content="{{.}}">
+{{end}}<meta name="twitter:card" content="summary_large_image">
+{{end}}{{range .JSONLDScripts}}<script type="application/ld+json">{{.}}</script>
 {{end}}{{range .CSS}}<link rel="stylesheet" href="{{.}}">
 {{end}}{{if .Entry}}<script type="module" src="{{.Entry}}"></script>
 {{end}}{{range .Preloads}}<link rel="modulepreload" href="{{.}}">
@@ -66,12 +95,22 @@ func (d *Document) HTML() ([]byte, error) {
 	if err != nil {
 		return nil, fmt.Errorf("render: payload: %w", err)
 	}
+	// encoding/json escapes <, > and &: no value can close the script.
+	var ld []template.JS
+	for _, v := range d.JSONLD {
+		b, err := json.Marshal(v)
+		if err != nil {
+			return nil, fmt.Errorf("render: structured data: %w", err)
+		}
+		ld = append(ld, template.JS(b))
+	}
 	var buf bytes.Buffer
 	err = shell.Execute(&buf, struct {
 		*Document
-		BodyHTML    template.HTML
-		PayloadJSON template.JS
-	}{d, template.HTML(d.Body), template.JS(payload)})
+		BodyHTML      template.HTML
+		PayloadJSON   template.JS
+		JSONLDScripts []template.JS
+	}{d, template.HTML(d.Body), template.JS(payload), ld})
 	if err != nil {
 		return nil, fmt.Errorf("render: document: %w", err)
 	}
