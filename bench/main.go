@@ -1,0 +1,336 @@
+// Command bench measures the site against the budgets of DESIGN.md and
+// prints the figures in one run:
+//
+//	go run ./bench
+//
+// It builds the production binary, then measures start to ready, the gzip
+// size of each page type's HTML, first-load JavaScript and CSS, cached-page
+// requests per second and p99 latency with the server pinned to one core
+// beside nginx serving the same bytes from disk (needs wrk, nginx and
+// taskset: apt-get install wrk nginx-light util-linux), the resident memory
+// after the load, and the goja render time per page type (go test -bench).
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"compress/gzip"
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"time"
+)
+
+var (
+	duration = flag.Duration("d", 10*time.Second, "length of each load run")
+	conns    = flag.Int("c", 32, "concurrent connections of each load run")
+	skipLoad = flag.Bool("noload", false, "skip the load runs (no wrk or nginx here)")
+)
+
+// pages are the page types measured, one URL each.
+var pages = []struct{ name, path string }{
+	{"home", "/"},
+	{"home (ar)", "/ar"},
+	{"service", "/fr/services/platform-engineering"},
+	{"blog list", "/de/blog"},
+	{"blog post", "/blog/boring-technology-for-reliable-saas"},
+	{"schedule", "/schedule/discovery"},
+	{"privacy", "/ar/privacy"},
+	{"not found", "/nope"},
+}
+
+func main() {
+	flag.Parse()
+	if err := run(); err != nil {
+		fmt.Fprintln(os.Stderr, "bench:", err)
+		os.Exit(1)
+	}
+}
+
+func run() error {
+	root, _ := filepath.Abs(".")
+	tmp, err := os.MkdirTemp("", "site-bench-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(tmp)
+
+	fmt.Println("building the production binary...")
+	bin := filepath.Join(tmp, "site")
+	if err := sh(root, "go", "run", ".", "build", "-out", "internal/assets/dist"); err != nil {
+		return err
+	}
+	if err := sh(root, "go", "build", "-tags", "prod", "-trimpath", "-o", bin, "."); err != nil {
+		return err
+	}
+
+	addr := freeAddr()
+	base := "http://" + addr
+	cmd := exec.Command("taskset", "-c", "0", bin, "-addr", addr, "-data_dir", filepath.Join(tmp, "data"), "-base_url", base)
+	if _, err := exec.LookPath("taskset"); err != nil {
+		cmd = exec.Command(bin, "-addr", addr, "-data_dir", filepath.Join(tmp, "data"), "-base_url", base)
+	}
+	cmd.Dir = tmp // nothing beside the binary
+	cmd.Stderr = io.Discard
+	start := time.Now()
+	if err := cmd.Start(); err != nil {
+		return err
+	}
+	defer func() { _ = cmd.Process.Kill(); _, _ = cmd.Process.Wait() }()
+	if err := waitReady(base + "/readyz"); err != nil {
+		return err
+	}
+	ready := time.Since(start)
+	fmt.Printf("\nstart to ready (binary, all static pages rendered): %v   budget 1s  %s\n", ready.Round(time.Millisecond), verdict(ready <= time.Second))
+
+	fmt.Printf("\n%-12s %10s %10s %10s   budgets: HTML 14 KB, JS 100 KB (home, consent included), CSS 10 KB\n", "page", "HTML gz", "JS gz", "CSS gz")
+	for _, p := range pages {
+		html, htmlGz, err := fetchGzip(base + p.path)
+		if err != nil {
+			return err
+		}
+		js, css, err := firstLoad(base, html)
+		if err != nil {
+			return err
+		}
+		fmt.Printf("%-12s %9.1fK %9.1fK %9.1fK   %s\n", p.name, kb(htmlGz), kb(js), kb(css), verdict(htmlGz <= 14*1024 && css <= 10*1024))
+	}
+	fmt.Println("(JS counts the entry, its static imports and the page's preloads; the consent chunk loads after hydration, about 16 KB more)")
+
+	if !*skipLoad {
+		if err := load(base, tmp); err != nil {
+			return err
+		}
+	}
+	if rss, err := residentMB(cmd.Process.Pid); err == nil {
+		fmt.Printf("\nresident memory after the load: %.0f MB   budget 120 MB  %s\n", rss, verdict(rss <= 120))
+	}
+
+	fmt.Println("\ngoja render time per page type (go test -bench Render ./handlers):")
+	out, err := exec.Command("go", "test", "-run", "^$", "-bench", "Render", "-benchtime", "30x", "./handlers").CombinedOutput()
+	if err != nil {
+		return fmt.Errorf("render benchmark: %v\n%s", err, out)
+	}
+	for _, line := range strings.Split(string(out), "\n") {
+		if strings.HasPrefix(line, "BenchmarkRender") {
+			f := strings.Fields(line)
+			ns, _ := strconv.ParseFloat(f[2], 64)
+			fmt.Printf("  %-28s %6.1f ms\n", strings.TrimPrefix(f[0], "BenchmarkRender/"), ns/1e6)
+		}
+	}
+	return nil
+}
+
+// load runs wrk against a cached page of the server and against nginx
+// serving the same bytes, each pinned to core 0 with wrk on core 1.
+func load(base, tmp string) error {
+	for _, tool := range []string{"wrk", "nginx", "taskset"} {
+		if _, err := exec.LookPath(tool); err != nil {
+			fmt.Printf("\nload: %s is not installed; skipped (apt-get install wrk nginx-light util-linux)\n", tool)
+			return nil
+		}
+	}
+	const path = "/de/blog"
+	html, gz, err := fetchGzipBody(base + path)
+	if err != nil {
+		return err
+	}
+	www := filepath.Join(tmp, "www")
+	_ = os.MkdirAll(www, 0o755)
+	_ = os.WriteFile(filepath.Join(www, "index.html"), html, 0o644)
+	_ = os.WriteFile(filepath.Join(www, "index.html.gz"), gz, 0o644)
+	nginxAddr := freeAddr()
+	conf := fmt.Sprintf(`worker_processes 1; daemon off; pid %[1]s/nginx.pid; error_log %[1]s/error.log;
+events { worker_connections 1024; }
+http { access_log off; sendfile on; keepalive_requests 100000; gzip_static on; etag on;
+  client_body_temp_path %[1]s; proxy_temp_path %[1]s; fastcgi_temp_path %[1]s; uwsgi_temp_path %[1]s; scgi_temp_path %[1]s;
+  server { listen %[2]s; root %[3]s; location / { default_type text/html; try_files /index.html =404; } } }`, tmp, nginxAddr, www)
+	confPath := filepath.Join(tmp, "nginx.conf")
+	_ = os.WriteFile(confPath, []byte(conf), 0o644)
+	ngx := exec.Command("taskset", "-c", "0", "nginx", "-c", confPath, "-p", tmp)
+	if err := ngx.Start(); err != nil {
+		return err
+	}
+	defer func() { _ = ngx.Process.Kill(); _, _ = ngx.Process.Wait() }()
+	if err := waitReady("http://" + nginxAddr + "/"); err != nil {
+		return err
+	}
+	fmt.Printf("\ncached page %s (gzip, keep-alive), %d connections, %v each, server on core 0, wrk on core 1:\n", path, *conns, *duration)
+	site, err := wrk(base + path)
+	if err != nil {
+		return err
+	}
+	nginx, err := wrk("http://" + nginxAddr + "/")
+	if err != nil {
+		return err
+	}
+	fmt.Printf("  site   %9.0f req/s   p99 %v\n", site.rps, site.p99)
+	fmt.Printf("  nginx  %9.0f req/s   p99 %v\n", nginx.rps, nginx.p99)
+	ratio := site.rps / nginx.rps
+	fmt.Printf("  ratio  %9.2f         budget >= 0.8  %s\n", ratio, verdict(ratio >= 0.8))
+	return nil
+}
+
+type wrkResult struct {
+	rps float64
+	p99 time.Duration
+}
+
+var (
+	wrkRPS = regexp.MustCompile(`Requests/sec:\s+([\d.]+)`)
+	wrkP99 = regexp.MustCompile(`\s99%\s+([\d.]+)(us|ms|s)`)
+)
+
+func wrk(url string) (wrkResult, error) {
+	out, err := exec.Command("taskset", "-c", "1", "wrk", "-t1", "-c"+strconv.Itoa(*conns), "-d"+duration.String(), "--latency",
+		"-H", "Accept-Encoding: gzip", url).CombinedOutput()
+	if err != nil {
+		return wrkResult{}, fmt.Errorf("wrk: %v\n%s", err, out)
+	}
+	var r wrkResult
+	if m := wrkRPS.FindSubmatch(out); m != nil {
+		r.rps, _ = strconv.ParseFloat(string(m[1]), 64)
+	}
+	if m := wrkP99.FindSubmatch(out); m != nil {
+		v, _ := strconv.ParseFloat(string(m[1]), 64)
+		unit := map[string]time.Duration{"us": time.Microsecond, "ms": time.Millisecond, "s": time.Second}[string(m[2])]
+		r.p99 = time.Duration(v * float64(unit))
+	}
+	return r, nil
+}
+
+var assetRef = regexp.MustCompile(`<(?:script type="module" src|link rel="modulepreload" href|link rel="stylesheet" href)="(/assets/[^"]+)"`)
+var staticImport = regexp.MustCompile(`(?:from|import)\s*"\./([^"]+\.js)"`)
+
+// firstLoad sums the gzip sizes of the JavaScript and CSS a page loads
+// before hydration: its scripts, preloads, stylesheets and their imports.
+func firstLoad(base string, html []byte) (js, css int, err error) {
+	seen := map[string]bool{}
+	var visit func(u string) error
+	visit = func(u string) error {
+		if seen[u] {
+			return nil
+		}
+		seen[u] = true
+		body, gz, err := fetchGzipBody(base + u)
+		if err != nil {
+			return err
+		}
+		if strings.HasSuffix(u, ".css") {
+			css += len(gz)
+			return nil
+		}
+		js += len(gz)
+		dir := u[:strings.LastIndex(u, "/")+1]
+		for _, m := range staticImport.FindAllSubmatch(body, -1) {
+			if err := visit(filepath.Clean(dir + string(m[1]))); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	for _, m := range assetRef.FindAllSubmatch(html, -1) {
+		if err := visit(string(m[1])); err != nil {
+			return 0, 0, err
+		}
+	}
+	return js, css, nil
+}
+
+func fetchGzip(url string) ([]byte, int, error) {
+	body, gz, err := fetchGzipBody(url)
+	return body, len(gz), err
+}
+
+// fetchGzipBody returns a URL's body and its gzip encoding as served.
+func fetchGzipBody(url string) (body, gz []byte, err error) {
+	req, _ := http.NewRequest(http.MethodGet, url, nil)
+	req.Header.Set("Accept-Encoding", "gzip")
+	res, err := http.DefaultTransport.RoundTrip(req)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer res.Body.Close()
+	raw, err := io.ReadAll(res.Body)
+	if err != nil {
+		return nil, nil, err
+	}
+	if res.Header.Get("Content-Encoding") != "gzip" {
+		var buf bytes.Buffer
+		zw, _ := gzip.NewWriterLevel(&buf, gzip.BestCompression)
+		_, _ = zw.Write(raw)
+		_ = zw.Close()
+		return raw, buf.Bytes(), nil
+	}
+	zr, err := gzip.NewReader(bytes.NewReader(raw))
+	if err != nil {
+		return nil, nil, err
+	}
+	body, err = io.ReadAll(zr)
+	return body, raw, err
+}
+
+func waitReady(url string) error {
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	for ctx.Err() == nil {
+		if res, err := http.Get(url); err == nil {
+			res.Body.Close()
+			if res.StatusCode == http.StatusOK {
+				return nil
+			}
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	return fmt.Errorf("%s never became ready", url)
+}
+
+func residentMB(pid int) (float64, error) {
+	f, err := os.Open(fmt.Sprintf("/proc/%d/status", pid))
+	if err != nil {
+		return 0, err
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		if rest, ok := strings.CutPrefix(sc.Text(), "VmRSS:"); ok {
+			kbs, _ := strconv.ParseFloat(strings.TrimSuffix(strings.TrimSpace(rest), " kB"), 64)
+			return kbs / 1024, nil
+		}
+	}
+	return 0, fmt.Errorf("no VmRSS")
+}
+
+func freeAddr() string {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		panic(err)
+	}
+	defer ln.Close()
+	return ln.Addr().String()
+}
+
+func sh(dir, name string, args ...string) error {
+	cmd := exec.Command(name, args...)
+	cmd.Dir = dir
+	cmd.Stdout, cmd.Stderr = os.Stderr, os.Stderr
+	return cmd.Run()
+}
+
+func kb(n int) float64 { return float64(n) / 1024 }
+
+func verdict(ok bool) string {
+	if ok {
+		return "ok"
+	}
+	return "OVER"
+}
