@@ -60,6 +60,12 @@ type Config struct {
 	ConsentHideFromBots bool   // CONSENT_HIDE_FROM_BOTS, default true: false only for browser tests
 	Dev                 bool   // DEV, default false: rebuild and re-render on change, serve drafts
 	Root                string // ROOT, default ".": the project directory (frontend/, content/, node_modules/)
+	TrustProxy          bool   // TRUST_PROXY, default false: believe X-Forwarded-For/-Proto from a proxy on a loopback or private address
+	HSTS                string // HSTS, default "auto": Strict-Transport-Security over https; "always" behind a TLS proxy that sends no X-Forwarded-Proto; "off"
+	ContactRateLimit    string // CONTACT_RATE_LIMIT, default "5/10m": contact posts per client and window
+	BookingRateLimit    string // BOOKING_RATE_LIMIT, default "10/10m": booking and cancellation posts per client and window
+
+	contactRate, bookingRate handlers.RateLimit // parsed by check
 }
 
 var gaID = regexp.MustCompile(`^G-[A-Z0-9]{4,16}$`)
@@ -84,6 +90,14 @@ func loadConfig(args []string, getenv func(string) string) (Config, error) {
 	fs.StringVar(&c.MailTo, "mail_to", env("MAIL_TO", ""), "the consultancy's inbox")
 	fs.StringVar(&c.GAMeasurementID, "ga_measurement_id", env("GA_MEASUREMENT_ID", ""), "Google Analytics 4 measurement ID")
 	fs.StringVar(&c.Root, "root", env("ROOT", "."), "project directory")
+	fs.StringVar(&c.HSTS, "hsts", env("HSTS", handlers.HSTSAuto), "when to send Strict-Transport-Security: auto, always or off")
+	fs.StringVar(&c.ContactRateLimit, "contact_rate_limit", env("CONTACT_RATE_LIMIT", "5/10m"), "contact posts per client, as requests/window")
+	fs.StringVar(&c.BookingRateLimit, "booking_rate_limit", env("BOOKING_RATE_LIMIT", "10/10m"), "booking posts per client, as requests/window")
+	trustProxy, err := strconv.ParseBool(env("TRUST_PROXY", "false"))
+	if err != nil {
+		return c, fmt.Errorf("TRUST_PROXY: %q is not true or false", getenv("TRUST_PROXY"))
+	}
+	fs.BoolVar(&c.TrustProxy, "trust_proxy", trustProxy, "trust X-Forwarded-For and X-Forwarded-Proto from a private address")
 	hideBots, err := strconv.ParseBool(env("CONSENT_HIDE_FROM_BOTS", "true"))
 	if err != nil {
 		return c, fmt.Errorf("CONSENT_HIDE_FROM_BOTS: %q is not true or false", getenv("CONSENT_HIDE_FROM_BOTS"))
@@ -130,6 +144,17 @@ func (c *Config) check() error {
 	}
 	if c.DataDir == "" {
 		return errors.New("DATA_DIR: must not be empty")
+	}
+	switch c.HSTS {
+	case handlers.HSTSAuto, handlers.HSTSAlways, handlers.HSTSOff:
+	default:
+		return fmt.Errorf("HSTS %q: must be auto, always or off", c.HSTS)
+	}
+	if c.contactRate, err = handlers.ParseRateLimit(c.ContactRateLimit); err != nil {
+		return fmt.Errorf("CONTACT_RATE_LIMIT: %w", err)
+	}
+	if c.bookingRate, err = handlers.ParseRateLimit(c.BookingRateLimit); err != nil {
+		return fmt.Errorf("BOOKING_RATE_LIMIT: %w", err)
 	}
 	return nil
 }
@@ -262,7 +287,11 @@ func serve(args []string, log *slog.Logger) error {
 	if err != nil {
 		return err
 	}
-	srv := handlers.NewServer(built, handlers.Services{Log: log, Store: st, Contact: contacts, Booking: bookings})
+	srv := handlers.NewServer(built, handlers.Services{
+		Log: log, Store: st, Contact: contacts, Booking: bookings,
+		ContactRate: cfg.contactRate, BookingRate: cfg.bookingRate,
+		TrustProxy: cfg.TrustProxy, HSTS: cfg.HSTS,
+	})
 	httpServer := &http.Server{
 		Addr:              cfg.Addr,
 		Handler:           handlers.New(srv),
@@ -301,11 +330,13 @@ func serve(args []string, log *slog.Logger) error {
 	shutdownErr := httpServer.Shutdown(shutdownCtx)
 	// The worker finishes the message it is sending, then stops.
 	stopWorker()
-	if err := <-workerDone; err != nil {
-		log.Error("mail worker", "err", err)
-	}
+	workerErr := <-workerDone
 	if shutdownErr != nil {
 		return fmt.Errorf("shutdown: %w", shutdownErr)
+	}
+	if workerErr != nil {
+		// Not clean: the exit code (1) says so.
+		return fmt.Errorf("shutdown: mail worker: %w", workerErr)
 	}
 	log.Info("stopped cleanly")
 	return nil

@@ -39,6 +39,10 @@ func TestInvalidConfigurationStopsTheStart(t *testing.T) {
 		{"PostgreSQL", nil, map[string]string{"DATABASE_URL": "postgres://x"}, "DATABASE_URL"},
 		{"unknown flag", []string{"-nope"}, nil, "nope"},
 		{"stray argument", []string{"serve"}, nil, "serve"},
+		{"bad TRUST_PROXY", nil, map[string]string{"TRUST_PROXY": "yes please"}, "TRUST_PROXY"},
+		{"bad HSTS", nil, map[string]string{"HSTS": "sometimes"}, "HSTS"},
+		{"bad contact rate", nil, map[string]string{"CONTACT_RATE_LIMIT": "5 per minute"}, "CONTACT_RATE_LIMIT"},
+		{"bad booking rate", []string{"-booking_rate_limit", "0/1m"}, nil, "BOOKING_RATE_LIMIT"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := loadConfig(tc.args, func(k string) string { return tc.env[k] })

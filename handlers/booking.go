@@ -106,6 +106,9 @@ func (srv *Server) getSlots(c echo.Context) error {
 	}
 	req := c.Request()
 	lang := requestLanguage(srv.Site(), c.QueryParam("lang"), req)
+	if srv.throttled(c, srv.slotsLimiter) {
+		return srv.tooManyBookingRequests(c, lang)
+	}
 	q, fieldErrs := booking.ParseSlotsQuery(req.URL.Query(), svc.Availability(), svc.Now())
 	if fieldErrs != nil {
 		return srv.invalidBooking(c, lang, fieldErrs)
@@ -144,6 +147,9 @@ func (srv *Server) postBooking(c echo.Context) error {
 	}
 	_ = json.Unmarshal(raw, &hint)
 	lang := requestLanguage(s, hint.Lang, req)
+	if srv.throttled(c, srv.bookingLimiter) {
+		return srv.tooManyBookingRequests(c, lang)
+	}
 
 	br, err := booking.DecodeBookingRequest(bytes.NewReader(raw))
 	var fieldErrs booking.FieldErrors
@@ -207,6 +213,12 @@ func (srv *Server) slotTaken(c echo.Context, svc *booking.Service, lang string, 
 	}
 	noStoreBooking(c)
 	return c.JSON(http.StatusConflict, body)
+}
+
+// tooManyBookingRequests answers 429 in lang; throttled has set Retry-After.
+func (srv *Server) tooManyBookingRequests(c echo.Context, lang string) error {
+	noStoreBooking(c)
+	return c.JSON(http.StatusTooManyRequests, srv.Site().newAPIError(http.StatusTooManyRequests, lang, nil))
 }
 
 // invalidBooking answers 422 with every field's message in lang.
@@ -286,6 +298,9 @@ func (srv *Server) postCancellation(c echo.Context) error {
 		return echo.NewHTTPError(http.StatusBadRequest)
 	}
 	lang := requestLanguage(srv.Site(), body.Lang, c.Request())
+	if srv.throttled(c, srv.bookingLimiter) {
+		return srv.tooManyBookingRequests(c, lang)
+	}
 	b, _, err := svc.Cancel(c.Request().Context(), body.Token)
 	switch {
 	case errors.Is(err, booking.ErrNotFound):

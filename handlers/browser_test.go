@@ -13,6 +13,7 @@ import (
 
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/emulation"
+	cdplog "github.com/chromedp/cdproto/log"
 	cdppage "github.com/chromedp/cdproto/page"
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/cdproto/target"
@@ -139,6 +140,13 @@ func newTab(t *testing.T, parent context.Context) *tab {
 			}
 		case *runtime.EventExceptionThrown:
 			tb.console = append(tb.console, "exception: "+ev.ExceptionDetails.Error())
+		case *cdplog.EventEntryAdded:
+			// The browser's own reports of the server's policies (a CSP
+			// violation, a Permissions-Policy it cannot parse) are not
+			// console API calls: they come through the Log domain.
+			if text := ev.Entry.Text; strings.Contains(text, "Content Security Policy") || strings.Contains(text, "Permissions-Policy") {
+				tb.console = append(tb.console, "policy: "+text)
+			}
 		}
 	})
 	// Reduced motion: with smooth scrolling, chromedp scrolls an element into
@@ -156,7 +164,14 @@ func newTab(t *testing.T, parent context.Context) *tab {
 func (tb *tab) run(t *testing.T, actions ...chromedp.Action) {
 	t.Helper()
 	if err := chromedp.Run(tb.ctx, actions...); err != nil {
-		t.Fatalf("browser: %v", err)
+		// Say where the tab was and what it reported: a timeout alone
+		// does not tell which wait never ended.
+		var at, main string
+		ctx, cancel := context.WithTimeout(context.WithoutCancel(tb.ctx), 5*time.Second)
+		defer cancel()
+		_ = chromedp.Run(ctx, chromedp.Evaluate(`location.href`, &at),
+			chromedp.Evaluate(`(document.querySelector("main")?.innerText ?? "").slice(0, 300)`, &main))
+		t.Fatalf("browser: %v\nat %s\nmain: %q\nconsole: %q", err, at, main, tb.consoleProblems())
 	}
 }
 

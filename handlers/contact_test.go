@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"html"
+	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -54,6 +55,7 @@ type contactOptions struct {
 	rate        RateLimit
 	minFillTime time.Duration
 	queued      func()
+	log         *slog.Logger // default quietLog()
 }
 
 // newContactEnv opens a database in a temporary directory and serves the
@@ -76,7 +78,11 @@ func newContactEnv(t testing.TB, opts contactOptions) *contactEnv {
 		t.Fatal(err)
 	}
 	clock := &testClock{now: time.Now()}
-	srv := NewServer(testSite(t), Services{Log: quietLog(), Store: st, Contact: svc, Now: clock.Now, ContactRate: opts.rate})
+	log := opts.log
+	if log == nil {
+		log = quietLog()
+	}
+	srv := NewServer(testSite(t), Services{Log: log, Store: st, Contact: svc, Now: clock.Now, ContactRate: opts.rate})
 	return &contactEnv{h: New(srv), st: st, clock: clock}
 }
 

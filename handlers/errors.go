@@ -22,6 +22,7 @@ type apiErrorBody struct {
 // errorCodes maps statuses to an error code and the locale key of its message.
 var errorCodes = map[int][2]string{
 	http.StatusBadRequest:            {"bad_request", "errors.badRequest"},
+	http.StatusForbidden:             {"forbidden", "errors.forbidden"},
 	http.StatusNotFound:              {"not_found", "errors.notFound"},
 	http.StatusRequestEntityTooLarge: {"too_large", "errors.tooLarge"},
 	http.StatusUnsupportedMediaType:  {"unsupported_type", "errors.unsupportedType"},
@@ -69,5 +70,13 @@ func (srv *Server) handleError(err error, c echo.Context) {
 		s.notFound[s.languageOf(req.URL.Path).Code].ServeHTTP(c.Response(), req)
 		return
 	}
-	_ = c.String(status, s.Locales.T(requestLanguage(s, "", req), "errors.server")+"\n")
+	if status >= http.StatusInternalServerError {
+		srv.serverErrorPage(c, status)
+		return
+	}
+	key := "errors.server"
+	if code, ok := errorCodes[status]; ok {
+		key = code[1]
+	}
+	_ = c.String(status, s.Locales.T(requestLanguage(s, "", req), key)+"\n")
 }

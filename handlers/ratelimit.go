@@ -1,9 +1,15 @@
 package handlers
 
 import (
+	"fmt"
+	"math"
 	"net/netip"
+	"strconv"
+	"strings"
 	"sync"
 	"time"
+
+	"github.com/labstack/echo/v4"
 )
 
 // RateLimit is how many requests one client may make in any window of
@@ -80,4 +86,41 @@ func clientKey(ip string) string {
 		return addr.String()
 	}
 	return prefix.String()
+}
+
+// Defaults of the booking API's limits: a visitor books once or twice, and
+// browses a few weeks of slots.
+var (
+	defaultBookingRate = RateLimit{Requests: 10, Window: 10 * time.Minute}
+	defaultSlotsRate   = RateLimit{Requests: 120, Window: time.Minute}
+)
+
+// ParseRateLimit reads a limit written as "requests/window", such as
+// "5/10m"; "" is the zero value (the endpoint's default).
+func ParseRateLimit(s string) (RateLimit, error) {
+	if s == "" {
+		return RateLimit{}, nil
+	}
+	n, w, ok := strings.Cut(s, "/")
+	requests, err := strconv.Atoi(strings.TrimSpace(n))
+	if !ok || err != nil || requests <= 0 {
+		return RateLimit{}, fmt.Errorf("rate limit %q: want requests/window, such as 5/10m", s)
+	}
+	window, err := time.ParseDuration(strings.TrimSpace(w))
+	if err != nil || window <= 0 {
+		return RateLimit{}, fmt.Errorf("rate limit %q: want requests/window, such as 5/10m", s)
+	}
+	return RateLimit{Requests: requests, Window: window}, nil
+}
+
+// throttled counts a request of c's client against l. When the client is
+// over the limit it sets Retry-After (whole seconds, rounded up) and
+// returns true: the caller answers 429.
+func (srv *Server) throttled(c echo.Context, l *rateLimiter) bool {
+	ok, wait := l.allow(clientKey(c.RealIP()), srv.Now())
+	if ok {
+		return false
+	}
+	c.Response().Header().Set("Retry-After", strconv.Itoa(max(1, int(math.Ceil(wait.Seconds())))))
+	return true
 }

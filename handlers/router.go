@@ -6,8 +6,10 @@ package handlers
 import (
 	"context"
 	"errors"
+	"fmt"
 	"log/slog"
 	"net/http"
+	"runtime/debug"
 	"sync/atomic"
 	"time"
 
@@ -28,6 +30,17 @@ type Services struct {
 	Now     func() time.Time // default time.Now
 	// ContactRate limits contact posts per client; default 5 per 10 minutes.
 	ContactRate RateLimit
+	// BookingRate limits booking and cancellation posts per client;
+	// default 10 per 10 minutes.
+	BookingRate RateLimit
+	// SlotsRate limits slot queries per client; default 120 per minute.
+	SlotsRate RateLimit
+	// TrustProxy believes X-Forwarded-For and X-Forwarded-Proto from a
+	// proxy on a loopback or private address; default false.
+	TrustProxy bool
+	// HSTS is when Strict-Transport-Security is sent: HSTSAuto (default,
+	// over https), HSTSAlways or HSTSOff.
+	HSTS string
 }
 
 // Server is the state the handlers share: the services, and the current
@@ -38,6 +51,8 @@ type Server struct {
 	log  *slog.Logger
 
 	contactLimiter *rateLimiter
+	bookingLimiter *rateLimiter
+	slotsLimiter   *rateLimiter
 }
 
 // NewServer returns a Server serving s.
@@ -48,7 +63,12 @@ func NewServer(s *Site, svc Services) *Server {
 	if svc.Now == nil {
 		svc.Now = time.Now
 	}
-	srv := &Server{Services: svc, log: svc.Log, contactLimiter: newRateLimiter(svc.ContactRate.or(defaultContactRate))}
+	srv := &Server{
+		Services: svc, log: svc.Log,
+		contactLimiter: newRateLimiter(svc.ContactRate.or(defaultContactRate)),
+		bookingLimiter: newRateLimiter(svc.BookingRate.or(defaultBookingRate)),
+		slotsLimiter:   newRateLimiter(svc.SlotsRate.or(defaultSlotsRate)),
+	}
 	srv.site.Store(s)
 	return srv
 }
@@ -77,10 +97,14 @@ func New(srv *Server) *echo.Echo {
 	e.HideBanner = true
 	e.HidePort = true
 	e.HTTPErrorHandler = srv.handleError
+	e.IPExtractor = srv.ipExtractor()
 
 	e.Pre(middleware.RequestID())
-	e.Use(srv.recoverPanics)
+	e.Use(srv.secureHeaders) // first: errors and panics carry the headers too
 	e.Use(srv.logRequests)
+	e.Use(srv.recoverPanics) // inside logRequests, which logs the 500
+	e.Use(srv.checkOrigin())
+	e.Use(limitBodies())
 
 	registerHealth(e, srv)
 	registerAssets(e, srv)
@@ -106,7 +130,7 @@ func (srv *Server) logRequests(next echo.HandlerFunc) echo.HandlerFunc {
 		srv.log.LogAttrs(req.Context(), slog.LevelInfo, "request",
 			slog.String("id", c.Response().Header().Get(echo.HeaderXRequestID)),
 			slog.String("method", req.Method),
-			slog.String("path", req.URL.Path),
+			slog.String("path", logPath(req.URL.Path)),
 			slog.Int("status", c.Response().Status),
 			slog.Int64("bytes", c.Response().Size),
 			slog.Duration("duration", time.Since(start)),
@@ -123,7 +147,8 @@ func (srv *Server) recoverPanics(next echo.HandlerFunc) echo.HandlerFunc {
 				if r == http.ErrAbortHandler {
 					panic(r)
 				}
-				srv.log.Error("panic", "id", c.Response().Header().Get(echo.HeaderXRequestID), "panic", r)
+				srv.log.Error("panic", "id", c.Response().Header().Get(echo.HeaderXRequestID),
+					"path", logPath(c.Request().URL.Path), "panic", fmt.Sprint(r), "stack", string(debug.Stack()))
 				err = echo.NewHTTPError(http.StatusInternalServerError)
 			}
 		}()

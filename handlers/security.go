@@ -1,0 +1,155 @@
+package handlers
+
+import (
+	"net/http"
+	"net/url"
+	"strings"
+
+	"github.com/labstack/echo/v4"
+	"github.com/labstack/echo/v4/middleware"
+)
+
+// The hardening of every response: security headers, the origin check of
+// state-changing requests, a body limit as a backstop, and where the
+// client's address comes from. router.go lists these middlewares.
+
+// HSTS modes (Services.HSTS).
+const (
+	HSTSAuto   = "auto"   // over https: TLS here, or X-Forwarded-Proto from a trusted proxy
+	HSTSAlways = "always" // every response: a proxy in front terminates TLS and says nothing
+	HSTSOff    = "off"
+)
+
+// hstsValue is two years, the preload lists' minimum. Subdomains are left
+// out: the consultancy's other hosts are not ours to force onto https.
+const hstsValue = "max-age=63072000"
+
+// bodyLimit bounds every request body, whatever the route; the endpoints
+// have tighter limits of their own (contact 64 KB, booking 16 KB).
+const bodyLimit = "256K"
+
+// The content security policy: no inline script or style anywhere. The
+// page data and JSON-LD are data blocks (<script type="application/json">
+// and "application/ld+json"), which are never executed and need no hash.
+// The consent banner's CSS is applied through constructed stylesheets,
+// which style-src 'self' allows. Google's hosts are allowed only when
+// analytics is configured, as Google documents them for GA4.
+const (
+	cspBase = "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; " +
+		"connect-src 'self'; font-src 'self'; object-src 'none'; base-uri 'none'; " +
+		"frame-ancestors 'none'; form-action 'self'; manifest-src 'self'"
+	cspAnalytics = "default-src 'self'; script-src 'self' https://*.googletagmanager.com; style-src 'self'; " +
+		"img-src 'self' data: https://*.google-analytics.com https://*.googletagmanager.com; " +
+		"connect-src 'self' https://*.google-analytics.com https://*.analytics.google.com https://*.googletagmanager.com; " +
+		"font-src 'self'; object-src 'none'; base-uri 'none'; " +
+		"frame-ancestors 'none'; form-action 'self'; manifest-src 'self'"
+)
+
+// contentSecurityPolicy returns the policy of a site with the given GA4
+// measurement ID (empty: no analytics).
+func contentSecurityPolicy(measurementID string) string {
+	if measurementID == "" {
+		return cspBase
+	}
+	return cspAnalytics
+}
+
+// permissionsPolicy turns off the powerful features the site never uses.
+// Only features Chromium recognises are listed: an unknown one (such as the
+// retired interest-cohort, replaced by browsing-topics) is reported as an
+// error in every visitor's console.
+const permissionsPolicy = "accelerometer=(), autoplay=(), browsing-topics=(), camera=(), display-capture=(), " +
+	"encrypted-media=(), geolocation=(), gyroscope=(), hid=(), idle-detection=(), magnetometer=(), " +
+	"microphone=(), midi=(), payment=(), publickey-credentials-get=(), screen-wake-lock=(), serial=(), " +
+	"usb=(), xr-spatial-tracking=()"
+
+// secureHeaders sets the security headers on every response, before the
+// handler runs, so that pages, assets, API answers, errors, 404s and the
+// answer to a panic all carry them.
+func (srv *Server) secureHeaders(next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		h := c.Response().Header()
+		measurementID := ""
+		if s := srv.Site(); s != nil {
+			measurementID = s.opts.GAMeasurementID
+		}
+		h.Set("Content-Security-Policy", contentSecurityPolicy(measurementID))
+		h.Set("X-Content-Type-Options", "nosniff")
+		h.Set("Referrer-Policy", "strict-origin-when-cross-origin")
+		h.Set("Permissions-Policy", permissionsPolicy)
+		h.Set("Cross-Origin-Opener-Policy", "same-origin")
+		h.Set("Cross-Origin-Resource-Policy", "same-origin")
+		h.Set("X-Frame-Options", "DENY") // frame-ancestors, for browsers without CSP 2
+		if srv.overHTTPS(c.Request()) {
+			h.Set("Strict-Transport-Security", hstsValue)
+		}
+		return next(c)
+	}
+}
+
+// overHTTPS reports whether Strict-Transport-Security belongs on the answer
+// to req. A forwarded scheme is believed only from a trusted proxy.
+func (srv *Server) overHTTPS(req *http.Request) bool {
+	switch srv.HSTS {
+	case HSTSOff:
+		return false
+	case HSTSAlways:
+		return true
+	}
+	if req.TLS != nil {
+		return true
+	}
+	return srv.TrustProxy && strings.EqualFold(req.Header.Get(echo.HeaderXForwardedProto), "https")
+}
+
+// checkOrigin refuses state-changing requests (POST, PUT, PATCH, DELETE)
+// sent by another site with 403. A browser says where a request comes from
+// in Sec-Fetch-Site (same-origin and none pass), or else in Origin, which
+// must be the site's public origin (BASE_URL) or the request's own host.
+// A request with neither header is not from a browser (curl, a server, a
+// monitor): it cannot carry a visitor's cookies or intent, so it passes,
+// and the rate limits apply to it as to everyone.
+func (srv *Server) checkOrigin() echo.MiddlewareFunc {
+	protection := http.NewCrossOriginProtection()
+	if s := srv.Site(); s != nil {
+		if u, err := url.Parse(s.opts.BaseURL); err == nil && u.Scheme != "" && u.Host != "" {
+			_ = protection.AddTrustedOrigin(u.Scheme + "://" + u.Host)
+		}
+	}
+	return func(next echo.HandlerFunc) echo.HandlerFunc {
+		return func(c echo.Context) error {
+			req := c.Request()
+			if err := protection.Check(req); err != nil {
+				srv.log.Warn("cross-origin request refused", "id", requestID(c), "method", req.Method,
+					"path", logPath(req.URL.Path), "sec_fetch_site", req.Header.Get("Sec-Fetch-Site"))
+				return echo.NewHTTPError(http.StatusForbidden)
+			}
+			return next(c)
+		}
+	}
+}
+
+// limitBodies is the backstop limit on every request body: 413 beyond it.
+func limitBodies() echo.MiddlewareFunc {
+	return middleware.BodyLimit(bodyLimit)
+}
+
+// ipExtractor says where c.RealIP, which the rate limits count by, comes
+// from: the connection's peer, unless a proxy on a private network in front
+// is trusted to say who its client was in X-Forwarded-For.
+func (srv *Server) ipExtractor() echo.IPExtractor {
+	if srv.TrustProxy {
+		// Loopback, link-local and private ranges are trusted by default.
+		return echo.ExtractIPFromXFFHeader()
+	}
+	return echo.ExtractIPDirect()
+}
+
+// logPath is a request's path as logs show it: the invite's address holds
+// the booking's token, which opens the visitor's name and email.
+func logPath(p string) string {
+	if strings.HasPrefix(p, "/api/bookings/") && strings.HasSuffix(p, ".ics") {
+		return "/api/bookings/{token}.ics"
+	}
+	return p
+}

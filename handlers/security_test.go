@@ -1,0 +1,416 @@
+package handlers
+
+import (
+	"bytes"
+	"crypto/tls"
+	"encoding/json"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/labstack/echo/v4"
+)
+
+// wantSecurityHeaders are the headers every response carries, whatever
+// its route and status.
+var wantSecurityHeaders = map[string]string{
+	"Content-Security-Policy":      cspBase,
+	"X-Content-Type-Options":       "nosniff",
+	"Referrer-Policy":              "strict-origin-when-cross-origin",
+	"Permissions-Policy":           permissionsPolicy,
+	"Cross-Origin-Opener-Policy":   "same-origin",
+	"Cross-Origin-Resource-Policy": "same-origin",
+	"X-Frame-Options":              "DENY",
+}
+
+func checkSecurityHeaders(t *testing.T, name string, h http.Header, want map[string]string) {
+	t.Helper()
+	for k, v := range want {
+		if got := h.Get(k); got != v {
+			t.Errorf("%s: %s = %q, want %q", name, k, got, v)
+		}
+	}
+}
+
+// TestSecurityHeadersOnEveryResponse asserts each header on pages, assets,
+// the API, redirects, errors and 404s.
+func TestSecurityHeadersOnEveryResponse(t *testing.T) {
+	s := testSite(t)
+	h := testHandler(t)
+	var asset string
+	for name := range s.assets {
+		asset = "/assets/" + name
+		break
+	}
+	cases := []struct {
+		name, method, target string
+		status               int
+	}{
+		{"home", "GET", "/", 200},
+		{"page in Arabic", "GET", "/ar/services", 200},
+		{"blog", "GET", "/fr/blog", 200},
+		{"asset", "GET", asset, 200},
+		{"page payload API", "GET", "/api/page?path=/de/schedule", 200},
+		{"head of a page", "HEAD", "/de", 200},
+		{"redirect", "GET", "/en/services/", 301},
+		{"404 page", "GET", "/fr/nowhere", 404},
+		{"404 asset", "GET", "/assets/nothing.js", 404},
+		{"404 API", "GET", "/api/nothing", 404},
+		{"API without its service", "GET", "/api/slots?service=discovery", 503},
+		{"method not allowed", "DELETE", "/", 405},
+		{"healthz", "GET", "/healthz", 200},
+		{"robots", "GET", "/robots.txt", 200},
+	}
+	for _, tc := range cases {
+		req := httptest.NewRequest(tc.method, tc.target, nil)
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, req)
+		if rec.Code != tc.status {
+			t.Errorf("%s: status %d, want %d", tc.name, rec.Code, tc.status)
+		}
+		checkSecurityHeaders(t, tc.name, rec.Header(), wantSecurityHeaders)
+		if got := rec.Header().Get("Strict-Transport-Security"); got != "" {
+			t.Errorf("%s: HSTS over plain http: %q", tc.name, got)
+		}
+	}
+}
+
+// TestContentSecurityPolicyWithAnalytics allows Google's hosts only when a
+// measurement ID is configured, and never anything inline.
+func TestContentSecurityPolicyWithAnalytics(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds a second site")
+	}
+	h := New(NewServer(consentSite(t, "G-TEST123456"), Services{Log: quietLog()}))
+	rec := get(t, h, "/")
+	csp := rec.Header().Get("Content-Security-Policy")
+	if csp != cspAnalytics {
+		t.Errorf("CSP with analytics = %q", csp)
+	}
+	for _, p := range []string{cspBase, cspAnalytics} {
+		for _, bad := range []string{"'unsafe-inline'", "'unsafe-eval'", "*;", " * ", "http:"} {
+			if strings.Contains(p, bad) {
+				t.Errorf("policy %q contains %s", p, bad)
+			}
+		}
+		for _, d := range []string{"default-src 'self'", "object-src 'none'", "base-uri 'none'", "frame-ancestors 'none'", "form-action 'self'"} {
+			if !strings.Contains(p, d) {
+				t.Errorf("policy %q lacks %s", p, d)
+			}
+		}
+	}
+	if strings.Contains(cspBase, "google") {
+		t.Errorf("the policy without analytics names Google: %s", cspBase)
+	}
+}
+
+// TestStrictTransportSecurity is sent over TLS, over https behind a trusted
+// proxy, always or never as configured.
+func TestStrictTransportSecurity(t *testing.T) {
+	s := testSite(t)
+	cases := []struct {
+		name       string
+		svc        Services
+		tls        bool
+		forwarded  string
+		wantHeader bool
+	}{
+		{"plain http", Services{}, false, "", false},
+		{"TLS", Services{}, true, "", true},
+		{"forwarded https, proxy not trusted", Services{}, false, "https", false},
+		{"forwarded https, proxy trusted", Services{TrustProxy: true}, false, "https", true},
+		{"forwarded http, proxy trusted", Services{TrustProxy: true}, false, "http", false},
+		{"always", Services{HSTS: HSTSAlways}, false, "", true},
+		{"off, even over TLS", Services{HSTS: HSTSOff}, true, "", false},
+	}
+	for _, tc := range cases {
+		tc.svc.Log = quietLog()
+		h := New(NewServer(s, tc.svc))
+		req := httptest.NewRequest("GET", "/", nil)
+		if tc.tls {
+			req.TLS = &tls.ConnectionState{}
+		}
+		if tc.forwarded != "" {
+			req.Header.Set("X-Forwarded-Proto", tc.forwarded)
+		}
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, req)
+		got := rec.Header().Get("Strict-Transport-Security")
+		if tc.wantHeader && got != hstsValue || !tc.wantHeader && got != "" {
+			t.Errorf("%s: Strict-Transport-Security = %q", tc.name, got)
+		}
+	}
+}
+
+// TestSecurityOriginCheck refuses cross-site posts with a localized 403
+// before the handler runs, and lets same-origin browsers and non-browser
+// clients (no Origin, no Sec-Fetch-Site) through.
+func TestSecurityOriginCheck(t *testing.T) {
+	s := testSite(t)
+	cases := []struct {
+		name    string
+		header  []string
+		refused bool
+	}{
+		{"no header (curl, a server)", nil, false},
+		{"same-origin", []string{"Sec-Fetch-Site", "same-origin"}, false},
+		{"typed by the user", []string{"Sec-Fetch-Site", "none"}, false},
+		{"cross-site", []string{"Sec-Fetch-Site", "cross-site"}, true},
+		{"same-site (a sibling subdomain)", []string{"Sec-Fetch-Site", "same-site"}, true},
+		{"cross-site from another Origin", []string{"Sec-Fetch-Site", "cross-site", "Origin", "https://evil.test"}, true},
+		// The public origin is ours even when the server answers under
+		// another name (an apex domain redirected to www, say).
+		{"cross-site from BASE_URL's origin", []string{"Sec-Fetch-Site", "cross-site", "Origin", "https://example.test"}, false},
+		{"Origin of BASE_URL", []string{"Origin", "https://example.test"}, false},
+		{"Origin of the request's host", []string{"Origin", "http://example.com"}, false},
+		{"another Origin", []string{"Origin", "https://evil.test"}, true},
+		{"null Origin", []string{"Origin", "null"}, true},
+	}
+	for _, tc := range cases {
+		// A fresh environment each: the rate limit counts every post.
+		env := newContactEnv(t, contactOptions{})
+		header := append([]string{"Accept-Language", "fr"}, tc.header...)
+		rec := env.post(t, mimeJSON, humanForm("fr").json(), header...)
+		if tc.refused {
+			if rec.Code != http.StatusForbidden {
+				t.Errorf("%s: status %d, want 403", tc.name, rec.Code)
+				continue
+			}
+			if e := decodeAPIError(t, rec); e.Code != "forbidden" || e.Message != s.Locales.T("fr", "errors.forbidden") {
+				t.Errorf("%s: error %+v", tc.name, e)
+			}
+			if n := env.count(t, `SELECT count(*) FROM messages`); n != 0 {
+				t.Errorf("%s: %d messages stored", tc.name, n)
+			}
+			checkSecurityHeaders(t, tc.name, rec.Header(), wantSecurityHeaders)
+		} else if rec.Code != http.StatusCreated {
+			t.Errorf("%s: status %d, want 201: %s", tc.name, rec.Code, rec.Body)
+		}
+	}
+	// Reading is never refused, from wherever it comes.
+	rec := get(t, testHandler(t), "/fr", "Sec-Fetch-Site", "cross-site", "Origin", "https://evil.test")
+	if rec.Code != http.StatusOK {
+		t.Errorf("cross-site GET: %d", rec.Code)
+	}
+}
+
+// TestSecurityBodyLimits answers 413 beyond each endpoint's limit, and
+// beyond the global backstop.
+func TestSecurityBodyLimits(t *testing.T) {
+	env := newContactEnv(t, contactOptions{})
+	big := `{"name":"` + strings.Repeat("a", 300<<10) + `"}`
+	if rec := env.post(t, mimeJSON, big); rec.Code != http.StatusRequestEntityTooLarge {
+		t.Errorf("300 KB contact post: %d", rec.Code)
+	}
+	if rec := env.post(t, mimeJSON, `{"name":"`+strings.Repeat("a", 70<<10)+`"}`); rec.Code != http.StatusRequestEntityTooLarge {
+		t.Errorf("70 KB contact post: %d", rec.Code)
+	}
+	benv := newBookingEnv(t, bookingFixture, &monday7am)
+	rec := bookingDo(t, benv.handler, "POST", "/api/bookings", "application/json", []byte(`{"topic":"`+strings.Repeat("x", 20<<10)+`"}`))
+	if rec.Code != http.StatusRequestEntityTooLarge {
+		t.Errorf("20 KB booking: %d", rec.Code)
+	}
+	// A route that reads no body is covered by the backstop.
+	req := httptest.NewRequest("POST", "/api/bookings/cancel", strings.NewReader(strings.Repeat("x", 300<<10)))
+	req.Header.Set("Content-Type", "application/json")
+	rec = httptest.NewRecorder()
+	benv.handler.ServeHTTP(rec, req)
+	if rec.Code != http.StatusRequestEntityTooLarge {
+		t.Errorf("300 KB cancellation: %d", rec.Code)
+	}
+}
+
+// TestSecurityBookingRateLimit answers 429 with Retry-After and a
+// localized error once a client has used its bookings, and counts clients
+// by the connection's address, whatever X-Forwarded-For says.
+func TestSecurityBookingRateLimit(t *testing.T) {
+	s := testSite(t)
+	env := newBookingEnv(t, bookingFixture, &monday7am)
+	h := New(NewServer(s, Services{
+		Log: quietLog(), Store: env.store, Booking: env.service,
+		BookingRate: RateLimit{Requests: 2, Window: time.Minute},
+		SlotsRate:   RateLimit{Requests: 3, Window: time.Minute},
+	}))
+	for i, clock := range []string{"09:00", "10:00", "11:00"} {
+		b := validBooking(t, clock, "de")
+		rec := bookingDo(t, h, "POST", "/api/bookings", "application/json", []byte(bookingJSON(b)),
+			"X-Forwarded-For", "203.0.113."+strconv.Itoa(i))
+		if i < 2 {
+			if rec.Code != http.StatusCreated {
+				t.Fatalf("booking %d: %d %s", i, rec.Code, rec.Body)
+			}
+			continue
+		}
+		if rec.Code != http.StatusTooManyRequests {
+			t.Fatalf("third booking: %d, want 429", rec.Code)
+		}
+		if ra, err := strconv.Atoi(rec.Header().Get("Retry-After")); err != nil || ra < 1 || ra > 60 {
+			t.Errorf("Retry-After %q", rec.Header().Get("Retry-After"))
+		}
+		if e := decodeAPIError(t, rec); e.Code != "rate_limited" || e.Message != s.Locales.T("de", "errors.rateLimited") {
+			t.Errorf("429 body: %+v", e)
+		}
+	}
+	var n int
+	if err := env.store.DB().QueryRow(`SELECT count(*) FROM bookings`).Scan(&n); err != nil || n != 2 {
+		t.Errorf("%d bookings stored (%v), want 2", n, err)
+	}
+	for i := range 4 {
+		rec := bookingDo(t, h, "GET", "/api/slots?service=discovery&from=2027-06-08&days=1&tz=Europe/Paris&lang=fr", "", nil)
+		want := http.StatusOK
+		if i == 3 {
+			want = http.StatusTooManyRequests
+		}
+		if rec.Code != want || (want == 429 && rec.Header().Get("Retry-After") == "") {
+			t.Errorf("slots query %d: %d (Retry-After %q), want %d", i, rec.Code, rec.Header().Get("Retry-After"), want)
+		}
+	}
+}
+
+// TestSecurityTrustedProxy counts clients by X-Forwarded-For only when the
+// proxy in front is trusted.
+func TestSecurityTrustedProxy(t *testing.T) {
+	env := newBookingEnv(t, bookingFixture, &monday7am)
+	h := New(NewServer(testSite(t), Services{
+		Log: quietLog(), Store: env.store, Booking: env.service, TrustProxy: true,
+		SlotsRate: RateLimit{Requests: 1, Window: time.Minute},
+	}))
+	for i := range 3 {
+		req := httptest.NewRequest("GET", "/api/slots?service=discovery&from=2027-06-08&days=1&tz=UTC", nil)
+		req.RemoteAddr = "10.0.0.2:5555" // the proxy
+		req.Header.Set("X-Forwarded-For", "198.51.100."+strconv.Itoa(i+1))
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, req)
+		if rec.Code != http.StatusOK {
+			t.Errorf("visitor %d behind the proxy: %d", i, rec.Code)
+		}
+	}
+}
+
+// syncBuffer is a log destination tests read while a server writes.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+// TestSecurityPanicIsALocalized500 turns a panic into the localized error
+// page, or the API's JSON error, with no internals, the headers, and a log
+// line carrying the request id.
+func TestSecurityPanicIsALocalized500(t *testing.T) {
+	s := testSite(t)
+	var logs syncBuffer
+	e := New(NewServer(s, Services{Log: slog.New(slog.NewJSONHandler(&logs, nil))}))
+	boom := func(echo.Context) error { panic("secret internals: db password hunter2") }
+	e.GET("/fr/boom", boom)
+	e.GET("/api/boom", boom)
+
+	rec := get(t, e, "/fr/boom")
+	body := rec.Body.String()
+	if rec.Code != 500 || !strings.Contains(body, s.Locales.T("fr", "errors.server")) || !strings.Contains(body, `lang="fr"`) {
+		t.Errorf("page panic: %d %s", rec.Code, body)
+	}
+	for _, css := range s.Bundle.Manifest.CSS {
+		if !strings.Contains(body, css) {
+			t.Errorf("the error page lacks the stylesheet %s", css)
+		}
+	}
+	if strings.Contains(body, "hunter2") || strings.Contains(body, "goroutine") || strings.Contains(body, "<script") {
+		t.Errorf("page panic leaks: %s", body)
+	}
+	checkSecurityHeaders(t, "page panic", rec.Header(), wantSecurityHeaders)
+
+	rec = get(t, e, "/api/boom", "Accept-Language", "ar")
+	var apiErr apiError
+	if err := json.Unmarshal(rec.Body.Bytes(), &apiErr); err != nil || rec.Code != 500 ||
+		apiErr.Error.Code != "server_error" || apiErr.Error.Message != s.Locales.T("ar", "errors.server") {
+		t.Errorf("API panic: %d %s", rec.Code, rec.Body)
+	}
+	if strings.Contains(rec.Body.String(), "hunter2") {
+		t.Errorf("API panic leaks: %s", rec.Body)
+	}
+	checkSecurityHeaders(t, "API panic", rec.Header(), wantSecurityHeaders)
+
+	id := rec.Header().Get(echo.HeaderXRequestID)
+	var sawPanic, sawRequest bool
+	for line := range strings.Lines(logs.String()) {
+		var entry map[string]any
+		if err := json.Unmarshal([]byte(line), &entry); err != nil {
+			t.Fatalf("log line is not structured: %q", line)
+		}
+		if entry["id"] != id {
+			continue
+		}
+		sawPanic = sawPanic || entry["msg"] == "panic"
+		sawRequest = sawRequest || entry["msg"] == "request" && entry["status"] == float64(500)
+	}
+	if id == "" || !sawPanic || !sawRequest {
+		t.Errorf("logs of request %q: panic %v, request line with 500 %v:\n%s", id, sawPanic, sawRequest, logs.String())
+	}
+}
+
+// TestSecurityLogsHoldNoVisitorData posts a message and a booking and
+// finds nothing the visitor typed in the logs, but the request id.
+func TestSecurityLogsHoldNoVisitorData(t *testing.T) {
+	var logs syncBuffer
+	log := slog.New(slog.NewJSONHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
+	env := newContactEnv(t, contactOptions{log: log})
+	form := humanForm("en").with("name", "Grace Hopperina", "email", "grace.private@example.org", "message", "Our secret merger plans need a platform.")
+	if rec := env.post(t, mimeJSON, form.json()); rec.Code != http.StatusCreated {
+		t.Fatalf("contact: %d %s", rec.Code, rec.Body)
+	}
+	if rec := env.post(t, mimeForm, form.with("email", "not-an-address").form()); rec.Code != http.StatusUnprocessableEntity {
+		t.Fatalf("invalid contact: %d", rec.Code)
+	}
+	benv := newBookingEnv(t, bookingFixture, &monday7am)
+	bh := New(NewServer(testSite(t), Services{Log: log, Store: benv.store, Booking: benv.service}))
+	b := validBooking(t, "10:00", "fr")
+	b["name"], b["email"], b["topic"] = "Grace Hopperina", "grace.private@example.org", "Our secret merger plans"
+	rec := bookingDo(t, bh, "POST", "/api/bookings", "application/json", []byte(bookingJSON(b)))
+	if rec.Code != http.StatusCreated {
+		t.Fatalf("booking: %d %s", rec.Code, rec.Body)
+	}
+	var created bookingCreated
+	_ = json.Unmarshal(rec.Body.Bytes(), &created)
+	bookingDo(t, bh, "GET", created.Booking.ICS, "", nil)
+
+	out := logs.String()
+	for _, secret := range []string{"Hopperina", "grace.private", "example.org", "merger", created.Booking.Token} {
+		if strings.Contains(out, secret) {
+			t.Errorf("the logs hold %q:\n%s", secret, out)
+		}
+	}
+	if !strings.Contains(out, `"id":"`) {
+		t.Errorf("no request id in the logs:\n%s", out)
+	}
+}
+
+// TestParseRateLimit reads the configuration's requests/window.
+func TestParseRateLimit(t *testing.T) {
+	for in, want := range map[string]RateLimit{"": {}, "5/10m": {5, 10 * time.Minute}, " 100 / 1s": {100, time.Second}} {
+		if got, err := ParseRateLimit(in); err != nil || got != want {
+			t.Errorf("ParseRateLimit(%q) = %v, %v", in, got, err)
+		}
+	}
+	for _, in := range []string{"5", "0/1m", "-1/1m", "5/0s", "x/1m", "5/ever"} {
+		if _, err := ParseRateLimit(in); err == nil {
+			t.Errorf("ParseRateLimit(%q) accepted", in)
+		}
+	}
+}
