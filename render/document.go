@@ -36,8 +36,8 @@ type Document struct {
 
 	// Social previews (Open Graph, and Twitter's card, which reads them).
 	SiteName     string
-	OGType       string   // "website" or "article"
-	Image        string   // absolute URL of the share image
+	OGType       string // "website" or "article"
+	Image        string // absolute URL of the share image
 	ImageAlt     string
 	OGLocale     string   // the page's locale, as fr_FR
 	OGAlternates []string // the locales of the other languages
