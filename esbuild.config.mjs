@@ -6,6 +6,14 @@
 // `npm run build:binary` writes the same bundles to dist/ for the binary to
 // embed. Keep it declarative: plain options, no plugins, no imports.
 
+// react-router's package.json resolves every import to its development
+// build, dev warnings on (remix-run/react-router#14102): point both bundles
+// at the production build it ships beside it.
+const productionRouter = {
+  "react-router": "./node_modules/react-router/dist/production/index.mjs",
+  "react-router/dom": "./node_modules/react-router/dist/production/dom-export.mjs",
+};
+
 const shared = {
   bundle: true,
   jsx: "automatic",
@@ -13,6 +21,7 @@ const shared = {
   charset: "utf8",
   legalComments: "none",
   tsconfig: "tsconfig.json",
+  alias: productionRouter,
 };
 
 export default {
@@ -47,7 +56,10 @@ export default {
     minify: true,
     conditions: ["server"],
     supported: { "dynamic-import": false },
-    alias: { "react-dom/server": "./node_modules/react-dom/cjs/react-dom-server-legacy.browser.production.js" },
+    alias: {
+      ...productionRouter,
+      "react-dom/server": "./node_modules/react-dom/cjs/react-dom-server-legacy.browser.production.js",
+    },
     loader: { ".css": "empty" },
   },
 };

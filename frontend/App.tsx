@@ -1,35 +1,38 @@
 import { Suspense, use, useEffect, type ReactNode } from "react";
 import { I18nextProvider, useTranslation } from "react-i18next";
-import { Outlet, Route, Routes, useLocation } from "react-router-dom";
+import { Route, Routes, useLocation } from "react-router-dom";
 import { loadI18n, readyI18n } from "#locales";
 import { pages } from "#pages";
 import { Footer } from "./components/Footer";
 import { Header } from "./components/Header";
 import { setConsentLanguage } from "./consent/language";
 import { LangContext } from "./lib/lang";
-import { languages, type Lang } from "./lib/languages";
+import { languages, splitPath, type Lang } from "./lib/languages";
 import type { PageName, Payload } from "./lib/payload";
 import { PayloadProvider, useCurrentPayload, usePayload } from "./lib/payloadContext";
 
-/** routes lists the pages of every language, without the language prefix; the server's route table is the same. */
-const routes: { path: string; page: PageName }[] = [
-  { path: "", page: "Home" },
-  { path: "services", page: "Home" },
-  { path: "services/custom-software", page: "Home" },
-  { path: "services/platform-engineering", page: "Home" },
-  { path: "services/strategic-consulting", page: "Home" },
-  { path: "blog", page: "BlogList" },
-  { path: "blog/page/:page", page: "BlogList" },
-  { path: "blog/tag/:tag", page: "BlogList" },
-  { path: "blog/tag/:tag/page/:page", page: "BlogList" },
-  { path: "blog/:slug", page: "BlogPost" },
-  { path: "schedule", page: "Schedule" },
-  { path: "schedule/discovery", page: "Schedule" },
-  { path: "schedule/strategy", page: "Schedule" },
-  { path: "schedule/cancel", page: "CancelBooking" },
-  { path: "privacy", page: "Legal" },
-  { path: "cookies", page: "Legal" },
-];
+/**
+ * pageOf guesses which page a path holds (without its language prefix), so
+ * that the page's chunk loads while its data does during client navigation.
+ * The server's payload has the last word; its route table is the reference.
+ */
+export function pageOf(rest: string): PageName {
+  const [first, second, third] = rest.split("/").filter(Boolean);
+  switch (first) {
+    case undefined:
+    case "services":
+      return "Home";
+    case "blog":
+      return second && second !== "page" && second !== "tag" && !third ? "BlogPost" : "BlogList";
+    case "schedule":
+      return second === "cancel" ? "CancelBooking" : "Schedule";
+    case "privacy":
+    case "cookies":
+      return "Legal";
+    default:
+      return "NotFound";
+  }
+}
 
 export function App({ initial }: { initial: Payload }) {
   // Marks the document once React has taken it over (tests and styles can rely on it).
@@ -39,18 +42,14 @@ export function App({ initial }: { initial: Payload }) {
   return (
     <PayloadProvider initial={initial}>
       <Suspense fallback={null}>
+        {/*
+          One route per language: which page a path holds is the server's
+          answer (the payload), not a second route table matched on every
+          render, which in goja cost more than the page itself.
+        */}
         <Routes>
           {languages.map((l) => (
-            <Route key={l.code} path={l.prefix || "/"} element={<LanguageLayout lang={l.code} />}>
-              {routes.map((r) =>
-                r.path === "" ? (
-                  <Route key="index" index element={<RoutePage page={r.page} />} />
-                ) : (
-                  <Route key={r.path} path={r.path} element={<RoutePage page={r.page} />} />
-                ),
-              )}
-              <Route path="*" element={<RoutePage page="NotFound" />} />
-            </Route>
+            <Route key={l.code} path={l.prefix ? `${l.prefix}/*` : "*"} element={<LanguageLayout lang={l.code} />} />
           ))}
         </Routes>
       </Suspense>
@@ -82,7 +81,7 @@ function Shell() {
       <main id="main" tabIndex={-1}>
         {/* Keyed by path: a page still loading shows the placeholder, even inside a transition. */}
         <Suspense key={pathname} fallback={<Loading />}>
-          <Outlet />
+          <RoutePage />
         </Suspense>
       </main>
       <Footer />
@@ -100,9 +99,9 @@ function Loading(): ReactNode {
 }
 
 /** RoutePage renders the page the server says a path holds, starting its chunk while the data loads. */
-function RoutePage({ page }: { page: PageName }) {
+function RoutePage() {
   const { pathname, hash } = useLocation();
-  void pages[page].preload();
+  void pages[pageOf(splitPath(pathname).rest)].preload();
   const payload = usePayload(pathname);
   const [current, setCurrent] = useCurrentPayload();
   useEffect(() => {
