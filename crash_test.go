@@ -30,14 +30,18 @@ type siteProcess struct {
 	cmd  *exec.Cmd
 	addr string
 	done chan error // the exit status, once
+	// ready is the ready line's figures: start to ready, pages rendered at
+	// start and pages the build had rendered.
+	ready []string
 }
 
-var readyLine = regexp.MustCompile(`msg=ready addr=(\S+)`)
+var readyLine = regexp.MustCompile(`msg=ready addr=(\S+) .*start_to_ready=(\S+) pages_rendered=(\d+) pages_from_build=(\d+)`)
 
 // startSite starts bin on a free loopback port and waits until it is ready.
 func startSite(t *testing.T, bin string, env []string) *siteProcess {
 	t.Helper()
 	cmd := exec.Command(bin)
+	cmd.Dir = t.TempDir() // nothing beside the binary
 	cmd.Env = append(os.Environ(), env...)
 	stderr, err := cmd.StderrPipe()
 	if err != nil {
@@ -47,7 +51,7 @@ func startSite(t *testing.T, bin string, env []string) *siteProcess {
 		t.Fatal(err)
 	}
 	p := &siteProcess{cmd: cmd, done: make(chan error, 1)}
-	addr := make(chan string, 1)
+	addr := make(chan []string, 1)
 	var tail []string
 	var tailMu sync.Mutex
 	go func() {
@@ -62,7 +66,7 @@ func startSite(t *testing.T, bin string, env []string) *siteProcess {
 			}
 			tailMu.Unlock()
 			if m := readyLine.FindStringSubmatch(line); m != nil {
-				addr <- m[1]
+				addr <- m[1:]
 			}
 			if strings.Contains(line, "panic") {
 				t.Errorf("the server logged a panic: %s", line)
@@ -71,7 +75,8 @@ func startSite(t *testing.T, bin string, env []string) *siteProcess {
 		p.done <- cmd.Wait()
 	}()
 	select {
-	case p.addr = <-addr:
+	case m := <-addr:
+		p.addr, p.ready = m[0], m[1:]
 		return p
 	case err := <-p.done:
 		tailMu.Lock()
@@ -102,27 +107,30 @@ func (p *siteProcess) stop() error {
 	}
 }
 
-// buildSite builds the server into a temporary directory.
+// buildSite builds the production binary as `npm run build:binary` does:
+// the bundles, and the pages the build rendered with them, embedded.
 func buildSite(t *testing.T) string {
 	t.Helper()
 	bin := filepath.Join(t.TempDir(), "site")
-	out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput()
-	if err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
+	for _, args := range [][]string{
+		{"run", ".", "build", "-out", "internal/assets/dist"},
+		{"build", "-tags", "prod", "-trimpath", "-o", bin, "."},
+	} {
+		cmd := exec.Command("go", args...)
+		cmd.Env = append(os.Environ(), "GA_MEASUREMENT_ID=", "CONSENT_HIDE_FROM_BOTS=true")
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("go %s: %v\n%s", strings.Join(args, " "), err, out)
+		}
 	}
 	return bin
 }
 
 // siteEnv is the configuration of the test's server: its own database,
-// the project's content, limits far above the burst.
-func siteEnv(t *testing.T, dataDir string) []string {
-	root, err := filepath.Abs(".")
-	if err != nil {
-		t.Fatal(err)
-	}
+// limits far above the burst. The binary carries its content.
+func siteEnv(dataDir string) []string {
 	return []string{
-		"ADDR=127.0.0.1:0", "DATA_DIR=" + dataDir, "ROOT=" + root, "BASE_URL=http://127.0.0.1",
-		"SMTP_URL=", "GA_MEASUREMENT_ID=", "DEV=false",
+		"ADDR=127.0.0.1:0", "DATA_DIR=" + dataDir, "BASE_URL=http://127.0.0.1",
+		"SMTP_URL=", "GA_MEASUREMENT_ID=", "DEV=false", "CONSENT_HIDE_FROM_BOTS=true",
 		"CONTACT_RATE_LIMIT=1000000/1m", "BOOKING_RATE_LIMIT=1000000/1m",
 	}
 }
@@ -291,12 +299,17 @@ func TestCrashAndLoad(t *testing.T) {
 	started := time.Now()
 	bin := buildSite(t)
 	dataDir := t.TempDir()
-	env := siteEnv(t, dataDir)
+	env := siteEnv(dataDir)
 	c := newClient()
 	proc := startSite(t, bin, env)
 	c.addr.Store(&proc.addr)
 	starts := openStarts(t, c)
-	t.Logf("built and started in %v; %d candidate slots", time.Since(started).Round(time.Millisecond), len(starts))
+	t.Logf("built and started in %v; start to ready %s, %s pages rendered at start, %s from the build; %d candidate slots",
+		time.Since(started).Round(time.Millisecond), proc.ready[0], proc.ready[1], proc.ready[2], len(starts))
+	// The binary starts from the pages its build rendered.
+	if proc.ready[1] != "0" || proc.ready[2] == "0" {
+		t.Errorf("the production binary rendered %s pages at start and took %s from its build, want 0 and all", proc.ready[1], proc.ready[2])
+	}
 
 	// The burst: workers post until told to stop; a refused connection
 	// (the server is down) is retried with new content, never the same.

@@ -189,8 +189,39 @@ func buildCommand(args []string) error {
 	if err != nil {
 		return err
 	}
-	return b.Write(*out)
+	if err := b.Write(*out); err != nil {
+		return err
+	}
+	// Render every page once with this bundle, so that the binary starts
+	// without rendering them again: with the configuration in the
+	// environment (the analytics ID and bot hiding reach the pages).
+	cfg, err := loadConfig(nil, os.Getenv)
+	if err != nil {
+		return fmt.Errorf("configuration: %w", err)
+	}
+	cfg.Dev = false
+	content, err := (sources{root: absolute(*root)}).content()
+	if err != nil {
+		return err
+	}
+	memo := render.NewMemo()
+	log := slog.New(slog.NewTextHandler(io.Discard, nil))
+	if _, err := newSite(context.Background(), content, b, cfg, log, memo); err != nil {
+		return err
+	}
+	f, err := os.Create(filepath.Join(*out, memoFile))
+	if err != nil {
+		return err
+	}
+	if _, err := memo.WriteTo(f); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
 }
+
+// memoFile holds, beside the bundles, the pages the build rendered.
+const memoFile = "renders.gob.gz"
 
 func absolute(p string) string {
 	abs, err := filepath.Abs(p)
@@ -305,7 +336,9 @@ func serve(args []string, log *slog.Logger) error {
 	if err != nil {
 		return fmt.Errorf("listen: %w", err)
 	}
-	log.Info("ready", "addr", ln.Addr().String(), "base_url", cfg.BaseURL, "dev", cfg.Dev, "start_to_ready", time.Since(started).Round(time.Millisecond))
+	rendered, fromBuild := built.Engine.Counts()
+	log.Info("ready", "addr", ln.Addr().String(), "base_url", cfg.BaseURL, "dev", cfg.Dev,
+		"start_to_ready", time.Since(started).Round(time.Millisecond), "pages_rendered", rendered, "pages_from_build", fromBuild)
 	if cfg.Dev {
 		go src.watch(ctx, log, func() {
 			if s, err := src.buildSite(ctx, cfg, log); err != nil {
@@ -389,16 +422,28 @@ func (s sources) buildSite(ctx context.Context, cfg Config, log *slog.Logger) (*
 	if err != nil {
 		return nil, err
 	}
-	var bundle *assets.Bundle
-	if s.embedded != nil {
-		bundle, err = assets.Read(s.embedded)
-	} else {
-		bundle, err = assets.Build(s.root)
+	if s.embedded == nil {
+		bundle, err := assets.Build(s.root)
+		if err != nil {
+			return nil, err
+		}
+		return newSite(ctx, content, bundle, cfg, log, nil)
 	}
+	bundle, err := assets.Read(s.embedded)
 	if err != nil {
 		return nil, err
 	}
-	engine, err := render.NewEngine(bundle.Server, render.Options{Runtimes: runtime.GOMAXPROCS(0), Logger: log})
+	memo, err := render.ReadMemoFS(s.embedded, memoFile)
+	if err != nil {
+		return nil, err
+	}
+	return newSite(ctx, content, bundle, cfg, log, memo)
+}
+
+// newSite renders the site's pages with bundle; memo, when not nil, holds
+// pages already rendered with it.
+func newSite(ctx context.Context, content fs.FS, bundle *assets.Bundle, cfg Config, log *slog.Logger, memo *render.Memo) (*handlers.Site, error) {
+	engine, err := render.NewEngine(bundle.Server, render.Options{Runtimes: runtime.GOMAXPROCS(0), Logger: log, Memo: memo})
 	if err != nil {
 		return nil, err
 	}

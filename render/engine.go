@@ -5,10 +5,12 @@ package render
 
 import (
 	"context"
+	"crypto/sha256"
 	"errors"
 	"fmt"
 	"log/slog"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/dop251/goja"
@@ -25,6 +27,11 @@ type Engine struct {
 	timeout time.Duration
 	log     *slog.Logger
 	plurals *pluralRules
+
+	memo      *Memo
+	bundleSum [sha256.Size]byte
+
+	rendered, remembered atomic.Int64 // renders done in goja, and answered by the memo
 }
 
 type runtime struct {
@@ -37,6 +44,9 @@ type Options struct {
 	Runtimes int           // runtimes in the pool; default 2
 	Timeout  time.Duration // limit of one render; default 5s
 	Logger   *slog.Logger
+	// Memo answers renders already done with this bundle (see Memo);
+	// nil renders everything.
+	Memo *Memo
 }
 
 // NewEngine compiles the server bundle once and starts the pool's runtimes.
@@ -60,6 +70,10 @@ func NewEngine(serverBundle []byte, opts Options) (*Engine, error) {
 		timeout: opts.Timeout,
 		log:     opts.Logger,
 		plurals: &pluralRules{},
+		memo:    opts.Memo,
+	}
+	if e.memo != nil {
+		e.bundleSum = sha256.Sum256(serverBundle)
 	}
 	for range opts.Runtimes {
 		rt, err := e.newRuntime()
@@ -92,6 +106,29 @@ func (e *Engine) Size() int { return cap(e.pool) }
 // Render renders the React tree of a page from its JSON payload and returns
 // the HTML of the root element's content.
 func (e *Engine) Render(ctx context.Context, payloadJSON []byte) (string, error) {
+	if e.memo == nil {
+		return e.render(ctx, payloadJSON)
+	}
+	k := memoKey(e.bundleSum, payloadJSON)
+	if html, ok := e.memo.get(k); ok {
+		e.remembered.Add(1)
+		return html, nil
+	}
+	html, err := e.render(ctx, payloadJSON)
+	if err == nil {
+		e.memo.put(k, html)
+	}
+	return html, err
+}
+
+// Counts returns how many renders ran in goja and how many the memo
+// answered.
+func (e *Engine) Counts() (rendered, remembered int64) {
+	return e.rendered.Load(), e.remembered.Load()
+}
+
+func (e *Engine) render(ctx context.Context, payloadJSON []byte) (string, error) {
+	e.rendered.Add(1)
 	var rt *runtime
 	select {
 	case rt = <-e.pool:

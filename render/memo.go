@@ -1,0 +1,121 @@
+package render
+
+import (
+	"compress/gzip"
+	"crypto/sha256"
+	"encoding/gob"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"sync"
+)
+
+// Memo holds page bodies already rendered, keyed by the server bundle and
+// the page's payload: the same bundle and payload always render the same
+// HTML. The production build renders every static page once and ships the
+// memo inside the binary, so that a start renders only the pages whose
+// payload differs from the build's (another analytics ID, a new year)
+// instead of all of them.
+//
+// A memo made by NewMemo records every render; one read back is read-only,
+// so that pages rendered from visitors' input (a contact form posted
+// without JavaScript) are never kept.
+type Memo struct {
+	mu        sync.RWMutex
+	bodies    map[[sha256.Size]byte]string
+	recording bool
+}
+
+// NewMemo returns an empty memo that records renders.
+func NewMemo() *Memo {
+	return &Memo{bodies: map[[sha256.Size]byte]string{}, recording: true}
+}
+
+// Len is the number of bodies held.
+func (m *Memo) Len() int {
+	m.mu.RLock()
+	defer m.mu.RUnlock()
+	return len(m.bodies)
+}
+
+func memoKey(bundleSum [sha256.Size]byte, payloadJSON []byte) [sha256.Size]byte {
+	h := sha256.New()
+	h.Write(bundleSum[:])
+	h.Write(payloadJSON)
+	var k [sha256.Size]byte
+	h.Sum(k[:0])
+	return k
+}
+
+func (m *Memo) get(k [sha256.Size]byte) (string, bool) {
+	m.mu.RLock()
+	defer m.mu.RUnlock()
+	body, ok := m.bodies[k]
+	return body, ok
+}
+
+func (m *Memo) put(k [sha256.Size]byte, body string) {
+	if !m.recording {
+		return
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.bodies[k] = body
+}
+
+// WriteTo writes the memo, gzip-compressed.
+func (m *Memo) WriteTo(w io.Writer) (int64, error) {
+	m.mu.RLock()
+	defer m.mu.RUnlock()
+	cw := &countingWriter{w: w}
+	zw, err := gzip.NewWriterLevel(cw, gzip.BestCompression)
+	if err != nil {
+		return 0, err
+	}
+	if err := gob.NewEncoder(zw).Encode(m.bodies); err != nil {
+		return cw.n, fmt.Errorf("render: writing the memo: %w", err)
+	}
+	if err := zw.Close(); err != nil {
+		return cw.n, fmt.Errorf("render: writing the memo: %w", err)
+	}
+	return cw.n, nil
+}
+
+// ReadMemo reads a memo written by WriteTo; it does not record.
+func ReadMemo(r io.Reader) (*Memo, error) {
+	zr, err := gzip.NewReader(r)
+	if err != nil {
+		return nil, fmt.Errorf("render: reading the memo: %w", err)
+	}
+	m := &Memo{}
+	if err := gob.NewDecoder(zr).Decode(&m.bodies); err != nil {
+		return nil, fmt.Errorf("render: reading the memo: %w", err)
+	}
+	return m, nil
+}
+
+// ReadMemoFS reads the memo at name in fsys; a missing file is an empty
+// memo (a binary built without one renders every page at start).
+func ReadMemoFS(fsys fs.FS, name string) (*Memo, error) {
+	f, err := fsys.Open(name)
+	if errors.Is(err, fs.ErrNotExist) {
+		return &Memo{}, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("render: %w", err)
+	}
+	defer f.Close()
+	return ReadMemo(f)
+}
+
+type countingWriter struct {
+	w io.Writer
+	n int64
+}
+
+func (c *countingWriter) Write(p []byte) (int, error) {
+	n, err := c.w.Write(p)
+	c.n += int64(n)
+	return n, err
+}

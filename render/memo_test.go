@@ -1,0 +1,70 @@
+package render
+
+import (
+	"bytes"
+	"context"
+	"testing"
+)
+
+// The build renders with a recording memo and ships it; a start with the
+// same bundle answers the same payloads from it without running goja, and
+// renders anything else.
+func TestMemoSparesTheStartItsRenders(t *testing.T) {
+	ctx := context.Background()
+	memo := NewMemo()
+	build, err := NewEngine([]byte(echoBundle), Options{Runtimes: 1, Memo: memo})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range []string{`{"text":"home"}`, `{"text":"blog"}`} {
+		if _, err := build.Render(ctx, []byte(p)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := build.Render(ctx, []byte(`{"fail":true}`)); err == nil {
+		t.Fatal("a failing render succeeded")
+	}
+	if memo.Len() != 2 {
+		t.Fatalf("the memo holds %d bodies, want the 2 that rendered", memo.Len())
+	}
+	var file bytes.Buffer
+	if _, err := memo.WriteTo(&file); err != nil {
+		t.Fatal(err)
+	}
+
+	shipped, err := ReadMemo(bytes.NewReader(file.Bytes()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	start, err := NewEngine([]byte(echoBundle), Options{Runtimes: 1, Memo: shipped})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if html, err := start.Render(ctx, []byte(`{"text":"home"}`)); err != nil || html != "<p>home</p>" {
+		t.Fatalf("from the memo: %q, %v", html, err)
+	}
+	if html, err := start.Render(ctx, []byte(`{"text":"a visitor's form"}`)); err != nil || html != "<p>a visitor's form</p>" {
+		t.Fatalf("a new payload: %q, %v", html, err)
+	}
+	if rendered, remembered := start.Counts(); rendered != 1 || remembered != 1 {
+		t.Errorf("rendered %d and remembered %d, want 1 and 1", rendered, remembered)
+	}
+	if shipped.Len() != 2 {
+		t.Errorf("a shipped memo recorded a render: %d bodies", shipped.Len())
+	}
+
+	// Another bundle never takes a body rendered by this one.
+	other, err := NewEngine([]byte(`globalThis.renderPage = function (p) { return "<p>other</p>"; };`), Options{Runtimes: 1, Memo: shipped})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if html, _ := other.Render(ctx, []byte(`{"text":"home"}`)); html != "<p>other</p>" {
+		t.Errorf("another bundle got %q from the memo", html)
+	}
+}
+
+func TestReadMemoRefusesGarbage(t *testing.T) {
+	if _, err := ReadMemo(bytes.NewReader([]byte("not a memo"))); err == nil {
+		t.Error("garbage read as a memo")
+	}
+}
