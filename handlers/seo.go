@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"encoding/xml"
 	"fmt"
+	"maps"
 	"net/http"
 	"sort"
 	"strings"
@@ -136,7 +137,7 @@ func (s *Site) postLD(lang site.Language, post *blog.Post, path string) []any {
 }
 
 // buildFiles makes the sitemap, robots.txt, the manifest and the images.
-func (s *Site) buildFiles() error {
+func (s *Site) buildFiles(images map[string]*render.Resource) error {
 	s.files = map[string]*render.Resource{}
 	sitemap, err := s.sitemap()
 	if err != nil {
@@ -165,19 +166,28 @@ func (s *Site) buildFiles() error {
 		return err
 	}
 	s.files["/manifest.webmanifest"] = render.NewResource("application/manifest+json", day, http.StatusOK, manifest)
-	s.files["/favicon.svg"] = render.NewResource("image/svg+xml", day, http.StatusOK, []byte(brand.IconSVG))
+	maps.Copy(s.files, images)
+	return nil
+}
+
+// brandImages draws the icons and the default share image, and runs beside
+// the pages' renders at start: drawing takes as long as several pages.
+func (s *Site) brandImages() (map[string]*render.Resource, error) {
+	const day = "public, max-age=86400"
+	files := map[string]*render.Resource{}
+	files["/favicon.svg"] = render.NewResource("image/svg+xml", day, http.StatusOK, []byte(brand.IconSVG))
 	icon32 := brand.Icon(32)
-	s.files["/icon-32.png"] = render.NewResource("image/png", day, http.StatusOK, icon32)
-	s.files["/favicon.ico"] = render.NewResource("image/png", day, http.StatusOK, icon32)
-	s.files["/icon-192.png"] = render.NewResource("image/png", day, http.StatusOK, brand.Icon(192))
-	s.files["/icon-512.png"] = render.NewResource("image/png", day, http.StatusOK, brand.Icon(512))
-	s.files["/apple-touch-icon.png"] = render.NewResource("image/png", day, http.StatusOK, brand.Icon(180))
+	files["/icon-32.png"] = render.NewResource("image/png", day, http.StatusOK, icon32)
+	files["/favicon.ico"] = render.NewResource("image/png", day, http.StatusOK, icon32)
+	files["/icon-192.png"] = render.NewResource("image/png", day, http.StatusOK, brand.Icon(192))
+	files["/icon-512.png"] = render.NewResource("image/png", day, http.StatusOK, brand.Icon(512))
+	files["/apple-touch-icon.png"] = render.NewResource("image/png", day, http.StatusOK, brand.Icon(180))
 	og, err := brand.ShareImage(s.Info.Name, s.Locales.T(s.Info.DefaultLanguage, "footer.tagline"))
 	if err != nil {
-		return err
+		return nil, err
 	}
-	s.files["/og.png"] = render.NewResource("image/png", day, http.StatusOK, og)
-	return nil
+	files["/og.png"] = render.NewResource("image/png", day, http.StatusOK, og)
+	return files, nil
 }
 
 type sitemapURLSet struct {

@@ -109,10 +109,15 @@ func BuildSite(ctx context.Context, content fs.FS, bundle *assets.Bundle, engine
 			return nil
 		})
 	}
+	var images map[string]*render.Resource
+	jobs = append([]func() error{func() (err error) {
+		images, err = s.brandImages()
+		return err
+	}}, jobs...)
 	if err := parallel(engine.Size(), jobs); err != nil {
 		return nil, err
 	}
-	if err := s.buildFiles(); err != nil {
+	if err := s.buildFiles(images); err != nil {
 		return nil, err
 	}
 	return s, nil
