@@ -19,7 +19,7 @@ npm run --silent build:binary >/dev/null
 cp bin/site "$tmp/site"
 addr=127.0.0.1:8090
 # The banner shows as it does to visitors (headless Chromium counts as a bot).
-(cd "$tmp" && ADDR=$addr BASE_URL=http://$addr DATA_DIR="$tmp/data" CONSENT_HIDE_FROM_BOTS=false ./site 2>"$tmp/log") &
+(cd "$tmp" && ADDR=$addr BASE_URL=http://$addr DATA_DIR="$tmp/data" CONSENT_HIDE_FROM_BOTS=false exec ./site 2>"$tmp/log") &
 pid=$!
 for _ in $(seq 1 120); do
   curl -fsS -o /dev/null "http://$addr/readyz" 2>/dev/null && break
