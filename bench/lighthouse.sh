@@ -18,6 +18,11 @@ trap 'kill "$pid" 2>/dev/null || true; rm -rf "$tmp"' EXIT
 npm run --silent build:binary >/dev/null
 cp bin/site "$tmp/site"
 addr=127.0.0.1:8090
+# Audit this build, never a server someone left running on the port.
+if curl -fsS -o /dev/null "http://$addr/readyz" 2>/dev/null; then
+  echo "lighthouse: $addr already answers; stop that server first" >&2
+  exit 1
+fi
 # The banner shows as it does to visitors (headless Chromium counts as a bot).
 (cd "$tmp" && ADDR=$addr BASE_URL=http://$addr DATA_DIR="$tmp/data" CONSENT_HIDE_FROM_BOTS=false exec ./site 2>"$tmp/log") &
 pid=$!
@@ -26,4 +31,5 @@ for _ in $(seq 1 120); do
   sleep 0.5
 done
 curl -fsS -o /dev/null "http://$addr/readyz"
+kill -0 "$pid" # the answer came from the site started here
 "$node22" bench/lighthouse/run.mjs "http://$addr" reports/lighthouse.md
