@@ -170,11 +170,11 @@ func TestEachPagePreloadsItsOwnChunk(t *testing.T) {
 	for path, page := range map[string]string{"/": "Home", "/fr/privacy": "Legal", "/ar/schedule": "Schedule", "/de/blog": "BlogList"} {
 		body := get(t, h, path).Body.String()
 		chunk := s.Bundle.Manifest.Pages[page][0]
-		if !strings.Contains(body, `<link rel="modulepreload" href="`+chunk+`">`) {
+		if !strings.Contains(body, `<link rel="modulepreload" href="`+chunk+`" fetchpriority="low">`) {
 			t.Errorf("%s does not preload %s", path, chunk)
 		}
 		lang, _ := s.Info.SplitPath(path)
-		if !strings.Contains(body, `<link rel="modulepreload" href="`+s.Bundle.Manifest.Locales[lang.Code][0]+`">`) {
+		if !strings.Contains(body, `<link rel="modulepreload" href="`+s.Bundle.Manifest.Locales[lang.Code][0]+`" fetchpriority="low">`) {
 			t.Errorf("%s does not preload its strings", path)
 		}
 	}

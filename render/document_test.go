@@ -46,7 +46,7 @@ func TestDocumentHead(t *testing.T) {
 		`<html lang="ar" dir="rtl">`,
 		`<link rel="canonical" href="https://x.test/ar">`,
 		`<link rel="alternate" hreflang="x-default" href="https://x.test/">`,
-		`<link rel="modulepreload" href="/assets/chunks/Home-X.js">`,
+		`<link rel="modulepreload" href="/assets/chunks/Home-X.js" fetchpriority="low">`,
 		`<script type="module" src="/assets/entry-ABC.js"></script>`,
 		`<div id="root"><p>hi</p></div>`,
 	} {
