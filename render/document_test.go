@@ -44,6 +44,7 @@ func TestDocumentHead(t *testing.T) {
 	}
 	for _, want := range []string{
 		`<html lang="ar" dir="rtl">`,
+		`<link rel="expect" href="#main" blocking="render">`,
 		`<link rel="canonical" href="https://x.test/ar">`,
 		`<link rel="alternate" hreflang="x-default" href="https://x.test/">`,
 		`<link rel="modulepreload" href="/assets/chunks/Home-X.js" fetchpriority="low">`,
