@@ -30,7 +30,8 @@ const layoutShiftProbe = `(() => {
 // network, and the browser may paint what it has in between.
 func slowHeaderServer(t *testing.T) string {
 	t.Helper()
-	site := New(NewServer(consentSite(t, ""), Services{Log: quietLog()}))
+	bookings := newBookingEnv(t, browserFixture, nil) // the time step loads real slots
+	site := New(NewServer(consentSite(t, ""), Services{Log: quietLog(), Store: bookings.store, Booking: bookings.service}))
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		plain := r.Clone(r.Context())
 		plain.Header.Del("Accept-Encoding")

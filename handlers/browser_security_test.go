@@ -12,7 +12,9 @@ import (
 // and an inline script injected into the page is refused (which also shows
 // that a violation reaches consoleProblems, as every browser test checks).
 func TestBrowserUnderServerCSP(t *testing.T) {
-	ctx, base := browser(t)
+	// The booking service is there, as in production: the time step loads
+	// its slots under the policy too.
+	ctx, base, _ := bookingBrowser(t)
 	tb := newTab(t, ctx)
 	for _, path := range []string{"/", "/ar/schedule/discovery", "/fr/blog", "/de/privacy", "/fr/nowhere"} {
 		tb.run(t, chromedp.Navigate(base+path), waitHydrated())
