@@ -1,16 +1,12 @@
 package booking
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"io/fs"
 	"net/url"
-	"path"
-	"strings"
 	"text/template"
 	"time"
-	"unicode"
 
 	"github.com/northbeam/site/internal/intl"
 	"github.com/northbeam/site/internal/mail"
@@ -90,33 +86,21 @@ func newMailer(content fs.FS, cfg Config) (*mailer, error) {
 		cancelled:    map[string]*template.Template{},
 	}
 	var err error
-	if m.notify, err = parseTemplate(content, notifyTemplate); err != nil {
+	if m.notify, err = mail.ParseTemplate(content, notifyTemplate); err != nil {
 		return nil, err
 	}
-	if m.cancelNotify, err = parseTemplate(content, cancelNotifyTemplate); err != nil {
+	if m.cancelNotify, err = mail.ParseTemplate(content, cancelNotifyTemplate); err != nil {
 		return nil, err
 	}
 	for _, lang := range Languages() {
-		if m.confirmation[lang], err = parseTemplate(content, fmt.Sprintf(confirmationTemplate, lang)); err != nil {
+		if m.confirmation[lang], err = mail.ParseTemplate(content, fmt.Sprintf(confirmationTemplate, lang)); err != nil {
 			return nil, err
 		}
-		if m.cancelled[lang], err = parseTemplate(content, fmt.Sprintf(cancelledTemplate, lang)); err != nil {
+		if m.cancelled[lang], err = mail.ParseTemplate(content, fmt.Sprintf(cancelledTemplate, lang)); err != nil {
 			return nil, err
 		}
 	}
 	return m, nil
-}
-
-func parseTemplate(content fs.FS, name string) (*template.Template, error) {
-	src, err := fs.ReadFile(content, name)
-	if err != nil {
-		return nil, fmt.Errorf("booking: mail template: %w", err)
-	}
-	t, err := template.New(path.Base(name)).Option("missingkey=error").Parse(string(src))
-	if err != nil {
-		return nil, fmt.Errorf("booking: mail template %s: %w", name, err)
-	}
-	return t, nil
 }
 
 // mailData is what the templates see. Times are already formatted in the
@@ -155,9 +139,9 @@ func (m *mailer) data(av Availability, b Booking, lang string) mailData {
 	_, hOff := b.Start.In(host).Zone()
 	return mailData{
 		Brand:        m.brand,
-		Name:         oneLine(b.Name),
+		Name:         mail.OneLine(b.Name),
 		Email:        b.Email,
-		Company:      oneLine(b.Company),
+		Company:      mail.OneLine(b.Company),
 		Topic:        b.Topic,
 		Service:      b.Service,
 		ServiceTitle: m.serviceTitle(lang, b.Service),
@@ -209,14 +193,14 @@ func (m *mailer) confirmationMails(av Availability, b Booking) ([]mail.Message, 
 	ics := ICS(b, m.invite(b))
 	attach := mail.Attachment{Filename: "invite.ics", ContentType: "text/calendar; charset=utf-8; method=REQUEST", Data: ics}
 
-	visitor, err := render(m.confirmation[lang], m.data(av, b, lang))
+	visitor, err := mail.Render(m.confirmation[lang], m.data(av, b, lang))
 	if err != nil {
 		return nil, err
 	}
 	visitor.Kind, visitor.To, visitor.ReplyTo, visitor.Lang = KindConfirmation, b.Email, m.inbox, lang
 	visitor.Attachments = []mail.Attachment{attach}
 
-	notify, err := render(m.notify, m.data(av, b, "en"))
+	notify, err := mail.Render(m.notify, m.data(av, b, "en"))
 	if err != nil {
 		return nil, err
 	}
@@ -232,45 +216,20 @@ func (m *mailer) cancellationMails(av Availability, b Booking) ([]mail.Message, 
 	ics := CancelICS(b, m.invite(b))
 	attach := mail.Attachment{Filename: "cancellation.ics", ContentType: "text/calendar; charset=utf-8; method=CANCEL", Data: ics}
 
-	visitor, err := render(m.cancelled[lang], m.data(av, b, lang))
+	visitor, err := mail.Render(m.cancelled[lang], m.data(av, b, lang))
 	if err != nil {
 		return nil, err
 	}
 	visitor.Kind, visitor.To, visitor.ReplyTo, visitor.Lang = KindCancelled, b.Email, m.inbox, lang
 	visitor.Attachments = []mail.Attachment{attach}
 
-	notify, err := render(m.cancelNotify, m.data(av, b, "en"))
+	notify, err := mail.Render(m.cancelNotify, m.data(av, b, "en"))
 	if err != nil {
 		return nil, err
 	}
 	notify.Kind, notify.To, notify.ReplyTo, notify.Lang = KindCancelNotify, m.inbox, b.Email, "en"
 	notify.Attachments = []mail.Attachment{attach}
 	return []mail.Message{visitor, notify}, nil
-}
-
-// render executes t and splits the result into subject and text.
-func render(t *template.Template, data mailData) (mail.Message, error) {
-	var buf bytes.Buffer
-	if err := t.Execute(&buf, data); err != nil {
-		return mail.Message{}, fmt.Errorf("booking: mail template %s: %w", t.Name(), err)
-	}
-	out := strings.ReplaceAll(buf.String(), "\r\n", "\n")
-	head, body, ok := strings.Cut(out, "\n\n")
-	subject, isSubject := strings.CutPrefix(head, "Subject:")
-	if !ok || !isSubject || strings.Contains(head, "\n") {
-		return mail.Message{}, fmt.Errorf("booking: mail template %s: want a first line \"Subject: ...\" and a blank line", t.Name())
-	}
-	subject = strings.TrimSpace(subject)
-	if subject == "" {
-		return mail.Message{}, fmt.Errorf("booking: mail template %s: empty subject", t.Name())
-	}
-	return mail.Message{Subject: subject, Text: strings.TrimSpace(body) + "\n"}, nil
-}
-
-// oneLine replaces control characters (line breaks above all) by spaces, so
-// that a value placed in a subject or a header line stays on its line.
-func oneLine(s string) string {
-	return strings.Join(strings.FieldsFunc(s, unicode.IsControl), " ")
 }
 
 func languageLabel(lang string) string {

@@ -1,15 +1,11 @@
 package contact
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"io/fs"
-	"path"
-	"strings"
 	"text/template"
 	"time"
-	"unicode"
 
 	"github.com/northbeam/site/internal/mail"
 )
@@ -62,11 +58,11 @@ func NewMailer(content fs.FS, brand Brand, inbox string) (*Mailer, error) {
 	}
 	m := &Mailer{brand: brand, inbox: inbox, ack: map[string]*template.Template{}}
 	var err error
-	if m.notify, err = parseTemplate(content, notifyTemplate); err != nil {
+	if m.notify, err = mail.ParseTemplate(content, notifyTemplate); err != nil {
 		return nil, err
 	}
 	for _, lang := range languages() {
-		if m.ack[lang], err = parseTemplate(content, fmt.Sprintf(ackTemplate, lang)); err != nil {
+		if m.ack[lang], err = mail.ParseTemplate(content, fmt.Sprintf(ackTemplate, lang)); err != nil {
 			return nil, err
 		}
 	}
@@ -82,18 +78,6 @@ func NewMailer(content fs.FS, brand Brand, inbox string) (*Mailer, error) {
 		}
 	}
 	return m, nil
-}
-
-func parseTemplate(content fs.FS, name string) (*template.Template, error) {
-	src, err := fs.ReadFile(content, name)
-	if err != nil {
-		return nil, fmt.Errorf("contact: mail template: %w", err)
-	}
-	t, err := template.New(path.Base(name)).Option("missingkey=error").Parse(string(src))
-	if err != nil {
-		return nil, fmt.Errorf("contact: mail template %s: %w", name, err)
-	}
-	return t, nil
 }
 
 // mailData is what the templates see.
@@ -120,7 +104,7 @@ func (m *Mailer) Compose(r Record) ([]mail.Message, error) {
 		Brand:         m.brand,
 		ResponseHours: m.brand.ResponseHours,
 		Ref:           r.Ref,
-		Name:          oneLine(r.Name),
+		Name:          mail.OneLine(r.Name),
 		Email:         r.Email,
 		Message:       r.Message,
 		Service:       r.Service,
@@ -129,43 +113,18 @@ func (m *Mailer) Compose(r Record) ([]mail.Message, error) {
 		LangLabel:     languageLabel(lang),
 		ReceivedAt:    r.CreatedAt.UTC().Format("2006-01-02 15:04 MST"),
 	}
-	notify, err := render(m.notify, data)
+	notify, err := mail.Render(m.notify, data)
 	if err != nil {
 		return nil, err
 	}
 	notify.Kind, notify.To, notify.ReplyTo, notify.Lang = KindNotify, m.inbox, r.Email, "en"
 
-	ack, err := render(m.ack[lang], data)
+	ack, err := mail.Render(m.ack[lang], data)
 	if err != nil {
 		return nil, err
 	}
 	ack.Kind, ack.To, ack.ReplyTo, ack.Lang = KindAck, r.Email, m.inbox, lang
 	return []mail.Message{notify, ack}, nil
-}
-
-// render executes t and splits the result into subject and text.
-func render(t *template.Template, data mailData) (mail.Message, error) {
-	var buf bytes.Buffer
-	if err := t.Execute(&buf, data); err != nil {
-		return mail.Message{}, fmt.Errorf("contact: mail template %s: %w", t.Name(), err)
-	}
-	out := strings.ReplaceAll(buf.String(), "\r\n", "\n")
-	head, body, ok := strings.Cut(out, "\n\n")
-	subject, isSubject := strings.CutPrefix(head, "Subject:")
-	if !ok || !isSubject || strings.Contains(head, "\n") {
-		return mail.Message{}, fmt.Errorf("contact: mail template %s: want a first line \"Subject: ...\" and a blank line", t.Name())
-	}
-	subject = strings.TrimSpace(subject)
-	if subject == "" {
-		return mail.Message{}, fmt.Errorf("contact: mail template %s: empty subject", t.Name())
-	}
-	return mail.Message{Subject: subject, Text: strings.TrimSpace(body) + "\n"}, nil
-}
-
-// oneLine replaces control characters (line breaks above all) by spaces, so
-// that a value placed in a subject stays on its line.
-func oneLine(s string) string {
-	return strings.Join(strings.FieldsFunc(s, unicode.IsControl), " ")
 }
 
 func serviceLabel(service string) string {

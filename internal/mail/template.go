@@ -1,0 +1,51 @@
+package mail
+
+import (
+	"bytes"
+	"fmt"
+	"io/fs"
+	"path"
+	"strings"
+	"text/template"
+	"unicode"
+)
+
+// ParseTemplate reads the mail template at name in content. A template
+// writes a first line "Subject: ...", a blank line, then the text; a
+// missing key is an error, not "<no value>".
+func ParseTemplate(content fs.FS, name string) (*template.Template, error) {
+	src, err := fs.ReadFile(content, name)
+	if err != nil {
+		return nil, fmt.Errorf("mail: template: %w", err)
+	}
+	t, err := template.New(path.Base(name)).Option("missingkey=error").Parse(string(src))
+	if err != nil {
+		return nil, fmt.Errorf("mail: template %s: %w", name, err)
+	}
+	return t, nil
+}
+
+// Render executes t with data and splits the result into subject and text.
+func Render(t *template.Template, data any) (Message, error) {
+	var buf bytes.Buffer
+	if err := t.Execute(&buf, data); err != nil {
+		return Message{}, fmt.Errorf("mail: template %s: %w", t.Name(), err)
+	}
+	out := strings.ReplaceAll(buf.String(), "\r\n", "\n")
+	head, body, ok := strings.Cut(out, "\n\n")
+	subject, isSubject := strings.CutPrefix(head, "Subject:")
+	if !ok || !isSubject || strings.Contains(head, "\n") {
+		return Message{}, fmt.Errorf("mail: template %s: want a first line \"Subject: ...\" and a blank line", t.Name())
+	}
+	subject = strings.TrimSpace(subject)
+	if subject == "" {
+		return Message{}, fmt.Errorf("mail: template %s: empty subject", t.Name())
+	}
+	return Message{Subject: subject, Text: strings.TrimSpace(body) + "\n"}, nil
+}
+
+// OneLine replaces control characters (line breaks above all) by spaces, so
+// that a value placed in a subject or a header line stays on its line.
+func OneLine(s string) string {
+	return strings.Join(strings.FieldsFunc(s, unicode.IsControl), " ")
+}
