@@ -6,12 +6,10 @@ import (
 	"errors"
 	"io"
 	"maps"
-	"math"
 	"mime"
 	"net/http"
 	"net/url"
 	"slices"
-	"strconv"
 	"strings"
 	"time"
 
@@ -184,8 +182,7 @@ func (srv *Server) contact(c echo.Context) error {
 		return answer(lang, contactOutcome{status: http.StatusBadRequest, posted: posted})
 	}
 
-	if ok, wait := srv.contactLimiter.allow(clientKey(c.RealIP()), srv.Now()); !ok {
-		c.Response().Header().Set("Retry-After", strconv.Itoa(int(math.Ceil(wait.Seconds()))))
+	if srv.throttled(c, srv.contactLimiter) {
 		return answer(lang, contactOutcome{status: http.StatusTooManyRequests, posted: posted})
 	}
 	if errs := posted.validate(); errs != nil {
