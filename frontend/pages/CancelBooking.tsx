@@ -4,8 +4,8 @@ import { Link } from "react-router-dom";
 import site from "../../content/site.json";
 import { fetchCancellation, postCancellation, type CancellationResult } from "../components/schedule/api";
 import { ContactLink, NoScriptNotice } from "../components/schedule/Intro";
-import { serviceMinutes, type ServiceKey } from "../components/schedule/services";
-import { formatDateTime, zoneLabel } from "../components/schedule/time";
+import { ServiceFact, TimeFact } from "../components/schedule/Facts";
+import type { ServiceKey } from "../components/schedule/services";
 import { useLang, useLocalPath } from "../lib/lang";
 import type { PageProps } from "./types";
 
@@ -107,19 +107,8 @@ function CancelPanel() {
   return (
     <section className="schedule-step" aria-labelledby="cancel-details">
       <dl className="booking-facts" id="cancel-details">
-        <div>
-          <dt>{t("schedule.confirmed.service")}</dt>
-          <dd>
-            {t(`schedule.services.${service}.title`)} · {t("schedule.services.minutes", { count: serviceMinutes(service) })}
-          </dd>
-        </div>
-        <div>
-          <dt>{t("booking.cancel.when")}</dt>
-          <dd>
-            {formatDateTime(lang, b.start, b.timeZone)}
-            <span className="zone-name">{zoneLabel(lang, b.timeZone, new Date(b.start))}</span>
-          </dd>
-        </div>
+        <ServiceFact service={service} />
+        <TimeFact label={t("booking.cancel.when")} start={b.start} timeZone={b.timeZone} />
       </dl>
       {b.status === "confirmed" ? (
         <div className="actions">

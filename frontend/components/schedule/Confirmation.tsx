@@ -1,10 +1,10 @@
 import { useEffect, useRef } from "react";
 import { useTranslation } from "react-i18next";
 import { Link } from "react-router-dom";
-import { useLang, useLocalPath } from "../../lib/lang";
+import { useLocalPath } from "../../lib/lang";
 import type { CreatedBooking } from "./api";
-import { hostZone, serviceMinutes, type ServiceKey, type StepState } from "./services";
-import { formatDateTime, zoneLabel } from "./time";
+import { ServiceFact, TimeFact } from "./Facts";
+import { hostZone, type ServiceKey, type StepState } from "./services";
 
 /** isolate keeps a left-to-right value (an address) whole inside right-to-left text. */
 const isolate = (s: string) => `\u2068${s}\u2069`;
@@ -12,14 +12,12 @@ const isolate = (s: string) => `\u2068${s}\u2069`;
 /** Confirmation is shown the moment a booking is committed: when, in both zones, and what happens next. */
 export function Confirmation({ booking, email }: { booking: CreatedBooking; email: string }) {
   const { t } = useTranslation();
-  const lang = useLang();
   const to = useLocalPath();
   const heading = useRef<HTMLHeadingElement>(null);
   useEffect(() => {
     heading.current?.focus();
   }, []);
   const service = booking.service as ServiceKey;
-  const at = new Date(booking.start);
   const newTab = <span className="visually-hidden"> {t("schedule.confirmed.newTab")}</span>;
   return (
     <section className="schedule-step booking-confirmed" aria-labelledby="booking-confirmed-title">
@@ -28,26 +26,9 @@ export function Confirmation({ booking, email }: { booking: CreatedBooking; emai
       </h2>
       <p className="lead">{t("schedule.confirmed.lead", { email: isolate(email) })}</p>
       <dl className="booking-facts">
-        <div>
-          <dt>{t("schedule.confirmed.service")}</dt>
-          <dd>
-            {t(`schedule.services.${service}.title`)} · {t("schedule.services.minutes", { count: serviceMinutes(service) })}
-          </dd>
-        </div>
-        <div>
-          <dt>{t("schedule.confirmed.yourTime")}</dt>
-          <dd>
-            {formatDateTime(lang, booking.start, booking.timeZone)}
-            <span className="zone-name">{zoneLabel(lang, booking.timeZone, at)}</span>
-          </dd>
-        </div>
-        <div>
-          <dt>{t("schedule.confirmed.ourTime")}</dt>
-          <dd>
-            {formatDateTime(lang, booking.start, hostZone)}
-            <span className="zone-name">{zoneLabel(lang, hostZone, at)}</span>
-          </dd>
-        </div>
+        <ServiceFact service={service} />
+        <TimeFact label={t("schedule.confirmed.yourTime")} start={booking.start} timeZone={booking.timeZone} />
+        <TimeFact label={t("schedule.confirmed.ourTime")} start={booking.start} timeZone={hostZone} />
       </dl>
       <div className="actions">
         <a className="button button-primary" href={booking.ics} download>
