@@ -1,7 +1,7 @@
 import "./styles/site.css";
 // First: Google Consent Mode defaults (all denied) are queued before any other code runs.
 import "./consent/gtag";
-import { StrictMode } from "react";
+import { StrictMode, startTransition } from "react";
 import { hydrateRoot } from "react-dom/client";
 import { BrowserRouter } from "react-router-dom";
 import { loadI18n } from "#locales";
@@ -22,20 +22,26 @@ function start() {
   if (payload.status === 404) payload.path = window.location.pathname;
   // The page's chunk and strings are loaded before hydration, so hydration never shows the placeholder.
   void Promise.all([loadI18n(payload.lang), pages[payload.page].preload()]).then(() => {
-    hydrateRoot(
-      document.getElementById("root")!,
-      <StrictMode>
-        <BrowserRouter>
-          <App initial={payload} />
-        </BrowserRouter>
-      </StrictMode>,
-      {
-        // A mismatch between the server's HTML and the first client render is a bug: say so.
-        onRecoverableError(error, info) {
-          console.error("Hydration error:", error, info.componentStack ?? "");
+    // Hydrating in a transition lets React yield to the browser every few
+    // milliseconds instead of holding the main thread for the whole page (a
+    // phone's long task). A click that comes first is not lost: React hydrates
+    // what it targets at once, then dispatches it.
+    startTransition(() => {
+      hydrateRoot(
+        document.getElementById("root")!,
+        <StrictMode>
+          <BrowserRouter>
+            <App initial={payload} />
+          </BrowserRouter>
+        </StrictMode>,
+        {
+          // A mismatch between the server's HTML and the first client render is a bug: say so.
+          onRecoverableError(error, info) {
+            console.error("Hydration error:", error, info.componentStack ?? "");
+          },
         },
-      },
-    );
+      );
+    });
     // The banner waits for the hydrated page, then for its own delay.
     startConsent(payload.config, payload.lang);
   });
