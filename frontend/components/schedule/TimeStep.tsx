@@ -1,4 +1,4 @@
-import { useEffect, useId, useMemo, useRef, useState } from "react";
+import { startTransition, useEffect, useId, useMemo, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Link, useLocation } from "react-router-dom";
 import { useLang, useLocalPath } from "../../lib/lang";
@@ -26,9 +26,15 @@ export function TimeStep({ service }: { service: ServiceKey }) {
   const to = useLocalPath();
   const heading = useRef<HTMLHeadingElement>(null);
   const { state } = useLocation();
-  const [mounted, setMounted] = useState(false);
+  // The visitor's zone, known in the browser only: the picker appears once it is.
+  const [browserZone, setBrowserZone] = useState<string | null>(null);
   const [booked, setBooked] = useState<{ booking: CreatedBooking; email: string } | null>(null);
-  useEffect(() => setMounted(true), []);
+  useEffect(() => {
+    // Asking the browser for its zone is the page's first date formatting, which loads the locale data: kept out of the render.
+    const zone = detectZone();
+    // The picker (a month of days, some 400 zones) is built in a transition: React yields to the browser while it does.
+    startTransition(() => setBrowserZone(zone));
+  }, []);
   // Arriving from step 1 by its link, keyboard and screen reader users land on this step's heading.
   const focusStep = (state as StepState | null)?.focusStep === true;
   useEffect(() => {
@@ -53,7 +59,13 @@ export function TimeStep({ service }: { service: ServiceKey }) {
         <span className="tag tag-free">{t("schedule.services.free")}</span>
       </p>
       <div className="booking-area">
-        {mounted ? <SlotBooking service={service} onBooked={(booking, email) => setBooked({ booking, email })} /> : null}
+        {browserZone ? (
+          <SlotBooking
+            service={service}
+            initialZone={browserZone}
+            onBooked={(booking, email) => setBooked({ booking, email })}
+          />
+        ) : null}
       </div>
       <p className="schedule-contact">
         <ContactLink className="button button-secondary" />
@@ -65,11 +77,19 @@ export function TimeStep({ service }: { service: ServiceKey }) {
 type Load = { status: "loading" } | { status: "error" } | { status: "ready"; days: Map<CivilDate, Slot[]> };
 
 /** SlotBooking runs in the browser only: it knows the visitor's zone and today. */
-function SlotBooking({ service, onBooked }: { service: ServiceKey; onBooked: (b: CreatedBooking, email: string) => void }) {
+function SlotBooking({
+  service,
+  initialZone,
+  onBooked,
+}: {
+  service: ServiceKey;
+  initialZone: string;
+  onBooked: (b: CreatedBooking, email: string) => void;
+}) {
   const { t } = useTranslation();
   const lang = useLang();
   const zoneId = useId();
-  const [zone, setZone] = useState(detectZone);
+  const [zone, setZone] = useState(initialZone);
   const [attempt, setAttempt] = useState(0);
   const [load, setLoad] = useState<Load>({ status: "loading" });
   const [today, setToday] = useState(() => dateIn(new Date(), zone));
@@ -100,13 +120,16 @@ function SlotBooking({ service, onBooked }: { service: ServiceKey; onBooked: (b:
       .then((responses) => {
         const days = new Map<CivilDate, Slot[]>();
         for (const r of responses) for (const d of r.days) days.set(d.date, d.slots);
-        setToday(first);
-        setLoad({ status: "ready", days });
         const current = chosenDate.current;
         const keep = current && current >= first && (days.get(current)?.length ?? 0) > 0 ? current : null;
         const chosen = keep ?? [...days.keys()].find((d) => (days.get(d)?.length ?? 0) > 0) ?? first;
-        setDate(chosen);
-        setMonth(monthOf(chosen));
+        // The calendar and the day's times are built in a transition, without holding the main thread.
+        startTransition(() => {
+          setToday(first);
+          setLoad({ status: "ready", days });
+          setDate(chosen);
+          setMonth(monthOf(chosen));
+        });
       })
       .catch((err: unknown) => {
         if (abort.signal.aborted) return;

@@ -68,7 +68,7 @@ export function zoneCity(zone: string): string {
 /** zoneLabel names a zone for people: "Europe/Paris (Central European Time)". */
 export function zoneLabel(lang: Lang, zone: string, at: Date = new Date()): string {
   try {
-    const part = new Intl.DateTimeFormat(localeOf(lang), { timeZone: zone, timeZoneName: "longGeneric" })
+    const part = dateTimeFormat(localeOf(lang), { timeZone: zone, timeZoneName: "longGeneric" })
       .formatToParts(at)
       .find((p) => p.type === "timeZoneName");
     if (part && part.value !== zone) return `${zoneCity(zone)} (${part.value})`;
@@ -78,9 +78,26 @@ export function zoneLabel(lang: Lang, zone: string, at: Date = new Date()): stri
   return zoneCity(zone);
 }
 
+const formatters = new Map<string, Intl.DateTimeFormat>();
+
+/**
+ * dateTimeFormat returns a formatter shared by every call with the same
+ * locale and options: building one costs far more than using it, and a
+ * month of days with its times would otherwise build dozens.
+ */
+function dateTimeFormat(locale: string, options: Intl.DateTimeFormatOptions): Intl.DateTimeFormat {
+  const key = `${locale} ${JSON.stringify(options)}`;
+  let f = formatters.get(key);
+  if (!f) {
+    f = new Intl.DateTimeFormat(locale, options);
+    formatters.set(key, f);
+  }
+  return f;
+}
+
 /** dateIn returns the civil date of an instant in a zone. */
 export function dateIn(instant: Date, zone: string): CivilDate {
-  const parts = new Intl.DateTimeFormat("en-CA", {
+  const parts = dateTimeFormat("en-CA", {
     timeZone: zone,
     year: "numeric",
     month: "2-digit",
@@ -135,7 +152,7 @@ export function monthDays(m: Month): CivilDate[] {
 }
 
 function format(lang: Lang, d: CivilDate, options: Intl.DateTimeFormatOptions): string {
-  return new Intl.DateTimeFormat(localeOf(lang), { ...options, timeZone: "UTC" }).format(utcDate(d));
+  return dateTimeFormat(localeOf(lang), { ...options, timeZone: "UTC" }).format(utcDate(d));
 }
 
 /** formatDay writes a date as "Monday 23 November". */
@@ -165,7 +182,7 @@ export function weekdayNames(lang: Lang): { short: string; long: string }[] {
 
 /** formatTime writes the clock time of an instant in a zone: "9:30 am", "09:30". */
 export function formatTime(lang: Lang, instant: string, zone: string): string {
-  return new Intl.DateTimeFormat(localeOf(lang), {
+  return dateTimeFormat(localeOf(lang), {
     timeZone: zone,
     hour: "numeric",
     minute: "2-digit",
@@ -175,7 +192,7 @@ export function formatTime(lang: Lang, instant: string, zone: string): string {
 
 /** formatDateTime writes an instant in full in a zone, for the confirmation. */
 export function formatDateTime(lang: Lang, instant: string, zone: string): string {
-  return new Intl.DateTimeFormat(localeOf(lang), {
+  return dateTimeFormat(localeOf(lang), {
     timeZone: zone,
     weekday: "long",
     day: "numeric",
