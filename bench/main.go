@@ -9,6 +9,11 @@
 // beside nginx serving the same bytes from disk (needs wrk, nginx and
 // taskset: apt-get install wrk nginx-light util-linux), the resident memory
 // after the load, and the goja render time per page type (go test -bench).
+//
+// Beside the budgets it prints two floors, so that a miss can be told from
+// what the stack itself costs: a bare net/http handler writing the same
+// bytes and headers as the site (what any Echo server could reach), and
+// the gzip size of the libraries the stack fixes, bundled alone.
 package main
 
 import (
@@ -34,6 +39,11 @@ var (
 	duration = flag.Duration("d", 10*time.Second, "length of each load run")
 	conns    = flag.Int("c", 32, "concurrent connections of each load run")
 	skipLoad = flag.Bool("noload", false, "skip the load runs (no wrk or nginx here)")
+
+	// serveFloor is how the bench starts its bare net/http server on a
+	// pinned core: it runs itself again with this flag.
+	serveFloor = flag.String("serve-floor", "", "internal: serve the captured page from this folder with bare net/http (-floor-addr)")
+	floorAddr  = flag.String("floor-addr", "", "internal: the address of -serve-floor")
 )
 
 // pages are the page types measured, one URL each.
@@ -50,6 +60,13 @@ var pages = []struct{ name, path string }{
 
 func main() {
 	flag.Parse()
+	if *serveFloor != "" {
+		if err := floorServer(*serveFloor, *floorAddr); err != nil {
+			fmt.Fprintln(os.Stderr, "bench: floor server:", err)
+			os.Exit(1)
+		}
+		return
+	}
 	if err := run(); err != nil {
 		fmt.Fprintln(os.Stderr, "bench:", err)
 		os.Exit(1)
@@ -80,7 +97,14 @@ func run() error {
 		cmd = exec.Command(bin, "-addr", addr, "-data_dir", filepath.Join(tmp, "data"), "-base_url", base)
 	}
 	cmd.Dir = tmp // nothing beside the binary
-	cmd.Stderr = io.Discard
+	// Its log goes to a file, as in production. (Not a pipe: the bench
+	// would copy it on wrk's core, and the site would wait on the pipe.)
+	logFile, err := os.Create(filepath.Join(tmp, "site.log"))
+	if err != nil {
+		return err
+	}
+	defer logFile.Close()
+	cmd.Stderr = logFile
 	start := time.Now()
 	if err := cmd.Start(); err != nil {
 		return err
@@ -116,6 +140,11 @@ func run() error {
 		fmt.Printf("%-12s %9.1fK %9.1fK %9.1fK   %s\n", p.name, kb(htmlGz), kb(js), kb(css), verdict(ok))
 	}
 	fmt.Println("(JS counts the entry, its static imports and the page's preloads, and for home the consent chunk loaded after hydration)")
+	libs, err := libraryFloor(root)
+	if err != nil {
+		return err
+	}
+	fmt.Printf("floor: the libraries alone (react-dom, react, react-router, i18next, react-i18next, vanilla-cookieconsent), bundled and minified: %.1fK gzip\n", kb(libs))
 
 	if !*skipLoad {
 		if err := load(base, tmp); err != nil {
@@ -151,7 +180,7 @@ func load(base, tmp string) error {
 		}
 	}
 	const path = "/de/blog"
-	html, gz, err := fetchGzipBody(base + path)
+	html, gz, header, err := fetchGzipBodyHeader(base + path)
 	if err != nil {
 		return err
 	}
@@ -175,8 +204,18 @@ http { access_log off; sendfile on; keepalive_requests 100000; gzip_static on; e
 	if err := waitReady("http://" + nginxAddr + "/"); err != nil {
 		return err
 	}
+	floorURL, stopFloor, err := startFloor(filepath.Join(tmp, "floor"), gz, header)
+	if err != nil {
+		return err
+	}
+	defer stopFloor()
+
 	fmt.Printf("\ncached page %s (gzip, keep-alive), %d connections, %v each, server on core 0, wrk on core 1:\n", path, *conns, *duration)
 	site, err := wrk(base + path)
+	if err != nil {
+		return err
+	}
+	floor, err := wrk(floorURL)
 	if err != nil {
 		return err
 	}
@@ -184,10 +223,12 @@ http { access_log off; sendfile on; keepalive_requests 100000; gzip_static on; e
 	if err != nil {
 		return err
 	}
-	fmt.Printf("  site   %9.0f req/s   p99 %v\n", site.rps, site.p99)
-	fmt.Printf("  nginx  %9.0f req/s   p99 %v\n", nginx.rps, nginx.p99)
+	fmt.Printf("  site      %9.0f req/s   p99 %v\n", site.rps, site.p99)
+	fmt.Printf("  net/http  %9.0f req/s   p99 %v   (floor: a bare handler writing the same bytes and headers)\n", floor.rps, floor.p99)
+	fmt.Printf("  nginx     %9.0f req/s   p99 %v\n", nginx.rps, nginx.p99)
 	ratio := site.rps / nginx.rps
-	fmt.Printf("  ratio  %9.2f         budget >= 0.8  %s\n", ratio, verdict(ratio >= 0.8))
+	fmt.Printf("  ratio     %9.2f         budget >= 0.8  %s   (net/http floor: %.2f; site / floor: %.2f)\n",
+		ratio, verdict(ratio >= 0.8), floor.rps/nginx.rps, site.rps/floor.rps)
 	return nil
 }
 
@@ -287,30 +328,37 @@ func fetchGzip(url string) ([]byte, int, error) {
 
 // fetchGzipBody returns a URL's body and its gzip encoding as served.
 func fetchGzipBody(url string) (body, gz []byte, err error) {
+	body, gz, _, err = fetchGzipBodyHeader(url)
+	return body, gz, err
+}
+
+// fetchGzipBodyHeader is fetchGzipBody with the response's header.
+func fetchGzipBodyHeader(url string) (body, gz []byte, header http.Header, err error) {
 	req, _ := http.NewRequest(http.MethodGet, url, nil)
 	req.Header.Set("Accept-Encoding", "gzip")
 	res, err := http.DefaultTransport.RoundTrip(req)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
+	header = res.Header
 	defer res.Body.Close()
 	raw, err := io.ReadAll(res.Body)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	if res.Header.Get("Content-Encoding") != "gzip" {
 		var buf bytes.Buffer
 		zw, _ := gzip.NewWriterLevel(&buf, gzip.BestCompression)
 		_, _ = zw.Write(raw)
 		_ = zw.Close()
-		return raw, buf.Bytes(), nil
+		return raw, buf.Bytes(), header, nil
 	}
 	zr, err := gzip.NewReader(bytes.NewReader(raw))
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	body, err = io.ReadAll(zr)
-	return body, raw, err
+	return body, raw, header, err
 }
 
 func waitReady(url string) error {

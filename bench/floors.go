@@ -1,0 +1,128 @@
+package main
+
+import (
+	"bytes"
+	"compress/gzip"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+
+	"github.com/evanw/esbuild/pkg/api"
+)
+
+// The floors: what the stack costs before any of the site's own code.
+
+// startFloor starts the bench itself again, pinned to core 0 like the
+// site, as a bare net/http server answering every request with body and
+// header, the bytes and headers the site sent for the cached page.
+func startFloor(dir string, body []byte, header http.Header) (url string, stop func(), err error) {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return "", nil, err
+	}
+	h := header.Clone()
+	h.Del("Date") // net/http writes its own, as it does for the site
+	hj, err := json.Marshal(h)
+	if err != nil {
+		return "", nil, err
+	}
+	if err := os.WriteFile(filepath.Join(dir, "body"), body, 0o644); err != nil {
+		return "", nil, err
+	}
+	if err := os.WriteFile(filepath.Join(dir, "header.json"), hj, 0o644); err != nil {
+		return "", nil, err
+	}
+	self, err := os.Executable()
+	if err != nil {
+		return "", nil, err
+	}
+	addr := freeAddr()
+	cmd := exec.Command("taskset", "-c", "0", self, "-serve-floor", dir, "-floor-addr", addr)
+	cmd.Stderr = os.Stderr
+	if err := cmd.Start(); err != nil {
+		return "", nil, err
+	}
+	stop = func() { _ = cmd.Process.Kill(); _, _ = cmd.Process.Wait() }
+	url = "http://" + addr + "/"
+	if err := waitReady(url); err != nil {
+		stop()
+		return "", nil, err
+	}
+	return url, stop, nil
+}
+
+// floorServer is the bare server startFloor runs: no router, no
+// middleware, no log; the header map is assigned, not built.
+func floorServer(dir, addr string) error {
+	body, err := os.ReadFile(filepath.Join(dir, "body"))
+	if err != nil {
+		return err
+	}
+	hj, err := os.ReadFile(filepath.Join(dir, "header.json"))
+	if err != nil {
+		return err
+	}
+	var header http.Header
+	if err := json.Unmarshal(hj, &header); err != nil {
+		return err
+	}
+	return http.ListenAndServe(addr, http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		h := w.Header()
+		for k, v := range header {
+			h[k] = v
+		}
+		_, _ = w.Write(body)
+	}))
+}
+
+// libraryFloor bundles, minified and tree-shaken as the client bundle is,
+// only what the site imports from the libraries the stack fixes, and
+// returns its gzip size: the part of the JavaScript budget no page code
+// can win back.
+func libraryFloor(root string) (int, error) {
+	entry := `
+import { hydrateRoot } from "react-dom/client";
+import { BrowserRouter, Link, NavLink, Route, Routes, useLocation, useNavigate } from "react-router-dom";
+import i18next from "i18next";
+import { I18nextProvider, initReactI18next, useTranslation } from "react-i18next";
+import * as CookieConsent from "vanilla-cookieconsent";
+window.floor = [hydrateRoot, BrowserRouter, Link, NavLink, Route, Routes, useLocation, useNavigate,
+  i18next, I18nextProvider, initReactI18next, useTranslation, CookieConsent];
+`
+	res := api.Build(api.BuildOptions{
+		Stdin:             &api.StdinOptions{Contents: entry, ResolveDir: root, Loader: api.LoaderJS},
+		Bundle:            true,
+		Write:             false,
+		Format:            api.FormatESModule,
+		Platform:          api.PlatformBrowser,
+		Target:            api.ES2020,
+		MinifyWhitespace:  true,
+		MinifyIdentifiers: true,
+		MinifySyntax:      true,
+		LegalComments:     api.LegalCommentsNone,
+		AbsWorkingDir:     root,
+		Define:            map[string]string{"process.env.NODE_ENV": `"production"`},
+		// As esbuild.config.mjs does: react-router's production build.
+		Alias: map[string]string{
+			"react-router":     "./node_modules/react-router/dist/production/index.mjs",
+			"react-router/dom": "./node_modules/react-router/dist/production/dom-export.mjs",
+		},
+	})
+	if len(res.Errors) > 0 {
+		msgs := make([]string, len(res.Errors))
+		for i, m := range res.Errors {
+			msgs[i] = m.Text
+		}
+		return 0, fmt.Errorf("library floor: %s", strings.Join(msgs, "; "))
+	}
+	var buf bytes.Buffer
+	zw, _ := gzip.NewWriterLevel(&buf, gzip.BestCompression)
+	for _, f := range res.OutputFiles {
+		_, _ = zw.Write(f.Contents)
+	}
+	_ = zw.Close()
+	return buf.Len(), nil
+}
