@@ -558,3 +558,50 @@ func TestBookingLoadingAndEmptyDay(t *testing.T) {
 		t.Errorf("console:\n%s", strings.Join(problems, "\n"))
 	}
 }
+
+// TestCalendarWeekdaysFitAPhone opens the time step on a 320 px phone in
+// every language: each weekday heading of the calendar stays on one line.
+// Abbreviated names broke there in the middle ("sam." in French, every
+// Arabic day, whose abbreviations are the whole words) until a narrow
+// calendar used the one-letter forms.
+func TestCalendarWeekdaysFitAPhone(t *testing.T) {
+	b, _ := browser(t)
+	s := testSite(t)
+	env := newBookingEnv(t, bookingFixture, nil)
+	srv := httptest.NewServer(env.handler)
+	defer srv.Close()
+	for _, lang := range s.Info.Languages {
+		t.Run(lang.Code, func(t *testing.T) {
+			tb := newTab(t, b)
+			var headings []struct {
+				Text  string `json:"text"`
+				Full  string `json:"full"`
+				Lines int    `json:"lines"`
+			}
+			tb.run(t,
+				viewport(320, true),
+				chromedp.Navigate(srv.URL+lang.LocalPath("/schedule/discovery")),
+				waitHydrated(),
+				chromedp.WaitVisible(`.calendar-grid th`, chromedp.ByQuery),
+				// The lines a heading's text takes: the distinct tops of its boxes.
+				chromedp.Evaluate(`[...document.querySelectorAll(".calendar-grid th")].map((th) => {
+					const range = document.createRange();
+					range.selectNodeContents(th);
+					const tops = new Set([...range.getClientRects()].map((r) => Math.round(r.top)));
+					return { text: th.innerText, full: th.getAttribute("abbr") ?? "", lines: tops.size };
+				})`, &headings),
+			)
+			if len(headings) != 7 {
+				t.Fatalf("%d weekday headings, want 7", len(headings))
+			}
+			for _, h := range headings {
+				if h.Lines != 1 {
+					t.Errorf("weekday %q takes %d lines", h.Text, h.Lines)
+				}
+				if h.Full == "" {
+					t.Errorf("weekday %q has no full name for screen readers (abbr)", h.Text)
+				}
+			}
+		})
+	}
+}

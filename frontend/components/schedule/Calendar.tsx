@@ -127,7 +127,9 @@ export function Calendar({ month, onMonth, first, last, today, selected, onSelec
           <tr>
             {names.map((n) => (
               <th key={n.long} scope="col" abbr={n.long}>
-                {n.short}
+                {/* A narrow calendar shows the one-letter form (styles/schedule.css). */}
+                <span className="weekday-short">{n.short}</span>
+                <span className="weekday-narrow">{n.narrow}</span>
               </th>
             ))}
           </tr>

@@ -170,13 +170,20 @@ export function formatMonth(lang: Lang, m: Month): string {
   return format(lang, `${m}-01`, { month: "long", year: "numeric" });
 }
 
-/** weekdayNames returns the narrow and long names of the week's days, starting with the language's first day. */
-export function weekdayNames(lang: Lang): { short: string; long: string }[] {
+/**
+ * weekdayNames returns the abbreviated, narrow and full names of the week's
+ * days, starting with the language's first day: "Mon", "M", "Monday".
+ */
+export function weekdayNames(lang: Lang): { short: string; narrow: string; long: string }[] {
   const sunday = "2023-01-01";
   const first = firstDayOfWeek(lang);
   return Array.from({ length: 7 }, (_, i) => {
     const d = addDays(sunday, (first + i) % 7);
-    return { short: format(lang, d, { weekday: "short" }), long: format(lang, d, { weekday: "long" }) };
+    return {
+      short: format(lang, d, { weekday: "short" }),
+      narrow: format(lang, d, { weekday: "narrow" }),
+      long: format(lang, d, { weekday: "long" }),
+    };
   });
 }
 
