@@ -1,4 +1,4 @@
-import { Suspense, use, useEffect, type ReactNode } from "react";
+import { Suspense, use, useEffect, useLayoutEffect, type ReactNode } from "react";
 import { I18nextProvider, useTranslation } from "react-i18next";
 import { Route, Routes, useLocation } from "react-router-dom";
 import { loadI18n, readyI18n } from "#locales";
@@ -108,7 +108,13 @@ function RoutePage() {
     if (current !== payload) setCurrent(payload);
   }, [payload, current, setCurrent]);
   useEffect(() => applyHead(payload), [payload]);
-  useEffect(() => {
+  // A page reached by a link opens at its top, or at its #fragment. A layout
+  // effect, so that it runs before the page's own effects, which may scroll
+  // further (the /services routes scroll to a service). Hydration is left
+  // alone: the browser has placed the page it loaded, and the visitor may
+  // have scrolled since.
+  useLayoutEffect(() => {
+    if (document.documentElement.dataset.hydrated !== "true") return;
     const target = hash ? document.getElementById(decodeURIComponent(hash.slice(1))) : null;
     if (target) target.scrollIntoView();
     else window.scrollTo(0, 0);

@@ -176,3 +176,54 @@ func TestLanguageRedirects(t *testing.T) {
 		})
 	}
 }
+
+// TestServiceRoutesOpenAtTheService checks that /services/<slug> shows the
+// home page scrolled to that service's card, whether it is loaded or
+// reached from the footer, and that a link to another page then opens at
+// that page's top. (Scrolling is smooth: each check waits for it to end.)
+func TestServiceRoutesOpenAtTheService(t *testing.T) {
+	b, base := browser(t)
+	// settled waits until the page has stopped scrolling for 300 ms, then
+	// reads where the card's top is (-1 without the card) and the scroll.
+	settled := func(slug string, top, scrollY *float64) chromedp.Action {
+		return chromedp.Tasks{
+			chromedp.Poll(`(() => {
+				const y = window.scrollY, now = performance.now();
+				if (window.__lastY !== y) { window.__lastY = y; window.__since = now; }
+				return now - window.__since > 300;
+			})()`, nil, chromedp.WithPollingInterval(50*time.Millisecond), chromedp.WithPollingTimeout(10*time.Second)),
+			chromedp.Evaluate(`document.getElementById("service-`+slug+`")?.getBoundingClientRect().top ?? -1`, top),
+			chromedp.Evaluate(`window.scrollY`, scrollY),
+		}
+	}
+	check := func(t *testing.T, what string, top, scrollY float64) {
+		t.Helper()
+		if scrollY <= 0 || top < 0 || top > 300 {
+			t.Errorf("%s: the card is %.0f px from the top of a 900 px screen, the page scrolled by %.0f px", what, top, scrollY)
+		}
+	}
+	tb := newTab(t, b)
+	var top, scrollY float64
+	tb.run(t,
+		viewport(390, true),
+		chromedp.Navigate(base+"/de/services/platform-engineering"),
+		waitHydrated(),
+		settled("platform-engineering", &top, &scrollY),
+	)
+	check(t, "loaded", top, scrollY)
+	tb.run(t,
+		chromedp.Click(`footer a[href="/de/services/strategic-consulting"]`, chromedp.ByQuery),
+		chromedp.Poll(`location.pathname === "/de/services/strategic-consulting"`, nil),
+		chromedp.WaitReady(`#service-strategic-consulting`, chromedp.ByQuery),
+		settled("strategic-consulting", &top, &scrollY),
+	)
+	check(t, "from the footer", top, scrollY)
+	tb.run(t,
+		chromedp.Click(`footer a[href="/de/privacy"]`, chromedp.ByQuery),
+		chromedp.WaitReady(`main .legal`, chromedp.ByQuery),
+		settled("none", &top, &scrollY),
+	)
+	if scrollY != 0 {
+		t.Errorf("the privacy page opened scrolled by %.0f px, not at its top", scrollY)
+	}
+}
