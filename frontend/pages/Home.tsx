@@ -79,7 +79,7 @@ export default function Home({ payload }: PageProps) {
             <div>
               <dt>{t("home.stats.satisfaction")}</dt>
               <dd>
-                <span dir="ltr">{s.satisfaction}%</span>
+                <span dir="ltr">{t("home.stats.percent", { value: s.satisfaction })}</span>
               </dd>
             </div>
             <div>
