@@ -44,6 +44,15 @@ func TestRender(t *testing.T) {
 			want: []string{`id="étape-2-décider"`, `id="ما-الذي-نسلّمه"`, `id="größe-maß"`},
 		},
 		{
+			name: "a table sits in a box that scrolls on a narrow screen, by keyboard too, named by its heading",
+			src:  "## Our stack\n\n| Need | Default |\n|---|:-:|\n| Jobs | Postgres |\n",
+			want: []string{
+				"<div class=\"table-scroll\" tabindex=\"0\" role=\"region\" aria-labelledby=\"our-stack\"><table>\n<thead>",
+				`<th class="align-center">Default</th>`,
+				"</tbody>\n</table></div>",
+			},
+		},
+		{
 			name: "a heading with only punctuation still gets an id",
 			src:  "## ???\n\n## !!!\n",
 			want: []string{`id="section"`, `id="section-1"`},

@@ -10,13 +10,16 @@ import (
 	"github.com/alecthomas/chroma/v2/lexers"
 	"github.com/alecthomas/chroma/v2/styles"
 	"github.com/yuin/goldmark/ast"
+	"github.com/yuin/goldmark/extension"
+	extast "github.com/yuin/goldmark/extension/ast"
 	"github.com/yuin/goldmark/renderer"
 	gmhtml "github.com/yuin/goldmark/renderer/html"
 	"github.com/yuin/goldmark/util"
 )
 
 // nodeRenderer replaces goldmark's HTML for headings (self links), code
-// blocks (chroma, left to right) and raw HTML (escaped).
+// blocks (chroma, left to right), tables (in a box that scrolls sideways
+// when a phone is narrower than the table) and raw HTML (escaped).
 type nodeRenderer struct{}
 
 // RegisterFuncs implements renderer.NodeRenderer.
@@ -26,6 +29,45 @@ func (r *nodeRenderer) RegisterFuncs(reg renderer.NodeRendererFuncRegisterer) {
 	reg.Register(ast.KindCodeBlock, r.renderCodeBlock)
 	reg.Register(ast.KindRawHTML, r.renderRawHTML)
 	reg.Register(ast.KindHTMLBlock, r.renderHTMLBlock)
+	reg.Register(extast.KindTable, r.renderTable)
+}
+
+// renderTable writes the table element inside its scroll box; the table
+// extension still writes the rows and cells. The box is in the tab order,
+// so that it can be scrolled with the keyboard, and is a region named by
+// the heading the table sits under (the pattern of Adrian Roselli's
+// "Under-Engineered Responsive Tables").
+func (r *nodeRenderer) renderTable(w util.BufWriter, _ []byte, node ast.Node, entering bool) (ast.WalkStatus, error) {
+	if entering {
+		_, _ = w.WriteString(`<div class="table-scroll" tabindex="0"`)
+		if id := headingAbove(node); id != nil {
+			_, _ = w.WriteString(` role="region" aria-labelledby="`)
+			_, _ = w.Write(util.EscapeHTML(id))
+			_ = w.WriteByte('"')
+		}
+		_, _ = w.WriteString(`><table`)
+		gmhtml.RenderAttributes(w, node, extension.TableAttributeFilter)
+		_, _ = w.WriteString(">\n")
+		return ast.WalkContinue, nil
+	}
+	_, _ = w.WriteString("</table></div>\n")
+	return ast.WalkContinue, nil
+}
+
+// headingAbove returns the id of the nearest heading before n among its
+// siblings, or nil.
+func headingAbove(n ast.Node) []byte {
+	for s := n.PreviousSibling(); s != nil; s = s.PreviousSibling() {
+		if h, ok := s.(*ast.Heading); ok {
+			if id, ok := h.AttributeString("id"); ok {
+				if b, ok := id.([]byte); ok {
+					return b
+				}
+			}
+			return nil
+		}
+	}
+	return nil
 }
 
 func (r *nodeRenderer) renderHeading(w util.BufWriter, src []byte, node ast.Node, entering bool) (ast.WalkStatus, error) {
