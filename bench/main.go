@@ -32,6 +32,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"syscall"
 	"time"
 )
 
@@ -200,7 +201,9 @@ http { access_log off; sendfile on; keepalive_requests 100000; gzip_static on; e
 	if err := ngx.Start(); err != nil {
 		return err
 	}
-	defer func() { _ = ngx.Process.Kill(); _, _ = ngx.Process.Wait() }()
+	// SIGTERM, not SIGKILL: nginx's master then stops its worker, which a
+	// killed master would leave running, serving the port.
+	defer func() { _ = ngx.Process.Signal(syscall.SIGTERM); _, _ = ngx.Process.Wait() }()
 	if err := waitReady("http://" + nginxAddr + "/"); err != nil {
 		return err
 	}
