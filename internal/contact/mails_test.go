@@ -18,7 +18,7 @@ func TestComposeEveryLanguage(t *testing.T) {
 		phrases []string
 	}{
 		{"en", "We have received your message – Northbeam", []string{"Hello Ada Lovelace,", "within 24 hours", "hello@northbeam.dev", "The Northbeam team"}},
-		{"fr", "Nous avons bien reçu votre message – Northbeam", []string{"Bonjour Ada Lovelace,", "sous 24 heures", "hello@northbeam.dev", "L'équipe Northbeam"}},
+		{"fr", "Nous avons bien reçu votre message – Northbeam", []string{"Bonjour Ada Lovelace,", "sous 24 heures", "hello@northbeam.dev", "L’équipe Northbeam"}},
 		{"de", "Wir haben Ihre Nachricht erhalten – Northbeam", []string{"Guten Tag Ada Lovelace,", "innerhalb von 24 Stunden", "hello@northbeam.dev", "Ihr Northbeam-Team"}},
 		{"ar", "تلقّينا رسالتكم – Northbeam", []string{"مرحبًا Ada Lovelace،", "خلال 24 ساعة", "hello@northbeam.dev", "فريق Northbeam"}},
 	}

@@ -218,6 +218,7 @@ func TestSlug(t *testing.T) {
 		{"Hello, World!", "hello-world"},
 		{"  spaces   around  ", "spaces-around"},
 		{"Qu'est-ce qu'un MVP ?", "qu-est-ce-qu-un-mvp"},
+		{"Qu’est-ce qu’un MVP ?", "qu-est-ce-qu-un-mvp"}, // typographic apostrophes, as the French content writes them
 		{"Étape 2 : décider", "étape-2-décider"},
 		{"Über Größe", "über-größe"},
 		{"ما الذي نسلّمه؟", "ما-الذي-نسلّمه"},
