@@ -1,7 +1,6 @@
 package handlers
 
 import (
-	"bytes"
 	"crypto/tls"
 	"encoding/json"
 	"log/slog"
@@ -9,11 +8,11 @@ import (
 	"net/http/httptest"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/labstack/echo/v4"
+	"github.com/northbeam/site/internal/logtest"
 )
 
 // wantSecurityHeaders are the headers every response carries, whatever
@@ -292,30 +291,12 @@ func TestSecurityTrustedProxy(t *testing.T) {
 	}
 }
 
-// syncBuffer is a log destination tests read while a server writes.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
-
 // TestSecurityPanicIsALocalized500 turns a panic into the localized error
 // page, or the API's JSON error, with no internals, the headers, and a log
 // line carrying the request id.
 func TestSecurityPanicIsALocalized500(t *testing.T) {
 	s := testSite(t)
-	var logs syncBuffer
+	var logs logtest.Buffer
 	e := New(NewServer(s, Services{Log: slog.New(slog.NewJSONHandler(&logs, nil))}))
 	boom := func(echo.Context) error { panic("secret internals: db password hunter2") }
 	e.GET("/fr/boom", boom)
@@ -368,7 +349,7 @@ func TestSecurityPanicIsALocalized500(t *testing.T) {
 // TestSecurityLogsHoldNoVisitorData posts a message and a booking and
 // finds nothing the visitor typed in the logs, but the request id.
 func TestSecurityLogsHoldNoVisitorData(t *testing.T) {
-	var logs syncBuffer
+	var logs logtest.Buffer
 	log := slog.New(slog.NewJSONHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
 	env := newContactEnv(t, contactOptions{log: log})
 	form := humanForm("en").with("name", "Grace Hopperina", "email", "grace.private@example.org", "message", "Our secret merger plans need a platform.")

@@ -1,17 +1,16 @@
 package contact
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"log/slog"
 	"maps"
 	"slices"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
+	"github.com/northbeam/site/internal/logtest"
 	"github.com/northbeam/site/internal/mail"
 	"github.com/northbeam/site/internal/mail/mailtest"
 )
@@ -157,24 +156,6 @@ func TestSaveIsAtomic(t *testing.T) {
 	}
 }
 
-// syncBuffer is a log sink shared by goroutines.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
-
 func TestMailArrivesOverSMTP(t *testing.T) {
 	ackSubjects := map[string]string{
 		"en": "We have received your message – Northbeam",
@@ -192,7 +173,7 @@ func TestMailArrivesOverSMTP(t *testing.T) {
 		t.Run(lang, func(t *testing.T) {
 			st := newStore(t)
 			srv := mailtest.Start(t)
-			logs := &syncBuffer{}
+			logs := &logtest.Buffer{}
 			logger := slog.New(slog.NewTextHandler(logs, nil))
 			sender, err := mail.NewSMTPSender(mail.SMTPConfig{URL: srv.URL(), From: "Northbeam <hello@northbeam.dev>"})
 			if err != nil {
@@ -259,7 +240,7 @@ func TestMailWaitsForSMTPServer(t *testing.T) {
 	}
 	now := time.Now().Add(time.Second)
 	worker := mail.NewWorker(st, sender, mail.WorkerConfig{
-		Logger: slog.New(slog.NewTextHandler(&syncBuffer{}, nil)),
+		Logger: slog.New(slog.NewTextHandler(&logtest.Buffer{}, nil)),
 		Now:    func() time.Time { return now },
 	})
 	svc := newService(t, st, worker.Wake)
@@ -326,7 +307,7 @@ func TestHeaderInjectionThroughName(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	worker := mail.NewWorker(st, sender, mail.WorkerConfig{Logger: slog.New(slog.NewTextHandler(&syncBuffer{}, nil))})
+	worker := mail.NewWorker(st, sender, mail.WorkerConfig{Logger: slog.New(slog.NewTextHandler(&logtest.Buffer{}, nil))})
 	if n, err := worker.DrainOnce(context.Background()); n != 2 || err != nil {
 		t.Fatalf("DrainOnce = %d, %v", n, err)
 	}

@@ -1,10 +1,8 @@
 package mail
 
 import (
-	"bytes"
 	"context"
 	"database/sql"
-	"log/slog"
 	"path/filepath"
 	"sync"
 	"testing"
@@ -79,28 +77,6 @@ func smtpSender(t *testing.T, srv *mailtest.Server) *SMTPSender {
 		t.Fatal(err)
 	}
 	return s
-}
-
-// logBuffer collects log output from several goroutines.
-type logBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *logBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *logBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
-}
-
-func (b *logBuffer) logger() *slog.Logger {
-	return slog.New(slog.NewTextHandler(b, &slog.HandlerOptions{Level: slog.LevelDebug}))
 }
 
 // clock is a settable time source for the worker.

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/northbeam/site/internal/logtest"
 	"github.com/northbeam/site/internal/mail/mailtest"
 )
 
@@ -39,8 +40,8 @@ func TestEnqueueBelongsToTransaction(t *testing.T) {
 func TestWorkerDelivers(t *testing.T) {
 	st := newStore(t)
 	srv := mailtest.Start(t)
-	logs := &logBuffer{}
-	w := NewWorker(st, smtpSender(t, srv), WorkerConfig{Logger: logs.logger()})
+	logs := &logtest.Buffer{}
+	w := NewWorker(st, smtpSender(t, srv), WorkerConfig{Logger: logs.Logger()})
 
 	withFile := validMessage()
 	withFile.Kind = "test.invite"
@@ -76,9 +77,9 @@ func TestWorkerRetriesUntilServerReturns(t *testing.T) {
 	st := newStore(t)
 	srv := mailtest.Start(t)
 	clk := newClock()
-	logs := &logBuffer{}
+	logs := &logtest.Buffer{}
 	w := NewWorker(st, smtpSender(t, srv), WorkerConfig{
-		Logger:    logs.logger(),
+		Logger:    logs.Logger(),
 		Now:       clk.Now,
 		RetryBase: time.Minute,
 		RetryMax:  10 * time.Minute,
@@ -136,7 +137,7 @@ func TestWorkerGivesUp(t *testing.T) {
 	st := newStore(t)
 	srv := mailtest.Start(t)
 	clk := newClock()
-	w := NewWorker(st, smtpSender(t, srv), WorkerConfig{Now: clk.Now, MaxAttempts: 2, Logger: (&logBuffer{}).logger()})
+	w := NewWorker(st, smtpSender(t, srv), WorkerConfig{Now: clk.Now, MaxAttempts: 2, Logger: (&logtest.Buffer{}).Logger()})
 	srv.Stop()
 	enqueue(t, st, validMessage())
 	for range 3 {
@@ -153,7 +154,7 @@ func TestWorkerGivesUp(t *testing.T) {
 func TestWorkerFailsInvalidRowAtOnce(t *testing.T) {
 	st := newStore(t)
 	srv := mailtest.Start(t)
-	w := NewWorker(st, smtpSender(t, srv), WorkerConfig{Logger: (&logBuffer{}).logger()})
+	w := NewWorker(st, smtpSender(t, srv), WorkerConfig{Logger: (&logtest.Buffer{}).Logger()})
 	enqueue(t, st, validMessage())
 	if _, err := st.DB().Exec(`UPDATE outbox SET subject = ?`, "Hi\r\nBcc: evil@attacker.test"); err != nil {
 		t.Fatal(err)
@@ -171,8 +172,8 @@ func TestWorkerFailsInvalidRowAtOnce(t *testing.T) {
 
 func TestLogSenderHoldsUntilSMTPIsConfigured(t *testing.T) {
 	st := newStore(t)
-	logs := &logBuffer{}
-	held := NewWorker(st, LogSender{Logger: logs.logger()}, WorkerConfig{Logger: logs.logger()})
+	logs := &logtest.Buffer{}
+	held := NewWorker(st, LogSender{Logger: logs.Logger()}, WorkerConfig{Logger: logs.Logger()})
 	enqueue(t, st, validMessage(), validMessage())
 
 	for range 2 {
@@ -195,7 +196,7 @@ func TestLogSenderHoldsUntilSMTPIsConfigured(t *testing.T) {
 
 	// The site restarts with SMTP configured: the held mail goes out.
 	srv := mailtest.Start(t)
-	w := NewWorker(st, smtpSender(t, srv), WorkerConfig{Logger: logs.logger()})
+	w := NewWorker(st, smtpSender(t, srv), WorkerConfig{Logger: logs.Logger()})
 	if n, err := w.DrainOnce(context.Background()); n != 2 || err != nil {
 		t.Fatalf("DrainOnce with SMTP = %d, %v; want 2", n, err)
 	}
@@ -207,7 +208,7 @@ func TestLogSenderHoldsUntilSMTPIsConfigured(t *testing.T) {
 func TestRunWakes(t *testing.T) {
 	st := newStore(t)
 	srv := mailtest.Start(t)
-	w := NewWorker(st, smtpSender(t, srv), WorkerConfig{PollInterval: time.Hour, Logger: (&logBuffer{}).logger()})
+	w := NewWorker(st, smtpSender(t, srv), WorkerConfig{PollInterval: time.Hour, Logger: (&logtest.Buffer{}).Logger()})
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error)
 	go func() { done <- w.Run(ctx) }()
@@ -249,7 +250,7 @@ func TestCancelFinishesMessageInProgress(t *testing.T) {
 	st := newStore(t)
 	srv := mailtest.Start(t)
 	g := &gate{Sender: smtpSender(t, srv), entered: make(chan struct{}), release: make(chan struct{})}
-	w := NewWorker(st, g, WorkerConfig{Logger: (&logBuffer{}).logger()})
+	w := NewWorker(st, g, WorkerConfig{Logger: (&logtest.Buffer{}).Logger()})
 	enqueue(t, st, validMessage(), validMessage())
 
 	ctx, cancel := context.WithCancel(context.Background())
@@ -284,7 +285,7 @@ func TestLeaseExpiry(t *testing.T) {
 	st := newStore(t)
 	srv := mailtest.Start(t)
 	clk := newClock()
-	w := NewWorker(st, smtpSender(t, srv), WorkerConfig{Now: clk.Now, Lease: 10 * time.Minute, Logger: (&logBuffer{}).logger()})
+	w := NewWorker(st, smtpSender(t, srv), WorkerConfig{Now: clk.Now, Lease: 10 * time.Minute, Logger: (&logtest.Buffer{}).Logger()})
 	enqueue(t, st, validMessage())
 	if _, _, err := w.claim(context.Background(), 1, clk.Now()); err != nil {
 		t.Fatal(err)
