@@ -30,14 +30,20 @@ var errorCodes = map[int][2]string{
 	http.StatusUnprocessableEntity:   {"invalid", "validation.invalid"},
 }
 
+// errorCode returns the error code of a status and the locale key of its
+// message; a status without its own is a server error.
+func errorCode(status int) (code, key string) {
+	if c, ok := errorCodes[status]; ok {
+		return c[0], c[1]
+	}
+	return "server_error", "errors.server"
+}
+
 // newAPIError returns the body of an API error with the given status, its
 // message in lang, and fields mapping field names to locale keys.
 func (s *Site) newAPIError(status int, lang string, fields map[string]string) apiError {
-	code, ok := errorCodes[status]
-	if !ok {
-		code = [2]string{"server_error", "errors.server"}
-	}
-	body := apiErrorBody{Code: code[0], Message: s.Locales.T(lang, code[1])}
+	code, key := errorCode(status)
+	body := apiErrorBody{Code: code, Message: s.Locales.T(lang, key)}
 	if len(fields) > 0 {
 		body.Fields = make(map[string]string, len(fields))
 		for field, key := range fields {
@@ -58,7 +64,7 @@ func (srv *Server) handleError(err error, c echo.Context) {
 	if errors.As(err, &he) {
 		status = he.Code
 	} else {
-		srv.log.Error("handler error", "id", c.Response().Header().Get(echo.HeaderXRequestID), "err", err)
+		srv.log.Error("handler error", "id", requestID(c), "err", err)
 	}
 	s := srv.Site()
 	req := c.Request()
@@ -74,9 +80,6 @@ func (srv *Server) handleError(err error, c echo.Context) {
 		srv.serverErrorPage(c, status)
 		return
 	}
-	key := "errors.server"
-	if code, ok := errorCodes[status]; ok {
-		key = code[1]
-	}
+	_, key := errorCode(status)
 	_ = c.String(status, s.Locales.T(requestLanguage(s, "", req), key)+"\n")
 }

@@ -128,7 +128,7 @@ func (srv *Server) logRequests(next echo.HandlerFunc) echo.HandlerFunc {
 		}
 		req := c.Request()
 		srv.log.LogAttrs(req.Context(), slog.LevelInfo, "request",
-			slog.String("id", c.Response().Header().Get(echo.HeaderXRequestID)),
+			slog.String("id", requestID(c)),
 			slog.String("method", req.Method),
 			slog.String("path", logPath(req.URL.Path)),
 			slog.Int("status", c.Response().Status),
@@ -147,7 +147,7 @@ func (srv *Server) recoverPanics(next echo.HandlerFunc) echo.HandlerFunc {
 				if r == http.ErrAbortHandler {
 					panic(r)
 				}
-				srv.log.Error("panic", "id", c.Response().Header().Get(echo.HeaderXRequestID),
+				srv.log.Error("panic", "id", requestID(c),
 					"path", logPath(c.Request().URL.Path), "panic", fmt.Sprint(r), "stack", string(debug.Stack()))
 				err = echo.NewHTTPError(http.StatusInternalServerError)
 			}
