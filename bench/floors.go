@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/evanw/esbuild/pkg/api"
+	"github.com/northbeam/site/internal/assets"
 )
 
 // The floors: what the stack costs before any of the site's own code.
@@ -92,25 +93,21 @@ import * as CookieConsent from "vanilla-cookieconsent";
 window.floor = [hydrateRoot, BrowserRouter, Link, NavLink, Route, Routes, useLocation, useNavigate,
   i18next, I18nextProvider, initReactI18next, useTranslation, CookieConsent];
 `
-	res := api.Build(api.BuildOptions{
-		Stdin:             &api.StdinOptions{Contents: entry, ResolveDir: root, Loader: api.LoaderJS},
-		Bundle:            true,
-		Write:             false,
-		Format:            api.FormatESModule,
-		Platform:          api.PlatformBrowser,
-		Target:            api.ES2020,
-		MinifyWhitespace:  true,
-		MinifyIdentifiers: true,
-		MinifySyntax:      true,
-		LegalComments:     api.LegalCommentsNone,
-		AbsWorkingDir:     root,
-		Define:            map[string]string{"process.env.NODE_ENV": `"production"`},
-		// As esbuild.config.mjs does: react-router's production build.
-		Alias: map[string]string{
-			"react-router":     "./node_modules/react-router/dist/production/index.mjs",
-			"react-router/dom": "./node_modules/react-router/dist/production/dom-export.mjs",
-		},
-	})
+	cfg, err := assets.LoadConfig(filepath.Join(root, "esbuild.config.mjs"))
+	if err != nil {
+		return 0, err
+	}
+	// The client bundle's own options (minify, target, defines, react-router's
+	// production build), with this entry in place of the site's, unsplit.
+	opts, err := cfg.ClientOptions(root)
+	if err != nil {
+		return 0, err
+	}
+	opts.EntryPoints = nil
+	opts.Stdin = &api.StdinOptions{Contents: entry, ResolveDir: root, Loader: api.LoaderJS}
+	opts.Splitting = false
+	opts.Metafile = false
+	res := api.Build(opts)
 	if len(res.Errors) > 0 {
 		msgs := make([]string, len(res.Errors))
 		for i, m := range res.Errors {

@@ -87,6 +87,12 @@ func parseConfig(name string, src []byte) (*Config, error) {
 	return &cfg, nil
 }
 
+// ClientOptions returns the client bundle's options, rooted at dir, as
+// Build uses them (the bench builds other entries the same way).
+func (c *Config) ClientOptions(dir string) (api.BuildOptions, error) {
+	return c.Client.options(dir)
+}
+
 // options maps a spec onto esbuild's Go API, rooted at dir.
 func (s spec) options(dir string) (api.BuildOptions, error) {
 	o := api.BuildOptions{
