@@ -244,7 +244,7 @@ func messagesCommand(args []string) error {
 		return err
 	}
 	defer st.Close()
-	records, err := contact.List(context.Background(), st.DB(), *limit)
+	records, err := contact.List(context.Background(), st, *limit)
 	if err != nil {
 		return err
 	}

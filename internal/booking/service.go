@@ -2,7 +2,6 @@ package booking
 
 import (
 	"context"
-	"database/sql"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -87,7 +86,7 @@ func (s *Service) Availability() Availability { return s.cfg.Availability }
 // that standing bookings (plus the buffer) take.
 func (s *Service) Slots(ctx context.Context, q SlotsQuery) ([]Day, error) {
 	av := s.cfg.Availability
-	busy, err := busyDuring(ctx, s.store.DB(), Window(q.From, q.Days, q.Location).Extend(av.Buffer))
+	busy, err := busyDuring(ctx, s.store, Window(q.From, q.Days, q.Location).Extend(av.Buffer))
 	if err != nil {
 		return nil, err
 	}
@@ -110,7 +109,7 @@ func (s *Service) Book(ctx context.Context, r BookingRequest) (Booking, error) {
 	if err != nil {
 		return Booking{}, err
 	}
-	err = s.store.InTx(ctx, func(tx *sql.Tx) error {
+	err = s.store.InTx(ctx, func(tx *store.Tx) error {
 		if err := insertBooking(ctx, tx, s.cfg.Availability, b); err != nil {
 			return err
 		}
@@ -133,7 +132,7 @@ func (s *Service) Find(ctx context.Context, token string) (Booking, error) {
 	if !ValidToken(token) {
 		return Booking{}, ErrNotFound
 	}
-	return findBooking(ctx, s.store.DB(), "token", token)
+	return findBooking(ctx, s.store, "token", token)
 }
 
 // FindByCancelToken returns the booking that cancelToken may cancel.
@@ -141,7 +140,7 @@ func (s *Service) FindByCancelToken(ctx context.Context, cancelToken string) (Bo
 	if !ValidToken(cancelToken) {
 		return Booking{}, ErrNotFound
 	}
-	return findBooking(ctx, s.store.DB(), "cancel_token", cancelToken)
+	return findBooking(ctx, s.store, "cancel_token", cancelToken)
 }
 
 // Cancel cancels the booking of cancelToken, frees its time and queues the
@@ -154,7 +153,7 @@ func (s *Service) Cancel(ctx context.Context, cancelToken string) (b Booking, ch
 		return Booking{}, false, ErrNotFound
 	}
 	now := s.cfg.Now().UTC()
-	err = s.store.InTx(ctx, func(tx *sql.Tx) error {
+	err = s.store.InTx(ctx, func(tx *store.Tx) error {
 		b, changed = Booking{}, false
 		found, err := findBooking(ctx, tx, "cancel_token", cancelToken)
 		if err != nil {

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/northbeam/site/internal/store"
+	"github.com/northbeam/site/internal/store/storetest"
 )
 
 // echoTexts translates a key to itself with its variables, so tests can
@@ -35,13 +36,8 @@ func mailTemplates() fstest.MapFS {
 	return fsys
 }
 
-func testService(t *testing.T, now *time.Time) (*Service, *store.Store) {
+func testService(t *testing.T, st *store.Store, now *time.Time) *Service {
 	t.Helper()
-	st, err := store.Open(context.Background(), filepath.Join(t.TempDir(), "site.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { st.Close() })
 	svc, err := NewService(st, mailTemplates(), Config{
 		Availability: fixture(t),
 		Inbox:        "team@example.com",
@@ -53,7 +49,7 @@ func testService(t *testing.T, now *time.Time) (*Service, *store.Store) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return svc, st
+	return svc
 }
 
 func request(t *testing.T, service, start string) BookingRequest {
@@ -66,143 +62,149 @@ func request(t *testing.T, service, start string) BookingRequest {
 func countRows(t *testing.T, st *store.Store, query string) int {
 	t.Helper()
 	var n int
-	if err := st.DB().QueryRow(query).Scan(&n); err != nil {
+	if err := st.QueryRowContext(context.Background(), query).Scan(&n); err != nil {
 		t.Fatal(err)
 	}
 	return n
 }
 
 func TestServiceBooksOnceAndKeepsTheBuffer(t *testing.T) {
-	// Monday 1 March 2027, 06:00 in Berlin: Tuesday is bookable.
-	now := utc(t, "2027-03-01T05:00:00Z")
-	svc, st := testService(t, &now)
-	ctx := context.Background()
+	storetest.Run(t, func(t *testing.T, st *store.Store) {
+		// Monday 1 March 2027, 06:00 in Berlin: Tuesday is bookable.
+		now := utc(t, "2027-03-01T05:00:00Z")
+		svc := testService(t, st, &now)
+		ctx := context.Background()
 
-	b, err := svc.Book(ctx, request(t, "strategy", "2027-03-02T09:00:00Z")) // 10:00-10:30 Berlin
-	if err != nil {
-		t.Fatal(err)
-	}
-	if b.Lang != "fr" || b.Token == b.CancelToken || !ValidToken(b.Token) || !ValidToken(b.CancelToken) {
-		t.Errorf("booking %+v", b)
-	}
-	for _, tc := range []struct {
-		service, start string
-		err            error
-	}{
-		{"strategy", "2027-03-02T09:00:00Z", ErrSlotTaken},  // the same time
-		{"discovery", "2027-03-02T09:15:00Z", ErrSlotTaken}, // inside
-		{"discovery", "2027-03-02T08:45:00Z", ErrSlotTaken}, // ends 5 minutes before: within the buffer
-		{"discovery", "2027-03-02T09:30:00Z", ErrSlotTaken}, // starts as it ends: within the buffer
-		{"discovery", "2027-03-02T08:30:00Z", nil},          // ends 15 minutes before
-		{"discovery", "2027-03-02T09:45:00Z", nil},          // starts 15 minutes after
-	} {
-		_, err := svc.Book(ctx, request(t, tc.service, tc.start))
-		if !errors.Is(err, tc.err) {
-			t.Errorf("%s at %s: %v, want %v", tc.service, tc.start, err, tc.err)
+		b, err := svc.Book(ctx, request(t, "strategy", "2027-03-02T09:00:00Z")) // 10:00-10:30 Berlin
+		if err != nil {
+			t.Fatal(err)
 		}
-	}
-	if n := countRows(t, st, `SELECT count(*) FROM bookings`); n != 3 {
-		t.Errorf("%d bookings, want 3", n)
-	}
-	if n := countRows(t, st, `SELECT count(*) FROM outbox`); n != 6 {
-		t.Errorf("%d mails, want 2 per booking", n)
-	}
-	if n := countRows(t, st, `SELECT count(*) FROM outbox_attachments WHERE content_type LIKE 'text/calendar%method=REQUEST'`); n != 6 {
-		t.Errorf("%d invites attached, want one per mail", n)
-	}
-
-	// An invalid request stores nothing.
-	var fe FieldErrors
-	if _, err := svc.Book(ctx, request(t, "strategy", "2027-03-02T09:05:00Z")); !errors.As(err, &fe) || fe["start"] != KeySlotUnavailable {
-		t.Errorf("off the grid: %v", err)
-	}
-
-	// The slots leave out the booked times and their buffer.
-	q := SlotsQuery{Service: "discovery", From: Date{2027, 3, 2}, Days: 1, TimeZone: "Europe/Berlin", Location: zone(t, "Europe/Berlin")}
-	days, err := svc.Slots(ctx, q)
-	if err != nil {
-		t.Fatal(err)
-	}
-	offered := map[string]bool{}
-	for _, s := range days[0].Slots {
-		offered[s.Start.Format("15:04")] = true
-	}
-	for clock, want := range map[string]bool{"08:00": true, "08:15": false, "08:30": false, "09:00": false, "09:30": false, "09:45": false, "10:00": false, "10:15": true} {
-		if offered[clock] != want {
-			t.Errorf("%s UTC offered = %v, want %v", clock, offered[clock], want)
+		if b.Lang != "fr" || b.Token == b.CancelToken || !ValidToken(b.Token) || !ValidToken(b.CancelToken) {
+			t.Errorf("booking %+v", b)
 		}
-	}
+		for _, tc := range []struct {
+			service, start string
+			err            error
+		}{
+			{"strategy", "2027-03-02T09:00:00Z", ErrSlotTaken},  // the same time
+			{"discovery", "2027-03-02T09:15:00Z", ErrSlotTaken}, // inside
+			{"discovery", "2027-03-02T08:45:00Z", ErrSlotTaken}, // ends 5 minutes before: within the buffer
+			{"discovery", "2027-03-02T09:30:00Z", ErrSlotTaken}, // starts as it ends: within the buffer
+			{"discovery", "2027-03-02T08:30:00Z", nil},          // ends 15 minutes before
+			{"discovery", "2027-03-02T09:45:00Z", nil},          // starts 15 minutes after
+		} {
+			_, err := svc.Book(ctx, request(t, tc.service, tc.start))
+			if !errors.Is(err, tc.err) {
+				t.Errorf("%s at %s: %v, want %v", tc.service, tc.start, err, tc.err)
+			}
+		}
+		if n := countRows(t, st, `SELECT count(*) FROM bookings`); n != 3 {
+			t.Errorf("%d bookings, want 3", n)
+		}
+		if n := countRows(t, st, `SELECT count(*) FROM outbox`); n != 6 {
+			t.Errorf("%d mails, want 2 per booking", n)
+		}
+		if n := countRows(t, st, `SELECT count(*) FROM outbox_attachments WHERE content_type LIKE 'text/calendar%method=REQUEST'`); n != 6 {
+			t.Errorf("%d invites attached, want one per mail", n)
+		}
+
+		// An invalid request stores nothing.
+		var fe FieldErrors
+		if _, err := svc.Book(ctx, request(t, "strategy", "2027-03-02T09:05:00Z")); !errors.As(err, &fe) || fe["start"] != KeySlotUnavailable {
+			t.Errorf("off the grid: %v", err)
+		}
+
+		// The slots leave out the booked times and their buffer.
+		q := SlotsQuery{Service: "discovery", From: Date{2027, 3, 2}, Days: 1, TimeZone: "Europe/Berlin", Location: zone(t, "Europe/Berlin")}
+		days, err := svc.Slots(ctx, q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		offered := map[string]bool{}
+		for _, s := range days[0].Slots {
+			offered[s.Start.Format("15:04")] = true
+		}
+		for clock, want := range map[string]bool{"08:00": true, "08:15": false, "08:30": false, "09:00": false, "09:30": false, "09:45": false, "10:00": false, "10:15": true} {
+			if offered[clock] != want {
+				t.Errorf("%s UTC offered = %v, want %v", clock, offered[clock], want)
+			}
+		}
+	})
 }
 
 func TestServiceCancel(t *testing.T) {
-	now := utc(t, "2027-03-01T05:00:00Z")
-	svc, st := testService(t, &now)
-	ctx := context.Background()
-	b, err := svc.Book(ctx, request(t, "discovery", "2027-03-02T09:00:00Z"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, _, err := svc.Cancel(ctx, b.Token); !errors.Is(err, ErrNotFound) {
-		t.Errorf("the public token cancels: %v", err)
-	}
-	if _, _, err := svc.Cancel(ctx, "not a token"); !errors.Is(err, ErrNotFound) {
-		t.Errorf("a malformed token: %v", err)
-	}
-	got, changed, err := svc.Cancel(ctx, b.CancelToken)
-	if err != nil || !changed || !got.IsCancelled() {
-		t.Fatalf("cancel: %+v %v %v", got, changed, err)
-	}
-	again, changed, err := svc.Cancel(ctx, b.CancelToken)
-	if err != nil || changed || !again.Cancelled.Equal(got.Cancelled) {
-		t.Errorf("second cancel: %+v %v %v", again, changed, err)
-	}
-	if n := countRows(t, st, `SELECT count(*) FROM outbox WHERE kind LIKE 'booking.cancel%'`); n != 2 {
-		t.Errorf("%d cancellation mails, want 2", n)
-	}
-	if n := countRows(t, st, `SELECT count(*) FROM outbox_attachments WHERE content_type LIKE '%method=CANCEL'`); n != 2 {
-		t.Errorf("%d cancellations attached, want 2", n)
-	}
-	if !strings.Contains(string(svc.Calendar(again)), "METHOD:CANCEL") {
-		t.Error("the calendar of a cancelled booking does not cancel")
-	}
-	// The time is free again.
-	if _, err := svc.Book(ctx, request(t, "discovery", "2027-03-02T09:00:00Z")); err != nil {
-		t.Errorf("booking the freed time: %v", err)
-	}
+	storetest.Run(t, func(t *testing.T, st *store.Store) {
+		now := utc(t, "2027-03-01T05:00:00Z")
+		svc := testService(t, st, &now)
+		ctx := context.Background()
+		b, err := svc.Book(ctx, request(t, "discovery", "2027-03-02T09:00:00Z"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, _, err := svc.Cancel(ctx, b.Token); !errors.Is(err, ErrNotFound) {
+			t.Errorf("the public token cancels: %v", err)
+		}
+		if _, _, err := svc.Cancel(ctx, "not a token"); !errors.Is(err, ErrNotFound) {
+			t.Errorf("a malformed token: %v", err)
+		}
+		got, changed, err := svc.Cancel(ctx, b.CancelToken)
+		if err != nil || !changed || !got.IsCancelled() {
+			t.Fatalf("cancel: %+v %v %v", got, changed, err)
+		}
+		again, changed, err := svc.Cancel(ctx, b.CancelToken)
+		if err != nil || changed || !again.Cancelled.Equal(got.Cancelled) {
+			t.Errorf("second cancel: %+v %v %v", again, changed, err)
+		}
+		if n := countRows(t, st, `SELECT count(*) FROM outbox WHERE kind LIKE 'booking.cancel%'`); n != 2 {
+			t.Errorf("%d cancellation mails, want 2", n)
+		}
+		if n := countRows(t, st, `SELECT count(*) FROM outbox_attachments WHERE content_type LIKE '%method=CANCEL'`); n != 2 {
+			t.Errorf("%d cancellations attached, want 2", n)
+		}
+		if !strings.Contains(string(svc.Calendar(again)), "METHOD:CANCEL") {
+			t.Error("the calendar of a cancelled booking does not cancel")
+		}
+		// The time is free again.
+		if _, err := svc.Book(ctx, request(t, "discovery", "2027-03-02T09:00:00Z")); err != nil {
+			t.Errorf("booking the freed time: %v", err)
+		}
 
-	// Once the meeting has begun, it stays.
-	b2, err := svc.Book(ctx, request(t, "discovery", "2027-03-02T13:00:00Z"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	now = utc(t, "2027-03-02T13:00:00Z")
-	if _, _, err := svc.Cancel(ctx, b2.CancelToken); !errors.Is(err, ErrStarted) {
-		t.Errorf("cancel at the start: %v", err)
-	}
-	found, err := svc.FindByCancelToken(ctx, b2.CancelToken)
-	if err != nil || found.IsCancelled() || found.Token != b2.Token || !found.Start.Equal(b2.Start) {
-		t.Errorf("find: %+v %v", found, err)
-	}
+		// Once the meeting has begun, it stays.
+		b2, err := svc.Book(ctx, request(t, "discovery", "2027-03-02T13:00:00Z"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		now = utc(t, "2027-03-02T13:00:00Z")
+		if _, _, err := svc.Cancel(ctx, b2.CancelToken); !errors.Is(err, ErrStarted) {
+			t.Errorf("cancel at the start: %v", err)
+		}
+		found, err := svc.FindByCancelToken(ctx, b2.CancelToken)
+		if err != nil || found.IsCancelled() || found.Token != b2.Token || !found.Start.Equal(b2.Start) {
+			t.Errorf("find: %+v %v", found, err)
+		}
+	})
 }
 
 func TestServiceInviteIsInTheVisitorsLanguage(t *testing.T) {
-	now := utc(t, "2027-03-01T05:00:00Z")
-	svc, _ := testService(t, &now)
-	b, err := svc.Book(context.Background(), request(t, "discovery", "2027-03-02T09:00:00Z"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	inv := svc.Invite(b)
-	if inv.Summary != "fr:booking.invite.summaryservice,fr:schedule.services.discovery.title,name,Northbeam" {
-		t.Errorf("summary %q", inv.Summary)
-	}
-	if inv.Host != "example.com" || inv.Organizer.Email != "team@example.com" || inv.URL != "https://example.com/fr/schedule" {
-		t.Errorf("invite %+v", inv)
-	}
-	found, err := svc.Find(context.Background(), b.Token)
-	if err != nil || string(svc.Calendar(found)) != string(ICS(b, inv)) {
-		t.Errorf("the stored booking's invite differs from the one mailed: %v", err)
-	}
+	storetest.Run(t, func(t *testing.T, st *store.Store) {
+		now := utc(t, "2027-03-01T05:00:00Z")
+		svc := testService(t, st, &now)
+		b, err := svc.Book(context.Background(), request(t, "discovery", "2027-03-02T09:00:00Z"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		inv := svc.Invite(b)
+		if inv.Summary != "fr:booking.invite.summaryservice,fr:schedule.services.discovery.title,name,Northbeam" {
+			t.Errorf("summary %q", inv.Summary)
+		}
+		if inv.Host != "example.com" || inv.Organizer.Email != "team@example.com" || inv.URL != "https://example.com/fr/schedule" {
+			t.Errorf("invite %+v", inv)
+		}
+		found, err := svc.Find(context.Background(), b.Token)
+		if err != nil || string(svc.Calendar(found)) != string(ICS(b, inv)) {
+			t.Errorf("the stored booking's invite differs from the one mailed: %v", err)
+		}
+	})
 }
 
 func TestNewServiceRejectsBrokenTemplates(t *testing.T) {

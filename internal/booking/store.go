@@ -21,19 +21,13 @@ var (
 	ErrStarted = errors.New("booking: the consultation has already begun")
 )
 
-// querier is what both *sql.DB and *sql.Tx offer for reading.
-type querier interface {
-	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
-	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
-}
-
 // maxServiceLength bounds every service (see the availability file's
 // validation); it lets the overlap query use the index on start_at.
 const maxServiceLength = 24 * time.Hour
 
 // busyDuring returns the standing bookings that overlap iv, as intervals
 // without buffer.
-func busyDuring(ctx context.Context, q querier, iv Interval) ([]Interval, error) {
+func busyDuring(ctx context.Context, q store.Querier, iv Interval) ([]Interval, error) {
 	rows, err := q.QueryContext(ctx, `
 SELECT start_at, end_at FROM bookings
 WHERE cancelled_at IS NULL AND start_at < ? AND start_at > ? AND end_at > ?
@@ -58,11 +52,14 @@ ORDER BY start_at`,
 }
 
 // insertBooking writes b inside tx unless it collides with a standing
-// booking widened by av.Buffer, in which case it returns ErrSlotTaken. The
-// caller's transaction holds SQLite's write lock from its start (the store
-// opens write transactions with BEGIN IMMEDIATE), so no other booking can
-// be committed between the check and the insert.
-func insertBooking(ctx context.Context, tx *sql.Tx, av Availability, b Booking) error {
+// booking widened by av.Buffer, in which case it returns ErrSlotTaken. On
+// SQLite the caller's transaction holds the write lock from its start (the
+// store opens write transactions with BEGIN IMMEDIATE), so no other booking
+// can be committed between the check and the insert. On PostgreSQL several
+// instances insert at once: the check answers most collisions early, and
+// the exclusion constraint over [start_at, busy_until) refuses the rest,
+// which commit in between.
+func insertBooking(ctx context.Context, tx *store.Tx, av Availability, b Booking) error {
 	busy, err := busyDuring(ctx, tx, b.Interval().Extend(av.Buffer))
 	if err != nil {
 		return err
@@ -71,14 +68,14 @@ func insertBooking(ctx context.Context, tx *sql.Tx, av Availability, b Booking) 
 		return ErrSlotTaken
 	}
 	_, err = tx.ExecContext(ctx, `
-INSERT INTO bookings (token, cancel_token, service, start_at, end_at, name, email, company, topic,
-                      time_zone, lang, created_at)
-VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-		b.Token, b.CancelToken, b.Service, store.Millis(b.Start), store.Millis(b.End),
+INSERT INTO bookings (token, cancel_token, service, start_at, end_at, busy_until, name, email, company,
+                      topic, time_zone, lang, created_at)
+VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		b.Token, b.CancelToken, b.Service, store.Millis(b.Start), store.Millis(b.End), store.Millis(b.End.Add(av.Buffer)),
 		b.Name, b.Email, b.Company, b.Topic, b.TimeZone, b.Lang, store.Millis(b.Created))
-	if store.IsUniqueViolation(err) {
-		// Only the partial index on a standing start can collide here
-		// (tokens are random): the same time, taken.
+	if store.IsConflict(err) {
+		// Only the partial index on a standing start or the overlap
+		// constraint can refuse the row (tokens are random): taken.
 		return ErrSlotTaken
 	}
 	if err != nil {
@@ -92,7 +89,7 @@ const bookingColumns = `token, cancel_token, service, start_at, end_at, name, em
 
 // findBooking returns the booking whose column (token or cancel_token)
 // equals value, or ErrNotFound.
-func findBooking(ctx context.Context, q querier, column, value string) (Booking, error) {
+func findBooking(ctx context.Context, q store.Querier, column, value string) (Booking, error) {
 	if column != "token" && column != "cancel_token" {
 		return Booking{}, fmt.Errorf("booking: find by %q: not a token column", column)
 	}
@@ -118,7 +115,7 @@ func findBooking(ctx context.Context, q querier, column, value string) (Booking,
 // markCancelled sets the cancellation time of the standing booking with
 // cancelToken and reports whether it did (false when it was cancelled
 // already).
-func markCancelled(ctx context.Context, tx *sql.Tx, cancelToken string, at time.Time) (bool, error) {
+func markCancelled(ctx context.Context, tx *store.Tx, cancelToken string, at time.Time) (bool, error) {
 	res, err := tx.ExecContext(ctx,
 		`UPDATE bookings SET cancelled_at = ? WHERE cancel_token = ? AND cancelled_at IS NULL`,
 		store.Millis(at), cancelToken)

@@ -20,6 +20,8 @@ func testBrand() Brand {
 // siteContent is the real content directory of the repository.
 func siteContent() fs.FS { return os.DirFS(filepath.Join("..", "..", "content")) }
 
+// newStore returns a fresh SQLite store, for tests about mail and spam
+// rather than storage; those about storage run on both back-ends.
 func newStore(t *testing.T) *store.Store {
 	t.Helper()
 	st, err := store.Open(context.Background(), filepath.Join(t.TempDir(), "site.db"))
@@ -50,7 +52,7 @@ func humanSubmission(lang string) Submission {
 func count(t *testing.T, st *store.Store, query string, args ...any) int {
 	t.Helper()
 	var n int
-	if err := st.DB().QueryRow(query, args...).Scan(&n); err != nil {
+	if err := st.QueryRowContext(context.Background(), query, args...).Scan(&n); err != nil {
 		t.Fatal(err)
 	}
 	return n

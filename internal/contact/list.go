@@ -2,7 +2,6 @@ package contact
 
 import (
 	"context"
-	"database/sql"
 	"fmt"
 	"io"
 	"strings"
@@ -13,7 +12,7 @@ import (
 
 // List returns the most recent messages, newest first, spam included
 // (flagged); limit <= 0 means 50.
-func List(ctx context.Context, db *sql.DB, limit int) ([]Record, error) {
+func List(ctx context.Context, db store.Querier, limit int) ([]Record, error) {
 	if limit <= 0 {
 		limit = 50
 	}

@@ -2,7 +2,6 @@ package contact
 
 import (
 	"context"
-	"database/sql"
 	"fmt"
 	"io/fs"
 	"time"
@@ -34,7 +33,7 @@ func Save(ctx context.Context, st *store.Store, r Record, mails []mail.Message) 
 	if r.Spam {
 		mails = nil
 	}
-	err := st.InTx(ctx, func(tx *sql.Tx) error {
+	err := st.InTx(ctx, func(tx *store.Tx) error {
 		err := tx.QueryRowContext(ctx, `
 INSERT INTO messages (ref, created_at, name, email, message, service, lang, spam, spam_reason)
 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)

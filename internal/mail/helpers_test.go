@@ -2,8 +2,6 @@ package mail
 
 import (
 	"context"
-	"database/sql"
-	"path/filepath"
 	"sync"
 	"testing"
 	"time"
@@ -12,19 +10,9 @@ import (
 	"github.com/northbeam/site/internal/store"
 )
 
-func newStore(t *testing.T) *store.Store {
-	t.Helper()
-	st, err := store.Open(context.Background(), filepath.Join(t.TempDir(), "site.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { st.Close() })
-	return st
-}
-
 func enqueue(t *testing.T, st *store.Store, msgs ...Message) {
 	t.Helper()
-	err := st.InTx(context.Background(), func(tx *sql.Tx) error {
+	err := st.InTx(context.Background(), func(tx *store.Tx) error {
 		for _, m := range msgs {
 			if err := Enqueue(context.Background(), tx, m); err != nil {
 				return err
@@ -47,7 +35,7 @@ type outboxRow struct {
 
 func outboxRows(t *testing.T, st *store.Store) []outboxRow {
 	t.Helper()
-	rows, err := st.DB().Query(`SELECT ref, state, last_error, attempts, next_attempt_at, sent_at IS NOT NULL FROM outbox ORDER BY id`)
+	rows, err := st.QueryContext(context.Background(), `SELECT ref, state, last_error, attempts, next_attempt_at, sent_at IS NOT NULL FROM outbox ORDER BY id`)
 	if err != nil {
 		t.Fatal(err)
 	}

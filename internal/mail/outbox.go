@@ -2,7 +2,6 @@ package mail
 
 import (
 	"context"
-	"database/sql"
 	"fmt"
 	"time"
 
@@ -23,7 +22,7 @@ const (
 // transaction, so the mail exists exactly when the caller's data does. It
 // is sent by the next drain of a [Worker]; call [Worker.Wake] after the
 // commit to send it at once.
-func Enqueue(ctx context.Context, tx *sql.Tx, m Message) error {
+func Enqueue(ctx context.Context, tx *store.Tx, m Message) error {
 	if err := m.Validate(); err != nil {
 		return err
 	}
@@ -64,7 +63,7 @@ type queued struct {
 }
 
 // loadQueued reads the message of row id with its attachments.
-func loadQueued(ctx context.Context, tx *sql.Tx, id int64) (queued, error) {
+func loadQueued(ctx context.Context, tx store.Querier, id int64) (queued, error) {
 	q := queued{id: id}
 	m := &q.msg
 	err := tx.QueryRowContext(ctx, `
@@ -103,7 +102,7 @@ type Stats struct {
 
 // CountOutbox returns the number of outbox rows in each state, for health
 // checks and the staff command.
-func CountOutbox(ctx context.Context, db *sql.DB) (Stats, error) {
+func CountOutbox(ctx context.Context, db store.Querier) (Stats, error) {
 	rows, err := db.QueryContext(ctx, `SELECT state, count(*) FROM outbox GROUP BY state`)
 	if err != nil {
 		return Stats{}, fmt.Errorf("mail: count outbox: %w", err)

@@ -31,14 +31,12 @@ type WorkerConfig struct {
 	// marked failed and left for staff; default 60 (with the defaults above,
 	// about two and a half days of trying). Negative means never give up.
 	MaxAttempts int
-	// SendTimeout bounds one delivery; default 60 s.
+	// SendTimeout bounds one delivery; default 30 s.
 	SendTimeout time.Duration
 	// Lease is how long a message being sent is reserved. If the process
-	// dies mid-send, the message becomes due again after it. It must exceed
-	// SendTimeout; default 5 min.
+	// dies mid-send, the message becomes due again after it, for any
+	// instance's worker. It must exceed SendTimeout; default 1 min.
 	Lease time.Duration
-	// BatchSize is how many due rows are read per query; default 20.
-	BatchSize int
 	// Now is the clock; default time.Now. Tests move it forward.
 	Now func() time.Time
 }
@@ -63,13 +61,10 @@ func (c WorkerConfig) withDefaults() WorkerConfig {
 		c.MaxAttempts = 60
 	}
 	if c.SendTimeout <= 0 {
-		c.SendTimeout = 60 * time.Second
+		c.SendTimeout = 30 * time.Second
 	}
 	if c.Lease <= c.SendTimeout {
-		c.Lease = max(5*time.Minute, 2*c.SendTimeout)
-	}
-	if c.BatchSize <= 0 {
-		c.BatchSize = 20
+		c.Lease = max(time.Minute, 2*c.SendTimeout)
 	}
 	if c.Now == nil {
 		c.Now = time.Now
@@ -77,9 +72,9 @@ func (c WorkerConfig) withDefaults() WorkerConfig {
 	return c
 }
 
-// Worker drains the outbox through a Sender. One Worker per process is
-// enough; should two ever run against one database, the lease on each
-// message keeps them from sending it twice.
+// Worker drains the outbox through a Sender. Each instance of the site
+// runs one; several workers on one database share the work, each message
+// claimed by one of them at a time (see [Worker.DrainOnce]).
 type Worker struct {
 	store  *store.Store
 	sender Sender
@@ -115,7 +110,7 @@ func (w *Worker) Wake() {
 // and recorded first. Run returns nil after a cancellation.
 func (w *Worker) Run(ctx context.Context) error {
 	if _, ok := w.sender.(holder); ok {
-		if st, err := CountOutbox(ctx, w.store.DB()); err == nil && st.Pending+st.Held > 0 {
+		if st, err := CountOutbox(ctx, w.store); err == nil && st.Pending+st.Held > 0 {
 			w.log.InfoContext(ctx, "mail waits in the outbox until SMTP_URL is set",
 				"pending", st.Pending, "held", st.Held)
 		}
@@ -139,11 +134,19 @@ func (w *Worker) Run(ctx context.Context) error {
 // delivered. It stops early when ctx is done, but never in the middle of a
 // message: the one in progress is sent (within SendTimeout) and its outcome
 // recorded. For tests and for a last flush at shutdown.
+//
+// Several workers (one per instance) may drain one database at once: each
+// message is claimed by one of them for a Lease, and the others pass over
+// it. Should the claiming instance die before recording the outcome, the
+// message is due again when the lease ends and another worker sends it,
+// with the same Message-ID: delivery is at least once.
 func (w *Worker) DrainOnce(ctx context.Context) (int, error) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 
-	start := w.cfg.Now()
+	// Messages that become due while this drain runs (a retry scheduled
+	// for soon) wait for the next one, so that a drain always ends.
+	cutoff := w.cfg.Now()
 	_, holding := w.sender.(holder)
 	seen := map[int64]bool{}
 	delivered := 0
@@ -151,71 +154,73 @@ func (w *Worker) DrainOnce(ctx context.Context) (int, error) {
 		if err := ctx.Err(); err != nil {
 			return delivered, err
 		}
-		ids, err := w.due(ctx, start, holding)
+		q, ok, err := w.claimNext(ctx, cutoff, holding)
 		if err != nil {
 			return delivered, err
 		}
-		fresh := 0
-		for _, id := range ids {
-			if seen[id] {
-				continue
-			}
-			seen[id] = true
-			fresh++
-			if err := ctx.Err(); err != nil {
-				return delivered, err
-			}
-			sent, err := w.attempt(ctx, id)
-			if err != nil {
-				return delivered, err
-			}
-			if sent {
-				delivered++
-			}
-		}
-		if fresh == 0 {
+		if !ok || seen[q.id] {
 			return delivered, nil
 		}
-	}
-}
-
-// due lists rows whose next attempt is at or before now. Held rows are due
-// too, unless the sender would only hold them again.
-func (w *Worker) due(ctx context.Context, now time.Time, holding bool) ([]int64, error) {
-	query := `SELECT id FROM outbox WHERE state IN ('pending', 'held') AND next_attempt_at <= ?
-ORDER BY next_attempt_at, id LIMIT ?`
-	if holding {
-		query = `SELECT id FROM outbox WHERE state = 'pending' AND next_attempt_at <= ?
-ORDER BY next_attempt_at, id LIMIT ?`
-	}
-	rows, err := w.store.DB().QueryContext(ctx, query, store.Millis(now), w.cfg.BatchSize)
-	if err != nil {
-		return nil, fmt.Errorf("mail: list due outbox rows: %w", err)
-	}
-	defer rows.Close()
-	var ids []int64
-	for rows.Next() {
-		var id int64
-		if err := rows.Scan(&id); err != nil {
-			return nil, fmt.Errorf("mail: list due outbox rows: %w", err)
+		seen[q.id] = true
+		if w.send(ctx, q) {
+			delivered++
 		}
-		ids = append(ids, id)
 	}
-	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("mail: list due outbox rows: %w", err)
-	}
-	return ids, nil
 }
 
-// attempt claims row id, sends it and records the outcome. It reports
-// whether the message was delivered; its error is about the database only.
-func (w *Worker) attempt(ctx context.Context, id int64) (bool, error) {
-	now := w.cfg.Now()
-	q, claimed, err := w.claim(ctx, id, now)
-	if err != nil || !claimed {
-		return false, err
+// claimNext reserves the next message due at cutoff for one Lease and
+// loads it; ok is false when none is due. Held rows are due too, unless
+// the sender would only hold them again.
+//
+// On PostgreSQL the row is locked FOR UPDATE SKIP LOCKED: a worker of
+// another instance claiming at the same moment takes the next row instead
+// of waiting for this one. On SQLite the transaction holds the database's
+// write lock, which serialises claims the same way.
+func (w *Worker) claimNext(ctx context.Context, cutoff time.Time, holding bool) (queued, bool, error) {
+	states := `('pending', 'held')`
+	if holding {
+		states = `('pending')`
 	}
+	query := `SELECT id FROM outbox WHERE state IN ` + states + ` AND next_attempt_at <= ?
+ORDER BY next_attempt_at, id LIMIT 1`
+	if w.store.Backend() == store.Postgres {
+		query += ` FOR UPDATE SKIP LOCKED`
+	}
+	var (
+		q       queued
+		claimed bool
+	)
+	err := w.store.InTx(ctx, func(tx *store.Tx) error {
+		claimed = false
+		var id int64
+		err := tx.QueryRowContext(ctx, query, store.Millis(cutoff)).Scan(&id)
+		if errors.Is(err, sql.ErrNoRows) {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		if q, err = loadQueued(ctx, tx, id); err != nil {
+			return err
+		}
+		if _, err := tx.ExecContext(ctx, `UPDATE outbox SET next_attempt_at = ? WHERE id = ?`,
+			store.Millis(w.cfg.Now().Add(w.cfg.Lease)), id); err != nil {
+			return err
+		}
+		claimed = true
+		return nil
+	})
+	if err != nil {
+		return queued{}, false, fmt.Errorf("mail: claim a due outbox row: %w", err)
+	}
+	return q, claimed, nil
+}
 
+// send delivers a claimed message and records the outcome, and reports
+// whether it was delivered. An outcome that cannot be recorded (the
+// database went away meanwhile) is logged: the lease then ends and the
+// message is sent again, which at-least-once delivery allows.
+func (w *Worker) send(ctx context.Context, q queued) bool {
 	// From here on the message is finished even if ctx is cancelled: a
 	// half-sent message would only be sent again after the lease.
 	ctx = context.WithoutCancel(ctx)
@@ -225,34 +230,11 @@ func (w *Worker) attempt(ctx context.Context, id int64) (bool, error) {
 
 	recordCtx, cancel := context.WithTimeout(ctx, 30*time.Second)
 	defer cancel()
-	return sendErr == nil, w.record(recordCtx, q, sendErr)
-}
-
-// claim reserves row id for one Lease if it is still due, and loads it.
-func (w *Worker) claim(ctx context.Context, id int64, now time.Time) (queued, bool, error) {
-	var q queued
-	claimed := false
-	err := w.store.InTx(ctx, func(tx *sql.Tx) error {
-		var err error
-		q, err = loadQueued(ctx, tx, id)
-		if err != nil {
-			return err
-		}
-		res, err := tx.ExecContext(ctx, `
-UPDATE outbox SET next_attempt_at = ?
-WHERE id = ? AND state IN ('pending', 'held') AND next_attempt_at <= ?`,
-			store.Millis(now.Add(w.cfg.Lease)), id, store.Millis(now))
-		if err != nil {
-			return err
-		}
-		n, err := res.RowsAffected()
-		claimed = n == 1
-		return err
-	})
-	if err != nil {
-		return q, false, fmt.Errorf("mail: claim outbox row %d: %w", id, err)
+	if err := w.record(recordCtx, q, sendErr); err != nil {
+		w.log.ErrorContext(ctx, "mail outcome not recorded; the message is due again after its lease",
+			"outbox_ref", q.ref, "error", err)
 	}
-	return q, claimed, nil
+	return sendErr == nil
 }
 
 // record stores the outcome of one attempt and logs it.
@@ -289,10 +271,7 @@ func (w *Worker) record(ctx context.Context, q queued, sendErr error) error {
 		w.log.WarnContext(ctx, "mail not sent, will retry",
 			append(attrs, "retry_in", delay.Round(time.Second).String(), "error", redactAddresses(sendErr.Error()))...)
 	}
-	err := w.store.InTx(ctx, func(tx *sql.Tx) error {
-		_, err := tx.ExecContext(ctx, query, args...)
-		return err
-	})
+	_, err := w.store.ExecContext(ctx, query, args...)
 	if err != nil {
 		return fmt.Errorf("mail: record attempt on outbox row %d: %w", q.id, err)
 	}

@@ -16,26 +16,46 @@ import (
 type Migration struct {
 	// Name identifies the step forever, e.g. "0002_outbox".
 	Name string
-	// SQLite holds the statements of the step in SQLite's dialect. A
-	// PostgreSQL store would add a sibling field with the same intent.
+	// SQLite holds the statements of the step in SQLite's dialect.
 	SQLite string
+	// Postgres holds the same step for PostgreSQL. Both forms say the same
+	// thing: the same tables, columns, keys and rules, in each engine's
+	// words; a step without both is refused.
+	Postgres string
 	// Go, when set, runs after the statements in the same transaction, for
 	// steps that move data in ways SQL alone expresses badly.
-	Go func(ctx context.Context, tx *sql.Tx) error
+	Go func(ctx context.Context, tx *Tx) error
 }
 
-const createMigrationsTable = `
+var createMigrationsTable = map[Backend]string{
+	SQLite: `
 CREATE TABLE IF NOT EXISTS schema_migrations (
 	name       TEXT    PRIMARY KEY,
 	applied_at INTEGER NOT NULL -- unix ms, UTC
-) STRICT`
+) STRICT`,
+	Postgres: `
+CREATE TABLE IF NOT EXISTS schema_migrations (
+	name       text   PRIMARY KEY,
+	applied_at bigint NOT NULL -- unix ms, UTC
+)`,
+}
 
-// migrate applies the steps not yet recorded in the database.
+// migrate applies the steps not yet recorded in the database. On
+// PostgreSQL it holds an advisory lock meanwhile, so that instances that
+// start together migrate once; on SQLite each step's transaction holds the
+// write lock, which is enough.
 func migrate(ctx context.Context, s *Store, steps []Migration) error {
 	if err := checkSteps(steps); err != nil {
 		return err
 	}
-	if _, err := s.db.ExecContext(ctx, createMigrationsTable); err != nil {
+	if s.backend == Postgres {
+		return withMigrationLock(ctx, s, func() error { return migrateLocked(ctx, s, steps) })
+	}
+	return migrateLocked(ctx, s, steps)
+}
+
+func migrateLocked(ctx context.Context, s *Store, steps []Migration) error {
+	if _, err := s.db.ExecContext(ctx, createMigrationsTable[s.backend]); err != nil {
 		return fmt.Errorf("store: create schema_migrations: %w", err)
 	}
 	applied, err := appliedSteps(ctx, s.db)
@@ -57,7 +77,7 @@ func migrate(ctx context.Context, s *Store, steps []Migration) error {
 		if applied[m.Name] {
 			continue
 		}
-		if err := s.InTx(ctx, func(tx *sql.Tx) error { return applyStep(ctx, tx, m) }); err != nil {
+		if err := s.inTxRetrying(ctx, func(tx *Tx) error { return applyStep(ctx, tx, m) }); err != nil {
 			return fmt.Errorf("store: migration %s: %w", m.Name, err)
 		}
 	}
@@ -73,8 +93,11 @@ func checkSteps(steps []Migration) error {
 		if seen[m.Name] {
 			return fmt.Errorf("store: migration %q listed twice", m.Name)
 		}
-		if m.SQLite == "" && m.Go == nil {
+		if m.SQLite == "" && m.Postgres == "" && m.Go == nil {
 			return fmt.Errorf("store: migration %q is empty", m.Name)
+		}
+		if (m.SQLite == "") != (m.Postgres == "") {
+			return fmt.Errorf("store: migration %q has a SQLite form or a PostgreSQL form, not both", m.Name)
 		}
 		seen[m.Name] = true
 	}
@@ -104,7 +127,7 @@ func appliedSteps(ctx context.Context, db *sql.DB) (map[string]bool, error) {
 // applyStep runs one step unless another process applied it since the
 // caller looked: the check and the record share the transaction, which holds
 // the write lock from its start.
-func applyStep(ctx context.Context, tx *sql.Tx, m Migration) error {
+func applyStep(ctx context.Context, tx *Tx, m Migration) error {
 	var done int
 	err := tx.QueryRowContext(ctx, `SELECT 1 FROM schema_migrations WHERE name = ?`, m.Name).Scan(&done)
 	if err == nil {
@@ -113,8 +136,13 @@ func applyStep(ctx context.Context, tx *sql.Tx, m Migration) error {
 	if !errors.Is(err, sql.ErrNoRows) {
 		return err
 	}
-	if m.SQLite != "" {
-		if _, err := tx.ExecContext(ctx, m.SQLite); err != nil {
+	statements := m.SQLite
+	if tx.Backend() == Postgres {
+		statements = m.Postgres
+	}
+	if statements != "" {
+		// Run as written, not rebound: a step is in its engine's own words.
+		if _, err := tx.tx.ExecContext(ctx, statements); err != nil {
 			return err
 		}
 	}

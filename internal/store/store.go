@@ -6,100 +6,99 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
-	"net/url"
-	"os"
-	"path/filepath"
+	"sync/atomic"
 	"time"
-
-	_ "modernc.org/sqlite" // registers the "sqlite" database/sql driver
 )
 
-// Store is an open, migrated database. It is safe for concurrent use.
+// Backend names the database engine behind a [Store].
+type Backend string
+
+// The two back-ends.
+const (
+	SQLite   Backend = "sqlite"   // one file in the data directory, one process
+	Postgres Backend = "postgres" // DATABASE_URL, shared by several instances
+)
+
+// Store is an open database. It is safe for concurrent use. Until it is
+// connected and migrated (see [Store.Connect]), every query fails with
+// [ErrNotReady], which [IsUnavailable] recognises.
 type Store struct {
-	db *sql.DB
+	db      *sql.DB
+	backend Backend
+	// secret is the part of the connection string that must never be
+	// printed (the whole PostgreSQL URL); errors are scrubbed of it.
+	secret string
+	ready  atomic.Bool
+	steps  []Migration
 }
 
-// Open opens (creating it and its directory when missing) the SQLite database
-// file at path, and applies every pending migration before returning.
-func Open(ctx context.Context, path string) (*Store, error) {
-	return open(ctx, path, Migrations())
-}
+// Backend reports which engine s runs on.
+func (s *Store) Backend() Backend { return s.backend }
 
-func open(ctx context.Context, path string, steps []Migration) (*Store, error) {
-	if path == "" {
-		return nil, errors.New("store: empty database path")
-	}
-	if err := os.MkdirAll(filepath.Dir(path), 0o750); err != nil {
-		return nil, fmt.Errorf("store: create data directory: %w", err)
-	}
-	db, err := sql.Open("sqlite", sqliteDSN(path))
-	if err != nil {
-		return nil, fmt.Errorf("store: open %s: %w", path, err)
-	}
-	// Each pooled connection holds its own page cache (about 2 MB); a small
-	// pool is plenty for one process where only one writer runs at a time.
-	db.SetMaxOpenConns(8)
-	db.SetMaxIdleConns(4)
-	db.SetConnMaxIdleTime(5 * time.Minute)
-
-	s := &Store{db: db}
-	if err := s.Ping(ctx); err != nil {
-		db.Close()
-		return nil, fmt.Errorf("store: open %s: %w", path, err)
-	}
-	if err := migrate(ctx, s, steps); err != nil {
-		db.Close()
-		return nil, err
-	}
-	return s, nil
-}
-
-// sqliteDSN is the one place where the connection is configured. The
-// settings travel in the DSN as _pragma parameters, so that every connection
-// the database/sql pool opens, now or later, gets them; a PRAGMA executed once
-// after sql.Open would reach a single connection only.
-func sqliteDSN(path string) string {
-	q := url.Values{}
-	q.Add("_pragma", "busy_timeout(5000)") // wait up to 5 s for another writer instead of failing with SQLITE_BUSY at once
-	q.Add("_pragma", "journal_mode(WAL)")  // readers never block the writer nor the writer the readers; persistent in the file
-	q.Add("_pragma", "foreign_keys(ON)")   // SQLite leaves foreign keys unenforced unless asked, per connection
-	// NORMAL in WAL mode is durable across a crash of the process (the case
-	// the 2xx-means-committed rule is about: the WAL is in the OS page cache,
-	// already written); only a power loss or kernel crash may roll back the
-	// last transactions. FULL would fsync on every commit for that case.
-	q.Add("_pragma", "synchronous(NORMAL)")
-	// Write transactions start with BEGIN IMMEDIATE: they take the write lock
-	// up front, where busy_timeout applies, instead of upgrading a read lock
-	// later, which fails with SQLITE_BUSY without waiting.
-	q.Set("_txlock", "immediate")
-	// Reject "string" used where an identifier is meant, instead of SQLite's
-	// legacy fallback that silently turns a misspelt column into a string.
-	q.Set("_dqs", "0")
-	// The path is written as a URI so that any character in it is escaped
-	// and cannot be read as a parameter.
-	u := url.URL{Scheme: "file", Opaque: (&url.URL{Path: path}).EscapedPath()}
-	return u.String() + "?" + q.Encode()
-}
-
-// DB returns the underlying pool for queries outside a transaction.
+// DB returns the underlying pool, for tools that need the driver itself
+// (backups, tests). Queries of the site go through the Store, which binds
+// their parameters for its engine.
 func (s *Store) DB() *sql.DB { return s.db }
+
+// Ready reports whether the store is connected and migrated.
+func (s *Store) Ready() bool { return s.ready.Load() }
 
 // Ping reports whether the database answers, for readiness checks.
 func (s *Store) Ping(ctx context.Context) error {
+	if !s.Ready() {
+		return ErrNotReady
+	}
 	var one int
 	if err := s.db.QueryRowContext(ctx, "SELECT 1").Scan(&one); err != nil {
-		return fmt.Errorf("store: ping: %w", err)
+		return s.wrap("ping", err)
 	}
 	return nil
 }
 
-// Close lets SQLite update its query planner statistics and closes the pool.
+// Connect waits for the database to answer, retrying with a growing pause
+// for at most wait, then applies the pending migrations and marks the
+// store ready. It is how a PostgreSQL store comes up; an SQLite store is
+// ready when [Open] returns.
+func (s *Store) Connect(ctx context.Context, wait time.Duration) error {
+	if s.Ready() {
+		return nil
+	}
+	deadline := time.Now().Add(wait)
+	pause := 100 * time.Millisecond
+	for {
+		var one int
+		err := s.db.QueryRowContext(ctx, "SELECT 1").Scan(&one)
+		if err == nil {
+			break
+		}
+		if ctx.Err() != nil || time.Now().Add(pause).After(deadline) {
+			return s.wrap(fmt.Sprintf("the database did not answer within %s", wait), err)
+		}
+		select {
+		case <-ctx.Done():
+			return s.wrap("connect", ctx.Err())
+		case <-time.After(pause + rand.N(pause/2)):
+		}
+		pause = min(2*pause, 5*time.Second)
+	}
+	if err := migrate(ctx, s, s.steps); err != nil {
+		return s.scrub(err)
+	}
+	s.ready.Store(true)
+	return nil
+}
+
+// Close closes the pool; an SQLite store first lets SQLite update its
+// query planner statistics.
 func (s *Store) Close() error {
-	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
-	defer cancel()
-	_, optimizeErr := s.db.ExecContext(ctx, "PRAGMA optimize")
+	var optimizeErr error
+	if s.backend == SQLite && s.Ready() {
+		ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+		defer cancel()
+		_, optimizeErr = s.db.ExecContext(ctx, "PRAGMA optimize")
+	}
 	if err := s.db.Close(); err != nil {
-		return fmt.Errorf("store: close: %w", err)
+		return s.wrap("close", err)
 	}
 	if optimizeErr != nil {
 		return fmt.Errorf("store: optimize on close: %w", optimizeErr)
@@ -107,16 +106,111 @@ func (s *Store) Close() error {
 	return nil
 }
 
-// txAttempts bounds how often InTx runs fn when the database stays busy
-// beyond busy_timeout.
+// Querier runs queries written with "?" placeholders on either engine: a
+// [Store] outside a transaction, or a [Tx] inside one.
+type Querier interface {
+	ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error)
+	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
+	QueryRowContext(ctx context.Context, query string, args ...any) *Row
+	// Backend says which engine runs the query, for the few statements
+	// whose form differs (row locks that skip, upserts).
+	Backend() Backend
+}
+
+// Row is the result of QueryRowContext: *sql.Row, or the error that kept
+// the query from running.
+type Row struct {
+	row *sql.Row
+	err error
+}
+
+// Scan copies the row's columns into dest, or returns the row's error
+// ([sql.ErrNoRows] when there was none).
+func (r *Row) Scan(dest ...any) error {
+	if r.err != nil {
+		return r.err
+	}
+	return r.row.Scan(dest...)
+}
+
+// ExecContext runs a statement outside a transaction.
+func (s *Store) ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error) {
+	if !s.Ready() {
+		return nil, ErrNotReady
+	}
+	res, err := s.db.ExecContext(ctx, s.bind(query), args...)
+	return res, s.scrub(err)
+}
+
+// QueryContext runs a query outside a transaction.
+func (s *Store) QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error) {
+	if !s.Ready() {
+		return nil, ErrNotReady
+	}
+	rows, err := s.db.QueryContext(ctx, s.bind(query), args...)
+	return rows, s.scrub(err)
+}
+
+// QueryRowContext runs a query expected to return at most one row.
+func (s *Store) QueryRowContext(ctx context.Context, query string, args ...any) *Row {
+	if !s.Ready() {
+		return &Row{err: ErrNotReady}
+	}
+	return &Row{row: s.db.QueryRowContext(ctx, s.bind(query), args...)}
+}
+
+// bind rewrites "?" placeholders into the engine's form.
+func (s *Store) bind(query string) string {
+	if s.backend == Postgres {
+		return rebind(query)
+	}
+	return query
+}
+
+// Tx is a write transaction of [Store.InTx].
+type Tx struct {
+	tx    *sql.Tx
+	store *Store
+}
+
+// Backend reports which engine runs the transaction.
+func (t *Tx) Backend() Backend { return t.store.backend }
+
+// ExecContext runs a statement inside the transaction.
+func (t *Tx) ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error) {
+	res, err := t.tx.ExecContext(ctx, t.store.bind(query), args...)
+	return res, t.store.scrub(err)
+}
+
+// QueryContext runs a query inside the transaction.
+func (t *Tx) QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error) {
+	rows, err := t.tx.QueryContext(ctx, t.store.bind(query), args...)
+	return rows, t.store.scrub(err)
+}
+
+// QueryRowContext runs a query expected to return at most one row.
+func (t *Tx) QueryRowContext(ctx context.Context, query string, args ...any) *Row {
+	return &Row{row: t.tx.QueryRowContext(ctx, t.store.bind(query), args...)}
+}
+
+// txAttempts bounds how often InTx runs fn when the database reports a
+// conflict that a retry resolves.
 const txAttempts = 4
 
 // InTx runs fn inside a write transaction and commits it when fn returns
-// nil; any error or panic rolls it back. When the database is busy (another
-// writer held the lock for longer than busy_timeout) the whole transaction
-// is retried a few times with a growing, jittered pause, so fn must have no
-// effects outside tx.
-func (s *Store) InTx(ctx context.Context, fn func(*sql.Tx) error) error {
+// nil; any error or panic rolls it back. When the engine refuses the
+// transaction in a way that a retry resolves (SQLite busy beyond its busy
+// timeout; a PostgreSQL serialization failure or deadlock) the whole
+// transaction is run again a few times with a growing, jittered pause, so
+// fn must have no effects outside tx.
+func (s *Store) InTx(ctx context.Context, fn func(*Tx) error) error {
+	if !s.Ready() {
+		return ErrNotReady
+	}
+	return s.inTxRetrying(ctx, fn)
+}
+
+func (s *Store) inTxRetrying(ctx context.Context, fn func(*Tx) error) error {
 	var err error
 	for attempt := range txAttempts {
 		if err = s.inTx(ctx, fn); err == nil || !IsBusy(err) {
@@ -135,10 +229,10 @@ func (s *Store) InTx(ctx context.Context, fn func(*sql.Tx) error) error {
 	return err
 }
 
-func (s *Store) inTx(ctx context.Context, fn func(*sql.Tx) error) (err error) {
+func (s *Store) inTx(ctx context.Context, fn func(*Tx) error) (err error) {
 	tx, err := s.db.BeginTx(ctx, nil)
 	if err != nil {
-		return fmt.Errorf("store: begin: %w", err)
+		return s.wrap("begin", err)
 	}
 	defer func() {
 		if p := recover(); p != nil {
@@ -149,11 +243,16 @@ func (s *Store) inTx(ctx context.Context, fn func(*sql.Tx) error) (err error) {
 			tx.Rollback()
 		}
 	}()
-	if err = fn(tx); err != nil {
+	if err = fn(&Tx{tx: tx, store: s}); err != nil {
 		return err
 	}
 	if err = tx.Commit(); err != nil {
-		return fmt.Errorf("store: commit: %w", err)
+		return s.wrap("commit", err)
 	}
 	return nil
+}
+
+// wrap returns err as a store error about op, scrubbed of secrets.
+func (s *Store) wrap(op string, err error) error {
+	return s.scrub(fmt.Errorf("store: %s: %w", op, err))
 }

@@ -1,0 +1,73 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"net/url"
+	"os"
+	"path/filepath"
+	"time"
+
+	_ "modernc.org/sqlite" // registers the "sqlite" database/sql driver
+)
+
+// Open opens (creating it and its directory when missing) the SQLite database
+// file at path, and applies every pending migration before returning.
+func Open(ctx context.Context, path string) (*Store, error) {
+	return openSQLite(ctx, path, Migrations())
+}
+
+func openSQLite(ctx context.Context, path string, steps []Migration) (*Store, error) {
+	if path == "" {
+		return nil, errors.New("store: empty database path")
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o750); err != nil {
+		return nil, fmt.Errorf("store: create data directory: %w", err)
+	}
+	db, err := sql.Open("sqlite", sqliteDSN(path))
+	if err != nil {
+		return nil, fmt.Errorf("store: open %s: %w", path, err)
+	}
+	// Each pooled connection holds its own page cache (about 2 MB); a small
+	// pool is plenty for one process where only one writer runs at a time.
+	db.SetMaxOpenConns(8)
+	db.SetMaxIdleConns(4)
+	db.SetConnMaxIdleTime(5 * time.Minute)
+
+	s := &Store{db: db, backend: SQLite, steps: steps}
+	// A local file answers at once or not at all: no waiting.
+	if err := s.Connect(ctx, 0); err != nil {
+		db.Close()
+		return nil, fmt.Errorf("store: open %s: %w", path, err)
+	}
+	return s, nil
+}
+
+// sqliteDSN is the one place where the connection is configured. The
+// settings travel in the DSN as _pragma parameters, so that every connection
+// the database/sql pool opens, now or later, gets them; a PRAGMA executed once
+// after sql.Open would reach a single connection only.
+func sqliteDSN(path string) string {
+	q := url.Values{}
+	q.Add("_pragma", "busy_timeout(5000)") // wait up to 5 s for another writer instead of failing with SQLITE_BUSY at once
+	q.Add("_pragma", "journal_mode(WAL)")  // readers never block the writer nor the writer the readers; persistent in the file
+	q.Add("_pragma", "foreign_keys(ON)")   // SQLite leaves foreign keys unenforced unless asked, per connection
+	// NORMAL in WAL mode is durable across a crash of the process (the case
+	// the 2xx-means-committed rule is about: the WAL is in the OS page cache,
+	// already written); only a power loss or kernel crash may roll back the
+	// last transactions. FULL would fsync on every commit for that case.
+	q.Add("_pragma", "synchronous(NORMAL)")
+	// Write transactions start with BEGIN IMMEDIATE: they take the write lock
+	// up front, where busy_timeout applies, instead of upgrading a read lock
+	// later, which fails with SQLITE_BUSY without waiting.
+	q.Set("_txlock", "immediate")
+	// Reject "string" used where an identifier is meant, instead of SQLite's
+	// legacy fallback that silently turns a misspelt column into a string.
+	q.Set("_dqs", "0")
+	// The path is written as a URI so that any character in it is escaped
+	// and cannot be read as a parameter.
+	u := url.URL{Scheme: "file", Opaque: (&url.URL{Path: path}).EscapedPath()}
+	return u.String() + "?" + q.Encode()
+}
