@@ -25,6 +25,7 @@ import (
 	"runtime"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"time"
 
@@ -52,7 +53,9 @@ type Config struct {
 	Addr                string // ADDR, default ":8080": listen address
 	BaseURL             string // BASE_URL, default "http://localhost:8080": public URL for canonical links, sitemap, mail
 	DataDir             string // DATA_DIR, default "./data": where the embedded database lives
-	DatabaseURL         string // DATABASE_URL, default empty: a PostgreSQL URL (not supported yet)
+	DatabaseURL         string // DATABASE_URL, default empty: a PostgreSQL URL (postgres://...) shared by several instances; empty keeps SQLite in DATA_DIR
+	DatabaseWait        time.Duration // DATABASE_WAIT, default 1m: how long a start waits for PostgreSQL to answer before it gives up
+	ShutdownDrain       time.Duration // SHUTDOWN_DRAIN, default 1s (0 with DEV): on SIGTERM, how long /readyz fails and connections close after each answer before the server stops
 	SMTPURL             string // SMTP_URL, default empty: smtp://user:pass@host:port; empty keeps mail in the outbox
 	MailFrom            string // MAIL_FROM, default from content/site.json: the sender
 	MailTo              string // MAIL_TO, default from content/site.json: the consultancy's inbox
@@ -85,6 +88,16 @@ func loadConfig(args []string, getenv func(string) string) (Config, error) {
 	fs.StringVar(&c.BaseURL, "base_url", env("BASE_URL", "http://localhost:8080"), "public base URL")
 	fs.StringVar(&c.DataDir, "data_dir", env("DATA_DIR", "./data"), "data directory")
 	fs.StringVar(&c.DatabaseURL, "database_url", env("DATABASE_URL", ""), "PostgreSQL URL")
+	databaseWait, err := envDuration(getenv, "DATABASE_WAIT", time.Minute)
+	if err != nil {
+		return c, err
+	}
+	fs.DurationVar(&c.DatabaseWait, "database_wait", databaseWait, "how long to wait for PostgreSQL at start")
+	shutdownDrain, err := envDuration(getenv, "SHUTDOWN_DRAIN", -1)
+	if err != nil {
+		return c, err
+	}
+	fs.DurationVar(&c.ShutdownDrain, "shutdown_drain", shutdownDrain, "draining time before a graceful stop")
 	fs.StringVar(&c.SMTPURL, "smtp_url", env("SMTP_URL", ""), "SMTP server URL")
 	fs.StringVar(&c.MailFrom, "mail_from", env("MAIL_FROM", ""), "sender address")
 	fs.StringVar(&c.MailTo, "mail_to", env("MAIL_TO", ""), "the consultancy's inbox")
@@ -111,6 +124,12 @@ func loadConfig(args []string, getenv func(string) string) (Config, error) {
 	if err := fs.Parse(args); err != nil {
 		return c, err
 	}
+	if c.ShutdownDrain < 0 { // not set: a developer's Ctrl-C stops at once
+		c.ShutdownDrain = time.Second
+		if c.Dev {
+			c.ShutdownDrain = 0
+		}
+	}
 	if fs.NArg() > 0 {
 		return c, fmt.Errorf("unexpected argument %q", fs.Arg(0))
 	}
@@ -131,7 +150,11 @@ func (c *Config) check() error {
 	}
 	c.BaseURL = strings.TrimRight(c.BaseURL, "/")
 	if c.DatabaseURL != "" {
-		return errors.New("DATABASE_URL: PostgreSQL is not supported yet; leave it empty to use the embedded database in DATA_DIR")
+		// The URL holds a password: say what is wrong, never what it is.
+		u, err := url.Parse(c.DatabaseURL)
+		if err != nil || (u.Scheme != "postgres" && u.Scheme != "postgresql") || u.Host == "" {
+			return errors.New("DATABASE_URL: must look like postgres://user:password@host:5432/database")
+		}
 	}
 	if c.SMTPURL != "" {
 		u, err := url.Parse(c.SMTPURL)
@@ -168,6 +191,8 @@ func main() {
 		err = buildCommand(args[1:])
 	case len(args) > 0 && args[0] == "messages":
 		err = messagesCommand(args[1:])
+	case len(args) > 0 && args[0] == "migrate-db":
+		err = migrateDBCommand(args[1:])
 	default:
 		err = serve(args, log)
 	}
@@ -231,7 +256,8 @@ func absolute(p string) string {
 	return abs
 }
 
-// messagesCommand prints the latest contact messages for staff.
+// messagesCommand prints the latest contact messages for staff, from the
+// database the configuration names (DATABASE_URL, else DATA_DIR).
 func messagesCommand(args []string) error {
 	fs := flag.NewFlagSet("messages", flag.ContinueOnError)
 	limit := fs.Int("n", 20, "how many messages, newest first")
@@ -239,16 +265,27 @@ func messagesCommand(args []string) error {
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
-	st, err := store.Open(context.Background(), databasePath(*dataDir))
+	ctx := context.Background()
+	st, err := openStore(ctx, *dataDir, os.Getenv("DATABASE_URL"), 10*time.Second)
 	if err != nil {
 		return err
 	}
 	defer st.Close()
-	records, err := contact.List(context.Background(), st, *limit)
+	records, err := contact.List(ctx, st, *limit)
 	if err != nil {
 		return err
 	}
 	return contact.WriteText(os.Stdout, records)
+}
+
+// openStore opens and migrates the site's database: PostgreSQL when
+// databaseURL is set (waiting up to wait for it to answer), else the
+// SQLite file in dataDir.
+func openStore(ctx context.Context, dataDir, databaseURL string, wait time.Duration) (*store.Store, error) {
+	if databaseURL != "" {
+		return store.OpenPostgres(ctx, databaseURL, wait)
+	}
+	return store.Open(ctx, databasePath(dataDir))
 }
 
 func envOr(name, def string) string {
@@ -286,7 +323,15 @@ func serve(args []string, log *slog.Logger) error {
 		cfg.MailTo = info.Email
 	}
 
-	st, err := store.Open(ctx, databasePath(cfg.DataDir))
+	// SQLite opens at once; PostgreSQL may still be starting, so the site
+	// comes up first and the store connects behind it (/readyz and the API
+	// answer 503 meanwhile).
+	var st *store.Store
+	if cfg.DatabaseURL != "" {
+		st, err = store.NewPostgres(cfg.DatabaseURL)
+	} else {
+		st, err = store.Open(ctx, databasePath(cfg.DataDir))
+	}
 	if err != nil {
 		return err
 	}
@@ -299,7 +344,18 @@ func serve(args []string, log *slog.Logger) error {
 	workerCtx, stopWorker := context.WithCancel(context.Background())
 	defer stopWorker()
 	workerDone := make(chan error, 1)
-	go func() { workerDone <- worker.Run(workerCtx) }()
+	dbFailed := make(chan error, 1)
+	go func() {
+		if err := st.Connect(ctx, cfg.DatabaseWait); err != nil {
+			dbFailed <- err
+			workerDone <- nil
+			return
+		}
+		if cfg.DatabaseURL != "" {
+			log.Info("database ready", "backend", st.Backend())
+		}
+		workerDone <- worker.Run(workerCtx)
+	}()
 	contacts, err := contact.NewService(st, content, contact.Config{
 		Inbox:  cfg.MailTo,
 		Brand:  contact.Brand{Name: info.Name, Email: info.Email, BaseURL: cfg.BaseURL, ResponseHours: info.Stats.ResponseHours},
@@ -350,14 +406,23 @@ func serve(args []string, log *slog.Logger) error {
 		})
 	}
 
+	listener := &onceCloseListener{Listener: ln}
 	errc := make(chan error, 1)
-	go func() { errc <- httpServer.Serve(ln) }()
+	go func() { errc <- httpServer.Serve(listener) }()
 	select {
 	case err := <-errc:
 		return fmt.Errorf("serve: %w", err)
+	case err := <-dbFailed:
+		return fmt.Errorf("database: %w", err)
 	case <-ctx.Done():
 	}
-	log.Info("shutting down")
+	// A graceful stop, in the order a load balancer needs: fail /readyz and
+	// take no new connection, let the connections in use close after their
+	// answers, then wait for what is in flight and stop the mail worker.
+	log.Info("shutting down", "drain", cfg.ShutdownDrain)
+	srv.Drain()
+	listener.Close()
+	time.Sleep(cfg.ShutdownDrain)
 	shutdownCtx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
 	shutdownErr := httpServer.Shutdown(shutdownCtx)
@@ -373,6 +438,33 @@ func serve(args []string, log *slog.Logger) error {
 	}
 	log.Info("stopped cleanly")
 	return nil
+}
+
+// onceCloseListener lets the listener be closed early, when draining
+// starts, and again by the HTTP server's Shutdown without an error.
+type onceCloseListener struct {
+	net.Listener
+	once sync.Once
+	err  error
+}
+
+func (l *onceCloseListener) Close() error {
+	l.once.Do(func() { l.err = l.Listener.Close() })
+	return l.err
+}
+
+// envDuration reads the duration in the environment variable name, or def
+// when it is empty.
+func envDuration(getenv func(string) string, name string, def time.Duration) (time.Duration, error) {
+	v := getenv(name)
+	if v == "" {
+		return def, nil
+	}
+	d, err := time.ParseDuration(v)
+	if err != nil || d < 0 {
+		return 0, fmt.Errorf("%s: %q is not a duration such as 30s or 1m", name, v)
+	}
+	return d, nil
 }
 
 // newBookingService reads the consultancy's availability and starts the

@@ -3,6 +3,7 @@ package main
 import (
 	"strings"
 	"testing"
+	"time"
 )
 
 func TestConfigDefaultsAndOverrides(t *testing.T) {
@@ -17,8 +18,15 @@ func TestConfigDefaultsAndOverrides(t *testing.T) {
 	if c.BaseURL != "https://northbeam.dev" {
 		t.Errorf("BASE_URL %q: the trailing slash is dropped", c.BaseURL)
 	}
-	if !c.ConsentHideFromBots || c.Dev || c.DataDir != "./data" {
+	if !c.ConsentHideFromBots || c.Dev || c.DataDir != "./data" || c.DatabaseURL != "" ||
+		c.DatabaseWait != time.Minute || c.ShutdownDrain != time.Second {
 		t.Errorf("defaults: %+v", c)
+	}
+	dev, err := loadConfig([]string{"-dev"}, func(k string) string {
+		return map[string]string{"DATABASE_URL": "postgres://site:pw@db.internal:5432/site", "DATABASE_WAIT": "5s"}[k]
+	})
+	if err != nil || dev.ShutdownDrain != 0 || dev.DatabaseWait != 5*time.Second {
+		t.Errorf("-dev with PostgreSQL: %+v, %v; want no drain and a 5 s wait", dev, err)
 	}
 }
 
@@ -36,7 +44,9 @@ func TestInvalidConfigurationStopsTheStart(t *testing.T) {
 		{"bad boolean", nil, map[string]string{"CONSENT_HIDE_FROM_BOTS": "maybe"}, "CONSENT_HIDE_FROM_BOTS"},
 		{"bad SMTP URL", nil, map[string]string{"SMTP_URL": "http://mail.test"}, "SMTP_URL"},
 		{"bad GA ID", nil, map[string]string{"GA_MEASUREMENT_ID": "UA-123"}, "GA_MEASUREMENT_ID"},
-		{"PostgreSQL", nil, map[string]string{"DATABASE_URL": "postgres://x"}, "DATABASE_URL"},
+		{"not PostgreSQL", nil, map[string]string{"DATABASE_URL": "mysql://site:s3cret-pw@db/site"}, "DATABASE_URL"},
+		{"bad database wait", nil, map[string]string{"DATABASE_WAIT": "a while"}, "DATABASE_WAIT"},
+		{"bad drain", nil, map[string]string{"SHUTDOWN_DRAIN": "-1s"}, "SHUTDOWN_DRAIN"},
 		{"unknown flag", []string{"-nope"}, nil, "nope"},
 		{"stray argument", []string{"serve"}, nil, "serve"},
 		{"bad TRUST_PROXY", nil, map[string]string{"TRUST_PROXY": "yes please"}, "TRUST_PROXY"},
@@ -48,6 +58,9 @@ func TestInvalidConfigurationStopsTheStart(t *testing.T) {
 			_, err := loadConfig(tc.args, func(k string) string { return tc.env[k] })
 			if err == nil || !strings.Contains(err.Error(), tc.want) {
 				t.Errorf("err = %v, want a message naming %s", err, tc.want)
+			}
+			if err != nil && strings.Contains(err.Error(), "s3cret") {
+				t.Errorf("the error shows the password: %v", err)
 			}
 		})
 	}

@@ -24,6 +24,7 @@ import (
 	"github.com/northbeam/site/internal/mail"
 	"github.com/northbeam/site/internal/mail/mailtest"
 	"github.com/northbeam/site/internal/store"
+	"github.com/northbeam/site/internal/store/storetest"
 )
 
 // bookingFixture is the availability of the booking API tests: the shape
@@ -66,12 +67,14 @@ func (env *bookingEnv) setNow(t time.Time) { env.clock.Store(&t) }
 // temporary database. now is the service's clock; nil means the real one.
 func newBookingEnv(t testing.TB, availability string, now *time.Time) *bookingEnv {
 	t.Helper()
+	return newBookingEnvOn(t, store.SQLite, availability, now)
+}
+
+// newBookingEnvOn is newBookingEnv on the given database back-end.
+func newBookingEnvOn(t testing.TB, backend store.Backend, availability string, now *time.Time) *bookingEnv {
+	t.Helper()
 	s := testSite(t)
-	st, err := store.Open(context.Background(), filepath.Join(t.TempDir(), "site.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { st.Close() })
+	st := storetest.Open(t, backend)
 	av, err := booking.ParseAvailability([]byte(availability))
 	if err != nil {
 		t.Fatal(err)
@@ -243,7 +246,9 @@ func emailedCancelToken(t testing.TB, st *store.Store, wantPrefix string) string
 	return token
 }
 
-func TestBookingAPIScenarios(t *testing.T) {
+func TestBookingAPIScenarios(t *testing.T) { forEachBackend(t, testBookingAPIScenarios) }
+
+func testBookingAPIScenarios(t *testing.T, backend store.Backend) {
 	ok := validBooking(t, "10:00", "en")
 	big := validBooking(t, "10:00", "en")
 	big["topic"] = strings.Repeat("x", 20<<10)
@@ -271,7 +276,7 @@ func TestBookingAPIScenarios(t *testing.T) {
 		{"cancel as a form post", "POST", "/api/bookings/cancel", "text/plain", `token=x`, 415, `"code":"unsupported_type"`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			env := newBookingEnv(t, bookingFixture, &monday7am)
+			env := newBookingEnvOn(t, backend, bookingFixture, &monday7am)
 			if tc.status == 409 {
 				bookSlot(t, env, ok)
 			}
@@ -356,7 +361,11 @@ func TestBookingValidationInEveryLanguage(t *testing.T) {
 // times that pairwise overlap once the buffer is counted: exactly one
 // booking is made, and every other request gets a 409 with fresh slots.
 func TestConcurrentBookingsForOverlappingTimes(t *testing.T) {
-	env := newBookingEnv(t, bookingFixture, &monday7am)
+	forEachBackend(t, testConcurrentBookingsForOverlappingTimes)
+}
+
+func testConcurrentBookingsForOverlappingTimes(t *testing.T, backend store.Backend) {
+	env := newBookingEnvOn(t, backend, bookingFixture, &monday7am)
 	srv := httptest.NewServer(env.handler)
 	defer srv.Close()
 	variants := []struct{ service, clock string }{
@@ -411,7 +420,7 @@ func TestConcurrentBookingsForOverlappingTimes(t *testing.T) {
 		t.Errorf("%d created and %d conflicts, want 1 and %d", created, conflicts, n-1)
 	}
 	var standing int
-	if err := env.store.DB().QueryRow(`SELECT count(*) FROM bookings`).Scan(&standing); err != nil {
+	if err := env.store.QueryRowContext(context.Background(), `SELECT count(*) FROM bookings`).Scan(&standing); err != nil {
 		t.Fatal(err)
 	}
 	if standing != 1 {
@@ -425,7 +434,11 @@ func TestConcurrentBookingsForOverlappingTimes(t *testing.T) {
 // TestBookingSlotDisappearsAndCancelFreesIt follows a booking from the open
 // slots to its cancellation through the link in the email, twice.
 func TestBookingSlotDisappearsAndCancelFreesIt(t *testing.T) {
-	env := newBookingEnv(t, bookingFixture, &monday7am)
+	forEachBackend(t, testBookingSlotDisappearsAndCancelFreesIt)
+}
+
+func testBookingSlotDisappearsAndCancelFreesIt(t *testing.T, backend store.Backend) {
+	env := newBookingEnvOn(t, backend, bookingFixture, &monday7am)
 	at := tuesdayAt(t, "10:00")
 	before := offeredStarts(t, env, "discovery")
 	for _, c := range []string{"09:45", "10:00", "10:15", "10:30"} {
@@ -491,7 +504,11 @@ func TestBookingSlotDisappearsAndCancelFreesIt(t *testing.T) {
 }
 
 func TestCancellingAStartedBookingIsRefused(t *testing.T) {
-	env := newBookingEnv(t, bookingFixture, &monday7am)
+	forEachBackend(t, testCancellingAStartedBookingIsRefused)
+}
+
+func testCancellingAStartedBookingIsRefused(t *testing.T, backend store.Backend) {
+	env := newBookingEnvOn(t, backend, bookingFixture, &monday7am)
 	bookSlot(t, env, validBooking(t, "10:00", "ar"))
 	token := emailedCancelToken(t, env.store, "/ar")
 	env.setNow(tuesdayAt(t, "10:05"))
@@ -579,8 +596,10 @@ func parseBookingInvite(t testing.TB, data []byte, method string) *ics.VEvent {
 // TestBookingMailsReachSMTP sends the outbox through a real SMTP server:
 // the visitor's confirmation in Arabic with the invite attached, the
 // consultancy's notification, then both cancellation notices.
-func TestBookingMailsReachSMTP(t *testing.T) {
-	env := newBookingEnv(t, bookingFixture, &monday7am)
+func TestBookingMailsReachSMTP(t *testing.T) { forEachBackend(t, testBookingMailsReachSMTP) }
+
+func testBookingMailsReachSMTP(t *testing.T, backend store.Backend) {
+	env := newBookingEnvOn(t, backend, bookingFixture, &monday7am)
 	smtpServer := mailtest.Start(t)
 	sender, err := mail.NewSMTPSender(mail.SMTPConfig{URL: smtpServer.URL(), From: "Northbeam <hello@northbeam.test>", Timeout: 5 * time.Second})
 	if err != nil {

@@ -196,8 +196,7 @@ func (srv *Server) contact(c echo.Context) error {
 		return answer(lang, contactOutcome{status: http.StatusUnprocessableEntity, errs: errs, posted: posted})
 	}
 	if err != nil {
-		srv.log.Error("contact: the message could not be stored", "id", requestID(c), "err", err)
-		return answer(lang, contactOutcome{status: http.StatusInternalServerError, posted: posted})
+		return answer(lang, contactOutcome{status: srv.failureStatus(c, err), posted: posted})
 	}
 	// A bot is answered exactly like a person; only the log tells them apart.
 	srv.log.Info("contact message stored", "id", requestID(c), "ref", receipt.Ref, "spam", receipt.Spam)

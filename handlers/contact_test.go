@@ -22,6 +22,7 @@ import (
 	"github.com/northbeam/site/internal/mail"
 	"github.com/northbeam/site/internal/mail/mailtest"
 	"github.com/northbeam/site/internal/store"
+	"github.com/northbeam/site/internal/store/storetest"
 )
 
 const contactInbox = "inbox@northbeam.test"
@@ -55,18 +56,26 @@ type contactOptions struct {
 	rate        RateLimit
 	minFillTime time.Duration
 	queued      func()
-	log         *slog.Logger // default quietLog()
+	log         *slog.Logger  // default quietLog()
+	backend     store.Backend // default SQLite
+}
+
+// forEachBackend runs test once per database back-end, as a subtest.
+func forEachBackend(t *testing.T, test func(t *testing.T, backend store.Backend)) {
+	t.Helper()
+	for _, b := range storetest.Backends {
+		t.Run(string(b), func(t *testing.T) { test(t, b) })
+	}
 }
 
 // newContactEnv opens a database in a temporary directory and serves the
 // built site with a contact service on it.
 func newContactEnv(t testing.TB, opts contactOptions) *contactEnv {
 	t.Helper()
-	st, err := store.Open(context.Background(), filepath.Join(t.TempDir(), "site.db"))
-	if err != nil {
-		t.Fatal(err)
+	if opts.backend == "" {
+		opts.backend = store.SQLite
 	}
-	t.Cleanup(func() { st.Close() })
+	st := storetest.Open(t, opts.backend)
 	info := testSite(t).Info
 	svc, err := contact.NewService(st, os.DirFS(filepath.Join(projectRoot, "content")), contact.Config{
 		Inbox:       contactInbox,
@@ -89,7 +98,7 @@ func newContactEnv(t testing.TB, opts contactOptions) *contactEnv {
 func (env *contactEnv) count(t testing.TB, query string, args ...any) int {
 	t.Helper()
 	var n int
-	if err := env.st.DB().QueryRow(query, args...).Scan(&n); err != nil {
+	if err := env.st.QueryRowContext(context.Background(), query, args...).Scan(&n); err != nil {
 		t.Fatal(err)
 	}
 	return n
@@ -333,7 +342,9 @@ func assertNoScript(t *testing.T, page string) {
 // TestContactPosts covers the endpoint's answers, each on a fresh
 // database, and checks that every 2xx left its message behind and nothing
 // else did.
-func TestContactPosts(t *testing.T) {
+func TestContactPosts(t *testing.T) { forEachBackend(t, testContactPosts) }
+
+func testContactPosts(t *testing.T, backend store.Backend) {
 	s := testSite(t)
 	const (
 		jsonType = "application/json"
@@ -382,7 +393,7 @@ func TestContactPosts(t *testing.T) {
 		{name: "malformed form", contentType: formType, body: "name=%zz", status: 400, page: "contact.error"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			env := newContactEnv(t, contactOptions{})
+			env := newContactEnv(t, contactOptions{backend: backend})
 			rec := env.post(t, tc.contentType, tc.body, tc.header...)
 			if rec.Code != tc.status {
 				t.Fatalf("status %d, want %d: %.300s", rec.Code, tc.status, rec.Body)
@@ -525,9 +536,11 @@ func TestContactFormPageKeepsTheValues(t *testing.T) {
 
 // TestContactRateLimit allows a few posts per client and window, then
 // answers 429 with Retry-After and a localized message, JSON or page.
-func TestContactRateLimit(t *testing.T) {
+func TestContactRateLimit(t *testing.T) { forEachBackend(t, testContactRateLimit) }
+
+func testContactRateLimit(t *testing.T, backend store.Backend) {
 	s := testSite(t)
-	env := newContactEnv(t, contactOptions{rate: RateLimit{Requests: 2, Window: time.Minute}})
+	env := newContactEnv(t, contactOptions{backend: backend, rate: RateLimit{Requests: 2, Window: time.Minute}})
 	postFrom := func(ip, contentType, body string) *httptest.ResponseRecorder {
 		req := httptest.NewRequest(http.MethodPost, "/api/contact", strings.NewReader(body))
 		req.Header.Set("Content-Type", contentType)

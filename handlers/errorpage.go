@@ -44,9 +44,10 @@ func (srv *Server) serverErrorPage(c echo.Context, status int) {
 		return
 	}
 	lang := s.languageOf(c.Request().URL.Path)
+	_, key := errorCode(status)
 	data := errorPageData{
 		Lang: lang.Tag, Dir: lang.Dir, Name: s.Info.Name,
-		Message:   s.Locales.T(lang.Code, "errors.server"),
+		Message:   s.Locales.T(lang.Code, key),
 		Home:      lang.LocalPath("/"),
 		HomeLabel: s.Locales.T(lang.Code, "notFound.home"),
 	}

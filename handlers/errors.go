@@ -6,6 +6,8 @@ import (
 	"strings"
 
 	"github.com/labstack/echo/v4"
+
+	"github.com/northbeam/site/internal/store"
 )
 
 // apiError is the JSON shape of every API error (DESIGN.md).
@@ -28,6 +30,25 @@ var errorCodes = map[int][2]string{
 	http.StatusUnsupportedMediaType:  {"unsupported_type", "errors.unsupportedType"},
 	http.StatusTooManyRequests:       {"rate_limited", "errors.rateLimited"},
 	http.StatusUnprocessableEntity:   {"invalid", "validation.invalid"},
+	http.StatusServiceUnavailable:    {"unavailable", "errors.unavailable"},
+}
+
+// unavailableRetryAfter is what a 503 asks clients to wait, in seconds:
+// about as long as a database restart or a failover takes.
+const unavailableRetryAfter = "10"
+
+// failureStatus is the status of an error that a handler cannot answer
+// otherwise: 503 with Retry-After when the database is unavailable (not
+// ready, unreachable, full, read-only, locked), 500 for the rest. It logs
+// the error once.
+func (srv *Server) failureStatus(c echo.Context, err error) int {
+	if store.IsUnavailable(err) {
+		srv.log.Warn("database unavailable", "id", requestID(c), "path", logPath(c.Request().URL.Path), "err", err)
+		c.Response().Header().Set("Retry-After", unavailableRetryAfter)
+		return http.StatusServiceUnavailable
+	}
+	srv.log.Error("handler error", "id", requestID(c), "path", logPath(c.Request().URL.Path), "err", err)
+	return http.StatusInternalServerError
 }
 
 // errorCode returns the error code of a status and the locale key of its
@@ -59,12 +80,12 @@ func (srv *Server) handleError(err error, c echo.Context) {
 	if c.Response().Committed {
 		return
 	}
-	status := http.StatusInternalServerError
+	var status int
 	var he *echo.HTTPError
 	if errors.As(err, &he) {
 		status = he.Code
 	} else {
-		srv.log.Error("handler error", "id", requestID(c), "err", err)
+		status = srv.failureStatus(c, err)
 	}
 	s := srv.Site()
 	req := c.Request()

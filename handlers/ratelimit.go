@@ -1,6 +1,7 @@
 package handlers
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"net/netip"
@@ -10,6 +11,9 @@ import (
 	"time"
 
 	"github.com/labstack/echo/v4"
+
+	"github.com/northbeam/site/internal/ratelimit"
+	"github.com/northbeam/site/internal/store"
 )
 
 // RateLimit is how many requests one client may make in any window of
@@ -27,6 +31,22 @@ func (l RateLimit) or(def RateLimit) RateLimit {
 	return l
 }
 
+// limiter counts requests per client: in memory for one process, or in the
+// shared database (internal/ratelimit) when several instances serve the
+// site from one PostgreSQL database.
+type limiter interface {
+	Allow(ctx context.Context, client string, now time.Time) (bool, time.Duration, error)
+}
+
+// newLimiter returns the limiter of one endpoint: shared through st when st
+// is PostgreSQL, in memory otherwise.
+func newLimiter(st *store.Store, bucket string, limit RateLimit) limiter {
+	if st != nil && st.Backend() == store.Postgres {
+		return ratelimit.NewShared(st, bucket, limit.Requests, limit.Window)
+	}
+	return newRateLimiter(limit)
+}
+
 // rateLimiter keeps, per client, the times of its recent requests (a
 // sliding log: at most Requests entries each), so that a refusal can say
 // exactly when the next request will be allowed.
@@ -40,6 +60,12 @@ type rateLimiter struct {
 
 func newRateLimiter(limit RateLimit) *rateLimiter {
 	return &rateLimiter{limit: limit, hits: map[string][]time.Time{}}
+}
+
+// Allow is allow, as a [limiter]; counting in memory cannot fail.
+func (l *rateLimiter) Allow(_ context.Context, client string, now time.Time) (bool, time.Duration, error) {
+	ok, wait := l.allow(client, now)
+	return ok, wait, nil
 }
 
 // allow counts a request from client at now when it is within the limit;
@@ -115,9 +141,15 @@ func ParseRateLimit(s string) (RateLimit, error) {
 
 // throttled counts a request of c's client against l. When the client is
 // over the limit it sets Retry-After (whole seconds, rounded up) and
-// returns true: the caller answers 429.
-func (srv *Server) throttled(c echo.Context, l *rateLimiter) bool {
-	ok, wait := l.allow(clientKey(c.RealIP()), srv.Now())
+// returns true: the caller answers 429. A shared limiter that cannot reach
+// the database lets the request through: the request needs the database
+// too, and is answered 503 by what follows.
+func (srv *Server) throttled(c echo.Context, l limiter) bool {
+	ok, wait, err := l.Allow(c.Request().Context(), clientKey(c.RealIP()), srv.Now())
+	if err != nil {
+		srv.log.Warn("rate limit not checked", "id", requestID(c), "err", err)
+		return false
+	}
 	if ok {
 		return false
 	}

@@ -5,7 +5,6 @@ package handlers
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"log/slog"
 	"net/http"
@@ -50,9 +49,14 @@ type Server struct {
 	site atomic.Pointer[Site]
 	log  *slog.Logger
 
-	contactLimiter *rateLimiter
-	bookingLimiter *rateLimiter
-	slotsLimiter   *rateLimiter
+	contactLimiter limiter
+	bookingLimiter limiter
+	slotsLimiter   limiter
+
+	// draining is set when the instance is asked to stop: /readyz fails so
+	// that a load balancer sends no more, and every answer closes its
+	// connection, so that a proxy's pooled connections leave cleanly.
+	draining atomic.Bool
 }
 
 // NewServer returns a Server serving s.
@@ -65,25 +69,36 @@ func NewServer(s *Site, svc Services) *Server {
 	}
 	srv := &Server{
 		Services: svc, log: svc.Log,
-		contactLimiter: newRateLimiter(svc.ContactRate.or(defaultContactRate)),
-		bookingLimiter: newRateLimiter(svc.BookingRate.or(defaultBookingRate)),
-		slotsLimiter:   newRateLimiter(svc.SlotsRate.or(defaultSlotsRate)),
+		contactLimiter: newLimiter(svc.Store, "contact", svc.ContactRate.or(defaultContactRate)),
+		bookingLimiter: newLimiter(svc.Store, "booking", svc.BookingRate.or(defaultBookingRate)),
+		slotsLimiter:   newLimiter(svc.Store, "slots", svc.SlotsRate.or(defaultSlotsRate)),
 	}
 	srv.site.Store(s)
 	return srv
 }
 
-// ready reports whether the site can serve: the site is built and the
-// database answers.
-func (srv *Server) ready(ctx context.Context) error {
-	if srv.Site() == nil {
-		return errors.New("the site is not built")
+// notReady says why the site cannot serve, or "" when it can: it is not
+// stopping, the site is built and the database answers.
+func (srv *Server) notReady(ctx context.Context) string {
+	switch {
+	case srv.draining.Load():
+		return "shutting down"
+	case srv.Site() == nil:
+		return "the site is not built"
+	case srv.Store != nil && !srv.Store.Ready():
+		return "waiting for the database"
+	case srv.Store != nil:
+		if err := srv.Store.Ping(ctx); err != nil {
+			return "the database does not answer"
+		}
 	}
-	if srv.Store != nil {
-		return srv.Store.Ping(ctx)
-	}
-	return nil
+	return ""
 }
+
+// Drain makes the instance fail /readyz and close every connection after
+// its answer, the first step of a graceful stop; the caller then waits a
+// moment and shuts the HTTP server down.
+func (srv *Server) Drain() { srv.draining.Store(true) }
 
 // Site returns the site being served.
 func (srv *Server) Site() *Site { return srv.site.Load() }
@@ -101,6 +116,7 @@ func New(srv *Server) *echo.Echo {
 
 	e.Pre(middleware.RequestID())
 	e.Use(srv.secureHeaders) // first: errors and panics carry the headers too
+	e.Use(srv.closeWhenDraining)
 	e.Use(srv.logRequests)
 	e.Use(srv.recoverPanics) // inside logRequests, which logs the 500
 	e.Use(srv.checkOrigin())
@@ -115,6 +131,19 @@ func New(srv *Server) *echo.Echo {
 	registerSEO(e, srv)
 	registerPages(e, srv)
 	return e
+}
+
+// closeWhenDraining asks for the connection to be closed after the answer
+// once the instance is stopping: a proxy then drops its pooled connection
+// on its own, instead of sending the next request down a connection that
+// the shutdown closes under it.
+func (srv *Server) closeWhenDraining(next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		if srv.draining.Load() {
+			c.Response().Header().Set(echo.HeaderConnection, "close")
+		}
+		return next(c)
+	}
 }
 
 // logRequests writes one structured line per request, without anything a

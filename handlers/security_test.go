@@ -1,6 +1,7 @@
 package handlers
 
 import (
+	"context"
 	"crypto/tls"
 	"encoding/json"
 	"log/slog"
@@ -256,7 +257,7 @@ func TestSecurityBookingRateLimit(t *testing.T) {
 		}
 	}
 	var n int
-	if err := env.store.DB().QueryRow(`SELECT count(*) FROM bookings`).Scan(&n); err != nil || n != 2 {
+	if err := env.store.QueryRowContext(context.Background(), `SELECT count(*) FROM bookings`).Scan(&n); err != nil || n != 2 {
 		t.Errorf("%d bookings stored (%v), want 2", n, err)
 	}
 	for i := range 4 {
