@@ -33,6 +33,16 @@ type siteProcess struct {
 	// ready is the ready line's figures: start to ready, pages rendered at
 	// start and pages the build had rendered.
 	ready []string
+
+	mu   sync.Mutex
+	tail []string // the last lines it logged
+}
+
+// output returns the last lines the process logged.
+func (p *siteProcess) output() string {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return strings.Join(p.tail, "\n")
 }
 
 var readyLine = regexp.MustCompile(`msg=ready addr=(\S+) .*start_to_ready=(\S+) pages_rendered=(\d+) pages_from_build=(\d+)`)
@@ -52,19 +62,17 @@ func startSite(t *testing.T, bin string, env []string) *siteProcess {
 	}
 	p := &siteProcess{cmd: cmd, done: make(chan error, 1)}
 	addr := make(chan []string, 1)
-	var tail []string
-	var tailMu sync.Mutex
 	go func() {
 		sc := bufio.NewScanner(stderr)
 		sc.Buffer(make([]byte, 1<<20), 1<<20)
 		for sc.Scan() {
 			line := sc.Text()
-			tailMu.Lock()
-			tail = append(tail, line)
-			if len(tail) > 20 {
-				tail = tail[1:]
+			p.mu.Lock()
+			p.tail = append(p.tail, line)
+			if len(p.tail) > 20 {
+				p.tail = p.tail[1:]
 			}
-			tailMu.Unlock()
+			p.mu.Unlock()
 			if m := readyLine.FindStringSubmatch(line); m != nil {
 				addr <- m[1:]
 			}
@@ -79,9 +87,7 @@ func startSite(t *testing.T, bin string, env []string) *siteProcess {
 		p.addr, p.ready = m[0], m[1:]
 		return p
 	case err := <-p.done:
-		tailMu.Lock()
-		defer tailMu.Unlock()
-		t.Fatalf("the server exited before ready: %v\n%s", err, strings.Join(tail, "\n"))
+		t.Fatalf("the server exited before ready: %v\n%s", err, p.output())
 	case <-time.After(20 * time.Second):
 		_ = cmd.Process.Kill()
 		t.Fatal("the server was not ready within 20 s")
@@ -107,22 +113,54 @@ func (p *siteProcess) stop() error {
 	}
 }
 
+// builtBinary is the production binary the tests of this package share:
+// it is built once per run of the tests.
+var builtBinary struct {
+	once sync.Once
+	dir  string
+	path string
+	err  error
+}
+
+// TestMain removes the shared binary after the tests.
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if builtBinary.dir != "" {
+		os.RemoveAll(builtBinary.dir)
+	}
+	os.Exit(code)
+}
+
 // buildSite builds the production binary as `npm run build:binary` does:
-// the bundles, and the pages the build rendered with them, embedded.
+// the bundles, and the pages the build rendered with them, embedded. The
+// first test to ask builds it; the others reuse it.
 func buildSite(t *testing.T) string {
 	t.Helper()
-	bin := filepath.Join(t.TempDir(), "site")
-	for _, args := range [][]string{
-		{"run", ".", "build", "-out", "internal/assets/dist"},
-		{"build", "-tags", "prod", "-trimpath", "-o", bin, "."},
-	} {
-		cmd := exec.Command("go", args...)
-		cmd.Env = append(os.Environ(), "GA_MEASUREMENT_ID=", "CONSENT_HIDE_FROM_BOTS=true")
-		if out, err := cmd.CombinedOutput(); err != nil {
-			t.Fatalf("go %s: %v\n%s", strings.Join(args, " "), err, out)
+	builtBinary.once.Do(func() {
+		dir, err := os.MkdirTemp("", "site-bin-")
+		if err != nil {
+			builtBinary.err = err
+			return
 		}
+		builtBinary.dir = dir
+		bin := filepath.Join(dir, "site")
+		for _, args := range [][]string{
+			{"run", ".", "build", "-out", "internal/assets/dist"},
+			{"build", "-tags", "prod", "-trimpath", "-o", bin, "."},
+		} {
+			cmd := exec.Command("go", args...)
+			cmd.Env = append(os.Environ(), "GA_MEASUREMENT_ID=", "CONSENT_HIDE_FROM_BOTS=true")
+			if out, err := cmd.CombinedOutput(); err != nil {
+				builtBinary.err = fmt.Errorf("go %s: %v\n%s", strings.Join(args, " "), err, out)
+				return
+			}
+		}
+		builtBinary.path = bin
+	})
+	if builtBinary.err != nil {
+		t.Fatal(builtBinary.err)
 	}
-	return bin
+	return builtBinary.path
 }
 
 // siteEnv is the configuration of the test's server: its own database,

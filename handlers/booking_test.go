@@ -73,8 +73,13 @@ func newBookingEnv(t testing.TB, availability string, now *time.Time) *bookingEn
 // newBookingEnvOn is newBookingEnv on the given database back-end.
 func newBookingEnvOn(t testing.TB, backend store.Backend, availability string, now *time.Time) *bookingEnv {
 	t.Helper()
+	return newBookingEnvWith(t, storetest.Open(t, backend), availability, now)
+}
+
+// newBookingEnvWith is newBookingEnv on the store st.
+func newBookingEnvWith(t testing.TB, st *store.Store, availability string, now *time.Time) *bookingEnv {
+	t.Helper()
 	s := testSite(t)
-	st := storetest.Open(t, backend)
 	av, err := booking.ParseAvailability([]byte(availability))
 	if err != nil {
 		t.Fatal(err)

@@ -68,14 +68,9 @@ func forEachBackend(t *testing.T, test func(t *testing.T, backend store.Backend)
 	}
 }
 
-// newContactEnv opens a database in a temporary directory and serves the
-// built site with a contact service on it.
-func newContactEnv(t testing.TB, opts contactOptions) *contactEnv {
+// newContactService returns the contact service of the tests on st.
+func newContactService(t testing.TB, st *store.Store, opts contactOptions) *contact.Service {
 	t.Helper()
-	if opts.backend == "" {
-		opts.backend = store.SQLite
-	}
-	st := storetest.Open(t, opts.backend)
 	info := testSite(t).Info
 	svc, err := contact.NewService(st, os.DirFS(filepath.Join(projectRoot, "content")), contact.Config{
 		Inbox:       contactInbox,
@@ -86,6 +81,18 @@ func newContactEnv(t testing.TB, opts contactOptions) *contactEnv {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return svc
+}
+
+// newContactEnv opens a database in a temporary directory and serves the
+// built site with a contact service on it.
+func newContactEnv(t testing.TB, opts contactOptions) *contactEnv {
+	t.Helper()
+	if opts.backend == "" {
+		opts.backend = store.SQLite
+	}
+	st := storetest.Open(t, opts.backend)
+	svc := newContactService(t, st, opts)
 	clock := &testClock{now: time.Now()}
 	log := opts.log
 	if log == nil {

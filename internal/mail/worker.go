@@ -105,29 +105,48 @@ func (w *Worker) Wake() {
 	}
 }
 
-// Run drains the outbox at start, on every Wake and every PollInterval,
-// until ctx is done. A message being sent when ctx is cancelled is finished
-// and recorded first. Run returns nil after a cancellation.
+// Run drains the outbox at start, on every Wake, and whenever a message
+// falls due (a retry, or a lease of a worker that died), at least every
+// PollInterval, until ctx is done. A message being sent when ctx is
+// cancelled is finished and recorded first. Run returns nil after a
+// cancellation.
 func (w *Worker) Run(ctx context.Context) error {
-	if _, ok := w.sender.(holder); ok {
+	_, holding := w.sender.(holder)
+	if holding {
 		if st, err := CountOutbox(ctx, w.store); err == nil && st.Pending+st.Held > 0 {
 			w.log.InfoContext(ctx, "mail waits in the outbox until SMTP_URL is set",
 				"pending", st.Pending, "held", st.Held)
 		}
 	}
-	ticker := time.NewTicker(w.cfg.PollInterval)
-	defer ticker.Stop()
+	timer := time.NewTimer(w.cfg.PollInterval)
+	defer timer.Stop()
 	for {
 		if _, err := w.DrainOnce(ctx); err != nil && ctx.Err() == nil {
 			w.log.ErrorContext(ctx, "mail outbox drain failed", "error", err)
 		}
+		timer.Reset(w.untilNextDue(ctx, holding))
 		select {
 		case <-ctx.Done():
 			return nil
-		case <-ticker.C:
+		case <-timer.C:
 		case <-w.wake:
 		}
 	}
+}
+
+// untilNextDue is how long Run may sleep: until the earliest message falls
+// due, and no longer than PollInterval.
+func (w *Worker) untilNextDue(ctx context.Context, holding bool) time.Duration {
+	states := `('pending', 'held')`
+	if holding {
+		states = `('pending')`
+	}
+	var next sql.NullInt64
+	err := w.store.QueryRowContext(ctx, `SELECT min(next_attempt_at) FROM outbox WHERE state IN `+states).Scan(&next)
+	if err != nil || !next.Valid {
+		return w.cfg.PollInterval
+	}
+	return min(w.cfg.PollInterval, max(50*time.Millisecond, store.FromMillis(next.Int64).Sub(w.cfg.Now())))
 }
 
 // DrainOnce sends every message due now and returns how many were

@@ -71,13 +71,14 @@ func (s *Store) Connect(ctx context.Context, wait time.Duration) error {
 		if err == nil {
 			break
 		}
-		if ctx.Err() != nil || time.Now().Add(pause).After(deadline) {
+		remaining := time.Until(deadline)
+		if ctx.Err() != nil || remaining <= 0 {
 			return s.wrap(fmt.Sprintf("the database did not answer within %s", wait), err)
 		}
 		select {
 		case <-ctx.Done():
 			return s.wrap("connect", ctx.Err())
-		case <-time.After(pause + rand.N(pause/2)):
+		case <-time.After(min(pause+rand.N(pause/2), remaining)):
 		}
 		pause = min(2*pause, 5*time.Second)
 	}

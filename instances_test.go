@@ -1,0 +1,310 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/northbeam/site/internal/mail/mailtest"
+	"github.com/northbeam/site/internal/store"
+	"github.com/northbeam/site/internal/store/storetest"
+)
+
+// The tests of this file run several instances of the real binary on one
+// PostgreSQL database, as deploy/ describes, and check that together they
+// behave as one site.
+
+// instanceEnv is the configuration of an instance on databaseURL, sending
+// mail to smtpURL, behind a proxy (the tests set X-Forwarded-For to play
+// many clients).
+func instanceEnv(t *testing.T, databaseURL, smtpURL string) []string {
+	return []string{
+		"ADDR=127.0.0.1:0", "DATA_DIR=" + t.TempDir(), "BASE_URL=http://127.0.0.1",
+		"DATABASE_URL=" + databaseURL, "SMTP_URL=" + smtpURL, "MAIL_TO=team@northbeam.test",
+		"GA_MEASUREMENT_ID=", "DEV=false", "CONSENT_HIDE_FROM_BOTS=true", "TRUST_PROXY=true",
+		"CONTACT_RATE_LIMIT=5/10m", "BOOKING_RATE_LIMIT=1000/1m",
+	}
+}
+
+// waitReady polls /readyz until it answers 200.
+func waitReady(t *testing.T, addr string, within time.Duration) {
+	t.Helper()
+	deadline := time.Now().Add(within)
+	for {
+		res, err := http.Get("http://" + addr + "/readyz")
+		if err == nil {
+			io.Copy(io.Discard, res.Body)
+			res.Body.Close()
+			if res.StatusCode == http.StatusOK {
+				return
+			}
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%s was not ready within %s (last: %v)", addr, within, err)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// post sends a JSON body to addr as the client at ip (X-Forwarded-For).
+func post(addr, path, ip, body string) (int, []byte, error) {
+	req, err := http.NewRequest(http.MethodPost, "http://"+addr+path, strings.NewReader(body))
+	if err != nil {
+		return 0, nil, err
+	}
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("X-Forwarded-For", ip)
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return 0, nil, err
+	}
+	defer res.Body.Close()
+	b, err := io.ReadAll(res.Body)
+	return res.StatusCode, b, err
+}
+
+// clientIP is a distinct documentation address (RFC 5737) per n.
+func clientIP(n int64) string {
+	return fmt.Sprintf("198.51.%d.%d", 100+n/250%100, n%250+1)
+}
+
+func TestInstancesShareOnePostgres(t *testing.T) {
+	if testing.Short() {
+		t.Skip("the multi-instance tests do not run with -short")
+	}
+	bin := buildSite(t)
+	databaseURL := storetest.PostgresURL(t)
+	smtp := mailtest.Start(t)
+	var procs []*siteProcess
+	for range 3 {
+		p := startSite(t, bin, instanceEnv(t, databaseURL, smtp.URL()))
+		t.Cleanup(func() { p.cmd.Process.Kill() })
+		procs = append(procs, p)
+	}
+	for _, p := range procs {
+		waitReady(t, p.addr, 30*time.Second)
+	}
+	ctx := context.Background()
+	st, err := store.OpenPostgres(ctx, databaseURL, 5*time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	count := func(q string, args ...any) int {
+		t.Helper()
+		var n int
+		if err := st.QueryRowContext(ctx, q, args...).Scan(&n); err != nil {
+			t.Fatal(err)
+		}
+		return n
+	}
+
+	t.Run("30 bookings for one slot over three instances", func(t *testing.T) {
+		c := newClient()
+		c.addr.Store(&procs[0].addr)
+		start := openStarts(t, c)[0]
+		var wg sync.WaitGroup
+		statuses := make([]int, 30)
+		gate := make(chan struct{})
+		for i := range statuses {
+			wg.Go(func() {
+				<-gate
+				status, body, err := post(procs[i%3].addr, "/api/bookings", clientIP(int64(1000+i)), bookingBody(start, int64(1000+i)))
+				if err != nil {
+					t.Errorf("booking %d: %v", i, err)
+					return
+				}
+				if status != 201 && status != 409 {
+					t.Errorf("booking %d: %d %s", i, status, body)
+				}
+				statuses[i] = status
+			})
+		}
+		close(gate)
+		wg.Wait()
+		created, conflicts := 0, 0
+		for _, s := range statuses {
+			switch s {
+			case 201:
+				created++
+			case 409:
+				conflicts++
+			}
+		}
+		if created != 1 || conflicts != 29 {
+			t.Errorf("%d × 201 and %d × 409, want 1 and 29", created, conflicts)
+		}
+		if n := count(`SELECT count(*) FROM bookings WHERE cancelled_at IS NULL`); n != 1 {
+			t.Errorf("%d standing bookings stored, want 1", n)
+		}
+	})
+
+	t.Run("the contact limit holds across instances", func(t *testing.T) {
+		const ip = "203.0.113.77"
+		var got []int
+		for i := range 8 {
+			_, body := contactBody("limit", int64(i))
+			status, _, err := post(procs[i%2].addr, "/api/contact", ip, body)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got = append(got, status)
+		}
+		want := []int{201, 201, 201, 201, 201, 429, 429, 429}
+		if fmt.Sprint(got) != fmt.Sprint(want) {
+			t.Errorf("8 posts from one client, alternately to two instances: %v, want %v", got, want)
+		}
+	})
+
+	t.Run("a killed instance loses no message and no mail", func(t *testing.T) {
+		var (
+			a                  acked
+			seq                atomic.Int64
+			failures, server5x atomic.Int64
+			killed             atomic.Bool
+			stop               = make(chan struct{})
+			wg                 sync.WaitGroup
+		)
+		for w := range 6 {
+			wg.Go(func() {
+				for i := w; ; i++ {
+					select {
+					case <-stop:
+						return
+					default:
+					}
+					target := procs[i%3]
+					if killed.Load() && target == procs[2] {
+						continue
+					}
+					n := seq.Add(1)
+					message, body := contactBody("kill", n)
+					status, _, err := post(target.addr, "/api/contact", clientIP(n), body)
+					switch {
+					case err != nil:
+						failures.Add(1)
+					case status == 201:
+						a.add(message, "")
+					case status >= 500:
+						server5x.Add(1)
+					}
+				}
+			})
+		}
+		time.Sleep(700 * time.Millisecond)
+		procs[2].kill(t)
+		killed.Store(true)
+		time.Sleep(700 * time.Millisecond)
+		close(stop)
+		wg.Wait()
+		if server5x.Load() != 0 {
+			t.Errorf("%d answers were 5xx", server5x.Load())
+		}
+		if len(a.messages) < 20 {
+			t.Fatalf("only %d posts acknowledged: the burst means nothing", len(a.messages))
+		}
+		for _, m := range a.messages {
+			if n := count(`SELECT count(*) FROM messages WHERE message = ?`, m); n != 1 {
+				t.Errorf("acknowledged message stored %d times: %q", n, m)
+			}
+		}
+		// Every queued mail is sent by the instances still running; a mail
+		// the killed one had claimed waits for its lease (one minute).
+		deadline := time.Now().Add(100 * time.Second)
+		for count(`SELECT count(*) FROM outbox WHERE state <> 'sent'`) > 0 {
+			if time.Now().After(deadline) {
+				t.Fatalf("%d mails still unsent after the lease", count(`SELECT count(*) FROM outbox WHERE state <> 'sent'`))
+			}
+			time.Sleep(200 * time.Millisecond)
+		}
+		rows, err := st.QueryContext(ctx, `SELECT ref FROM outbox`)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var refs []string
+		for rows.Next() {
+			var ref string
+			rows.Scan(&ref)
+			refs = append(refs, ref)
+		}
+		rows.Close()
+		seen := map[string]int{}
+		for _, r := range smtp.Received() {
+			id := strings.Trim(r.Header.Get("Message-Id"), "<>")
+			ref, _, _ := strings.Cut(id, "@")
+			seen[ref]++
+		}
+		duplicated := 0
+		for _, ref := range refs {
+			switch n := seen[ref]; {
+			case n == 0:
+				t.Errorf("mail %s never reached the SMTP server", ref)
+			case n > 1:
+				duplicated++
+			}
+		}
+		t.Logf("kill test: %d posts acknowledged, %d failed in flight (to the killed instance), %d mails queued, %d received, %d delivered more than once",
+			len(a.messages), failures.Load(), len(refs), len(smtp.Received()), duplicated)
+		if duplicated > 1 {
+			t.Errorf("%d mails delivered twice; a SIGKILL can duplicate at most the one mail in flight", duplicated)
+		}
+	})
+}
+
+// TestStartWaitsForTheDatabase starts an instance whose PostgreSQL does
+// not answer: it serves pages, /readyz and the API answer 503 with
+// Retry-After, and once the wait is over the process exits with a message
+// that names no secret.
+func TestStartWaitsForTheDatabase(t *testing.T) {
+	if testing.Short() {
+		t.Skip("the multi-instance tests do not run with -short")
+	}
+	bin := buildSite(t)
+	const unreachable = "postgres://site:hunter2@127.0.0.1:1/site?sslmode=disable"
+	env := append(instanceEnv(t, unreachable, ""), "DATABASE_WAIT=3s")
+	p := startSite(t, bin, env)
+	t.Cleanup(func() { p.cmd.Process.Kill() })
+	res, err := http.Get("http://" + p.addr + "/fr/blog")
+	if err != nil || res.StatusCode != 200 {
+		t.Fatalf("a page while the database is away: %v %v", res, err)
+	}
+	res.Body.Close()
+	res, err = http.Get("http://" + p.addr + "/readyz")
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(res.Body)
+	res.Body.Close()
+	if res.StatusCode != 503 || !strings.Contains(string(body), "database") {
+		t.Errorf("/readyz: %d %s", res.StatusCode, body)
+	}
+	_, contact := contactBody("wait", 1)
+	status, answer, err := post(p.addr, "/api/contact", "198.51.100.1", strings.Replace(contact, `"lang":"en"`, `"lang":"de"`, 1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var apiErr struct{ Error struct{ Code, Message string } }
+	json.Unmarshal(answer, &apiErr)
+	if status != 503 || apiErr.Error.Code != "unavailable" || !strings.Contains(apiErr.Error.Message, "Minute") {
+		t.Errorf("a contact post while the database is away: %d %s", status, answer)
+	}
+	select {
+	case err := <-p.done:
+		if err == nil {
+			t.Error("the process exited 0 without a database")
+		}
+	case <-time.After(20 * time.Second):
+		t.Fatal("the process did not give up after DATABASE_WAIT")
+	}
+	out := p.output()
+	if !strings.Contains(out, "did not answer within 3s") || strings.Contains(out, "hunter2") || strings.Contains(out, unreachable) {
+		t.Errorf("the last words of the process:\n%s", out)
+	}
+}
