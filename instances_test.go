@@ -290,7 +290,9 @@ func TestStartWaitsForTheDatabase(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var apiErr struct{ Error struct{ Code, Message string } }
+	var apiErr struct {
+		Error struct{ Code, Message string }
+	}
 	json.Unmarshal(answer, &apiErr)
 	if status != 503 || apiErr.Error.Code != "unavailable" || !strings.Contains(apiErr.Error.Message, "Minute") {
 		t.Errorf("a contact post while the database is away: %d %s", status, answer)

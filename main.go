@@ -50,23 +50,23 @@ var embeddedContent embed.FS
 // Config is the whole configuration, from environment variables and flags of
 // the same name in lower case (flags win).
 type Config struct {
-	Addr                string // ADDR, default ":8080": listen address
-	BaseURL             string // BASE_URL, default "http://localhost:8080": public URL for canonical links, sitemap, mail
-	DataDir             string // DATA_DIR, default "./data": where the embedded database lives
-	DatabaseURL         string // DATABASE_URL, default empty: a PostgreSQL URL (postgres://...) shared by several instances; empty keeps SQLite in DATA_DIR
+	Addr                string        // ADDR, default ":8080": listen address
+	BaseURL             string        // BASE_URL, default "http://localhost:8080": public URL for canonical links, sitemap, mail
+	DataDir             string        // DATA_DIR, default "./data": where the embedded database lives
+	DatabaseURL         string        // DATABASE_URL, default empty: a PostgreSQL URL (postgres://...) shared by several instances; empty keeps SQLite in DATA_DIR
 	DatabaseWait        time.Duration // DATABASE_WAIT, default 1m: how long a start waits for PostgreSQL to answer before it gives up
 	ShutdownDrain       time.Duration // SHUTDOWN_DRAIN, default 1s (0 with DEV): on SIGTERM, how long /readyz fails and connections close after each answer before the server stops
-	SMTPURL             string // SMTP_URL, default empty: smtp://user:pass@host:port; empty keeps mail in the outbox
-	MailFrom            string // MAIL_FROM, default from content/site.json: the sender
-	MailTo              string // MAIL_TO, default from content/site.json: the consultancy's inbox
-	GAMeasurementID     string // GA_MEASUREMENT_ID, default empty: Google Analytics 4; empty means no analytics
-	ConsentHideFromBots bool   // CONSENT_HIDE_FROM_BOTS, default true: false only for browser tests
-	Dev                 bool   // DEV, default false: rebuild and re-render on change, serve drafts
-	Root                string // ROOT, default ".": the project directory (frontend/, content/, node_modules/)
-	TrustProxy          bool   // TRUST_PROXY, default false: believe X-Forwarded-For/-Proto from a proxy on a loopback or private address
-	HSTS                string // HSTS, default "auto": Strict-Transport-Security over https; "always" behind a TLS proxy that sends no X-Forwarded-Proto; "off"
-	ContactRateLimit    string // CONTACT_RATE_LIMIT, default "5/10m": contact posts per client and window
-	BookingRateLimit    string // BOOKING_RATE_LIMIT, default "10/10m": booking and cancellation posts per client and window
+	SMTPURL             string        // SMTP_URL, default empty: smtp://user:pass@host:port; empty keeps mail in the outbox
+	MailFrom            string        // MAIL_FROM, default from content/site.json: the sender
+	MailTo              string        // MAIL_TO, default from content/site.json: the consultancy's inbox
+	GAMeasurementID     string        // GA_MEASUREMENT_ID, default empty: Google Analytics 4; empty means no analytics
+	ConsentHideFromBots bool          // CONSENT_HIDE_FROM_BOTS, default true: false only for browser tests
+	Dev                 bool          // DEV, default false: rebuild and re-render on change, serve drafts
+	Root                string        // ROOT, default ".": the project directory (frontend/, content/, node_modules/)
+	TrustProxy          bool          // TRUST_PROXY, default false: believe X-Forwarded-For/-Proto from a proxy on a loopback or private address
+	HSTS                string        // HSTS, default "auto": Strict-Transport-Security over https; "always" behind a TLS proxy that sends no X-Forwarded-Proto; "off"
+	ContactRateLimit    string        // CONTACT_RATE_LIMIT, default "5/10m": contact posts per client and window
+	BookingRateLimit    string        // BOOKING_RATE_LIMIT, default "10/10m": booking and cancellation posts per client and window
 
 	contactRate, bookingRate handlers.RateLimit // parsed by check
 }
