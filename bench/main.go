@@ -8,7 +8,9 @@
 // requests per second and p99 latency with the server pinned to one core
 // beside nginx serving the same bytes from disk (needs wrk, nginx and
 // taskset: apt-get install wrk nginx-light util-linux), the resident memory
-// after the load, and the goja render time per page type (go test -bench).
+// after the load, contact and booking POST throughput and p99 on SQLite
+// and on PostgreSQL (PG_TEST_URL, default the machines' server), and the
+// goja render time per page type (go test -bench).
 //
 // Beside the budgets it prints two floors, so that a miss can be told from
 // what the stack itself costs: a bare net/http handler writing the same
@@ -154,6 +156,11 @@ func run() error {
 	}
 	if rss, err := residentMB(cmd.Process.Pid); err == nil {
 		fmt.Printf("\nresident memory after the load: %.0f MB   budget 120 MB  %s\n", rss, verdict(rss <= 120))
+	}
+	if !*skipLoad {
+		if err := postLoad(bin, tmp); err != nil {
+			return err
+		}
 	}
 
 	fmt.Println("\ngoja render time per page type (go test -bench Render ./handlers):")
