@@ -5,6 +5,7 @@ package handlers
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
 	"net/http"
@@ -88,7 +89,9 @@ func (srv *Server) notReady(ctx context.Context) string {
 	case srv.Store != nil && !srv.Store.Ready():
 		return "waiting for the database"
 	case srv.Store != nil:
-		if err := srv.Store.Ping(ctx); err != nil {
+		if err := srv.Store.Check(ctx); errors.Is(err, store.ErrRefusesWrites) {
+			return "the database refuses writes"
+		} else if err != nil {
 			return "the database does not answer"
 		}
 	}

@@ -209,6 +209,26 @@ CREATE INDEX rate_hits_client ON rate_hits (bucket, client, at);
 CREATE INDEX rate_hits_expires_at ON rate_hits (expires_at);
 `,
 		},
+		{
+			Name: "0006_health_probe",
+			// One row that /readyz writes to after a write was refused, to
+			// learn whether the database takes writes again (a disk that
+			// had filled up, a file system remounted read-write).
+			SQLite: `
+CREATE TABLE health_probe (
+	id         INTEGER PRIMARY KEY CHECK (id = 1),
+	checked_at INTEGER NOT NULL                -- unix ms, UTC
+) STRICT;
+INSERT INTO health_probe (id, checked_at) VALUES (1, 0);
+`,
+			Postgres: `
+CREATE TABLE health_probe (
+	id         integer PRIMARY KEY CHECK (id = 1),
+	checked_at bigint  NOT NULL
+);
+INSERT INTO health_probe (id, checked_at) VALUES (1, 0);
+`,
+		},
 	}
 }
 

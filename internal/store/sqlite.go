@@ -13,20 +13,37 @@ import (
 	_ "modernc.org/sqlite" // registers the "sqlite" database/sql driver
 )
 
-// Open opens (creating it and its directory when missing) the SQLite database
-// file at path, and applies every pending migration before returning.
-func Open(ctx context.Context, path string) (*Store, error) {
-	return openSQLite(ctx, path, Migrations())
+// Option tunes an SQLite store opened by [Open].
+type Option func(*sqliteOptions)
+
+type sqliteOptions struct {
+	busyTimeout time.Duration
 }
 
-func openSQLite(ctx context.Context, path string, steps []Migration) (*Store, error) {
+// WithBusyTimeout sets how long a write waits for another connection's
+// write lock before the database answers busy; default 5 s.
+func WithBusyTimeout(d time.Duration) Option {
+	return func(o *sqliteOptions) { o.busyTimeout = d }
+}
+
+// Open opens (creating it and its directory when missing) the SQLite database
+// file at path, and applies every pending migration before returning.
+func Open(ctx context.Context, path string, opts ...Option) (*Store, error) {
+	return openSQLite(ctx, path, Migrations(), opts...)
+}
+
+func openSQLite(ctx context.Context, path string, steps []Migration, opts ...Option) (*Store, error) {
+	o := sqliteOptions{busyTimeout: 5 * time.Second}
+	for _, opt := range opts {
+		opt(&o)
+	}
 	if path == "" {
 		return nil, errors.New("store: empty database path")
 	}
 	if err := os.MkdirAll(filepath.Dir(path), 0o750); err != nil {
 		return nil, fmt.Errorf("store: create data directory: %w", err)
 	}
-	db, err := sql.Open("sqlite", sqliteDSN(path))
+	db, err := sql.Open("sqlite", sqliteDSN(path, o))
 	if err != nil {
 		return nil, fmt.Errorf("store: open %s: %w", path, err)
 	}
@@ -49,11 +66,13 @@ func openSQLite(ctx context.Context, path string, steps []Migration) (*Store, er
 // settings travel in the DSN as _pragma parameters, so that every connection
 // the database/sql pool opens, now or later, gets them; a PRAGMA executed once
 // after sql.Open would reach a single connection only.
-func sqliteDSN(path string) string {
+func sqliteDSN(path string, o sqliteOptions) string {
 	q := url.Values{}
-	q.Add("_pragma", "busy_timeout(5000)") // wait up to 5 s for another writer instead of failing with SQLITE_BUSY at once
-	q.Add("_pragma", "journal_mode(WAL)")  // readers never block the writer nor the writer the readers; persistent in the file
-	q.Add("_pragma", "foreign_keys(ON)")   // SQLite leaves foreign keys unenforced unless asked, per connection
+	// Wait for another writer (up to 5 s by default) instead of failing
+	// with SQLITE_BUSY at once.
+	q.Add("_pragma", fmt.Sprintf("busy_timeout(%d)", o.busyTimeout.Milliseconds()))
+	q.Add("_pragma", "journal_mode(WAL)") // readers never block the writer nor the writer the readers; persistent in the file
+	q.Add("_pragma", "foreign_keys(ON)")  // SQLite leaves foreign keys unenforced unless asked, per connection
 	// NORMAL in WAL mode is durable across a crash of the process (the case
 	// the 2xx-means-committed rule is about: the WAL is in the OS page cache,
 	// already written); only a power loss or kernel crash may roll back the

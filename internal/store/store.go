@@ -30,6 +30,10 @@ type Store struct {
 	secret string
 	ready  atomic.Bool
 	steps  []Migration
+	// writeRefused is set when a write failed because the database would
+	// not take it (full, read-only, locked, gone) and cleared by the next
+	// write that commits; Check then probes before saying all is well.
+	writeRefused atomic.Bool
 }
 
 // Backend reports which engine s runs on.
@@ -53,6 +57,39 @@ func (s *Store) Ping(ctx context.Context) error {
 		return s.wrap("ping", err)
 	}
 	return nil
+}
+
+// ErrRefusesWrites is Check's answer when the database answers but will
+// not take a write (a full disk, a read-only file system or standby).
+var ErrRefusesWrites = errors.New("store: the database refuses writes")
+
+// Check reports whether the database can serve the site now: it answers
+// and, when the last write was refused, a probe write goes through. It is
+// what /readyz asks; in the usual case it costs one SELECT 1.
+func (s *Store) Check(ctx context.Context) error {
+	if err := s.Ping(ctx); err != nil {
+		return err
+	}
+	if !s.writeRefused.Load() {
+		return nil
+	}
+	_, err := s.db.ExecContext(ctx, s.bind(`UPDATE health_probe SET checked_at = ? WHERE id = 1`), Millis(time.Now()))
+	err = s.scrub(err)
+	s.noteWrite(err)
+	if err != nil {
+		return fmt.Errorf("%w: %w", ErrRefusesWrites, err)
+	}
+	return nil
+}
+
+// noteWrite records the outcome of a write for Check.
+func (s *Store) noteWrite(err error) {
+	switch {
+	case err == nil:
+		s.writeRefused.Store(false)
+	case IsUnavailable(err) && !errors.Is(err, ErrNotReady):
+		s.writeRefused.Store(true)
+	}
 }
 
 // Connect waits for the database to answer, retrying with a growing pause
@@ -140,7 +177,9 @@ func (s *Store) ExecContext(ctx context.Context, query string, args ...any) (sql
 		return nil, ErrNotReady
 	}
 	res, err := s.db.ExecContext(ctx, s.bind(query), args...)
-	return res, s.scrub(err)
+	err = s.scrub(err)
+	s.noteWrite(err)
+	return res, err
 }
 
 // QueryContext runs a query outside a transaction.
@@ -195,8 +234,10 @@ func (t *Tx) QueryRowContext(ctx context.Context, query string, args ...any) *Ro
 }
 
 // txAttempts bounds how often InTx runs fn when the database reports a
-// conflict that a retry resolves.
-const txAttempts = 4
+// conflict that a retry resolves. SQLite has already waited its busy
+// timeout before it says busy, so one more try is enough there; a
+// PostgreSQL serialization failure is over at once and worth a few.
+var txAttempts = map[Backend]int{SQLite: 2, Postgres: 4}
 
 // InTx runs fn inside a write transaction and commits it when fn returns
 // nil; any error or panic rolls it back. When the engine refuses the
@@ -208,16 +249,19 @@ func (s *Store) InTx(ctx context.Context, fn func(*Tx) error) error {
 	if !s.Ready() {
 		return ErrNotReady
 	}
-	return s.inTxRetrying(ctx, fn)
+	err := s.inTxRetrying(ctx, fn)
+	s.noteWrite(err)
+	return err
 }
 
 func (s *Store) inTxRetrying(ctx context.Context, fn func(*Tx) error) error {
 	var err error
-	for attempt := range txAttempts {
+	attempts := txAttempts[s.backend]
+	for attempt := range attempts {
 		if err = s.inTx(ctx, fn); err == nil || !IsBusy(err) {
 			return err
 		}
-		if attempt == txAttempts-1 {
+		if attempt == attempts-1 {
 			break
 		}
 		pause := time.Duration(25<<attempt)*time.Millisecond + rand.N(25*time.Millisecond)
