@@ -4,7 +4,9 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"maps"
 	"net/http"
+	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -12,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chromedp/chromedp"
 	"github.com/northbeam/site/internal/store"
 	"github.com/northbeam/site/internal/store/storetest"
 )
@@ -224,5 +227,51 @@ func TestSQLiteRefusesWrites(t *testing.T) {
 	st.QueryRowContext(ctx, `PRAGMA integrity_check`).Scan(&integrity)
 	if stored != accepted || integrity != "ok" {
 		t.Errorf("%d messages stored for %d acknowledged; integrity %s", stored, accepted, integrity)
+	}
+}
+
+// TestContactFormWhileTheDatabaseIsAway sends the form in Chromium while
+// the way to PostgreSQL is cut: the form shows its error state with the
+// spec's message and why, keeps what was typed, and sends once the
+// database is back.
+func TestContactFormWhileTheDatabaseIsAway(t *testing.T) {
+	b, _ := browser(t)
+	s := testSite(t)
+	ctx := context.Background()
+	proxy, proxied := storetest.NewProxy(t, storetest.PostgresURL(t))
+	st, err := store.OpenPostgres(ctx, proxied, 10*time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	h := New(NewServer(s, Services{
+		Log: quietLog(), Store: st, Contact: newContactService(t, st, contactOptions{minFillTime: time.Millisecond}),
+	}))
+	srv := httptest.NewServer(h)
+	t.Cleanup(srv.Close)
+
+	proxy.Cut()
+	typed := map[string]string{"name": "Jonas Weber", "email": "jonas@example.com", "message": "Wir planen eine neue Plattform für 2027.", "service": "platform-engineering"}
+	var values map[string]string
+	tb := newTab(t, b)
+	tb.run(t,
+		chromedp.Navigate(srv.URL+"/de"),
+		waitHydrated(),
+		fillContactForm(typed["name"], typed["email"], typed["message"], typed["service"]),
+		chromedp.Click(submitSel, chromedp.ByQuery),
+		waitText(statusSel, s.Locales.T("de", "contact.error")+" "+s.Locales.T("de", "errors.unavailable")),
+		formValues(&values),
+	)
+	if !maps.Equal(values, typed) {
+		t.Errorf("after the refusal the form holds %v, the visitor typed %v", values, typed)
+	}
+	proxy.Restore()
+	tb.run(t,
+		chromedp.Click(submitSel, chromedp.ByQuery),
+		waitText(statusSel, s.Locales.T("de", "contact.sent")),
+	)
+	var n int
+	if err := st.QueryRowContext(ctx, `SELECT count(*) FROM messages`).Scan(&n); err != nil || n != 1 {
+		t.Errorf("%d messages stored (%v), want the one sent after the outage", n, err)
 	}
 }

@@ -112,7 +112,8 @@ export function ContactForm({ initial, ...props }: ContactFormProps) {
         focusFirst(fields);
         return;
       }
-      if (res.status === 429 && body?.error?.message) setReason(body.error.message);
+      // A limit or an outage says when to try again: the visitor can act on it.
+      if ((res.status === 429 || res.status === 503) && body?.error?.message) setReason(body.error.message);
       setStatus("error");
     } catch {
       setStatus("error");
