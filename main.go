@@ -168,6 +168,8 @@ func main() {
 		err = buildCommand(args[1:])
 	case len(args) > 0 && args[0] == "messages":
 		err = messagesCommand(args[1:])
+	case len(args) > 0 && args[0] == "backup":
+		err = backupCommand(args[1:])
 	default:
 		err = serve(args, log)
 	}
