@@ -206,3 +206,63 @@ func copyFile(t *testing.T, from, to string) {
 		t.Fatal(err)
 	}
 }
+
+func TestBackupCommandRefusals(t *testing.T) {
+	dir := t.TempDir()
+	for _, tc := range []struct {
+		name string
+		env  map[string]string
+		args []string
+		want string
+	}{
+		{"PostgreSQL", map[string]string{"DATABASE_URL": "postgres://site:s3cret@db.internal/site"}, []string{filepath.Join(dir, "x.db")}, "pg_dump"},
+		{"no file", nil, nil, "usage"},
+		{"two files", nil, []string{"a.db", "b.db"}, "usage"},
+		{"keep without a directory", nil, []string{"-keep", "3", "a.db"}, "-keep"},
+		{"no database", map[string]string{"DATA_DIR": filepath.Join(dir, "empty")}, []string{filepath.Join(dir, "y.db")}, "no database at"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Setenv("DATABASE_URL", tc.env["DATABASE_URL"])
+			t.Setenv("DATA_DIR", tc.env["DATA_DIR"])
+			err := backupCommand(tc.args)
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Fatalf("err = %v, want one saying %q", err, tc.want)
+			}
+			if strings.Contains(err.Error(), "s3cret") {
+				t.Errorf("the database password reached the message: %v", err)
+			}
+		})
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) != 0 {
+		t.Errorf("a refused backup left %d files", len(entries))
+	}
+}
+
+func TestPruneBackupsKeepsTheNewestAndOtherFiles(t *testing.T) {
+	dir := t.TempDir()
+	start := time.Date(2026, 11, 24, 3, 0, 0, 0, time.UTC)
+	var names []string
+	for i := range 5 {
+		names = append(names, backupName(start.Add(time.Duration(i)*24*time.Hour)))
+	}
+	for _, name := range append(names, "notes.txt", "site.db") {
+		if err := os.WriteFile(filepath.Join(dir, name), nil, 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	removed, err := pruneBackups(dir, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Join(removed, " ") != strings.Join(names[:3], " ") {
+		t.Errorf("removed %q, want the three oldest %q", removed, names[:3])
+	}
+	entries, _ := os.ReadDir(dir)
+	var left []string
+	for _, e := range entries {
+		left = append(left, e.Name())
+	}
+	if want := []string{"notes.txt", names[3], names[4], "site.db"}; strings.Join(left, " ") != strings.Join(want, " ") {
+		t.Errorf("left %q, want %q", left, want)
+	}
+}
