@@ -193,6 +193,8 @@ func main() {
 		err = messagesCommand(args[1:])
 	case len(args) > 0 && args[0] == "migrate-db":
 		err = migrateDBCommand(args[1:])
+	case len(args) > 0 && args[0] == "backup":
+		err = backupCommand(args[1:])
 	default:
 		err = serve(args, log)
 	}

@@ -1,20 +1,34 @@
 package handlers
 
 import (
+	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/chromedp/chromedp"
+
+	"github.com/northbeam/site/internal/logtest"
 )
 
 // TestBrowserUnderServerCSP loads page types in every script direction
-// under the server's own headers: they hydrate with no policy reported,
-// and an inline script injected into the page is refused (which also shows
-// that a violation reaches consoleProblems, as every browser test checks).
+// under the server's own headers, over https as in production: they
+// hydrate with no policy reported. Then an inline script and an image from
+// another host are injected into a page: both are refused, the browser
+// says so in the console (which shows that a violation reaches
+// consoleProblems, as every browser test checks), and it reports both to
+// the server's endpoint, whose log names the directive, the blocked origin
+// and the page, and nothing of the image's path or query.
 func TestBrowserUnderServerCSP(t *testing.T) {
+	ctx, _ := browser(t)
 	// The booking service is there, as in production: the time step loads
 	// its slots under the policy too.
-	ctx, base, _ := bookingBrowser(t)
+	env := newBookingEnv(t, browserFixture, nil)
+	var logs logtest.Buffer
+	unlimited := RateLimit{Requests: 1 << 20, Window: time.Minute}
+	base := serveTLS(t, New(NewServer(testSite(t), Services{
+		Log: logs.Logger(), Store: env.store, Booking: env.service, BookingRate: unlimited, SlotsRate: unlimited,
+	})))
 	tb := newTab(t, ctx)
 	for _, path := range []string{"/", "/ar/schedule/discovery", "/fr/blog", "/de/privacy", "/fr/nowhere"} {
 		tb.run(t, chromedp.Navigate(base+path), waitHydrated())
@@ -22,19 +36,68 @@ func TestBrowserUnderServerCSP(t *testing.T) {
 	if problems := tb.consoleProblems(); len(problems) > 0 {
 		t.Fatalf("console problems under the server's CSP:\n%s", strings.Join(problems, "\n"))
 	}
+	if strings.Contains(logs.String(), "csp violation") {
+		t.Fatalf("the pages themselves violate the policy:\n%s", logs.String())
+	}
 	var ran bool
 	tb.run(t,
-		chromedp.Evaluate(`(() => { const s = document.createElement("script"); s.textContent = "window.__inline = true"; document.head.append(s); return window.__inline === true })()`, &ran),
-		chromedp.Sleep(200_000_000), // let the report arrive
+		chromedp.Evaluate(`(() => {
+			const img = document.createElement("img");
+			img.src = "https://images.elsewhere.test/private/path?token=abc123";
+			document.body.append(img);
+			const s = document.createElement("script");
+			s.textContent = "window.__inline = true";
+			document.head.append(s);
+			return window.__inline === true;
+		})()`, &ran),
 	)
 	if ran {
 		t.Error("an inline script ran")
+	}
+	// The Reporting API sends its batch a moment later.
+	want := []*regexp.Regexp{
+		regexp.MustCompile(`msg="csp violation" .*directive=script-src-elem blocked=inline document=/fr/nowhere`),
+		regexp.MustCompile(`msg="csp violation" .*directive=img-src blocked=https://images.elsewhere.test document=/fr/nowhere`),
+	}
+	deadline := time.Now().Add(15 * time.Second)
+	for {
+		out := logs.String()
+		missing := 0
+		for _, re := range want {
+			if !re.MatchString(out) {
+				missing++
+			}
+		}
+		if missing == 0 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%d of the 2 violations did not reach the report endpoint's log within 15 s:\n%s", missing, grepLines(out, "csp"))
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	for _, secret := range []string{"private/path", "abc123", "__inline"} {
+		if strings.Contains(logs.String(), secret) {
+			t.Errorf("the log holds %q:\n%s", secret, grepLines(logs.String(), "csp"))
+		}
 	}
 	found := false
 	for _, p := range tb.consoleProblems() {
 		found = found || strings.Contains(p, "Content Security Policy")
 	}
 	if !found {
-		t.Errorf("the refused inline script was not reported: %q", tb.consoleProblems())
+		t.Errorf("the refused inline script was not reported in the console: %q", tb.consoleProblems())
 	}
+	t.Logf("reported:\n%s", grepLines(logs.String(), "csp violation"))
+}
+
+// grepLines returns the lines of s that contain sub.
+func grepLines(s, sub string) string {
+	var b strings.Builder
+	for line := range strings.Lines(s) {
+		if strings.Contains(line, sub) {
+			b.WriteString(line)
+		}
+	}
+	return b.String()
 }

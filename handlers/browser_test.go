@@ -61,6 +61,7 @@ func browser(t *testing.T) (context.Context, string) {
 	}
 	handler := testHandler(t) // a site that fails to build fails here, not inside the Once
 	browserOnce.Do(func() {
+		_, browserSPKI := browserTLS()
 		browserServer = httptest.NewServer(handler)
 		opts := []chromedp.ExecAllocatorOption{
 			chromedp.ExecPath(path),
@@ -74,6 +75,10 @@ func browser(t *testing.T) (context.Context, string) {
 			chromedp.Flag("disable-sync", true),
 			chromedp.Flag("disable-quic", true),
 			chromedp.Flag("disable-dev-shm-usage", true),
+			// serveTLS's certificate, and reports sent at once rather
+			// than a minute later (browser_tls_test.go).
+			chromedp.Flag("ignore-certificate-errors-spki-list", browserSPKI),
+			chromedp.Flag("short-reporting-delay", true),
 			chromedp.WindowSize(1280, 900),
 		}
 		alloc, _ := chromedp.NewExecAllocator(context.Background(), opts...)

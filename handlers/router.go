@@ -126,6 +126,7 @@ func New(srv *Server) *echo.Echo {
 	e.Use(limitBodies())
 
 	registerHealth(e, srv)
+	registerCSPReport(e, srv)
 	registerAssets(e, srv)
 	registerPageAPI(e, srv)
 	registerContact(e, srv)

@@ -34,15 +34,21 @@ const bodyLimit = "256K"
 // The consent banner's CSS is applied through constructed stylesheets,
 // which style-src 'self' allows. Google's hosts are allowed only when
 // analytics is configured, as Google documents them for GA4.
+//
+// Violations are reported to cspReportPath (cspreport.go), which logs them.
+// Browsers with the Reporting API follow report-to, to the endpoint the
+// Reporting-Endpoints header names (they honour it over https only, and
+// then ignore report-uri); the others follow report-uri.
 const (
 	cspBase = "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; " +
 		"connect-src 'self'; font-src 'self'; object-src 'none'; base-uri 'none'; " +
-		"frame-ancestors 'none'; form-action 'self'; manifest-src 'self'"
+		"frame-ancestors 'none'; form-action 'self'; manifest-src 'self'" + cspReporting
 	cspAnalytics = "default-src 'self'; script-src 'self' https://*.googletagmanager.com; style-src 'self'; " +
 		"img-src 'self' data: https://*.google-analytics.com https://*.googletagmanager.com; " +
 		"connect-src 'self' https://*.google-analytics.com https://*.analytics.google.com https://*.googletagmanager.com; " +
 		"font-src 'self'; object-src 'none'; base-uri 'none'; " +
-		"frame-ancestors 'none'; form-action 'self'; manifest-src 'self'"
+		"frame-ancestors 'none'; form-action 'self'; manifest-src 'self'" + cspReporting
+	cspReporting = "; report-uri " + cspReportPath + "; report-to csp"
 )
 
 // contentSecurityPolicy returns the policy of a site with the given GA4
@@ -74,6 +80,7 @@ func (srv *Server) secureHeaders(next echo.HandlerFunc) echo.HandlerFunc {
 			measurementID = s.opts.GAMeasurementID
 		}
 		h.Set("Content-Security-Policy", contentSecurityPolicy(measurementID))
+		h.Set("Reporting-Endpoints", cspReportEndpoint)
 		h.Set("X-Content-Type-Options", "nosniff")
 		h.Set("Referrer-Policy", "strict-origin-when-cross-origin")
 		h.Set("Permissions-Policy", permissionsPolicy)

@@ -20,6 +20,7 @@ import (
 // its route and status.
 var wantSecurityHeaders = map[string]string{
 	"Content-Security-Policy":      cspBase,
+	"Reporting-Endpoints":          cspReportEndpoint,
 	"X-Content-Type-Options":       "nosniff",
 	"Referrer-Policy":              "strict-origin-when-cross-origin",
 	"Permissions-Policy":           permissionsPolicy,
