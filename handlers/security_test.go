@@ -6,6 +6,7 @@ import (
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"strconv"
 	"strings"
 	"testing"
@@ -392,6 +393,57 @@ func TestParseRateLimit(t *testing.T) {
 	for _, in := range []string{"5", "0/1m", "-1/1m", "5/0s", "x/1m", "5/ever"} {
 		if _, err := ParseRateLimit(in); err == nil {
 			t.Errorf("ParseRateLimit(%q) accepted", in)
+		}
+	}
+}
+
+// offSiteRedirects are paths whose canonical redirect once sent the decoded
+// path back as Location, which a browser read as another host.
+var offSiteRedirects = []string{
+	"//evil.com/", "/en//evil.com", "/%2Fevil.com/", "///evil.com/", "/\\evil.com/", "/%5Cevil.com/",
+	"/%2F%5Cevil.com/", "/%09/evil.com/", "/en/%5C%5Cevil.com/", "/%0A/evil.com/", "//evil.com/?next=/",
+}
+
+// TestSecurityRedirectsStayOnTheSite: the canonical 301 never leaves the
+// site, and what the path holds is escaped back, so it keeps its meaning.
+func TestSecurityRedirectsStayOnTheSite(t *testing.T) {
+	h := testHandler(t)
+	base, _ := url.Parse("http://example.com/")
+	for _, target := range offSiteRedirects {
+		rec := get(t, h, target)
+		loc := rec.Header().Get("Location")
+		if rec.Code != http.StatusMovedPermanently && rec.Code != http.StatusNotFound {
+			t.Errorf("%s: status %d", target, rec.Code)
+		}
+		if loc == "" {
+			continue
+		}
+		// As a browser reads it: a backslash is a slash, tabs and line
+		// breaks are dropped.
+		browserLoc := strings.NewReplacer("\\", "/", "\t", "", "\n", "", "\r", "").Replace(loc)
+		u, err := base.Parse(browserLoc)
+		if err != nil || u.Host != base.Host || !strings.HasPrefix(loc, "/") || strings.HasPrefix(loc, "//") ||
+			strings.ContainsFunc(loc, func(r rune) bool { return r <= ' ' || r == '\\' || r >= 0x7f }) {
+			t.Errorf("%s: Location %q leaves the site (%v)", target, loc, u)
+		}
+	}
+	for from, to := range map[string]string{
+		"//evil.com/":        "/evil.com",
+		"/%2F%5Cevil.com/":   "/%5Cevil.com",
+		"/%09/evil.com/":     "/%09/evil.com",
+		"/foo%3F/":           "/foo%3F",
+		"/x%23y/":            "/x%23y",
+		"/fr/caf%C3%A9/":     "/fr/caf%C3%A9",
+		"/fr//blog/":         "/fr/blog",
+		"//evil.com/?next=/": "/evil.com?next=/",
+		"/100%25/":           "/100%25",
+	} {
+		rec := get(t, h, from)
+		if rec.Code != http.StatusMovedPermanently || rec.Header().Get("Location") != to {
+			t.Errorf("%s: %d to %q, want 301 to %q", from, rec.Code, rec.Header().Get("Location"), to)
+		}
+		if cc := rec.Header().Get("Cache-Control"); cc != redirectCacheControl {
+			t.Errorf("%s: Cache-Control %q, want %q", from, cc, redirectCacheControl)
 		}
 	}
 }

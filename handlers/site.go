@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"mime"
 	"net/http"
+	"net/url"
 	"path"
 	"strings"
 	"sync"
@@ -271,11 +272,12 @@ func (s *Site) languageOf(p string) site.Language {
 	return lang
 }
 
-// canonicalPath returns the one form of a path the site serves: no trailing
-// slash (but "/"), no /en prefix for the default language. ok is false when
-// p is already canonical.
+// canonicalPath returns the one form of a path the site serves: single
+// slashes, no trailing slash (but "/"), no /en prefix for the default
+// language. ok is false when p is already canonical. p and the result are
+// decoded paths; a redirect escapes the result (see redirectTarget).
 func (s *Site) canonicalPath(p string) (string, bool) {
-	c := p
+	c := collapseSlashes(p)
 	if len(c) > 1 {
 		c = strings.TrimRight(c, "/")
 		if c == "" {
@@ -290,4 +292,41 @@ func (s *Site) canonicalPath(p string) (string, bool) {
 		}
 	}
 	return c, c != p
+}
+
+// collapseSlashes turns every run of slashes in p into one. A path that
+// starts with two would be read back from a Location header as a host
+// ("//evil.com" is another site); no path of the site holds an empty
+// segment.
+func collapseSlashes(p string) string {
+	if !strings.Contains(p, "//") {
+		return p
+	}
+	var b strings.Builder
+	b.Grow(len(p))
+	for i := 0; i < len(p); i++ {
+		if p[i] == '/' && i > 0 && p[i-1] == '/' {
+			continue
+		}
+		b.WriteByte(p[i])
+	}
+	return b.String()
+}
+
+// redirectTarget returns the Location of a redirect to the canonical path c
+// with the request's query, and false when c cannot be one. The path is
+// escaped, so that what it holds stays in it: a backslash (which browsers
+// read as a slash, "/\evil.com" as another host), a tab or a line break
+// (which they drop), "?" or "#" (which would start a query or a fragment)
+// and "%" are sent as %5C, %09, %0A, %3F, %23 and %25. The target is always
+// a path on this site: one slash, then anything but a slash.
+func redirectTarget(c, rawQuery string) (string, bool) {
+	target := (&url.URL{Path: c}).EscapedPath()
+	if !strings.HasPrefix(target, "/") || strings.HasPrefix(target, "//") {
+		return "", false
+	}
+	if rawQuery != "" {
+		target += "?" + rawQuery
+	}
+	return target, true
 }
