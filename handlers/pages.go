@@ -148,6 +148,9 @@ func (srv *Server) page(c echo.Context) error {
 	s := srv.Site()
 	req := c.Request()
 	p := req.URL.Path
+	if isAPIPath(p) {
+		return echo.ErrNotFound // the API's JSON 404, not a page
+	}
 	if canonical, moved := s.canonicalPath(p); moved {
 		if target, ok := redirectTarget(canonical, req.URL.RawQuery); ok {
 			c.Response().Header().Set("Cache-Control", redirectCacheControl)

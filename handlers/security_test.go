@@ -447,3 +447,83 @@ func TestSecurityRedirectsStayOnTheSite(t *testing.T) {
 		}
 	}
 }
+
+// TestSecurityETagPerEncoding: a page's identity, gzip and brotli bodies
+// have an ETag each; a client never gets a 304 for a body it did not have.
+func TestSecurityETagPerEncoding(t *testing.T) {
+	h := testHandler(t)
+	tags := map[string]string{}
+	for _, enc := range []string{"", "gzip", "br"} {
+		rec := get(t, h, "/fr/schedule", "Accept-Encoding", enc)
+		if rec.Code != http.StatusOK || rec.Header().Get("Content-Encoding") != enc || rec.Header().Get("Vary") != "Accept-Encoding" {
+			t.Fatalf("%q: %d, encoding %q, Vary %q", enc, rec.Code, rec.Header().Get("Content-Encoding"), rec.Header().Get("Vary"))
+		}
+		tags[enc] = rec.Header().Get("ETag")
+	}
+	if tags[""] == tags["gzip"] || tags[""] == tags["br"] || tags["gzip"] == tags["br"] {
+		t.Fatalf("encodings share an ETag: %q", tags)
+	}
+	for enc, tag := range tags {
+		for other := range tags {
+			rec := get(t, h, "/fr/schedule", "Accept-Encoding", other, "If-None-Match", tag)
+			if want := map[bool]int{true: 304, false: 200}[other == enc]; rec.Code != want {
+				t.Errorf("the %q ETag on a %q request: %d, want %d", enc, other, rec.Code, want)
+			}
+		}
+	}
+}
+
+// TestSecurityErrorBodies: a 405 says what it is, an unknown API path
+// answers the API's JSON error, and /api/page echoes nothing it was given.
+func TestSecurityErrorBodies(t *testing.T) {
+	s := testSite(t)
+	h := testHandler(t)
+	do := func(method, target string, header ...string) *httptest.ResponseRecorder {
+		req := httptest.NewRequest(method, target, nil)
+		for i := 0; i+1 < len(header); i += 2 {
+			req.Header.Set(header[i], header[i+1])
+		}
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, req)
+		return rec
+	}
+	for _, target := range []string{"/api/contact", "/api/nothing"} {
+		rec := do(http.MethodDelete, target, "Accept-Language", "de")
+		if e := decodeAPIError(t, rec); rec.Code != 405 || e.Code != "method_not_allowed" || e.Message != s.Locales.T("de", "errors.methodNotAllowed") {
+			t.Errorf("DELETE %s: %d %+v", target, rec.Code, e)
+		}
+	}
+	rec := do(http.MethodDelete, "/fr/blog", "Accept-Language", "fr")
+	if rec.Code != 405 || rec.Body.String() != s.Locales.T("fr", "errors.methodNotAllowed")+"\n" || rec.Header().Get("Allow") == "" {
+		t.Errorf("DELETE /fr/blog: %d %q, Allow %q", rec.Code, rec.Body, rec.Header().Get("Allow"))
+	}
+
+	for _, target := range []string{"/api/nothing", "/api", "/api/", "/api/contact", "/api/page/x"} {
+		for _, method := range []string{http.MethodGet, http.MethodHead} {
+			rec := do(method, target, "Accept-Language", "ar")
+			if rec.Code != 404 || !strings.HasPrefix(rec.Header().Get("Content-Type"), "application/json") {
+				t.Errorf("%s %s: %d %q", method, target, rec.Code, rec.Header().Get("Content-Type"))
+				continue
+			}
+			if method == http.MethodGet {
+				if e := decodeAPIError(t, rec); e.Code != "not_found" || e.Message != s.Locales.T("ar", "errors.notFound") {
+					t.Errorf("GET %s: %+v", target, e)
+				}
+			}
+			checkSecurityHeaders(t, target, rec.Header(), wantSecurityHeaders)
+		}
+	}
+
+	long := "/fr/" + strings.Repeat("echoed-", 15000) // 100 KB
+	rec = get(t, h, "/api/page?path="+url.QueryEscape(long))
+	if rec.Code != 404 || strings.Contains(rec.Body.String(), "echoed") || rec.Body.Len() > 4<<10 {
+		t.Errorf("/api/page with a 100 KB path: %d, %d bytes: %.200s", rec.Code, rec.Body.Len(), rec.Body)
+	}
+	var payload struct {
+		Page, Lang string
+		Status     int
+	}
+	if err := json.Unmarshal(rec.Body.Bytes(), &payload); err != nil || payload.Page != "NotFound" || payload.Lang != "fr" || payload.Status != 404 {
+		t.Errorf("/api/page with an unknown path: %+v %v", payload, err)
+	}
+}

@@ -46,8 +46,11 @@ type Site struct {
 	pages    map[string]*render.Resource // canonical path -> HTML
 	payloads map[string]*render.Resource // canonical path -> payload JSON
 	notFound map[string]*render.Resource // language -> the 404 page
-	assets   map[string]*render.Resource // name under /assets/ -> file
-	feeds    map[string]*render.Resource // path -> Atom feed of a language's blog
+	// notFoundData is the payload of the 404 page, by language, which
+	// /api/page answers for any path that holds no page.
+	notFoundData map[string]*render.Resource
+	assets       map[string]*render.Resource // name under /assets/ -> file
+	feeds        map[string]*render.Resource // path -> Atom feed of a language's blog
 }
 
 // BuildSite loads the content, starts the render engine and renders every
@@ -71,13 +74,14 @@ func BuildSite(ctx context.Context, content fs.FS, bundle *assets.Bundle, engine
 	}
 	s := &Site{
 		Info: info, Locales: locales, Bundle: bundle, Engine: engine, opts: opts,
-		legal:    docs,
-		pages:    map[string]*render.Resource{},
-		payloads: map[string]*render.Resource{},
-		notFound: map[string]*render.Resource{},
-		assets:   map[string]*render.Resource{},
-		blog:     posts,
-		feeds:    map[string]*render.Resource{},
+		legal:        docs,
+		pages:        map[string]*render.Resource{},
+		payloads:     map[string]*render.Resource{},
+		notFound:     map[string]*render.Resource{},
+		notFoundData: map[string]*render.Resource{},
+		assets:       map[string]*render.Resource{},
+		blog:         posts,
+		feeds:        map[string]*render.Resource{},
 	}
 	var jobs []func() error
 	for name, data := range bundle.Client {
@@ -99,13 +103,20 @@ func BuildSite(ctx context.Context, content fs.FS, bundle *assets.Bundle, engine
 		}
 		jobs = append(jobs, s.blogJobs(ctx, lang)...)
 		jobs = append(jobs, func() error {
-			html, err := s.document(ctx, s.notFoundPage(lang, lang.LocalPath("/404")))
+			p := s.notFoundPage(lang, lang.LocalPath("/404"))
+			html, err := s.document(ctx, p)
 			if err != nil {
 				return err
 			}
+			data, err := json.Marshal(s.payload(p))
+			if err != nil {
+				return fmt.Errorf("payload of %s: %w", p.path, err)
+			}
 			r := render.NewResource("text/html; charset=utf-8", "no-cache", http.StatusNotFound, html)
+			d := render.NewResource("application/json", "no-cache", http.StatusNotFound, data)
 			s.mu.Lock()
 			s.notFound[lang.Code] = r
+			s.notFoundData[lang.Code] = d
 			s.mu.Unlock()
 			return nil
 		})
