@@ -14,7 +14,6 @@ import (
 	"time"
 
 	"github.com/labstack/echo/v4"
-	"github.com/labstack/echo/v4/middleware"
 
 	"github.com/northbeam/site/internal/booking"
 	"github.com/northbeam/site/internal/contact"
@@ -99,7 +98,7 @@ func New(srv *Server) *echo.Echo {
 	e.HTTPErrorHandler = srv.handleError
 	e.IPExtractor = srv.ipExtractor()
 
-	e.Pre(middleware.RequestID())
+	e.Pre(srv.assignRequestID)
 	e.Use(srv.secureHeaders) // first: errors and panics carry the headers too
 	e.Use(srv.logRequests)
 	e.Use(srv.recoverPanics) // inside logRequests, which logs the 500

@@ -527,3 +527,92 @@ func TestSecurityErrorBodies(t *testing.T) {
 		t.Errorf("/api/page with an unknown path: %+v %v", payload, err)
 	}
 }
+
+// TestSecurityLogsMaskBookingTokens: however the invite's address is
+// written, the booking's token never reaches a log line.
+func TestSecurityLogsMaskBookingTokens(t *testing.T) {
+	var logs logtest.Buffer
+	log := slog.New(slog.NewJSONHandler(&logs, nil))
+	benv := newBookingEnv(t, bookingFixture, &monday7am)
+	h := New(NewServer(testSite(t), Services{Log: log, Store: benv.store, Booking: benv.service}))
+	token := bookSlot(t, benv, validBooking(t, "10:00", "en")).Token
+	for _, p := range []string{
+		"/api/bookings/" + token + ".ics", "/api/bookings/" + token + ".ICS", "/api/bookings/" + token,
+		"/api/bookings/" + token + ".ics/", "/api/bookings/" + token + "/cancel", "/api/bookings/x." + token,
+		"/api/bookings//" + token + ".Ics",
+	} {
+		get(t, h, p)
+	}
+	if out := logs.String(); strings.Contains(out, token) || !strings.Contains(out, `"path":"/api/bookings/{token}.ics"`) {
+		t.Errorf("the logs hold the token %s, or no masked path:\n%s", token, out)
+	}
+	for in, want := range map[string]string{
+		"/api/bookings/abc.ics":    "/api/bookings/{token}.ics",
+		"/api/bookings/abc.ICS":    "/api/bookings/{token}.ics",
+		"/api/bookings/abc":        "/api/bookings/{token}",
+		"/api/bookings/abc.ics/":   "/api/bookings/{token}.ics/",
+		"/api/bookings/cancel":     "/api/bookings/cancel",
+		"/api/bookings/abc/cancel": "/api/bookings/{token}/cancel",
+		"/api/bookings/.ics":       "/api/bookings/{token}",
+		"/api/slots":               "/api/slots",
+		"/fr/blog":                 "/fr/blog",
+	} {
+		if got := logPath(in); got != want {
+			t.Errorf("logPath(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+// TestSecurityRequestIDs: the server makes every request's id; it takes
+// one only from a trusted proxy, and only a short, plain one.
+func TestSecurityRequestIDs(t *testing.T) {
+	var logs logtest.Buffer
+	s := testSite(t)
+	send := func(svc Services, remote, id string) string {
+		svc.Log = slog.New(slog.NewJSONHandler(&logs, nil))
+		req := httptest.NewRequest("GET", "/fr", nil)
+		req.RemoteAddr = remote
+		if id != "" {
+			req.Header.Set(echo.HeaderXRequestID, id)
+		}
+		rec := httptest.NewRecorder()
+		New(NewServer(s, svc)).ServeHTTP(rec, req)
+		return rec.Header().Get(echo.HeaderXRequestID)
+	}
+	huge := strings.Repeat("A", 50<<10)
+	direct, proxied := Services{}, Services{TrustProxy: true}
+	seen := map[string]bool{}
+	for _, tc := range []struct {
+		name         string
+		svc          Services
+		remote, sent string
+		kept         bool
+	}{
+		{"none sent", direct, "203.0.113.9:4000", "", false},
+		{"50 KB from a client", direct, "203.0.113.9:4000", huge, false},
+		{"a plain id from a client", direct, "203.0.113.9:4000", "abc-123", false},
+		{"a plain id from a client, proxies trusted", proxied, "203.0.113.9:4000", "abc-123", false},
+		{"50 KB from a trusted proxy", proxied, "10.0.0.2:4000", huge, false},
+		{"a line break from a trusted proxy", proxied, "10.0.0.2:4000", "abc\ndef", false},
+		{"spaces from a trusted proxy", proxied, "127.0.0.1:4000", "verify at evil.example", false},
+		{"nginx's id from a trusted proxy", proxied, "127.0.0.1:4000", "9f3c2b1a0d4e5f60718293a4b5c6d7e8", true},
+		{"a UUID from a trusted proxy", proxied, "[fd00::2]:4000", "6ba7b810-9dad-11d1-80b4-00c04fd430c8", true},
+	} {
+		got := send(tc.svc, tc.remote, tc.sent)
+		if tc.kept != (got == tc.sent) {
+			t.Errorf("%s: id %.80q", tc.name, got)
+		}
+		if !plainRequestID(got) {
+			t.Errorf("%s: answered id %.80q is not plain", tc.name, got)
+		}
+		if !tc.kept {
+			if seen[got] {
+				t.Errorf("%s: id %q was made before", tc.name, got)
+			}
+			seen[got] = true
+		}
+	}
+	if out := logs.String(); strings.Contains(out, "AAAAAAAAAA") || strings.Contains(out, "evil.example") {
+		t.Errorf("a client's id reached the log: %.300s", out)
+	}
+}
