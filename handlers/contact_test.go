@@ -560,8 +560,9 @@ func TestContactRateLimit(t *testing.T) {
 	if got, want := pageStatus(page), s.Locales.T("fr", "contact.error")+" "+s.Locales.T("fr", "errors.rateLimited"); got != want {
 		t.Errorf("status line %q, want %q", got, want)
 	}
-	if value, _ := pageField(t, page, "message"); value != "Un message que je ne veux pas retaper." {
-		t.Errorf("the message typed is lost: %q", value)
+	// The refusal is the page rendered at start: nothing of the post.
+	if value, _ := pageField(t, page, "message"); value != "" {
+		t.Errorf("the refusal shows the message posted: %q", value)
 	}
 
 	// Another client is counted apart, and so is a whole IPv6 /64.
@@ -700,5 +701,113 @@ func TestContactMailArrives(t *testing.T) {
 			t.Fatal("the outbox does not record the four mails as sent")
 		}
 		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// floodPost is a form post that refuses itself: not a form, a field twice,
+// too large, or (with a valid form) one over the limit.
+func floodPost(t testing.TB, h http.Handler, body, lang string) *httptest.ResponseRecorder {
+	t.Helper()
+	req := httptest.NewRequest(http.MethodPost, "/api/contact", strings.NewReader(body))
+	req.Header.Set("Content-Type", mimeForm)
+	req.Header.Set("Accept-Language", lang)
+	req.RemoteAddr = "198.51.100.20:4321"
+	rec := httptest.NewRecorder()
+	h.ServeHTTP(rec, req)
+	return rec
+}
+
+// TestContactRefusalsRenderNothing: malformed, oversized and over-limit
+// form posts are answered with pages rendered at start, in the post's
+// language; malformed posts count against the limit; only an invalid form,
+// counted first, is rendered for its post.
+func TestContactRefusalsRenderNothing(t *testing.T) {
+	s := testSite(t)
+	env := newContactEnv(t, contactOptions{rate: RateLimit{Requests: 3, Window: time.Minute}})
+	before, _ := s.Engine.Counts()
+	large := humanForm("de").with("message", strings.Repeat("x", 70<<10)).form()
+	for _, tc := range []struct {
+		name, body, lang string
+		status           int
+		reason           string
+	}{
+		{"not a form", "name=%zz", "fr", 400, ""},
+		{"a field twice", humanForm("ar").form() + "&name=Eve", "ar", 400, ""},
+		{"too large", large, "de", 413, ""},
+		{"over the limit", humanForm("fr").form(), "fr", 429, "errors.rateLimited"},
+		{"over the limit, not a form", "%", "de", 429, "errors.rateLimited"},
+	} {
+		rec := floodPost(t, env.h, tc.body, tc.lang)
+		if rec.Code != tc.status {
+			t.Errorf("%s: status %d, want %d", tc.name, rec.Code, tc.status)
+			continue
+		}
+		want := s.Locales.T(tc.lang, "contact.error")
+		if tc.reason != "" {
+			want += " " + s.Locales.T(tc.lang, tc.reason)
+		}
+		page := rec.Body.String()
+		if got := pageStatus(page); got != want {
+			t.Errorf("%s: status line %q, want %q", tc.name, got, want)
+		}
+		if m := htmlTag.FindStringSubmatch(page); m == nil || m[1] != tc.lang {
+			t.Errorf("%s: html tag %v, want lang %s", tc.name, m, tc.lang)
+		}
+		if rec.Header().Get("Cache-Control") != "no-store" || rec.Header().Get("ETag") != "" {
+			t.Errorf("%s: Cache-Control %q, ETag %q", tc.name, rec.Header().Get("Cache-Control"), rec.Header().Get("ETag"))
+		}
+		if tc.status == 429 && rec.Header().Get("Retry-After") == "" {
+			t.Errorf("%s: no Retry-After", tc.name)
+		}
+		assertNoScript(t, page)
+	}
+	if after, _ := s.Engine.Counts(); after != before {
+		t.Errorf("%d renders for posts refused", after-before)
+	}
+	assertNoRows(t, env)
+
+	// A post the form can show again is rendered for it, once counted.
+	env = newContactEnv(t, contactOptions{rate: RateLimit{Requests: 1, Window: time.Minute}})
+	if rec := floodPost(t, env.h, humanForm("en").with("email", "nope").form(), "en"); rec.Code != 422 {
+		t.Fatalf("invalid form: %d", rec.Code)
+	}
+	if after, _ := s.Engine.Counts(); after != before+1 {
+		t.Errorf("%d renders for one invalid form, want 1", after-before)
+	}
+	if rec := floodPost(t, env.h, humanForm("en").with("email", "nope").form(), "en"); rec.Code != 429 {
+		t.Errorf("second invalid form over the limit: %d", rec.Code)
+	}
+	if after, _ := s.Engine.Counts(); after != before+1 {
+		t.Errorf("an invalid form over the limit was rendered")
+	}
+}
+
+// BenchmarkContactFlood posts form posts that are refused, as a flood
+// would: each costs a page rendered at start, never a render in goja
+// (renders/op).
+func BenchmarkContactFlood(b *testing.B) {
+	s := testSite(b)
+	for _, tc := range []struct {
+		name string
+		rate RateLimit
+		body string
+		want int
+	}{
+		{"malformed", RateLimit{Requests: 1 << 30, Window: time.Minute}, "name=%zz&lang=fr", 400},
+		{"over-limit", RateLimit{Requests: 1, Window: time.Hour}, humanForm("fr").form(), 429},
+	} {
+		b.Run(tc.name, func(b *testing.B) {
+			env := newContactEnv(b, contactOptions{rate: tc.rate})
+			floodPost(b, env.h, tc.body, "fr") // the one post within the limit
+			before, _ := s.Engine.Counts()
+			b.ReportAllocs()
+			for b.Loop() {
+				if rec := floodPost(b, env.h, tc.body, "fr"); rec.Code != tc.want {
+					b.Fatalf("status %d, want %d", rec.Code, tc.want)
+				}
+			}
+			after, _ := s.Engine.Counts()
+			b.ReportMetric(float64(after-before)/float64(b.N), "renders/op")
+		})
 	}
 }

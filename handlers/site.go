@@ -46,11 +46,15 @@ type Site struct {
 	pages    map[string]*render.Resource // canonical path -> HTML
 	payloads map[string]*render.Resource // canonical path -> payload JSON
 	notFound map[string]*render.Resource // language -> the 404 page
+	assets   map[string]*render.Resource // name under /assets/ -> file
+	feeds    map[string]*render.Resource // path -> Atom feed of a language's blog
+
 	// notFoundData is the payload of the 404 page, by language, which
 	// /api/page answers for any path that holds no page.
 	notFoundData map[string]*render.Resource
-	assets       map[string]*render.Resource // name under /assets/ -> file
-	feeds        map[string]*render.Resource // path -> Atom feed of a language's blog
+	// contactAnswers are the home pages answering a contact form post
+	// whose outcome shows nothing of the post, by language and status.
+	contactAnswers map[string]map[int]*render.Resource
 }
 
 // BuildSite loads the content, starts the render engine and renders every
@@ -74,14 +78,16 @@ func BuildSite(ctx context.Context, content fs.FS, bundle *assets.Bundle, engine
 	}
 	s := &Site{
 		Info: info, Locales: locales, Bundle: bundle, Engine: engine, opts: opts,
-		legal:        docs,
-		pages:        map[string]*render.Resource{},
-		payloads:     map[string]*render.Resource{},
-		notFound:     map[string]*render.Resource{},
-		notFoundData: map[string]*render.Resource{},
-		assets:       map[string]*render.Resource{},
-		blog:         posts,
-		feeds:        map[string]*render.Resource{},
+		legal:    docs,
+		pages:    map[string]*render.Resource{},
+		payloads: map[string]*render.Resource{},
+		notFound: map[string]*render.Resource{},
+		assets:   map[string]*render.Resource{},
+		blog:     posts,
+		feeds:    map[string]*render.Resource{},
+
+		notFoundData:   map[string]*render.Resource{},
+		contactAnswers: map[string]map[int]*render.Resource{},
 	}
 	var jobs []func() error
 	for name, data := range bundle.Client {
@@ -102,6 +108,7 @@ func BuildSite(ctx context.Context, content fs.FS, bundle *assets.Bundle, engine
 			jobs = append(jobs, func() error { return s.prerender(ctx, p) })
 		}
 		jobs = append(jobs, s.blogJobs(ctx, lang)...)
+		jobs = append(jobs, s.contactAnswerJobs(ctx, lang)...)
 		jobs = append(jobs, func() error {
 			p := s.notFoundPage(lang, lang.LocalPath("/404"))
 			html, err := s.document(ctx, p)
