@@ -225,6 +225,7 @@ var contactRules = []contactRule{
 	{"name only spaces", "name", " \t\u00a0 ", contact.KeyName},
 	{"name of 101 characters", "name", strings.Repeat("é", 101), contact.KeyName},
 	{"name with a line break", "name", "Ada\r\nBcc: eve@attacker.test", contact.KeyName},
+	{"name with a line separator", "name", "Ada\u2028Bcc: eve@attacker.test", contact.KeyName},
 	{"email missing", "email", nil, contact.KeyEmail},
 	{"email without @", "email", "ada.example.com", contact.KeyEmail},
 	{"email without a dot in the domain", "email", "ada@localhost", contact.KeyEmail},

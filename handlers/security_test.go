@@ -11,8 +11,11 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unicode"
 
 	"github.com/labstack/echo/v4"
+	"github.com/northbeam/site/internal/booking"
+	"github.com/northbeam/site/internal/contact"
 	"github.com/northbeam/site/internal/logtest"
 )
 
@@ -614,5 +617,52 @@ func TestSecurityRequestIDs(t *testing.T) {
 	}
 	if out := logs.String(); strings.Contains(out, "AAAAAAAAAA") || strings.Contains(out, "evil.example") {
 		t.Errorf("a client's id reached the log: %.300s", out)
+	}
+}
+
+// TestSecurityInvisibleCharactersNeverReachMail: the format characters
+// that reorder or hide text (U+202E and its kin) are removed from one-line
+// fields before they reach the consultancy's subjects and the invite's CN.
+func TestSecurityInvisibleCharactersNeverReachMail(t *testing.T) {
+	invisible := func(s string) bool {
+		return strings.ContainsFunc(s, func(r rune) bool { return unicode.Is(unicode.Cf, r) || r == '\u2028' || r == '\u2029' })
+	}
+	benv := newBookingEnv(t, bookingFixture, &monday7am)
+	req := validBooking(t, "10:00", "fr")
+	req["name"], req["company"], req["topic"] = "Amira\u202e lirpa", "\u2066Haddad\u2069 Logistics\u200b", "Une ligne\u2028une autre"
+	bookSlot(t, benv, req)
+	var subject string
+	var invite []byte
+	err := benv.store.DB().QueryRow(`SELECT o.subject, a.data FROM outbox o JOIN outbox_attachments a ON a.outbox_id = o.id WHERE o.kind = ?`,
+		booking.KindNotify).Scan(&subject, &invite)
+	if err != nil {
+		t.Fatal(err)
+	}
+	unfolded := strings.ReplaceAll(string(invite), "\r\n ", "")
+	if invisible(subject) || invisible(unfolded) || !strings.Contains(subject, "Amira lirpa") ||
+		!strings.Contains(unfolded, `CN="Amira lirpa"`) || !strings.Contains(unfolded, `Une ligne\nune autre`) {
+		t.Errorf("notification %q, invite:\n%s", subject, unfolded)
+	}
+	rec := bookingPost(t, benv.handler, "/api/bookings", map[string]string{
+		"service": "discovery", "start": tuesdayAt(t, "11:00").Format(time.RFC3339), "name": "Amira\u2028Bcc: eve@evil.example",
+		"email": "amira@example.com", "timeZone": "Europe/Paris", "lang": "de",
+	})
+	if e := decodeAPIError(t, rec); rec.Code != 422 || e.Fields["name"] != testSite(t).Locales.T("de", booking.KeyName) {
+		t.Errorf("a name with a line separator: %d %+v", rec.Code, e)
+	}
+
+	env := newContactEnv(t, contactOptions{})
+	if rec := env.post(t, mimeJSON, humanForm("en").with("name", "Ada\u202e\u200fecalevoL").json()); rec.Code != http.StatusCreated {
+		t.Fatalf("contact: %d %s", rec.Code, rec.Body)
+	}
+	var name string
+	if err := env.st.DB().QueryRow(`SELECT subject FROM outbox WHERE kind = ?`, contact.KindNotify).Scan(&subject); err != nil {
+		t.Fatal(err)
+	}
+	if err := env.st.DB().QueryRow(`SELECT name FROM messages`).Scan(&name); err != nil {
+		t.Fatal(err)
+	}
+	if subject != "New contact message from AdaecalevoL" || name != "AdaecalevoL" {
+		t.Errorf("subject %q, stored name %q", subject, name)
 	}
 }
