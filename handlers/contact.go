@@ -288,34 +288,42 @@ func (s *Site) contactFormPage(lang string, state contactFormState) page {
 	return p
 }
 
-// answeredAtStart returns the outcomes of a form post whose page shows nothing
-// of the post: success (the form is emptied) and the refusals (a body that
-// is not a form, too large, too many posts), which may come in floods.
-// Their pages are rendered once per language when the site is built; a
-// refusal's page does not show the values posted again (the browser's Back
-// button has them). An invalid form, which shows what was typed beside its
-// errors, is rendered for its post, once the rate limit has counted it.
-func answeredAtStart() []int {
-	return []int{http.StatusCreated, http.StatusBadRequest, http.StatusRequestEntityTooLarge, http.StatusTooManyRequests}
+// answeredAtStart returns the outcomes of a form post whose page shows
+// nothing of the post, grouped by page: success (the form is emptied), the
+// refusals of a body that is not a form or is too large (one page), and of
+// too many posts. Refusals may come in floods. Their pages are rendered once
+// per language when the site is built; a refusal's page does not show the
+// values posted again (the browser's Back button has them). An invalid
+// form, which shows what was typed beside its errors, is rendered for its
+// post, once the rate limit has counted it.
+func answeredAtStart() [][]int {
+	return [][]int{
+		{http.StatusCreated},
+		{http.StatusBadRequest, http.StatusRequestEntityTooLarge},
+		{http.StatusTooManyRequests},
+	}
 }
 
 // contactAnswerJobs render the pages of the answeredAtStart outcomes in
 // lang.
 func (s *Site) contactAnswerJobs(ctx context.Context, lang site.Language) []func() error {
 	var jobs []func() error
-	for _, status := range answeredAtStart() {
+	for _, statuses := range answeredAtStart() {
 		jobs = append(jobs, func() error {
-			html, err := s.document(ctx, s.contactFormPage(lang.Code, formState(contactOutcome{status: status})))
+			html, err := s.document(ctx, s.contactFormPage(lang.Code, formState(contactOutcome{status: statuses[0]})))
 			if err != nil {
 				return err
 			}
-			r := render.NewAnswer("text/html; charset=utf-8", status, html)
+			answers := make(map[int]*render.Resource, len(statuses))
+			for _, status := range statuses {
+				answers[status] = render.NewAnswer("text/html; charset=utf-8", status, html)
+			}
 			s.mu.Lock()
 			defer s.mu.Unlock()
 			if s.contactAnswers[lang.Code] == nil {
 				s.contactAnswers[lang.Code] = map[int]*render.Resource{}
 			}
-			s.contactAnswers[lang.Code][status] = r
+			maps.Copy(s.contactAnswers[lang.Code], answers)
 			return nil
 		})
 	}
