@@ -1,9 +1,6 @@
 package handlers
 
 import (
-	"encoding/json"
-	"net/http"
-
 	"github.com/labstack/echo/v4"
 )
 
@@ -13,6 +10,10 @@ func registerPageAPI(e *echo.Echo, srv *Server) {
 	e.GET("/api/page", srv.pagePayload)
 }
 
+// pagePayload answers the payload of the page at ?path=, or with 404 the
+// payload of the not-found page in the path's language: the one page
+// rendered at start, which names no path (the browser knows which it asked
+// for), so nothing of the query is echoed back.
 func (srv *Server) pagePayload(c echo.Context) error {
 	s := srv.Site()
 	p, _ := s.canonicalPath(c.QueryParam("path"))
@@ -20,11 +21,6 @@ func (srv *Server) pagePayload(c echo.Context) error {
 		r.ServeHTTP(c.Response(), c.Request())
 		return nil
 	}
-	lang := s.languageOf(p)
-	c.Response().Header().Set("Cache-Control", "no-cache")
-	body, err := json.Marshal(s.payload(s.notFoundPage(lang, p)))
-	if err != nil {
-		return err
-	}
-	return c.JSONBlob(http.StatusNotFound, body)
+	s.notFoundData[s.languageOf(p).Code].ServeHTTP(c.Response(), c.Request())
+	return nil
 }

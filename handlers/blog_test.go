@@ -394,7 +394,7 @@ func TestBlogFeeds(t *testing.T) {
 		if cc := rec.Header().Get("Cache-Control"); !strings.Contains(cc, "max-age=") {
 			t.Errorf("%s: Cache-Control %q", path, cc)
 		}
-		if again := get(t, h, path, "If-None-Match", rec.Header().Get("ETag")); again.Code != http.StatusNotModified {
+		if again := get(t, h, path, "Accept-Encoding", "gzip", "If-None-Match", rec.Header().Get("ETag")); again.Code != http.StatusNotModified {
 			t.Errorf("%s: revalidation gives %d", path, again.Code)
 		}
 		zr, err := gzip.NewReader(rec.Body)

@@ -1,6 +1,8 @@
 package handlers
 
 import (
+	"context"
+	"net/url"
 	"regexp"
 	"strings"
 	"testing"
@@ -100,4 +102,36 @@ func grepLines(s, sub string) string {
 		}
 	}
 	return b.String()
+}
+
+// TestBrowserRedirectsStayOnTheSite follows each canonical redirect that
+// once led off the site in Chromium itself, which reads a Location as
+// browsers do (a backslash as a slash, tabs dropped): the tab ends on the
+// site, on its not-found page.
+func TestBrowserRedirectsStayOnTheSite(t *testing.T) {
+	ctx, base := browser(t)
+	site, err := url.Parse(base)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tb := newTab(t, ctx)
+	for _, path := range offSiteRedirects {
+		var href string
+		// The network is closed: a tab sent to evil.com ends on an error
+		// page, or its navigation fails; either way its address tells.
+		navCtx, cancel := context.WithTimeout(tb.ctx, 15*time.Second)
+		navErr := chromedp.Run(navCtx, chromedp.Navigate(base+path))
+		cancel()
+		if err := chromedp.Run(tb.ctx, chromedp.Evaluate(`location.href`, &href)); err != nil {
+			t.Fatalf("%s: reading the address: %v", path, err)
+		}
+		u, err := url.Parse(href)
+		if err != nil || u.Host != site.Host {
+			t.Errorf("%s: the browser left the site for %s (navigation: %v)", path, href, navErr)
+			continue
+		}
+		if navErr != nil {
+			t.Errorf("%s: navigation to %s failed: %v", path, href, navErr)
+		}
+	}
 }

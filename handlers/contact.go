@@ -2,6 +2,7 @@ package handlers
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"io"
@@ -16,6 +17,8 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/northbeam/site/internal/contact"
+	"github.com/northbeam/site/internal/site"
+	"github.com/northbeam/site/render"
 )
 
 // registerContact serves the contact form's endpoint. The site's script
@@ -164,27 +167,35 @@ func (srv *Server) contact(c echo.Context) error {
 		return srv.contactJSON(c, lang, out)
 	}
 
+	// Every post counts against the limit, whatever its body, and the limit
+	// is checked before anything is done for the post: a client over it,
+	// or flooding the endpoint with posts that are not forms at all, costs
+	// a read of at most contactBodyLimit bytes and a page rendered at start.
+	refused := 0
+	var posted contactRequest
 	body, err := readContactBody(c)
 	if err != nil {
-		status := http.StatusBadRequest
+		refused = http.StatusBadRequest
 		if _, tooLarge := errors.AsType[*http.MaxBytesError](err); tooLarge {
-			status = http.StatusRequestEntityTooLarge
+			refused = http.StatusRequestEntityTooLarge
 		}
-		return answer(requestLanguage(s, "", req), contactOutcome{status: status})
+	} else {
+		decode := decodeContactJSON
+		if asPage {
+			decode = decodeContactForm
+		}
+		if posted, err = decode(body); err != nil {
+			refused = http.StatusBadRequest
+		}
 	}
-	decode := decodeContactJSON
-	if asPage {
-		decode = decodeContactForm
-	}
-	posted, err := decode(body)
 	lang := requestLanguage(s, posted.Lang, req)
-	if err != nil {
-		return answer(lang, contactOutcome{status: http.StatusBadRequest, posted: posted})
+	if srv.throttled(c, srv.contactLimiter) {
+		refused = http.StatusTooManyRequests
+	}
+	if refused != 0 {
+		return answer(lang, contactOutcome{status: refused, posted: posted})
 	}
 
-	if srv.throttled(c, srv.contactLimiter) {
-		return answer(lang, contactOutcome{status: http.StatusTooManyRequests, posted: posted})
-	}
 	if errs := posted.validate(); errs != nil {
 		return answer(lang, contactOutcome{status: http.StatusUnprocessableEntity, errs: errs, posted: posted})
 	}
@@ -248,22 +259,24 @@ type homeData struct {
 	Contact *contactFormState `json:"contact,omitempty"`
 }
 
-// contactPage answers a form post with the home page in the form's
-// language, rendered for this request with the form's outcome.
-func (srv *Server) contactPage(c echo.Context, lang string, out contactOutcome) error {
-	s := srv.Site()
-	var state contactFormState
+// formState is the contact form after a post with outcome out.
+func formState(out contactOutcome) contactFormState {
 	switch out.status {
 	case http.StatusCreated:
-		state.Status = "sent"
+		return contactFormState{Status: "sent"}
 	case http.StatusUnprocessableEntity:
-		state = contactFormState{Status: "invalid", Values: out.posted.typed(), Errors: out.errs}
-	default:
-		state = contactFormState{Status: "error", Values: out.posted.typed()}
-		if out.status == http.StatusTooManyRequests {
-			state.Reason = errorCodes[out.status][1]
-		}
+		return contactFormState{Status: "invalid", Values: out.posted.typed(), Errors: out.errs}
 	}
+	state := contactFormState{Status: "error", Values: out.posted.typed()}
+	if out.status == http.StatusTooManyRequests {
+		_, state.Reason = errorCode(out.status)
+	}
+	return state
+}
+
+// contactFormPage is the home page of lang answering a form post with
+// state.
+func (s *Site) contactFormPage(lang string, state contactFormState) page {
 	l, ok := s.Info.Language(lang)
 	if !ok {
 		l = s.Info.Default()
@@ -271,7 +284,61 @@ func (srv *Server) contactPage(c echo.Context, lang string, out contactOutcome) 
 	p := s.homePage(l)
 	p.data = homeData{Contact: &state}
 	p.noScript = true
-	html, err := s.document(c.Request().Context(), p)
+	return p
+}
+
+// answeredAtStart returns the outcomes of a form post whose page shows
+// nothing of the post, grouped by page: success (the form is emptied), the
+// refusals of a body that is not a form or is too large (one page), and of
+// too many posts. Refusals may come in floods. Their pages are rendered once
+// per language when the site is built; a refusal's page does not show the
+// values posted again (the browser's Back button has them). An invalid
+// form, which shows what was typed beside its errors, is rendered for its
+// post, once the rate limit has counted it.
+func answeredAtStart() [][]int {
+	return [][]int{
+		{http.StatusCreated},
+		{http.StatusBadRequest, http.StatusRequestEntityTooLarge},
+		{http.StatusTooManyRequests},
+	}
+}
+
+// contactAnswerJobs render the pages of the answeredAtStart outcomes in
+// lang.
+func (s *Site) contactAnswerJobs(ctx context.Context, lang site.Language) []func() error {
+	var jobs []func() error
+	for _, statuses := range answeredAtStart() {
+		jobs = append(jobs, func() error {
+			html, err := s.document(ctx, s.contactFormPage(lang.Code, formState(contactOutcome{status: statuses[0]})))
+			if err != nil {
+				return err
+			}
+			answers := make(map[int]*render.Resource, len(statuses))
+			for _, status := range statuses {
+				answers[status] = render.NewAnswer("text/html; charset=utf-8", status, html)
+			}
+			s.mu.Lock()
+			defer s.mu.Unlock()
+			if s.contactAnswers[lang.Code] == nil {
+				s.contactAnswers[lang.Code] = map[int]*render.Resource{}
+			}
+			maps.Copy(s.contactAnswers[lang.Code], answers)
+			return nil
+		})
+	}
+	return jobs
+}
+
+// contactPage answers a form post with the home page in the form's
+// language showing the form's outcome: rendered at start when the page
+// holds nothing of the post, else for this request.
+func (srv *Server) contactPage(c echo.Context, lang string, out contactOutcome) error {
+	s := srv.Site()
+	if r, ok := s.contactAnswers[lang][out.status]; ok {
+		r.ServeHTTP(c.Response(), c.Request())
+		return nil
+	}
+	html, err := s.document(c.Request().Context(), s.contactFormPage(lang, formState(out)))
 	if err != nil {
 		return err
 	}

@@ -26,6 +26,7 @@ var errorCodes = map[int][2]string{
 	http.StatusBadRequest:            {"bad_request", "errors.badRequest"},
 	http.StatusForbidden:             {"forbidden", "errors.forbidden"},
 	http.StatusNotFound:              {"not_found", "errors.notFound"},
+	http.StatusMethodNotAllowed:      {"method_not_allowed", "errors.methodNotAllowed"},
 	http.StatusRequestEntityTooLarge: {"too_large", "errors.tooLarge"},
 	http.StatusUnsupportedMediaType:  {"unsupported_type", "errors.unsupportedType"},
 	http.StatusTooManyRequests:       {"rate_limited", "errors.rateLimited"},
@@ -74,6 +75,12 @@ func (s *Site) newAPIError(status int, lang string, fields map[string]string) ap
 	return apiError{Error: body}
 }
 
+// isAPIPath reports whether p is under /api, whose answers are JSON, errors
+// included, whether or not a route holds p.
+func isAPIPath(p string) bool {
+	return p == "/api" || strings.HasPrefix(p, "/api/")
+}
+
 // handleError answers errors that reached Echo: JSON for the API, the
 // localized 404 page or a plain message for the rest.
 func (srv *Server) handleError(err error, c echo.Context) {
@@ -89,7 +96,7 @@ func (srv *Server) handleError(err error, c echo.Context) {
 	}
 	s := srv.Site()
 	req := c.Request()
-	if strings.HasPrefix(req.URL.Path, "/api/") {
+	if isAPIPath(req.URL.Path) {
 		_ = c.JSON(status, s.newAPIError(status, requestLanguage(s, "", req), nil))
 		return
 	}

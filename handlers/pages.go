@@ -136,15 +136,26 @@ func (s *Site) sameInEveryLanguage(rest string) map[string]string {
 	return alt
 }
 
+// redirectCacheControl bounds how long a browser or a shared cache keeps a
+// redirect to the canonical form. Without it a 301 is kept as long as a
+// cache likes (Chromium: until its cache is cleared), so a redirect that
+// was ever wrong could never be taken back; a day spares the round trip to
+// whoever follows the same old link again, and a change of the rules
+// reaches everyone by the next day.
+const redirectCacheControl = "public, max-age=86400"
+
 func (srv *Server) page(c echo.Context) error {
 	s := srv.Site()
 	req := c.Request()
 	p := req.URL.Path
+	if isAPIPath(p) {
+		return echo.ErrNotFound // the API's JSON 404, not a page
+	}
 	if canonical, moved := s.canonicalPath(p); moved {
-		if req.URL.RawQuery != "" {
-			canonical += "?" + req.URL.RawQuery
+		if target, ok := redirectTarget(canonical, req.URL.RawQuery); ok {
+			c.Response().Header().Set("Cache-Control", redirectCacheControl)
+			return c.Redirect(http.StatusMovedPermanently, target)
 		}
-		return c.Redirect(http.StatusMovedPermanently, canonical)
 	}
 	if r, ok := s.lookup(p); ok {
 		r.ServeHTTP(c.Response(), req)

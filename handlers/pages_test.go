@@ -128,7 +128,7 @@ func TestPagesAreCachedWithETags(t *testing.T) {
 	if cc := first.Header().Get("Cache-Control"); cc != "no-cache" {
 		t.Errorf("pages are revalidated: Cache-Control %q", cc)
 	}
-	again := get(t, h, "/de/schedule", "If-None-Match", etag)
+	again := get(t, h, "/de/schedule", "Accept-Encoding", "gzip, br", "If-None-Match", etag)
 	if again.Code != http.StatusNotModified || again.Body.Len() != 0 {
 		t.Errorf("matching If-None-Match: status %d, %d bytes", again.Code, again.Body.Len())
 	}

@@ -14,7 +14,6 @@ import (
 	"time"
 
 	"github.com/labstack/echo/v4"
-	"github.com/labstack/echo/v4/middleware"
 
 	"github.com/northbeam/site/internal/booking"
 	"github.com/northbeam/site/internal/contact"
@@ -117,7 +116,7 @@ func New(srv *Server) *echo.Echo {
 	e.HTTPErrorHandler = srv.handleError
 	e.IPExtractor = srv.ipExtractor()
 
-	e.Pre(middleware.RequestID())
+	e.Pre(srv.assignRequestID)
 	e.Use(srv.secureHeaders) // first: errors and panics carry the headers too
 	e.Use(srv.closeWhenDraining)
 	e.Use(srv.logRequests)

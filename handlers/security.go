@@ -1,7 +1,9 @@
 package handlers
 
 import (
+	"crypto/rand"
 	"net/http"
+	"net/netip"
 	"net/url"
 	"strings"
 
@@ -152,11 +154,88 @@ func (srv *Server) ipExtractor() echo.IPExtractor {
 	return echo.ExtractIPDirect()
 }
 
-// logPath is a request's path as logs show it: the invite's address holds
-// the booking's token, which opens the visitor's name and email.
-func logPath(p string) string {
-	if strings.HasPrefix(p, "/api/bookings/") && strings.HasSuffix(p, ".ics") {
-		return "/api/bookings/{token}.ics"
+// assignRequestID gives every request the id that its log lines carry and
+// the X-Request-Id header of its answer states. The id is made here, unless
+// a proxy in front is trusted (TrustProxy, and the request comes from a
+// loopback or private address, as for X-Forwarded-For) and passed on a
+// short, plain id of its own, so that its log and ours name the request
+// alike. A client's own X-Request-Id is never used nor echoed: it could be
+// of any length, and say anything in our logs.
+func (srv *Server) assignRequestID(next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		req := c.Request()
+		id := req.Header.Get(echo.HeaderXRequestID)
+		if !srv.TrustProxy || !plainRequestID(id) || !fromPrivateNetwork(req.RemoteAddr) {
+			id = rand.Text()
+		}
+		c.Response().Header().Set(echo.HeaderXRequestID, id)
+		return next(c)
 	}
-	return p
+}
+
+// maxRequestID is the longest id taken from a proxy: a UUID is 36
+// characters, nginx's $request_id 32.
+const maxRequestID = 64
+
+// plainRequestID reports whether id is 1 to maxRequestID ASCII letters,
+// digits, '-', '_' or '.'.
+func plainRequestID(id string) bool {
+	if id == "" || len(id) > maxRequestID {
+		return false
+	}
+	for i := 0; i < len(id); i++ {
+		switch c := id[i]; {
+		case 'a' <= c && c <= 'z', 'A' <= c && c <= 'Z', '0' <= c && c <= '9', c == '-', c == '_', c == '.':
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// fromPrivateNetwork reports whether a connection's peer (host:port) is on
+// a loopback, link-local or private address: where ipExtractor trusts a
+// proxy.
+func fromPrivateNetwork(remoteAddr string) bool {
+	ap, err := netip.ParseAddrPort(remoteAddr)
+	if err != nil {
+		return false
+	}
+	a := ap.Addr().Unmap()
+	return a.IsLoopback() || a.IsPrivate() || a.IsLinkLocalUnicast()
+}
+
+// bookingWord reports whether seg, a segment under /api/bookings/, names
+// an action; any other segment may be a booking's token.
+func bookingWord(seg string) bool {
+	switch seg {
+	case "cancel", "reschedule":
+		return true
+	}
+	return false
+}
+
+// logPath is a request's path as logs show it: a booking's token, which
+// opens the visitor's name and email, is masked in whatever form the path
+// holds it (with any extension, any case, a trailing slash, further
+// segments): every segment under /api/bookings/ that is not an action's
+// word reads {token}, followed by ".ics" if it ended so.
+func logPath(p string) string {
+	const prefix = "/api/bookings/"
+	rest, ok := strings.CutPrefix(p, prefix)
+	if !ok {
+		return p
+	}
+	segments := strings.Split(rest, "/")
+	for i, seg := range segments {
+		if seg == "" || bookingWord(seg) {
+			continue
+		}
+		masked := "{token}"
+		if len(seg) > len(".ics") && strings.EqualFold(seg[len(seg)-len(".ics"):], ".ics") {
+			masked += ".ics"
+		}
+		segments[i] = masked
+	}
+	return prefix + strings.Join(segments, "/")
 }

@@ -7,12 +7,16 @@ import (
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
+	"unicode"
 
 	"github.com/labstack/echo/v4"
+	"github.com/northbeam/site/internal/booking"
+	"github.com/northbeam/site/internal/contact"
 	"github.com/northbeam/site/internal/logtest"
 )
 
@@ -395,5 +399,272 @@ func TestParseRateLimit(t *testing.T) {
 		if _, err := ParseRateLimit(in); err == nil {
 			t.Errorf("ParseRateLimit(%q) accepted", in)
 		}
+	}
+}
+
+// offSiteRedirects are paths whose canonical redirect once sent the decoded
+// path back as Location, which a browser read as another host.
+var offSiteRedirects = []string{
+	"//evil.com/", "/en//evil.com", "/%2Fevil.com/", "///evil.com/", "/\\evil.com/", "/%5Cevil.com/",
+	"/%2F%5Cevil.com/", "/%09/evil.com/", "/en/%5C%5Cevil.com/", "/%0A/evil.com/", "//evil.com/?next=/",
+}
+
+// TestSecurityRedirectsStayOnTheSite: the canonical 301 never leaves the
+// site, and what the path holds is escaped back, so it keeps its meaning.
+func TestSecurityRedirectsStayOnTheSite(t *testing.T) {
+	h := testHandler(t)
+	base, _ := url.Parse("http://example.com/")
+	for _, target := range offSiteRedirects {
+		rec := get(t, h, target)
+		loc := rec.Header().Get("Location")
+		if rec.Code != http.StatusMovedPermanently && rec.Code != http.StatusNotFound {
+			t.Errorf("%s: status %d", target, rec.Code)
+		}
+		if loc == "" {
+			continue
+		}
+		// As a browser reads it: a backslash is a slash, tabs and line
+		// breaks are dropped.
+		browserLoc := strings.NewReplacer("\\", "/", "\t", "", "\n", "", "\r", "").Replace(loc)
+		u, err := base.Parse(browserLoc)
+		if err != nil || u.Host != base.Host || !strings.HasPrefix(loc, "/") || strings.HasPrefix(loc, "//") ||
+			strings.ContainsFunc(loc, func(r rune) bool { return r <= ' ' || r == '\\' || r >= 0x7f }) {
+			t.Errorf("%s: Location %q leaves the site (%v)", target, loc, u)
+		}
+	}
+	for from, to := range map[string]string{
+		"//evil.com/":        "/evil.com",
+		"/%2F%5Cevil.com/":   "/%5Cevil.com",
+		"/%09/evil.com/":     "/%09/evil.com",
+		"/foo%3F/":           "/foo%3F",
+		"/x%23y/":            "/x%23y",
+		"/fr/caf%C3%A9/":     "/fr/caf%C3%A9",
+		"/fr//blog/":         "/fr/blog",
+		"//evil.com/?next=/": "/evil.com?next=/",
+		"/100%25/":           "/100%25",
+	} {
+		rec := get(t, h, from)
+		if rec.Code != http.StatusMovedPermanently || rec.Header().Get("Location") != to {
+			t.Errorf("%s: %d to %q, want 301 to %q", from, rec.Code, rec.Header().Get("Location"), to)
+		}
+		if cc := rec.Header().Get("Cache-Control"); cc != redirectCacheControl {
+			t.Errorf("%s: Cache-Control %q, want %q", from, cc, redirectCacheControl)
+		}
+	}
+}
+
+// TestSecurityETagPerEncoding: a page's identity, gzip and brotli bodies
+// have an ETag each; a client never gets a 304 for a body it did not have.
+func TestSecurityETagPerEncoding(t *testing.T) {
+	h := testHandler(t)
+	tags := map[string]string{}
+	for _, enc := range []string{"", "gzip", "br"} {
+		rec := get(t, h, "/fr/schedule", "Accept-Encoding", enc)
+		if rec.Code != http.StatusOK || rec.Header().Get("Content-Encoding") != enc || rec.Header().Get("Vary") != "Accept-Encoding" {
+			t.Fatalf("%q: %d, encoding %q, Vary %q", enc, rec.Code, rec.Header().Get("Content-Encoding"), rec.Header().Get("Vary"))
+		}
+		tags[enc] = rec.Header().Get("ETag")
+	}
+	if tags[""] == tags["gzip"] || tags[""] == tags["br"] || tags["gzip"] == tags["br"] {
+		t.Fatalf("encodings share an ETag: %q", tags)
+	}
+	for enc, tag := range tags {
+		for other := range tags {
+			rec := get(t, h, "/fr/schedule", "Accept-Encoding", other, "If-None-Match", tag)
+			if want := map[bool]int{true: 304, false: 200}[other == enc]; rec.Code != want {
+				t.Errorf("the %q ETag on a %q request: %d, want %d", enc, other, rec.Code, want)
+			}
+		}
+	}
+}
+
+// TestSecurityErrorBodies: a 405 says what it is, an unknown API path
+// answers the API's JSON error, and /api/page echoes nothing it was given.
+func TestSecurityErrorBodies(t *testing.T) {
+	s := testSite(t)
+	h := testHandler(t)
+	do := func(method, target string, header ...string) *httptest.ResponseRecorder {
+		req := httptest.NewRequest(method, target, nil)
+		for i := 0; i+1 < len(header); i += 2 {
+			req.Header.Set(header[i], header[i+1])
+		}
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, req)
+		return rec
+	}
+	for _, target := range []string{"/api/contact", "/api/nothing"} {
+		rec := do(http.MethodDelete, target, "Accept-Language", "de")
+		if e := decodeAPIError(t, rec); rec.Code != 405 || e.Code != "method_not_allowed" || e.Message != s.Locales.T("de", "errors.methodNotAllowed") {
+			t.Errorf("DELETE %s: %d %+v", target, rec.Code, e)
+		}
+	}
+	rec := do(http.MethodDelete, "/fr/blog", "Accept-Language", "fr")
+	if rec.Code != 405 || rec.Body.String() != s.Locales.T("fr", "errors.methodNotAllowed")+"\n" || rec.Header().Get("Allow") == "" {
+		t.Errorf("DELETE /fr/blog: %d %q, Allow %q", rec.Code, rec.Body, rec.Header().Get("Allow"))
+	}
+
+	for _, target := range []string{"/api/nothing", "/api", "/api/", "/api/contact", "/api/page/x"} {
+		for _, method := range []string{http.MethodGet, http.MethodHead} {
+			rec := do(method, target, "Accept-Language", "ar")
+			if rec.Code != 404 || !strings.HasPrefix(rec.Header().Get("Content-Type"), "application/json") {
+				t.Errorf("%s %s: %d %q", method, target, rec.Code, rec.Header().Get("Content-Type"))
+				continue
+			}
+			if method == http.MethodGet {
+				if e := decodeAPIError(t, rec); e.Code != "not_found" || e.Message != s.Locales.T("ar", "errors.notFound") {
+					t.Errorf("GET %s: %+v", target, e)
+				}
+			}
+			checkSecurityHeaders(t, target, rec.Header(), wantSecurityHeaders)
+		}
+	}
+
+	long := "/fr/" + strings.Repeat("echoed-", 15000) // 100 KB
+	rec = get(t, h, "/api/page?path="+url.QueryEscape(long))
+	if rec.Code != 404 || strings.Contains(rec.Body.String(), "echoed") || rec.Body.Len() > 4<<10 {
+		t.Errorf("/api/page with a 100 KB path: %d, %d bytes: %.200s", rec.Code, rec.Body.Len(), rec.Body)
+	}
+	var payload struct {
+		Page, Lang string
+		Status     int
+	}
+	if err := json.Unmarshal(rec.Body.Bytes(), &payload); err != nil || payload.Page != "NotFound" || payload.Lang != "fr" || payload.Status != 404 {
+		t.Errorf("/api/page with an unknown path: %+v %v", payload, err)
+	}
+}
+
+// TestSecurityLogsMaskBookingTokens: however the invite's address is
+// written, the booking's token never reaches a log line.
+func TestSecurityLogsMaskBookingTokens(t *testing.T) {
+	var logs logtest.Buffer
+	log := slog.New(slog.NewJSONHandler(&logs, nil))
+	benv := newBookingEnv(t, bookingFixture, &monday7am)
+	h := New(NewServer(testSite(t), Services{Log: log, Store: benv.store, Booking: benv.service}))
+	token := bookSlot(t, benv, validBooking(t, "10:00", "en")).Token
+	for _, p := range []string{
+		"/api/bookings/" + token + ".ics", "/api/bookings/" + token + ".ICS", "/api/bookings/" + token,
+		"/api/bookings/" + token + ".ics/", "/api/bookings/" + token + "/cancel", "/api/bookings/x." + token,
+		"/api/bookings//" + token + ".Ics",
+	} {
+		get(t, h, p)
+	}
+	if out := logs.String(); strings.Contains(out, token) || !strings.Contains(out, `"path":"/api/bookings/{token}.ics"`) {
+		t.Errorf("the logs hold the token %s, or no masked path:\n%s", token, out)
+	}
+	for in, want := range map[string]string{
+		"/api/bookings/abc.ics":    "/api/bookings/{token}.ics",
+		"/api/bookings/abc.ICS":    "/api/bookings/{token}.ics",
+		"/api/bookings/abc":        "/api/bookings/{token}",
+		"/api/bookings/abc.ics/":   "/api/bookings/{token}.ics/",
+		"/api/bookings/cancel":     "/api/bookings/cancel",
+		"/api/bookings/abc/cancel": "/api/bookings/{token}/cancel",
+		"/api/bookings/.ics":       "/api/bookings/{token}",
+		"/api/slots":               "/api/slots",
+		"/fr/blog":                 "/fr/blog",
+	} {
+		if got := logPath(in); got != want {
+			t.Errorf("logPath(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+// TestSecurityRequestIDs: the server makes every request's id; it takes
+// one only from a trusted proxy, and only a short, plain one.
+func TestSecurityRequestIDs(t *testing.T) {
+	var logs logtest.Buffer
+	s := testSite(t)
+	send := func(svc Services, remote, id string) string {
+		svc.Log = slog.New(slog.NewJSONHandler(&logs, nil))
+		req := httptest.NewRequest("GET", "/fr", nil)
+		req.RemoteAddr = remote
+		if id != "" {
+			req.Header.Set(echo.HeaderXRequestID, id)
+		}
+		rec := httptest.NewRecorder()
+		New(NewServer(s, svc)).ServeHTTP(rec, req)
+		return rec.Header().Get(echo.HeaderXRequestID)
+	}
+	huge := strings.Repeat("A", 50<<10)
+	direct, proxied := Services{}, Services{TrustProxy: true}
+	seen := map[string]bool{}
+	for _, tc := range []struct {
+		name         string
+		svc          Services
+		remote, sent string
+		kept         bool
+	}{
+		{"none sent", direct, "203.0.113.9:4000", "", false},
+		{"50 KB from a client", direct, "203.0.113.9:4000", huge, false},
+		{"a plain id from a client", direct, "203.0.113.9:4000", "abc-123", false},
+		{"a plain id from a client, proxies trusted", proxied, "203.0.113.9:4000", "abc-123", false},
+		{"50 KB from a trusted proxy", proxied, "10.0.0.2:4000", huge, false},
+		{"a line break from a trusted proxy", proxied, "10.0.0.2:4000", "abc\ndef", false},
+		{"spaces from a trusted proxy", proxied, "127.0.0.1:4000", "verify at evil.example", false},
+		{"nginx's id from a trusted proxy", proxied, "127.0.0.1:4000", "9f3c2b1a0d4e5f60718293a4b5c6d7e8", true},
+		{"a UUID from a trusted proxy", proxied, "[fd00::2]:4000", "6ba7b810-9dad-11d1-80b4-00c04fd430c8", true},
+	} {
+		got := send(tc.svc, tc.remote, tc.sent)
+		if tc.kept != (got == tc.sent) {
+			t.Errorf("%s: id %.80q", tc.name, got)
+		}
+		if !plainRequestID(got) {
+			t.Errorf("%s: answered id %.80q is not plain", tc.name, got)
+		}
+		if !tc.kept {
+			if seen[got] {
+				t.Errorf("%s: id %q was made before", tc.name, got)
+			}
+			seen[got] = true
+		}
+	}
+	if out := logs.String(); strings.Contains(out, "AAAAAAAAAA") || strings.Contains(out, "evil.example") {
+		t.Errorf("a client's id reached the log: %.300s", out)
+	}
+}
+
+// TestSecurityInvisibleCharactersNeverReachMail: the format characters
+// that reorder or hide text (U+202E and its kin) are removed from one-line
+// fields before they reach the consultancy's subjects and the invite's CN.
+func TestSecurityInvisibleCharactersNeverReachMail(t *testing.T) {
+	invisible := func(s string) bool {
+		return strings.ContainsFunc(s, func(r rune) bool { return unicode.Is(unicode.Cf, r) || r == '\u2028' || r == '\u2029' })
+	}
+	benv := newBookingEnv(t, bookingFixture, &monday7am)
+	req := validBooking(t, "10:00", "fr")
+	req["name"], req["company"], req["topic"] = "Amira\u202e lirpa", "\u2066Haddad\u2069 Logistics\u200b", "Une ligne\u2028une autre"
+	bookSlot(t, benv, req)
+	var subject string
+	var invite []byte
+	err := benv.store.DB().QueryRow(`SELECT o.subject, a.data FROM outbox o JOIN outbox_attachments a ON a.outbox_id = o.id WHERE o.kind = ?`,
+		booking.KindNotify).Scan(&subject, &invite)
+	if err != nil {
+		t.Fatal(err)
+	}
+	unfolded := strings.ReplaceAll(string(invite), "\r\n ", "")
+	if invisible(subject) || invisible(unfolded) || !strings.Contains(subject, "Amira lirpa") ||
+		!strings.Contains(unfolded, `CN="Amira lirpa"`) || !strings.Contains(unfolded, `Une ligne\nune autre`) {
+		t.Errorf("notification %q, invite:\n%s", subject, unfolded)
+	}
+	rec := bookingPost(t, benv.handler, "/api/bookings", map[string]string{
+		"service": "discovery", "start": tuesdayAt(t, "11:00").Format(time.RFC3339), "name": "Amira\u2028Bcc: eve@evil.example",
+		"email": "amira@example.com", "timeZone": "Europe/Paris", "lang": "de",
+	})
+	if e := decodeAPIError(t, rec); rec.Code != 422 || e.Fields["name"] != testSite(t).Locales.T("de", booking.KeyName) {
+		t.Errorf("a name with a line separator: %d %+v", rec.Code, e)
+	}
+
+	env := newContactEnv(t, contactOptions{})
+	if rec := env.post(t, mimeJSON, humanForm("en").with("name", "Ada\u202e\u200fecalevoL").json()); rec.Code != http.StatusCreated {
+		t.Fatalf("contact: %d %s", rec.Code, rec.Body)
+	}
+	var name string
+	if err := env.st.DB().QueryRow(`SELECT subject FROM outbox WHERE kind = ?`, contact.KindNotify).Scan(&subject); err != nil {
+		t.Fatal(err)
+	}
+	if err := env.st.DB().QueryRow(`SELECT name FROM messages`).Scan(&name); err != nil {
+		t.Fatal(err)
+	}
+	if subject != "New contact message from AdaecalevoL" || name != "AdaecalevoL" {
+		t.Errorf("subject %q, stored name %q", subject, name)
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"mime"
 	"net/http"
+	"net/url"
 	"path"
 	"strings"
 	"sync"
@@ -47,6 +48,13 @@ type Site struct {
 	notFound map[string]*render.Resource // language -> the 404 page
 	assets   map[string]*render.Resource // name under /assets/ -> file
 	feeds    map[string]*render.Resource // path -> Atom feed of a language's blog
+
+	// notFoundData is the payload of the 404 page, by language, which
+	// /api/page answers for any path that holds no page.
+	notFoundData map[string]*render.Resource
+	// contactAnswers are the home pages answering a contact form post
+	// whose outcome shows nothing of the post, by language and status.
+	contactAnswers map[string]map[int]*render.Resource
 }
 
 // BuildSite loads the content, starts the render engine and renders every
@@ -77,6 +85,9 @@ func BuildSite(ctx context.Context, content fs.FS, bundle *assets.Bundle, engine
 		assets:   map[string]*render.Resource{},
 		blog:     posts,
 		feeds:    map[string]*render.Resource{},
+
+		notFoundData:   map[string]*render.Resource{},
+		contactAnswers: map[string]map[int]*render.Resource{},
 	}
 	var jobs []func() error
 	for name, data := range bundle.Client {
@@ -97,14 +108,22 @@ func BuildSite(ctx context.Context, content fs.FS, bundle *assets.Bundle, engine
 			jobs = append(jobs, func() error { return s.prerender(ctx, p) })
 		}
 		jobs = append(jobs, s.blogJobs(ctx, lang)...)
+		jobs = append(jobs, s.contactAnswerJobs(ctx, lang)...)
 		jobs = append(jobs, func() error {
-			html, err := s.document(ctx, s.notFoundPage(lang, lang.LocalPath("/404")))
+			p := s.notFoundPage(lang, lang.LocalPath("/404"))
+			html, err := s.document(ctx, p)
 			if err != nil {
 				return err
 			}
+			data, err := json.Marshal(s.payload(p))
+			if err != nil {
+				return fmt.Errorf("payload of %s: %w", p.path, err)
+			}
 			r := render.NewResource("text/html; charset=utf-8", "no-cache", http.StatusNotFound, html)
+			d := render.NewResource("application/json", "no-cache", http.StatusNotFound, data)
 			s.mu.Lock()
 			s.notFound[lang.Code] = r
+			s.notFoundData[lang.Code] = d
 			s.mu.Unlock()
 			return nil
 		})
@@ -271,11 +290,12 @@ func (s *Site) languageOf(p string) site.Language {
 	return lang
 }
 
-// canonicalPath returns the one form of a path the site serves: no trailing
-// slash (but "/"), no /en prefix for the default language. ok is false when
-// p is already canonical.
+// canonicalPath returns the one form of a path the site serves: single
+// slashes, no trailing slash (but "/"), no /en prefix for the default
+// language. ok is false when p is already canonical. p and the result are
+// decoded paths; a redirect escapes the result (see redirectTarget).
 func (s *Site) canonicalPath(p string) (string, bool) {
-	c := p
+	c := collapseSlashes(p)
 	if len(c) > 1 {
 		c = strings.TrimRight(c, "/")
 		if c == "" {
@@ -290,4 +310,41 @@ func (s *Site) canonicalPath(p string) (string, bool) {
 		}
 	}
 	return c, c != p
+}
+
+// collapseSlashes turns every run of slashes in p into one. A path that
+// starts with two would be read back from a Location header as a host
+// ("//evil.com" is another site); no path of the site holds an empty
+// segment.
+func collapseSlashes(p string) string {
+	if !strings.Contains(p, "//") {
+		return p
+	}
+	var b strings.Builder
+	b.Grow(len(p))
+	for i := 0; i < len(p); i++ {
+		if p[i] == '/' && i > 0 && p[i-1] == '/' {
+			continue
+		}
+		b.WriteByte(p[i])
+	}
+	return b.String()
+}
+
+// redirectTarget returns the Location of a redirect to the canonical path c
+// with the request's query, and false when c cannot be one. The path is
+// escaped, so that what it holds stays in it: a backslash (which browsers
+// read as a slash, "/\evil.com" as another host), a tab or a line break
+// (which they drop), "?" or "#" (which would start a query or a fragment)
+// and "%" are sent as %5C, %09, %0A, %3F, %23 and %25. The target is always
+// a path on this site: one slash, then anything but a slash.
+func redirectTarget(c, rawQuery string) (string, bool) {
+	target := (&url.URL{Path: c}).EscapedPath()
+	if !strings.HasPrefix(target, "/") || strings.HasPrefix(target, "//") {
+		return "", false
+	}
+	if rawQuery != "" {
+		target += "?" + rawQuery
+	}
+	return target, true
 }

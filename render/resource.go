@@ -13,8 +13,9 @@ import (
 )
 
 // Resource is a response body that does not change while the process runs:
-// a rendered page or a built asset, kept with its gzip and brotli variants
-// and a strong ETag, and served with conditional-request support.
+// a rendered page or a built asset, kept with its gzip and brotli variants,
+// each with its own strong ETag, and served with conditional-request
+// support.
 type Resource struct {
 	ContentType  string
 	CacheControl string
@@ -22,23 +23,45 @@ type Resource struct {
 	Body         []byte
 	Gzip         []byte // nil when compression would not help
 	Brotli       []byte
-	ETag         string
+	// ETag is the identity body's entity tag; GzipETag and BrotliETag are
+	// those of the compressed bodies. Each encoding is a representation of
+	// its own (RFC 9110, section 8.8.3): a cache holding the brotli body
+	// must not have it confirmed for a client that asked for identity.
+	// Empty tags are not sent (see NewAnswer).
+	ETag       string
+	GzipETag   string
+	BrotliETag string
 }
 
-// NewResource compresses body and computes its ETag.
+// NewResource compresses body and computes its ETags.
 func NewResource(contentType, cacheControl string, status int, body []byte) *Resource {
 	sum := sha256.Sum256(body)
+	tag := base64.RawURLEncoding.EncodeToString(sum[:12])
 	r := &Resource{
 		ContentType:  contentType,
 		CacheControl: cacheControl,
 		Status:       status,
 		Body:         body,
-		ETag:         `"` + base64.RawURLEncoding.EncodeToString(sum[:12]) + `"`,
+		ETag:         `"` + tag + `"`,
 	}
 	if len(body) >= 512 && compressible(contentType) {
 		r.Gzip = gzipBytes(body)
 		r.Brotli = brotliBytes(body)
+		// The encoding's name after the identity tag, as Apache's
+		// mod_deflate does: distinct, and still telling which page it is.
+		r.GzipETag = `"` + tag + `-gzip"`
+		r.BrotliETag = `"` + tag + `-br"`
 	}
+	return r
+}
+
+// NewAnswer is NewResource for the answer to a request that changes state,
+// such as a form post: the same body for every such request, compressed,
+// never stored (Cache-Control: no-store) and without ETags, as there is
+// nothing to revalidate.
+func NewAnswer(contentType string, status int, body []byte) *Resource {
+	r := NewResource(contentType, "no-store", status, body)
+	r.ETag, r.GzipETag, r.BrotliETag = "", "", ""
 	return r
 }
 
@@ -83,24 +106,25 @@ func (r *Resource) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 	if r.CacheControl != "" {
 		h.Set("Cache-Control", r.CacheControl)
 	}
-	h.Set("ETag", r.ETag)
+	body, etag, enc := r.Body, r.ETag, ""
 	if r.Gzip != nil {
 		h.Add("Vary", "Accept-Encoding")
-	}
-	if r.Status == http.StatusOK && etagMatches(req.Header.Get("If-None-Match"), r.ETag) {
-		w.WriteHeader(http.StatusNotModified)
-		return
-	}
-	body := r.Body
-	if r.Gzip != nil {
-		switch enc := acceptedEncoding(req.Header.Get("Accept-Encoding")); enc {
+		switch enc = acceptedEncoding(req.Header.Get("Accept-Encoding")); enc {
 		case "br":
-			body = r.Brotli
-			h.Set("Content-Encoding", enc)
+			body, etag = r.Brotli, r.BrotliETag
 		case "gzip":
-			body = r.Gzip
-			h.Set("Content-Encoding", enc)
+			body, etag = r.Gzip, r.GzipETag
 		}
+	}
+	if etag != "" {
+		h.Set("ETag", etag)
+		if r.Status == http.StatusOK && etagMatches(req.Header.Get("If-None-Match"), etag) {
+			w.WriteHeader(http.StatusNotModified)
+			return
+		}
+	}
+	if enc != "" {
+		h.Set("Content-Encoding", enc)
 	}
 	h.Set("Content-Length", strconv.Itoa(len(body)))
 	w.WriteHeader(r.Status)

@@ -63,3 +63,49 @@ func TestNotFoundResourceIsNeverNotModified(t *testing.T) {
 		t.Errorf("status %d", rec.Code)
 	}
 }
+
+// TestEachEncodingHasItsOwnETag: the identity, gzip and brotli bodies are
+// three representations, so a tag of one never confirms another (RFC 9110,
+// section 8.8.3), and Vary still names Accept-Encoding.
+func TestEachEncodingHasItsOwnETag(t *testing.T) {
+	r := NewResource("text/html; charset=utf-8", "no-cache", http.StatusOK, []byte(strings.Repeat("<p>Hallo Welt</p>\n", 100)))
+	encodings := map[string]string{"identity": "", "gzip": "gzip", "br": "br"}
+	tags := map[string]string{}
+	for name, accept := range encodings {
+		rec := serve(r, "Accept-Encoding", accept)
+		tags[name] = rec.Header().Get("ETag")
+		if tags[name] == "" || rec.Header().Get("Vary") != "Accept-Encoding" {
+			t.Errorf("%s: ETag %q, Vary %q", name, tags[name], rec.Header().Get("Vary"))
+		}
+	}
+	if tags["identity"] == tags["gzip"] || tags["identity"] == tags["br"] || tags["gzip"] == tags["br"] {
+		t.Fatalf("encodings share an ETag: %v", tags)
+	}
+	for name, accept := range encodings {
+		for tagOf, tag := range tags {
+			rec := serve(r, "Accept-Encoding", accept, "If-None-Match", tag)
+			want := http.StatusOK
+			if tagOf == name {
+				want = http.StatusNotModified
+			}
+			if rec.Code != want {
+				t.Errorf("%s request with the %s ETag: %d, want %d", name, tagOf, rec.Code, want)
+			}
+			if rec.Code == http.StatusOK && rec.Header().Get("ETag") != tags[name] {
+				t.Errorf("%s request with the %s ETag answers the tag %q", name, tagOf, rec.Header().Get("ETag"))
+			}
+		}
+	}
+}
+
+// TestAnswerHasNoETag: the answer to a form post is compressed like a page
+// but has nothing to revalidate.
+func TestAnswerHasNoETag(t *testing.T) {
+	r := NewAnswer("text/html; charset=utf-8", http.StatusTooManyRequests, []byte(strings.Repeat("<p>Trop</p>\n", 100)))
+	rec := serve(r, "Accept-Encoding", "br", "If-None-Match", "*")
+	if rec.Code != http.StatusTooManyRequests || rec.Header().Get("ETag") != "" || rec.Header().Get("Cache-Control") != "no-store" ||
+		rec.Header().Get("Content-Encoding") != "br" {
+		t.Errorf("answer: %d, ETag %q, Cache-Control %q, encoding %q", rec.Code, rec.Header().Get("ETag"),
+			rec.Header().Get("Cache-Control"), rec.Header().Get("Content-Encoding"))
+	}
+}

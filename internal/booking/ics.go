@@ -20,7 +20,7 @@ type Person struct {
 
 // Invite is what a calendar invite says beyond the booking itself. Texts
 // are already in the visitor's language; the attendee is the booking's
-// visitor.
+// visitor, named by their address alone when the booking has no name.
 type Invite struct {
 	// ProdID identifies the product that made the invite (PRODID), such as
 	// "-//Northbeam//Consultation booking//EN".
@@ -104,7 +104,11 @@ func calendar(b Booking, inv Invite, method, status string, sequence int, stamp 
 	if rsvp {
 		reply = "TRUE"
 	}
-	w.line("ATTENDEE;CN=" + paramValue(b.Name) + ";ROLE=REQ-PARTICIPANT;PARTSTAT=NEEDS-ACTION;RSVP=" + reply + ":mailto:" + stripControl(b.Email))
+	attendee := "ATTENDEE"
+	if b.Name != "" {
+		attendee += ";CN=" + paramValue(b.Name)
+	}
+	w.line(attendee + ";ROLE=REQ-PARTICIPANT;PARTSTAT=NEEDS-ACTION;RSVP=" + reply + ":mailto:" + stripControl(b.Email))
 	w.line("STATUS:" + status)
 	w.line("SEQUENCE:" + strconv.Itoa(sequence))
 	w.line("TRANSP:OPAQUE")

@@ -103,14 +103,14 @@ func newMailer(content fs.FS, cfg Config) (*mailer, error) {
 	return m, nil
 }
 
-// mailData is what the templates see. Times are already formatted in the
-// mail's language.
-type mailData struct {
+// visitorMailData is all the visitor's mails (confirmation, cancellation)
+// see: the booking's facts and the consultancy's, nothing the visitor
+// wrote. They go to an address nobody has verified, so a name, company or
+// topic in them would be text of a stranger's choosing in mail from us; a
+// template that names one fails at start. Times are already formatted in
+// the mail's language.
+type visitorMailData struct {
 	Brand        Brand
-	Name         string // on one line
-	Email        string
-	Company      string // on one line, "" when not given
-	Topic        string // "" when not given
 	Service      string // key
 	ServiceTitle string // in the mail's language
 	Minutes      int
@@ -119,11 +119,21 @@ type mailData struct {
 	HostWhen     string // start in the consultancy's zone
 	HostTimeZone string
 	SameZone     bool   // the visitor's zone shows the same wall-clock time as the consultancy's
-	Lang         string // the visitor's language
-	LangLabel    string // its English name
-	CreatedAt    string // "2026-11-20 10:30 UTC"
 	CancelURL    string // the visitor's cancel page, with the cancel token
 	ScheduleURL  string // the booking page in the visitor's language
+}
+
+// mailData is what the consultancy's mails (notifications) see: the
+// visitor's mail data and what the visitor wrote.
+type mailData struct {
+	visitorMailData
+	Name      string // on one line
+	Email     string
+	Company   string // on one line, "" when not given
+	Topic     string // "" when not given
+	Lang      string // the visitor's language
+	LangLabel string // its English name
+	CreatedAt string // "2026-11-20 10:30 UTC"
 }
 
 func (m *mailer) data(av Availability, b Booking, lang string) mailData {
@@ -138,32 +148,45 @@ func (m *mailer) data(av Availability, b Booking, lang string) mailData {
 	_, vOff := b.Start.In(visitor).Zone()
 	_, hOff := b.Start.In(host).Zone()
 	return mailData{
-		Brand:        m.brand,
-		Name:         mail.OneLine(b.Name),
-		Email:        b.Email,
-		Company:      mail.OneLine(b.Company),
-		Topic:        b.Topic,
-		Service:      b.Service,
-		ServiceTitle: m.serviceTitle(lang, b.Service),
-		Minutes:      int(b.End.Sub(b.Start) / time.Minute),
-		When:         intl.FormatDateTime(lang, b.Start.In(visitor)),
-		TimeZone:     b.TimeZone,
-		HostWhen:     intl.FormatDateTime(lang, b.Start.In(host)),
-		HostTimeZone: host.String(),
-		SameZone:     vOff == hOff,
-		Lang:         b.Lang,
-		LangLabel:    languageLabel(b.Lang),
-		CreatedAt:    b.Created.UTC().Format("2006-01-02 15:04 MST"),
-		CancelURL:    m.localURL(b.Lang, "/schedule/cancel") + "?token=" + url.QueryEscape(b.CancelToken),
-		ScheduleURL:  m.localURL(b.Lang, "/schedule"),
+		visitorMailData: visitorMailData{
+			Brand:        m.brand,
+			Service:      b.Service,
+			ServiceTitle: m.serviceTitle(lang, b.Service),
+			Minutes:      int(b.End.Sub(b.Start) / time.Minute),
+			When:         intl.FormatDateTime(lang, b.Start.In(visitor)),
+			TimeZone:     b.TimeZone,
+			HostWhen:     intl.FormatDateTime(lang, b.Start.In(host)),
+			HostTimeZone: host.String(),
+			SameZone:     vOff == hOff,
+			CancelURL:    m.localURL(b.Lang, "/schedule/cancel") + "?token=" + url.QueryEscape(b.CancelToken),
+			ScheduleURL:  m.localURL(b.Lang, "/schedule"),
+		},
+		Name:      mail.OneLine(b.Name),
+		Email:     b.Email,
+		Company:   mail.OneLine(b.Company),
+		Topic:     b.Topic,
+		Lang:      b.Lang,
+		LangLabel: languageLabel(b.Lang),
+		CreatedAt: b.Created.UTC().Format("2006-01-02 15:04 MST"),
 	}
+}
+
+// visitorView is b as the mails to the visitor's address show it: without
+// the name, company and topic typed, for the same reason as
+// visitorMailData; their invite names the attendee by address alone. (The
+// invite served at /api/bookings/<token>.ics keeps them: only whoever made
+// the booking holds that token.)
+func visitorView(b Booking) Booking {
+	b.Name, b.Company, b.Topic = "", "", ""
+	return b
 }
 
 func (m *mailer) serviceTitle(lang, service string) string {
 	return m.texts.T(lang, "schedule.services."+service+".title")
 }
 
-// invite returns the invite texts of b in its visitor's language.
+// invite returns the invite texts of b in its visitor's language: with the
+// topic, when b has one (the consultancy's copy; see visitorView).
 func (m *mailer) invite(b Booking) Invite {
 	lang := normalizeLang(b.Lang)
 	minutes := fmt.Sprint(int(b.End.Sub(b.Start) / time.Minute))
@@ -186,49 +209,48 @@ func (m *mailer) invite(b Booking) Invite {
 	}
 }
 
-// confirmationMails returns the visitor's confirmation, with the invite
-// attached, and the consultancy's notification, with the same invite.
+// confirmationMails returns the visitor's confirmation, with the visitor's
+// invite attached, and the consultancy's notification, with the invite as
+// the consultancy keeps it (the attendee's name and the topic).
 func (m *mailer) confirmationMails(av Availability, b Booking) ([]mail.Message, error) {
+	const contentType = "text/calendar; charset=utf-8; method=REQUEST"
 	lang := normalizeLang(b.Lang)
-	ics := ICS(b, m.invite(b))
-	attach := mail.Attachment{Filename: "invite.ics", ContentType: "text/calendar; charset=utf-8; method=REQUEST", Data: ics}
-
-	visitor, err := mail.Render(m.confirmation[lang], m.data(av, b, lang))
+	visitor, err := mail.Render(m.confirmation[lang], m.data(av, b, lang).visitorMailData)
 	if err != nil {
 		return nil, err
 	}
 	visitor.Kind, visitor.To, visitor.ReplyTo, visitor.Lang = KindConfirmation, b.Email, m.inbox, lang
-	visitor.Attachments = []mail.Attachment{attach}
+	vb := visitorView(b)
+	visitor.Attachments = []mail.Attachment{{Filename: "invite.ics", ContentType: contentType, Data: ICS(vb, m.invite(vb))}}
 
 	notify, err := mail.Render(m.notify, m.data(av, b, "en"))
 	if err != nil {
 		return nil, err
 	}
 	notify.Kind, notify.To, notify.ReplyTo, notify.Lang = KindNotify, m.inbox, b.Email, "en"
-	notify.Attachments = []mail.Attachment{attach}
+	notify.Attachments = []mail.Attachment{{Filename: "invite.ics", ContentType: contentType, Data: ICS(b, m.invite(b))}}
 	return []mail.Message{visitor, notify}, nil
 }
 
 // cancellationMails returns the visitor's and the consultancy's
-// cancellation notices, each with the invite's cancellation attached.
+// cancellation notices, each with its invite's cancellation attached.
 func (m *mailer) cancellationMails(av Availability, b Booking) ([]mail.Message, error) {
+	const contentType = "text/calendar; charset=utf-8; method=CANCEL"
 	lang := normalizeLang(b.Lang)
-	ics := CancelICS(b, m.invite(b))
-	attach := mail.Attachment{Filename: "cancellation.ics", ContentType: "text/calendar; charset=utf-8; method=CANCEL", Data: ics}
-
-	visitor, err := mail.Render(m.cancelled[lang], m.data(av, b, lang))
+	visitor, err := mail.Render(m.cancelled[lang], m.data(av, b, lang).visitorMailData)
 	if err != nil {
 		return nil, err
 	}
 	visitor.Kind, visitor.To, visitor.ReplyTo, visitor.Lang = KindCancelled, b.Email, m.inbox, lang
-	visitor.Attachments = []mail.Attachment{attach}
+	vb := visitorView(b)
+	visitor.Attachments = []mail.Attachment{{Filename: "cancellation.ics", ContentType: contentType, Data: CancelICS(vb, m.invite(vb))}}
 
 	notify, err := mail.Render(m.cancelNotify, m.data(av, b, "en"))
 	if err != nil {
 		return nil, err
 	}
 	notify.Kind, notify.To, notify.ReplyTo, notify.Lang = KindCancelNotify, m.inbox, b.Email, "en"
-	notify.Attachments = []mail.Attachment{attach}
+	notify.Attachments = []mail.Attachment{{Filename: "cancellation.ics", ContentType: contentType, Data: CancelICS(b, m.invite(b))}}
 	return []mail.Message{visitor, notify}, nil
 }
 

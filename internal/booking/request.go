@@ -14,6 +14,8 @@ import (
 	"time"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/northbeam/site/internal/textfield"
 )
 
 // Locale keys of validation errors. They are the values of [FieldErrors];
@@ -266,7 +268,10 @@ func (r BookingRequest) check(av Availability, now time.Time) (checkedRequest, F
 		c.slot = slot
 	}
 
-	c.name = strings.TrimSpace(r.Name)
+	// The name, company and topic reach mail subjects and the invite's CN:
+	// the invisible characters that reorder or hide text are removed, and
+	// a line separator is a line break (refused on one line).
+	c.name = strings.TrimSpace(textfield.Clean(r.Name))
 	if n := utf8.RuneCountInString(c.name); n < 1 || n > MaxNameLength || hasControl(c.name, false) {
 		errs["name"] = KeyName
 	}
@@ -276,12 +281,12 @@ func (r BookingRequest) check(av Availability, now time.Time) (checkedRequest, F
 		errs["email"] = KeyEmail
 	}
 
-	c.company = strings.TrimSpace(r.Company)
+	c.company = strings.TrimSpace(textfield.Clean(r.Company))
 	if utf8.RuneCountInString(c.company) > MaxCompanyLength || hasControl(c.company, false) {
 		errs["company"] = KeyCompany
 	}
 
-	c.topic = strings.TrimSpace(r.Topic)
+	c.topic = strings.TrimSpace(textfield.Clean(r.Topic))
 	if utf8.RuneCountInString(c.topic) > MaxTopicLength || hasControl(c.topic, true) {
 		errs["topic"] = KeyTopic
 	}

@@ -234,6 +234,11 @@ func TestBookingRequestValidate(t *testing.T) {
 		{name: "blank name", edit: func(r *BookingRequest) { r.Name = " \t " }, want: FieldErrors{"name": KeyName}},
 		{name: "name too long", edit: func(r *BookingRequest) { r.Name = strings.Repeat("ع", MaxNameLength+1) }, want: FieldErrors{"name": KeyName}},
 		{name: "name with a line break", edit: func(r *BookingRequest) { r.Name = "Jane\nBcc: x@example.com" }, want: FieldErrors{"name": KeyName}},
+		{name: "name with a line separator", edit: func(r *BookingRequest) { r.Name = "Jane\u2028Bcc: x@example.com" }, want: FieldErrors{"name": KeyName}},
+		{name: "name of format characters only", edit: func(r *BookingRequest) { r.Name = "\u202e\ufeff" }, want: FieldErrors{"name": KeyName}},
+		{name: "company with a paragraph separator", edit: func(r *BookingRequest) { r.Company = "Acme\u2029Ltd" }, want: FieldErrors{"company": KeyCompany}},
+		{name: "valid name with an override, removed", edit: func(r *BookingRequest) { r.Name = "Jane\u202eeoD" }},
+		{name: "valid topic with a line separator", edit: func(r *BookingRequest) { r.Topic = "one\u2028two" }},
 
 		{name: "no email", edit: func(r *BookingRequest) { r.Email = "" }, want: FieldErrors{"email": KeyEmail}},
 		{name: "email without domain", edit: func(r *BookingRequest) { r.Email = "jane" }, want: FieldErrors{"email": KeyEmail}},
@@ -308,8 +313,9 @@ func TestNewBooking(t *testing.T) {
 	r := validRequest()
 	r.Service = "strategy"
 	r.Start = "2027-03-01T01:00:00-07:00" // 09:00 in Berlin
-	r.Name = "  Jane Doe "
-	r.Company = " Acme "
+	r.Name = "  Jane\u202e Doe\u200b "
+	r.Company = " \u2066Acme\u2069 "
+	r.Topic = "Line one\u2028line two\u202e"
 
 	b, err := NewBooking(r, av, now)
 	if err != nil {
@@ -326,6 +332,7 @@ func TestNewBooking(t *testing.T) {
 		Name:     "Jane Doe",
 		Email:    "jane@example.com",
 		Company:  "Acme",
+		Topic:    "Line one\nline two",
 		TimeZone: "America/Los_Angeles",
 		Lang:     "en",
 		Created:  now.UTC(),

@@ -3,6 +3,7 @@ package booking
 import (
 	"context"
 	"errors"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -22,17 +23,20 @@ func (echoTexts) T(lang, key string, vars ...string) string {
 }
 
 // mailTemplates are minimal templates that use every field the real ones
-// may use.
+// may use: the visitor's mails, the booking's facts; the consultancy's,
+// what the visitor wrote too.
 func mailTemplates() fstest.MapFS {
-	const body = "Subject: {{.ServiceTitle}} {{.When}}\n\n{{.Name}} {{.Email}} {{.Company}} {{.Topic}} {{.Minutes}} {{.TimeZone}} " +
+	const visitorBody = "Subject: {{.ServiceTitle}} {{.When}}\n\n{{.Service}} {{.Minutes}} {{.TimeZone}} " +
+		"{{.HostWhen}} {{.HostTimeZone}} {{.SameZone}} {{.CancelURL}} {{.ScheduleURL}} {{.Brand.Name}}\n"
+	const notifyBody = "Subject: {{.ServiceTitle}} {{.When}}\n\n{{.Name}} {{.Email}} {{.Company}} {{.Topic}} {{.Minutes}} {{.TimeZone}} " +
 		"{{.HostWhen}} {{.HostTimeZone}} {{.SameZone}} {{.LangLabel}} {{.CreatedAt}} {{.CancelURL}} {{.ScheduleURL}} {{.Brand.Name}}\n"
 	fsys := fstest.MapFS{}
 	for _, lang := range Languages() {
-		fsys["mail/"+lang+"/booking-confirmation.txt"] = &fstest.MapFile{Data: []byte(body)}
-		fsys["mail/"+lang+"/booking-cancelled.txt"] = &fstest.MapFile{Data: []byte(body)}
+		fsys["mail/"+lang+"/booking-confirmation.txt"] = &fstest.MapFile{Data: []byte(visitorBody)}
+		fsys["mail/"+lang+"/booking-cancelled.txt"] = &fstest.MapFile{Data: []byte(visitorBody)}
 	}
-	fsys["mail/en/booking-notify.txt"] = &fstest.MapFile{Data: []byte(body)}
-	fsys["mail/en/booking-cancel-notify.txt"] = &fstest.MapFile{Data: []byte(body)}
+	fsys["mail/en/booking-notify.txt"] = &fstest.MapFile{Data: []byte(notifyBody)}
+	fsys["mail/en/booking-cancel-notify.txt"] = &fstest.MapFile{Data: []byte(notifyBody)}
 	return fsys
 }
 
@@ -205,6 +209,56 @@ func TestServiceInviteIsInTheVisitorsLanguage(t *testing.T) {
 			t.Errorf("the stored booking's invite differs from the one mailed: %v", err)
 		}
 	})
+}
+
+// TestVisitorMailsCarryNoVisitorText: the confirmation and the
+// cancellation go to an address nobody verified, so neither they nor their
+// invites repeat the name, company or topic typed; the consultancy's
+// notifications and invites keep them.
+func TestVisitorMailsCarryNoVisitorText(t *testing.T) {
+	now := utc(t, "2027-03-01T05:00:00Z")
+	m, err := newMailer(os.DirFS("../../content"), Config{
+		Availability: fixture(t), Inbox: "team@example.com",
+		Brand: Brand{Name: "Northbeam", Email: "hello@example.com", BaseURL: "https://example.com"},
+		Texts: echoTexts{}, LocalURL: func(lang, path string) string { return "https://example.com/" + lang + path },
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	lures := []string{"Your account is locked", "Evil Corp", "verify at https://evil.example/login"}
+	for _, lang := range Languages() {
+		b := Booking{
+			Token: NewToken(), CancelToken: NewToken(), Service: "discovery",
+			Start: now.Add(28 * time.Hour), End: now.Add(28*time.Hour + 15*time.Minute),
+			Name: lures[0], Email: "victim@example.com", Company: lures[1], Topic: lures[2],
+			TimeZone: "Europe/Paris", Lang: lang, Created: now, Cancelled: now.Add(time.Hour),
+		}
+		confirmation, err := m.confirmationMails(fixture(t), b)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cancellation, err := m.cancellationMails(fixture(t), b)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, msg := range append(confirmation, cancellation...) {
+			all := msg.Subject + "\n" + msg.Text
+			for _, a := range msg.Attachments {
+				all += "\n" + strings.ReplaceAll(string(a.Data), "\r\n ", "") // unfolded
+			}
+			toVisitor := msg.To == b.Email
+			for _, lure := range lures {
+				if holds := strings.Contains(all, lure); holds && toVisitor {
+					t.Errorf("%s %s to the visitor holds %q:\n%s", lang, msg.Kind, lure, all)
+				} else if !holds && !toVisitor {
+					t.Errorf("%s %s to the consultancy lacks %q:\n%s", lang, msg.Kind, lure, all)
+				}
+			}
+			if toVisitor && (!strings.Contains(all, "ATTENDEE;ROLE=REQ-PARTICIPANT") || !strings.Contains(all, "mailto:victim@example.com")) {
+				t.Errorf("%s %s: the invite does not name the attendee by address:\n%s", lang, msg.Kind, all)
+			}
+		}
+	}
 }
 
 func TestNewServiceRejectsBrokenTemplates(t *testing.T) {

@@ -80,7 +80,17 @@ func NewMailer(content fs.FS, brand Brand, inbox string) (*Mailer, error) {
 	return m, nil
 }
 
-// mailData is what the templates see.
+// ackData is all the acknowledgement's templates see: facts about the
+// consultancy, nothing the visitor wrote. The acknowledgement goes to an
+// address nobody has verified, so whatever a visitor could put in it
+// ("Your account is locked: verify at ...") would be mail from us to a
+// stranger; a template that names a visitor's field fails at start.
+type ackData struct {
+	Brand         Brand
+	ResponseHours int
+}
+
+// mailData is what the consultancy's notification sees: everything.
 type mailData struct {
 	Brand         Brand
 	ResponseHours int
@@ -97,7 +107,8 @@ type mailData struct {
 
 // Compose returns the notification to the inbox, with Reply-To the visitor,
 // and the acknowledgement to the visitor in their language, with Reply-To
-// the inbox.
+// the inbox: a fixed text that repeats nothing of the message, not even the
+// name.
 func (m *Mailer) Compose(r Record) ([]mail.Message, error) {
 	lang := NormalizeLang(r.Lang)
 	data := mailData{
@@ -119,7 +130,7 @@ func (m *Mailer) Compose(r Record) ([]mail.Message, error) {
 	}
 	notify.Kind, notify.To, notify.ReplyTo, notify.Lang = KindNotify, m.inbox, r.Email, "en"
 
-	ack, err := mail.Render(m.ack[lang], data)
+	ack, err := mail.Render(m.ack[lang], ackData{Brand: m.brand, ResponseHours: m.brand.ResponseHours})
 	if err != nil {
 		return nil, err
 	}

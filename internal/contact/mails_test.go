@@ -17,10 +17,10 @@ func TestComposeEveryLanguage(t *testing.T) {
 		subject string
 		phrases []string
 	}{
-		{"en", "We have received your message – Northbeam", []string{"Hello Ada Lovelace,", "within 24 hours", "hello@northbeam.dev", "The Northbeam team"}},
-		{"fr", "Nous avons bien reçu votre message – Northbeam", []string{"Bonjour Ada Lovelace,", "sous 24 heures", "hello@northbeam.dev", "L’équipe Northbeam"}},
-		{"de", "Wir haben Ihre Nachricht erhalten – Northbeam", []string{"Guten Tag Ada Lovelace,", "innerhalb von 24 Stunden", "hello@northbeam.dev", "Ihr Northbeam-Team"}},
-		{"ar", "تلقّينا رسالتكم – Northbeam", []string{"مرحبًا Ada Lovelace،", "خلال 24 ساعة", "hello@northbeam.dev", "فريق Northbeam"}},
+		{"en", "We have received your message – Northbeam", []string{"Hello,\n", "within 24 hours", "hello@northbeam.dev", "The Northbeam team"}},
+		{"fr", "Nous avons bien reçu votre message – Northbeam", []string{"Bonjour,\n", "sous 24 heures", "hello@northbeam.dev", "L’équipe Northbeam"}},
+		{"de", "Wir haben Ihre Nachricht erhalten – Northbeam", []string{"Guten Tag,\n", "innerhalb von 24 Stunden", "hello@northbeam.dev", "Ihr Northbeam-Team"}},
+		{"ar", "تلقّينا رسالتكم – Northbeam", []string{"مرحبًا،\n", "خلال 24 ساعة", "hello@northbeam.dev", "فريق Northbeam"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.lang, func(t *testing.T) {
@@ -66,12 +66,47 @@ func TestComposeEveryLanguage(t *testing.T) {
 			if strings.Contains(ack.Text, "Line one") {
 				t.Error("ack repeats the visitor's message")
 			}
+			if strings.Contains(ack.Text+ack.Subject, "Ada") || strings.Contains(ack.Text, "Strategic") {
+				t.Errorf("ack repeats what the visitor wrote:\n%s", ack.Text)
+			}
 			for _, msg := range mails {
 				if err := msg.Validate(); err != nil {
 					t.Errorf("%s: %v", msg.Kind, err)
 				}
 			}
 		})
+	}
+}
+
+// TestAckCarriesNoVisitorText: what a visitor writes never reaches the
+// address they typed, which nobody verified, however it is written.
+func TestAckCarriesNoVisitorText(t *testing.T) {
+	m, err := NewMailer(siteContent(), testBrand(), testInbox)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const lure = "Your account is locked - verify at https://evil.example/login"
+	for _, lang := range languages() {
+		mails, err := m.Compose(Record{
+			Ref: "r", Name: lure, Email: "victim@example.com", Lang: lang, Service: ServicePlatformEngineering,
+			Message: "Please act now: https://evil.example/login",
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ack := mails[1]
+		if ack.To != "victim@example.com" {
+			t.Fatalf("%s: ack to %q", lang, ack.To)
+		}
+		for _, part := range []string{ack.Subject, ack.Text} {
+			if strings.Contains(part, "evil.example") || strings.Contains(part, "locked") || strings.Contains(part, "Platform") {
+				t.Errorf("%s: the acknowledgement carries the visitor's text:\n%s\n%s", lang, ack.Subject, ack.Text)
+			}
+		}
+		// The consultancy's own inbox still gets all of it.
+		if !strings.Contains(mails[0].Text, lure) || !strings.Contains(mails[0].Text, "Please act now") {
+			t.Errorf("%s: the notification lost the message:\n%s", lang, mails[0].Text)
+		}
 	}
 }
 
@@ -97,7 +132,7 @@ func TestComposeKeepsNameOnOneLine(t *testing.T) {
 func TestNewMailerRejectsBadContent(t *testing.T) {
 	good := fstest.MapFS{}
 	for _, lang := range languages() {
-		good["mail/"+lang+"/contact-ack.txt"] = &fstest.MapFile{Data: []byte("Subject: Hi {{.Name}}\n\nHello from {{.Brand.Name}}.\n")}
+		good["mail/"+lang+"/contact-ack.txt"] = &fstest.MapFile{Data: []byte("Subject: Hi\n\nHello from {{.Brand.Name}}, within {{.ResponseHours}} hours.\n")}
 	}
 	good["mail/en/contact-notify.txt"] = &fstest.MapFile{Data: []byte("Subject: New {{.Name}}\n\n{{.Message}}\n")}
 	if _, err := NewMailer(good, testBrand(), testInbox); err != nil {
@@ -117,6 +152,12 @@ func TestNewMailerRejectsBadContent(t *testing.T) {
 		}, testBrand(), testInbox},
 		{"two header lines", func(f fstest.MapFS) {
 			f["mail/fr/contact-ack.txt"] = &fstest.MapFile{Data: []byte("Subject: Bonjour\nBcc: x@y.z\n\nCorps\n")}
+		}, testBrand(), testInbox},
+		{"the acknowledgement names the visitor", func(f fstest.MapFS) {
+			f["mail/fr/contact-ack.txt"] = &fstest.MapFile{Data: []byte("Subject: Bonjour {{.Name}}\n\nMerci.\n")}
+		}, testBrand(), testInbox},
+		{"the acknowledgement quotes the message", func(f fstest.MapFS) {
+			f["mail/ar/contact-ack.txt"] = &fstest.MapFile{Data: []byte("Subject: Hi\n\n{{.Message}}\n")}
 		}, testBrand(), testInbox},
 		{"unknown field", func(f fstest.MapFS) {
 			f["mail/en/contact-ack.txt"] = &fstest.MapFile{Data: []byte("Subject: Hi\n\n{{.Nmae}}\n")}

@@ -172,10 +172,10 @@ func TestMailArrivesOverSMTP(t *testing.T) {
 		"ar": "تلقّينا رسالتكم – Northbeam",
 	}
 	ackGreetings := map[string]string{
-		"en": "Hello Ada Lovelace,",
-		"fr": "Bonjour Ada Lovelace,",
-		"de": "Guten Tag Ada Lovelace,",
-		"ar": "مرحبًا Ada Lovelace،",
+		"en": "Hello,\n",
+		"fr": "Bonjour,\n",
+		"de": "Guten Tag,\n",
+		"ar": "مرحبًا،\n",
 	}
 	for _, lang := range languages() {
 		t.Run(lang, func(t *testing.T) {

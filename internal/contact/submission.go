@@ -8,6 +8,8 @@ import (
 	"time"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/northbeam/site/internal/textfield"
 )
 
 // Field names, as the form and the JSON API spell them.
@@ -87,9 +89,12 @@ func (e FieldErrors) Error() string {
 var lineEnds = strings.NewReplacer("\r\n", "\n", "\r", "\n")
 
 // Normalized returns sub with surrounding space trimmed, line ends as "\n",
-// and the language reduced to a supported one.
+// and the language reduced to a supported one. The name, one line that
+// reaches mail subjects, loses the invisible characters that would reorder
+// or hide what is around it (textfield.Clean); a line separator in it is a
+// line break, which Validate refuses.
 func (s Submission) Normalized() Submission {
-	s.Name = strings.TrimSpace(s.Name)
+	s.Name = strings.TrimSpace(textfield.Clean(s.Name))
 	s.Email = strings.TrimSpace(s.Email)
 	// A textarea posts CRLF; count and store a line end as one character,
 	// as the browser does.

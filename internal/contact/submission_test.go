@@ -43,6 +43,11 @@ func TestValidate(t *testing.T) {
 		{"name with LF", func(s *Submission) { s.Name = "Eve\nSmith" }, FieldErrors{FieldName: KeyName}},
 		{"name with tab", func(s *Submission) { s.Name = "Eve\tSmith" }, FieldErrors{FieldName: KeyName}},
 		{"name invalid UTF-8", func(s *Submission) { s.Name = "Eve\xff" }, FieldErrors{FieldName: KeyName}},
+		{"name with a line separator", func(s *Submission) { s.Name = "Eve\u2028Bcc: evil@attacker.test" }, FieldErrors{FieldName: KeyName}},
+		{"name with a paragraph separator", func(s *Submission) { s.Name = "Eve\u2029Smith" }, FieldErrors{FieldName: KeyName}},
+		{"name of format characters only", func(s *Submission) { s.Name = "\u202e\u200b\u2066" }, FieldErrors{FieldName: KeyName}},
+		{"name with a right-to-left override", func(s *Submission) { s.Name = "Eve\u202egnp.exe" }, nil},
+		{"name in Persian with a ZWNJ", func(s *Submission) { s.Name = "می\u200cنا" }, nil},
 
 		{"email 254", func(s *Submission) { s.Email = email254() }, nil},
 		{"email 255", func(s *Submission) { s.Email = "l" + email254() }, FieldErrors{FieldEmail: KeyEmail}},
@@ -167,5 +172,21 @@ func TestSpamReason(t *testing.T) {
 				t.Errorf("SpamReason = %q, want %q", got, tt.want)
 			}
 		})
+	}
+}
+
+// TestNormalizedNameIsVisible: the name keeps no character that reorders
+// or hides the text around it in a subject, but the joiners that spell it.
+func TestNormalizedNameIsVisible(t *testing.T) {
+	for in, want := range map[string]string{
+		" Eve\u202egnp.exe ":    "Evegnp.exe",
+		"\u2066Ada\u2069\u200f": "Ada",
+		"می\u200cنا":            "می\u200cنا",
+	} {
+		sub := validSubmission()
+		sub.Name = in
+		if got := sub.Normalized().Name; got != want {
+			t.Errorf("Normalized name of %q = %q, want %q", in, got, want)
+		}
 	}
 }

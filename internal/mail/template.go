@@ -44,8 +44,11 @@ func Render(t *template.Template, data any) (Message, error) {
 	return Message{Subject: subject, Text: strings.TrimSpace(body) + "\n"}, nil
 }
 
-// OneLine replaces control characters (line breaks above all) by spaces, so
-// that a value placed in a subject or a header line stays on its line.
+// OneLine replaces control characters and Unicode's line and paragraph
+// separators (line breaks, all of them) by spaces, so that a value placed in
+// a subject or a header line stays on its line.
 func OneLine(s string) string {
-	return strings.Join(strings.FieldsFunc(s, unicode.IsControl), " ")
+	return strings.Join(strings.FieldsFunc(s, func(r rune) bool {
+		return unicode.IsControl(r) || r == '\u2028' || r == '\u2029'
+	}), " ")
 }
