@@ -252,7 +252,7 @@ func openStarts(t *testing.T, c *client) []string {
 
 func bookingBody(start string, seq int64) string {
 	b, _ := json.Marshal(map[string]string{
-		"service": "discovery", "start": start, "name": fmt.Sprintf("Booker %d", seq),
+		"service": "discovery", "start": start, "name": fmt.Sprintf("Booker %d", seq), "phone": "+49 30 901820",
 		"email": fmt.Sprintf("b%d@example.com", seq), "timeZone": "Europe/Paris", "lang": "fr",
 	})
 	return string(b)

@@ -32,6 +32,7 @@ import (
 	"github.com/northbeam/site/handlers"
 	"github.com/northbeam/site/internal/assets"
 	"github.com/northbeam/site/internal/booking"
+	"github.com/northbeam/site/internal/calendar"
 	"github.com/northbeam/site/internal/contact"
 	"github.com/northbeam/site/internal/mail"
 	"github.com/northbeam/site/internal/site"
@@ -68,7 +69,13 @@ type Config struct {
 	ContactRateLimit    string        // CONTACT_RATE_LIMIT, default "5/10m": contact posts per client and window
 	BookingRateLimit    string        // BOOKING_RATE_LIMIT, default "10/10m": booking and cancellation posts per client and window
 
+	CalendarICSURLs   string        // CALENDAR_ICS_URLS, default empty: comma-separated iCalendar feeds of the consultancy's calendars; secrets, never logged
+	CalendarRefresh   time.Duration // CALENDAR_REFRESH, default 5m: how often the feeds are fetched again
+	ReminderHours     int           // REMINDER_HOURS, default 24: how long before a consultation the visitor is reminded; 0 turns reminders off
+	BookingDailyLimit int           // BOOKING_DAILY_LIMIT, default 2: standing bookings one email address may hold; 0 means no limit
+
 	contactRate, bookingRate handlers.RateLimit // parsed by check
+	calendarURLs             []string           // parsed by check
 }
 
 var gaID = regexp.MustCompile(`^G-[A-Z0-9]{4,16}$`)
@@ -106,6 +113,22 @@ func loadConfig(args []string, getenv func(string) string) (Config, error) {
 	fs.StringVar(&c.HSTS, "hsts", env("HSTS", handlers.HSTSAuto), "when to send Strict-Transport-Security: auto, always or off")
 	fs.StringVar(&c.ContactRateLimit, "contact_rate_limit", env("CONTACT_RATE_LIMIT", "5/10m"), "contact posts per client, as requests/window")
 	fs.StringVar(&c.BookingRateLimit, "booking_rate_limit", env("BOOKING_RATE_LIMIT", "10/10m"), "booking posts per client, as requests/window")
+	fs.StringVar(&c.CalendarICSURLs, "calendar_ics_urls", env("CALENDAR_ICS_URLS", ""), "the consultancy's calendar feeds, comma-separated")
+	calendarRefresh, err := envDuration(getenv, "CALENDAR_REFRESH", 5*time.Minute)
+	if err != nil {
+		return c, err
+	}
+	fs.DurationVar(&c.CalendarRefresh, "calendar_refresh", calendarRefresh, "how often the calendar feeds are fetched")
+	reminderHours, err := envInt(getenv, "REMINDER_HOURS", 24)
+	if err != nil {
+		return c, err
+	}
+	fs.IntVar(&c.ReminderHours, "reminder_hours", reminderHours, "hours before a consultation to remind the visitor; 0 for none")
+	dailyLimit, err := envInt(getenv, "BOOKING_DAILY_LIMIT", 2)
+	if err != nil {
+		return c, err
+	}
+	fs.IntVar(&c.BookingDailyLimit, "booking_daily_limit", dailyLimit, "standing bookings per email address; 0 for no limit")
 	trustProxy, err := strconv.ParseBool(env("TRUST_PROXY", "false"))
 	if err != nil {
 		return c, fmt.Errorf("TRUST_PROXY: %q is not true or false", getenv("TRUST_PROXY"))
@@ -175,6 +198,27 @@ func (c *Config) check() error {
 	}
 	if c.contactRate, err = handlers.ParseRateLimit(c.ContactRateLimit); err != nil {
 		return fmt.Errorf("CONTACT_RATE_LIMIT: %w", err)
+	}
+	if c.ReminderHours < 0 || c.ReminderHours > 24*14 {
+		return fmt.Errorf("REMINDER_HOURS %d: want between 0 and 336", c.ReminderHours)
+	}
+	if c.BookingDailyLimit < 0 {
+		return fmt.Errorf("BOOKING_DAILY_LIMIT %d: want 0 (no limit) or more", c.BookingDailyLimit)
+	}
+	if c.CalendarRefresh < 30*time.Second {
+		return fmt.Errorf("CALENDAR_REFRESH %s: want at least 30s", c.CalendarRefresh)
+	}
+	c.calendarURLs = nil
+	for i, raw := range strings.Split(c.CalendarICSURLs, ",") {
+		raw = strings.TrimSpace(raw)
+		if raw == "" {
+			continue
+		}
+		// A feed URL is a secret: the message names its position only.
+		if u, err := url.Parse(raw); err != nil || (u.Scheme != "https" && u.Scheme != "http" && u.Scheme != "webcal") || u.Host == "" {
+			return fmt.Errorf("CALENDAR_ICS_URLS: feed %d is not an https, http or webcal URL", i+1)
+		}
+		c.calendarURLs = append(c.calendarURLs, raw)
 	}
 	if c.bookingRate, err = handlers.ParseRateLimit(c.BookingRateLimit); err != nil {
 		return fmt.Errorf("BOOKING_RATE_LIMIT: %w", err)
@@ -345,6 +389,17 @@ func serve(args []string, log *slog.Logger) error {
 	worker := mail.NewWorker(st, sender, mail.WorkerConfig{Logger: log})
 	workerCtx, stopWorker := context.WithCancel(context.Background())
 	defer stopWorker()
+	av, err := booking.LoadAvailability(content, "availability.json")
+	if err != nil {
+		return err
+	}
+	feeds, err := calendar.NewSource(calendar.Config{
+		URLs: cfg.calendarURLs, Home: av.Location, Refresh: cfg.CalendarRefresh,
+		Ahead: time.Duration(av.DaysAhead+3) * 24 * time.Hour, Store: st, Logger: log,
+	})
+	if err != nil {
+		return err
+	}
 	workerDone := make(chan error, 1)
 	dbFailed := make(chan error, 1)
 	go func() {
@@ -356,6 +411,7 @@ func serve(args []string, log *slog.Logger) error {
 		if cfg.DatabaseURL != "" {
 			log.Info("database ready", "backend", st.Backend())
 		}
+		go feeds.Run(ctx)
 		workerDone <- worker.Run(workerCtx)
 	}()
 	contacts, err := contact.NewService(st, content, contact.Config{
@@ -367,7 +423,7 @@ func serve(args []string, log *slog.Logger) error {
 		return err
 	}
 
-	bookings, err := newBookingService(st, content, info, cfg, worker.Wake)
+	bookings, err := newBookingService(st, content, info, cfg, av, feeds, worker.Wake)
 	if err != nil {
 		return err
 	}
@@ -377,7 +433,7 @@ func serve(args []string, log *slog.Logger) error {
 		return err
 	}
 	srv := handlers.NewServer(built, handlers.Services{
-		Log: log, Store: st, Contact: contacts, Booking: bookings,
+		Log: log, Store: st, Contact: contacts, Booking: bookings, Calendar: feeds,
 		ContactRate: cfg.contactRate, BookingRate: cfg.bookingRate,
 		TrustProxy: cfg.TrustProxy, HSTS: cfg.HSTS,
 	})
@@ -455,6 +511,20 @@ func (l *onceCloseListener) Close() error {
 	return l.err
 }
 
+// envInt reads the whole number in the environment variable name, or def
+// when it is empty.
+func envInt(getenv func(string) string, name string, def int) (int, error) {
+	v := getenv(name)
+	if v == "" {
+		return def, nil
+	}
+	n, err := strconv.Atoi(v)
+	if err != nil {
+		return 0, fmt.Errorf("%s: %q is not a whole number", name, v)
+	}
+	return n, nil
+}
+
 // envDuration reads the duration in the environment variable name, or def
 // when it is empty.
 func envDuration(getenv func(string) string, name string, def time.Duration) (time.Duration, error) {
@@ -469,13 +539,11 @@ func envDuration(getenv func(string) string, name string, def time.Duration) (ti
 	return d, nil
 }
 
-// newBookingService reads the consultancy's availability and starts the
-// booking service, whose mails and invites use the interface strings.
-func newBookingService(st *store.Store, content fs.FS, info *site.Site, cfg Config, queued func()) (*booking.Service, error) {
-	av, err := booking.LoadAvailability(content, "availability.json")
-	if err != nil {
-		return nil, err
-	}
+// newBookingService starts the booking service on the consultancy's
+// availability and calendars; its mails and invites use the interface
+// strings.
+func newBookingService(st *store.Store, content fs.FS, info *site.Site, cfg Config, av booking.Availability,
+	feeds *calendar.Source, queued func()) (*booking.Service, error) {
 	locales, err := site.LoadLocales(content, "locales", info)
 	if err != nil {
 		return nil, err
@@ -492,7 +560,10 @@ func newBookingService(st *store.Store, content fs.FS, info *site.Site, cfg Conf
 			}
 			return cfg.BaseURL + l.LocalPath(path)
 		},
-		Queued: queued,
+		Queued:         queued,
+		Calendar:       feeds,
+		ReminderBefore: time.Duration(cfg.ReminderHours) * time.Hour,
+		AddressLimit:   cfg.BookingDailyLimit,
 	})
 }
 

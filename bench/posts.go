@@ -90,7 +90,7 @@ func postLoad(bin, tmp string) error {
 			bookings := runPosts(workers, len(starts), func(i int) (string, string) {
 				body, _ := json.Marshal(map[string]string{
 					"service": "discovery", "start": starts[i], "name": fmt.Sprintf("Bench %d", i),
-					"email": fmt.Sprintf("bench%d@example.com", i), "timeZone": "UTC", "lang": "en",
+					"email": fmt.Sprintf("bench%d@example.com", i), "timeZone": "UTC", "lang": "en", "phone": "+49 30 901820",
 				})
 				return base + "/api/bookings", string(body)
 			})

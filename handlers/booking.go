@@ -23,14 +23,16 @@ func registerBooking(e *echo.Echo, srv *Server) {
 	e.POST("/api/bookings", srv.postBooking)
 	e.GET("/api/bookings/cancel", srv.getCancellation)
 	e.POST("/api/bookings/cancel", srv.postCancellation)
+	e.POST("/api/bookings/reschedule", srv.postReschedule)
 	e.GET("/api/bookings/:file", srv.getBookingInvite)
 }
 
 // Limits of the request bodies: a booking is a few short fields and a topic
 // of at most 1,000 characters (up to 4 bytes each once encoded).
 const (
-	maxBookingBody = 16 << 10
-	maxCancelBody  = 1 << 10
+	maxBookingBody    = 16 << 10
+	maxCancelBody     = 1 << 10
+	maxRescheduleBody = 1 << 10
 )
 
 // freshSlotsDays is how many days of slots a 409 carries, from the day of
@@ -60,6 +62,26 @@ type createdBooking struct {
 	ICS      string        `json:"ics"`
 	TimeZone string        `json:"timeZone"`
 	Calendar calendarLinks `json:"calendar"`
+	Meeting  *meetingView  `json:"meeting,omitempty"`
+}
+
+// meetingView says how a consultation happens: "video" with the room's
+// address, or "phone" with the number the consultancy calls, written as
+// people read it.
+type meetingView struct {
+	Kind  string `json:"kind"`
+	URL   string `json:"url,omitempty"`
+	Phone string `json:"phone,omitempty"`
+}
+
+func meetingOf(b booking.Booking) *meetingView {
+	switch {
+	case b.MeetingURL != "":
+		return &meetingView{Kind: booking.MeetingVideo, URL: b.MeetingURL}
+	case b.Phone != "":
+		return &meetingView{Kind: booking.MeetingPhone, Phone: booking.FormatPhone(b.Phone)}
+	}
+	return nil
 }
 
 type calendarLinks struct {
@@ -88,6 +110,10 @@ type cancellationBooking struct {
 	// Status is "confirmed", "cancelled", or "started" once the meeting has
 	// begun and can no longer be cancelled.
 	Status string `json:"status"`
+	// Movable says whether the booking may still move to another time
+	// (it stands, and its start is further than the minimum notice).
+	Movable bool         `json:"movable"`
+	Meeting *meetingView `json:"meeting,omitempty"`
 }
 
 // bookingService returns the booking service, or an error answered as 503
@@ -166,13 +192,32 @@ func (srv *Server) postBooking(c echo.Context) error {
 	case errors.As(err, &fieldErrs):
 		return srv.invalidBooking(c, lang, fieldErrs)
 	case errors.Is(err, booking.ErrSlotTaken):
-		return srv.slotTaken(c, svc, lang, br)
+		return srv.slotTaken(c, svc, lang, br.Service, br.Start, br.TimeZone, "slot_taken", "booking.taken")
+	case errors.Is(err, booking.ErrDayFull):
+		return srv.slotTaken(c, svc, lang, br.Service, br.Start, br.TimeZone, "day_full", "booking.dayFull")
+	case errors.Is(err, booking.ErrAddressLimit):
+		noStoreBooking(c)
+		return c.JSON(http.StatusConflict, apiError{Error: apiErrorBody{
+			Code:    "address_limit",
+			Message: srv.Site().Locales.T(lang, "booking.addressLimit"),
+		}})
+	case errors.Is(err, booking.ErrSpam):
+		// Answered as a person would be: the program learns nothing. The
+		// booking was not stored and nothing was mailed.
+		srv.log.Info("booking refused as automated", "id", requestID(c))
 	case err != nil:
 		return err
+	default:
+		srv.log.Info("booking stored", "id", requestID(c), "service", b.Service)
 	}
-	inv := svc.Invite(b)
 	noStoreBooking(c)
-	return c.JSON(http.StatusCreated, bookingCreated{Booking: createdBooking{
+	return c.JSON(http.StatusCreated, createdOf(svc, b))
+}
+
+// createdOf is the answer to a booking made, or moved.
+func createdOf(svc *booking.Service, b booking.Booking) bookingCreated {
+	inv := svc.Invite(b)
+	return bookingCreated{Booking: createdBooking{
 		Token:    b.Token,
 		Service:  b.Service,
 		Start:    b.Start,
@@ -183,26 +228,26 @@ func (srv *Server) postBooking(c echo.Context) error {
 			Google:  booking.GoogleCalendarURL(b, inv),
 			Outlook: booking.OutlookCalendarURL(b, inv),
 		},
-	}})
+		Meeting: meetingOf(b),
+	}}
 }
 
-// slotTaken answers a lost race with 409, the localized message and the
-// slots of the week from the day of the time that was asked for, in the
-// visitor's zone.
-func (srv *Server) slotTaken(c echo.Context, svc *booking.Service, lang string, br booking.BookingRequest) error {
+// slotTaken answers with 409, the code and localized message given, and
+// the slots of the week from the day of the time that was asked for, in the
+// visitor's zone, so that another time can be picked at once.
+func (srv *Server) slotTaken(c echo.Context, svc *booking.Service, lang, service, startAt, zone, code, key string) error {
 	body := bookingConflict{Error: apiErrorBody{
-		Code:    "slot_taken",
-		Message: srv.Site().Locales.T(lang, "booking.taken"),
+		Code:    code,
+		Message: srv.Site().Locales.T(lang, key),
 	}}
-	// The request passed validation, so its start and zone parse.
-	start, errStart := time.Parse(time.RFC3339, strings.TrimSpace(br.Start))
-	loc, errZone := time.LoadLocation(br.TimeZone)
+	start, errStart := time.Parse(time.RFC3339, strings.TrimSpace(startAt))
+	loc, errZone := time.LoadLocation(zone)
 	if errStart == nil && errZone == nil {
 		q := booking.SlotsQuery{
-			Service:  br.Service,
+			Service:  service,
 			From:     booking.DateOf(start.In(loc)),
 			Days:     freshSlotsDays,
-			TimeZone: br.TimeZone,
+			TimeZone: zone,
 			Location: loc,
 		}
 		fresh, err := srv.bookingSlots(c, svc, q)
@@ -262,7 +307,7 @@ func (srv *Server) getBookingInvite(c echo.Context) error {
 	h.Set("X-Content-Type-Options", "nosniff")
 	h.Set("X-Robots-Tag", "noindex")
 	noStoreBooking(c)
-	return c.Blob(http.StatusOK, "text/calendar; charset=utf-8; method="+method, svc.Calendar(b))
+	return c.Blob(http.StatusOK, "text/calendar; charset=utf-8; method="+method, svc.ICSFile(b))
 }
 
 func (srv *Server) getCancellation(c echo.Context) error {
@@ -278,7 +323,7 @@ func (srv *Server) getCancellation(c echo.Context) error {
 		return err
 	}
 	noStoreBooking(c)
-	return c.JSON(http.StatusOK, cancellationOf(b, svc.Now()))
+	return c.JSON(http.StatusOK, cancellationOf(b, svc.Now(), svc.Availability()))
 }
 
 func (srv *Server) postCancellation(c echo.Context) error {
@@ -314,10 +359,68 @@ func (srv *Server) postCancellation(c echo.Context) error {
 		return err
 	}
 	noStoreBooking(c)
-	return c.JSON(http.StatusOK, cancellationOf(b, svc.Now()))
+	return c.JSON(http.StatusOK, cancellationOf(b, svc.Now(), svc.Availability()))
 }
 
-func cancellationOf(b booking.Booking, now time.Time) cancellationView {
+// postReschedule moves a booking to another time: the token is the one
+// mailed to the visitor, as for cancelling (DESIGN.md).
+func (srv *Server) postReschedule(c echo.Context) error {
+	svc, err := srv.bookingService()
+	if err != nil {
+		return err
+	}
+	raw, err := readBookingJSON(c, maxRescheduleBody)
+	if err != nil {
+		return err
+	}
+	var body struct {
+		Token string `json:"token"`
+		Start string `json:"start"`
+		Lang  string `json:"lang"`
+	}
+	if err := json.Unmarshal(raw, &body); err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest)
+	}
+	lang := requestLanguage(srv.Site(), body.Lang, c.Request())
+	if srv.throttled(c, srv.bookingLimiter) {
+		return srv.tooManyBookingRequests(c, lang)
+	}
+	b, err := svc.Reschedule(c.Request().Context(), body.Token, body.Start)
+	var fieldErrs booking.FieldErrors
+	conflict := func(code, key string) error {
+		noStoreBooking(c)
+		return c.JSON(http.StatusConflict, apiError{Error: apiErrorBody{Code: code, Message: srv.Site().Locales.T(lang, key)}})
+	}
+	switch {
+	case errors.Is(err, booking.ErrNotFound):
+		return echo.ErrNotFound
+	case errors.As(err, &fieldErrs):
+		return srv.invalidBooking(c, lang, fieldErrs)
+	case errors.Is(err, booking.ErrCancelled):
+		return conflict("cancelled", "booking.reschedule.cancelled")
+	case errors.Is(err, booking.ErrStarted):
+		return conflict("started", "booking.reschedule.started")
+	case errors.Is(err, booking.ErrTooLate):
+		return conflict("too_late", "booking.reschedule.tooLate")
+	case errors.Is(err, booking.ErrSlotTaken), errors.Is(err, booking.ErrDayFull):
+		found, ferr := svc.FindByCancelToken(c.Request().Context(), body.Token)
+		if ferr != nil {
+			return ferr
+		}
+		key := "booking.taken"
+		if errors.Is(err, booking.ErrDayFull) {
+			key = "booking.dayFull"
+		}
+		return srv.slotTaken(c, svc, lang, found.Service, body.Start, found.TimeZone, "slot_taken", key)
+	case err != nil:
+		return err
+	}
+	srv.log.Info("booking moved", "id", requestID(c), "service", b.Service)
+	noStoreBooking(c)
+	return c.JSON(http.StatusOK, createdOf(svc, b))
+}
+
+func cancellationOf(b booking.Booking, now time.Time, av booking.Availability) cancellationView {
 	status := "confirmed"
 	switch {
 	case b.IsCancelled():
@@ -327,6 +430,8 @@ func cancellationOf(b booking.Booking, now time.Time) cancellationView {
 	}
 	return cancellationView{Booking: cancellationBooking{
 		Service: b.Service, Start: b.Start, End: b.End, TimeZone: b.TimeZone, Status: status,
+		Movable: status == "confirmed" && !now.Add(av.MinimumNotice).After(b.Start),
+		Meeting: meetingOf(b),
 	}}
 }
 

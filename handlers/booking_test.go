@@ -272,7 +272,7 @@ func testBookingAPIScenarios(t *testing.T, backend store.Backend) {
 		{"too large", "POST", "/api/bookings", "application/json", bookingJSON(big), 413, `"code":"too_large"`},
 		{"not JSON", "POST", "/api/bookings", "application/json", `{"service":`, 400, `"code":"bad_request"`},
 		{"two objects", "POST", "/api/bookings", "application/json", `{} {}`, 400, `"code":"bad_request"`},
-		{"an unknown field", "POST", "/api/bookings", "application/json", `{"phone":"123"}`, 422, `"phone":"This field is not accepted."`},
+		{"an unknown field", "POST", "/api/bookings", "application/json", `{"fax":"123"}`, 422, `"fax":"This field is not accepted."`},
 		{"a wrong type", "POST", "/api/bookings", "application/json", `{"name":42}`, 422, `"name":"Please enter your name`},
 		{"an unknown invite", "GET", "/api/bookings/AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA.ics", "", "", 404, `"code":"not_found"`},
 		{"not an invite", "GET", "/api/bookings/whatever", "", "", 404, `"code":"not_found"`},
@@ -347,9 +347,9 @@ func TestBookingValidationInEveryLanguage(t *testing.T) {
 			check(t, bookingPost(t, env.handler, "/api/bookings", offGrid), booking.FieldErrors{"start": booking.KeySlotUnavailable})
 
 			// No lang in the body: Accept-Language decides, even for an unknown field.
-			unknown := bookingDo(t, env.handler, "POST", "/api/bookings", "application/json", []byte(`{"phone":"+49 30 1234"}`),
+			unknown := bookingDo(t, env.handler, "POST", "/api/bookings", "application/json", []byte(`{"fax":"+49 30 1234"}`),
 				"Accept-Language", lang.Tag+";q=0.9, es;q=0.8")
-			check(t, unknown, booking.FieldErrors{"phone": booking.KeyUnknownField})
+			check(t, unknown, booking.FieldErrors{"fax": booking.KeyUnknownField})
 
 			query := bookingDo(t, env.handler, "GET", "/api/slots?service=lunch&tz=Nowhere&from=2027-02-30&days=40&lang="+lang.Code, "", nil)
 			check(t, query, booking.FieldErrors{

@@ -16,6 +16,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/northbeam/site/internal/booking"
+	"github.com/northbeam/site/internal/calendar"
 	"github.com/northbeam/site/internal/contact"
 	"github.com/northbeam/site/internal/store"
 )
@@ -26,6 +27,9 @@ type Services struct {
 	Store   *store.Store     // nil in tests that serve pages only
 	Contact *contact.Service // nil in tests that serve pages only
 	Booking *booking.Service // nil in tests that serve pages only
+	// Calendar is the consultancy's calendar feeds, whose state /readyz
+	// reports; nil when there are none.
+	Calendar *calendar.Source
 	Now     func() time.Time // default time.Now
 	// ContactRate limits contact posts per client; default 5 per 10 minutes.
 	ContactRate RateLimit

@@ -8,6 +8,7 @@ import (
 	"io"
 	"io/fs"
 	"maps"
+	"net/url"
 	"slices"
 	"strings"
 	"time"
@@ -32,6 +33,12 @@ type Availability struct {
 	Weekly [7][]ClockRange
 	// Services maps each bookable service to its length.
 	Services map[string]time.Duration
+	// Meetings says how each service's meetings happen; a service without
+	// an entry says nothing (the mails promise no link).
+	Meetings map[string]Meeting
+	// MaxPerDay caps the standing bookings of a service on one of the
+	// consultancy's days; a service without an entry has no cap.
+	MaxPerDay map[string]int
 	// SlotInterval is the step between slot starts within a range; the grid
 	// starts at the range's start.
 	SlotInterval time.Duration
@@ -88,7 +95,69 @@ type clockRangeFile struct {
 }
 
 type serviceFile struct {
-	Minutes int `json:"minutes"`
+	Minutes   int          `json:"minutes"`
+	Meeting   *meetingFile `json:"meeting"`
+	MaxPerDay int          `json:"maxPerDay"`
+}
+
+// meetingFile is how a service's meetings happen: {"type": "phone"} (the
+// consultancy calls the visitor, who gives a number), {"type": "video",
+// "url": "https://..."} (one fixed room), or {"type": "video", "roomBase":
+// "https://meet.jit.si/"} (a room made for each booking: the base followed
+// by a random name).
+type meetingFile struct {
+	Type     string `json:"type"`
+	URL      string `json:"url"`
+	RoomBase string `json:"roomBase"`
+}
+
+// Meeting kinds.
+const (
+	MeetingPhone = "phone"
+	MeetingVideo = "video"
+)
+
+// Meeting is how the meetings of a service happen.
+type Meeting struct {
+	// Kind is MeetingPhone or MeetingVideo.
+	Kind string
+	// URL is the video room of every meeting, when fixed.
+	URL string
+	// RoomBase makes a room per booking: RoomBase followed by a random
+	// name. Exactly one of URL and RoomBase is set for a video meeting.
+	RoomBase string
+}
+
+// MeetingOf returns how the meetings of service happen, and false when the
+// availability says nothing about it.
+func (av Availability) MeetingOf(service string) (Meeting, bool) {
+	m, ok := av.Meetings[service]
+	return m, ok
+}
+
+func (m meetingFile) validate(key string) (Meeting, error) {
+	switch m.Type {
+	case MeetingPhone:
+		if m.URL != "" || m.RoomBase != "" {
+			return Meeting{}, fmt.Errorf("%s: a phone meeting has no url or roomBase", key)
+		}
+		return Meeting{Kind: MeetingPhone}, nil
+	case MeetingVideo:
+		if (m.URL == "") == (m.RoomBase == "") {
+			return Meeting{}, fmt.Errorf("%s: a video meeting has either a url (one room) or a roomBase (a room per booking)", key)
+		}
+		for _, u := range []string{m.URL, m.RoomBase} {
+			if u == "" {
+				continue
+			}
+			parsed, err := url.Parse(u)
+			if err != nil || parsed.Scheme != "https" || parsed.Host == "" || parsed.RawQuery != "" || parsed.Fragment != "" {
+				return Meeting{}, fmt.Errorf("%s: %q: want an https URL without query or fragment", key, u)
+			}
+		}
+		return Meeting{Kind: MeetingVideo, URL: m.URL, RoomBase: m.RoomBase}, nil
+	}
+	return Meeting{}, fmt.Errorf("%s.type: %q: want phone or video", key, m.Type)
 }
 
 type closedDateFile struct {
@@ -188,6 +257,8 @@ func (f availabilityFile) validate() (Availability, error) {
 		fail("services: required (such as \"discovery\": {\"minutes\": 15})")
 	}
 	av.Services = make(map[string]time.Duration, len(f.Services))
+	av.Meetings = map[string]Meeting{}
+	av.MaxPerDay = map[string]int{}
 	for _, name := range slices.Sorted(maps.Keys(f.Services)) {
 		s := f.Services[name]
 		if !validServiceName(name) {
@@ -199,6 +270,19 @@ func (f availabilityFile) validate() (Availability, error) {
 			continue
 		}
 		av.Services[name] = time.Duration(s.Minutes) * time.Minute
+		if s.Meeting != nil {
+			m, err := s.Meeting.validate("services." + name + ".meeting")
+			if err != nil {
+				fail("%w", err)
+			}
+			av.Meetings[name] = m
+		}
+		switch {
+		case s.MaxPerDay < 0:
+			fail("services.%s.maxPerDay: %d: want a positive number, or leave it out for no cap", name, s.MaxPerDay)
+		case s.MaxPerDay > 0:
+			av.MaxPerDay[name] = s.MaxPerDay
+		}
 	}
 
 	if f.SlotIntervalMinutes <= 0 || f.SlotIntervalMinutes > 24*60 {

@@ -30,10 +30,32 @@ type Booking struct {
 	TimeZone string
 	// Lang is the visitor's language code (en, fr, de, ar), for mails.
 	Lang string
+	// Phone is the visitor's number in E.164 form (+4930123456), for a
+	// service whose meetings are phone calls; empty otherwise.
+	Phone string
+	// MeetingURL is the video room of the meeting, for a service whose
+	// meetings are video calls; empty otherwise.
+	MeetingURL string
 	// Created is when the booking was made.
 	Created time.Time
+	// Updated is when the booking was last moved; zero until then.
+	Updated time.Time
+	// Sequence counts the moves: the SEQUENCE of the invite.
+	Sequence int
 	// Cancelled is when the booking was cancelled; zero while it stands.
 	Cancelled time.Time
+	// ReminderRef is the outbox reference of the reminder waiting to be
+	// sent; empty when none waits.
+	ReminderRef string
+}
+
+// Stamp is the time of the booking's latest change: the DTSTAMP of its
+// invite.
+func (b Booking) Stamp() time.Time {
+	if !b.Updated.IsZero() {
+		return b.Updated
+	}
+	return b.Created
 }
 
 // Interval returns the span of the meeting, without any buffer.

@@ -37,6 +37,9 @@ type Invite struct {
 	Description string
 	Location    string
 	URL         string
+	// Conference is the address of a video call (RFC 7986 CONFERENCE),
+	// optional.
+	Conference string
 	// Sequence is the revision of the event: 0 for the first invite. The
 	// cancel invite carries Sequence+1.
 	Sequence int
@@ -59,25 +62,25 @@ func UID(b Booking, host string) string {
 
 // ICS returns the invite for b as an RFC 5545 calendar with METHOD:REQUEST
 // and one confirmed event in UTC, the organizer and the visitor as a required
-// attendee asked to reply. DTSTAMP is b.Created, so the same booking always
-// yields the same bytes. Lines end in CRLF and are folded at 75 octets, never
+// attendee asked to reply. DTSTAMP is the booking's latest change
+// ([Booking.Stamp]), so the same booking always yields the same bytes. Lines end in CRLF and are folded at 75 octets, never
 // inside a UTF-8 sequence.
 func ICS(b Booking, inv Invite) []byte {
-	return calendar(b, inv, "REQUEST", "CONFIRMED", inv.Sequence, b.Created, true)
+	return icsCalendar(b, inv, "REQUEST", "CONFIRMED", inv.Sequence, b.Stamp(), true)
 }
 
 // CancelICS returns the cancellation of the invite made by [ICS]: the same
 // UID with METHOD:CANCEL, STATUS:CANCELLED and SEQUENCE inv.Sequence+1.
-// DTSTAMP is b.Cancelled, or b.Created while b is not cancelled.
+// DTSTAMP is b.Cancelled, or b's latest change while b is not cancelled.
 func CancelICS(b Booking, inv Invite) []byte {
 	stamp := b.Cancelled
 	if stamp.IsZero() {
-		stamp = b.Created
+		stamp = b.Stamp()
 	}
-	return calendar(b, inv, "CANCEL", "CANCELLED", inv.Sequence+1, stamp, false)
+	return icsCalendar(b, inv, "CANCEL", "CANCELLED", inv.Sequence+1, stamp, false)
 }
 
-func calendar(b Booking, inv Invite, method, status string, sequence int, stamp time.Time, rsvp bool) []byte {
+func icsCalendar(b Booking, inv Invite, method, status string, sequence int, stamp time.Time, rsvp bool) []byte {
 	var w icsWriter
 	w.line("BEGIN:VCALENDAR")
 	w.line("PRODID:" + escapeText(inv.ProdID))
@@ -98,6 +101,9 @@ func calendar(b Booking, inv Invite, method, status string, sequence int, stamp 
 	}
 	if inv.URL != "" {
 		w.line("URL:" + stripControl(inv.URL))
+	}
+	if inv.Conference != "" {
+		w.line("CONFERENCE;VALUE=URI;FEATURE=AUDIO,VIDEO:" + stripControl(inv.Conference))
 	}
 	w.line("ORGANIZER;CN=" + paramValue(inv.Organizer.Name) + ":mailto:" + stripControl(inv.Organizer.Email))
 	reply := "FALSE"

@@ -18,6 +18,9 @@ const (
 	KindNotify       = "booking.notify"       // to the consultancy
 	KindCancelled    = "booking.cancelled"    // to the visitor, with the cancellation
 	KindCancelNotify = "booking.cancel-notify"
+	KindMoved        = "booking.moved"        // to the visitor, with the updated invite
+	KindMovedNotify  = "booking.moved-notify" // to the consultancy
+	KindReminder     = "booking.reminder"     // to the visitor, before the meeting
 )
 
 // Template paths inside the content file system. The visitor's mails exist
@@ -25,8 +28,11 @@ const (
 const (
 	confirmationTemplate = "mail/%s/booking-confirmation.txt"
 	cancelledTemplate    = "mail/%s/booking-cancelled.txt"
+	movedTemplate        = "mail/%s/booking-moved.txt"
+	reminderTemplate     = "mail/%s/booking-reminder.txt"
 	notifyTemplate       = "mail/en/booking-notify.txt"
 	cancelNotifyTemplate = "mail/en/booking-cancel-notify.txt"
+	movedNotifyTemplate  = "mail/en/booking-moved-notify.txt"
 )
 
 // Languages are the languages visitors' mails and invites are written in;
@@ -66,8 +72,11 @@ type mailer struct {
 	localURL     func(lang, path string) string
 	confirmation map[string]*template.Template
 	cancelled    map[string]*template.Template
+	moved        map[string]*template.Template
+	reminder     map[string]*template.Template
 	notify       *template.Template
 	cancelNotify *template.Template
+	movedNotify  *template.Template
 }
 
 func newMailer(content fs.FS, cfg Config) (*mailer, error) {
@@ -84,20 +93,28 @@ func newMailer(content fs.FS, cfg Config) (*mailer, error) {
 		brand: cfg.Brand, inbox: cfg.Inbox, texts: cfg.Texts, localURL: cfg.LocalURL,
 		confirmation: map[string]*template.Template{},
 		cancelled:    map[string]*template.Template{},
+		moved:        map[string]*template.Template{},
+		reminder:     map[string]*template.Template{},
 	}
 	var err error
-	if m.notify, err = mail.ParseTemplate(content, notifyTemplate); err != nil {
-		return nil, err
-	}
-	if m.cancelNotify, err = mail.ParseTemplate(content, cancelNotifyTemplate); err != nil {
-		return nil, err
-	}
-	for _, lang := range Languages() {
-		if m.confirmation[lang], err = mail.ParseTemplate(content, fmt.Sprintf(confirmationTemplate, lang)); err != nil {
+	for dst, name := range map[**template.Template]string{
+		&m.notify: notifyTemplate, &m.cancelNotify: cancelNotifyTemplate, &m.movedNotify: movedNotifyTemplate,
+	} {
+		if *dst, err = mail.ParseTemplate(content, name); err != nil {
 			return nil, err
 		}
-		if m.cancelled[lang], err = mail.ParseTemplate(content, fmt.Sprintf(cancelledTemplate, lang)); err != nil {
-			return nil, err
+	}
+	for _, lang := range Languages() {
+		for _, t := range []struct {
+			set  map[string]*template.Template
+			name string
+		}{
+			{m.confirmation, confirmationTemplate}, {m.cancelled, cancelledTemplate},
+			{m.moved, movedTemplate}, {m.reminder, reminderTemplate},
+		} {
+			if t.set[lang], err = mail.ParseTemplate(content, fmt.Sprintf(t.name, lang)); err != nil {
+				return nil, err
+			}
 		}
 	}
 	return m, nil
@@ -119,8 +136,17 @@ type visitorMailData struct {
 	HostWhen     string // start in the consultancy's zone
 	HostTimeZone string
 	SameZone     bool   // the visitor's zone shows the same wall-clock time as the consultancy's
-	CancelURL    string // the visitor's cancel page, with the cancel token
-	ScheduleURL  string // the booking page in the visitor's language
+	CancelURL     string // the visitor's cancel page, with the cancel token
+	RescheduleURL string // the page to choose another time, with the cancel token
+	ScheduleURL   string // the booking page in the visitor's language
+	// How the meeting happens: Meeting is "video" (MeetingURL is the room)
+	// or "phone" (Phone is the number the consultancy calls, as people
+	// write it), or "" when the availability says nothing.
+	Meeting    string
+	MeetingURL string
+	Phone      string
+	// Reminder says that a reminder will be mailed before the meeting.
+	Reminder bool
 }
 
 // mailData is what the consultancy's mails (notifications) see: the
@@ -147,6 +173,11 @@ func (m *mailer) data(av Availability, b Booking, lang string) mailData {
 	}
 	_, vOff := b.Start.In(visitor).Zone()
 	_, hOff := b.Start.In(host).Zone()
+	meeting, _ := av.MeetingOf(b.Service)
+	phone := ""
+	if b.Phone != "" {
+		phone = FormatPhone(b.Phone)
+	}
 	return mailData{
 		visitorMailData: visitorMailData{
 			Brand:        m.brand,
@@ -158,8 +189,13 @@ func (m *mailer) data(av Availability, b Booking, lang string) mailData {
 			HostWhen:     intl.FormatDateTime(lang, b.Start.In(host)),
 			HostTimeZone: host.String(),
 			SameZone:     vOff == hOff,
-			CancelURL:    m.localURL(b.Lang, "/schedule/cancel") + "?token=" + url.QueryEscape(b.CancelToken),
-			ScheduleURL:  m.localURL(b.Lang, "/schedule"),
+			CancelURL:     m.localURL(b.Lang, "/schedule/cancel") + "?token=" + url.QueryEscape(b.CancelToken),
+			RescheduleURL: m.localURL(b.Lang, "/schedule/reschedule") + "?token=" + url.QueryEscape(b.CancelToken),
+			ScheduleURL:   m.localURL(b.Lang, "/schedule"),
+			Meeting:       meeting.Kind,
+			MeetingURL:    b.MeetingURL,
+			Phone:         phone,
+			Reminder:      b.ReminderRef != "",
 		},
 		Name:      mail.OneLine(b.Name),
 		Email:     b.Email,
@@ -185,13 +221,24 @@ func (m *mailer) serviceTitle(lang, service string) string {
 	return m.texts.T(lang, "schedule.services."+service+".title")
 }
 
-// invite returns the invite texts of b in its visitor's language: with the
-// topic, when b has one (the consultancy's copy; see visitorView).
+// invite returns the invite texts of b in its visitor's language: how the
+// meeting happens, and the topic when b has one (the consultancy's copy;
+// see visitorView).
 func (m *mailer) invite(b Booking) Invite {
 	lang := normalizeLang(b.Lang)
 	minutes := fmt.Sprint(int(b.End.Sub(b.Start) / time.Minute))
 	description := m.texts.T(lang, "booking.invite.description",
 		"minutes", minutes, "name", m.brand.Name, "email", m.brand.Email)
+	var location, conference string
+	switch {
+	case b.MeetingURL != "":
+		description += "\n\n" + m.texts.T(lang, "booking.invite.video", "url", b.MeetingURL)
+		location, conference = b.MeetingURL, b.MeetingURL
+	case b.Phone != "":
+		phone := FormatPhone(b.Phone)
+		description += "\n\n" + m.texts.T(lang, "booking.invite.phone", "phone", phone)
+		location = m.texts.T(lang, "booking.invite.phoneLocation", "phone", phone)
+	}
 	if b.Topic != "" {
 		description += "\n\n" + m.texts.T(lang, "booking.invite.topic") + "\n" + b.Topic
 	}
@@ -205,7 +252,10 @@ func (m *mailer) invite(b Booking) Invite {
 		Organizer:   Person{Name: m.brand.Name, Email: m.inbox},
 		Summary:     m.texts.T(lang, "booking.invite.summary", "service", m.serviceTitle(lang, b.Service), "name", m.brand.Name),
 		Description: description,
+		Location:    location,
+		Conference:  conference,
 		URL:         m.localURL(lang, "/schedule"),
+		Sequence:    b.Sequence,
 	}
 }
 
@@ -252,6 +302,41 @@ func (m *mailer) cancellationMails(av Availability, b Booking) ([]mail.Message, 
 	notify.Kind, notify.To, notify.ReplyTo, notify.Lang = KindCancelNotify, m.inbox, b.Email, "en"
 	notify.Attachments = []mail.Attachment{{Filename: "cancellation.ics", ContentType: contentType, Data: CancelICS(b, m.invite(b))}}
 	return []mail.Message{visitor, notify}, nil
+}
+
+// movedMails returns the visitor's and the consultancy's notices of a
+// booking moved to its new time, each with the updated invite (same UID,
+// the new SEQUENCE), which calendars apply in place of the old one.
+func (m *mailer) movedMails(av Availability, b Booking) ([]mail.Message, error) {
+	const contentType = "text/calendar; charset=utf-8; method=REQUEST"
+	lang := normalizeLang(b.Lang)
+	visitor, err := mail.Render(m.moved[lang], m.data(av, b, lang).visitorMailData)
+	if err != nil {
+		return nil, err
+	}
+	visitor.Kind, visitor.To, visitor.ReplyTo, visitor.Lang = KindMoved, b.Email, m.inbox, lang
+	vb := visitorView(b)
+	visitor.Attachments = []mail.Attachment{{Filename: "invite.ics", ContentType: contentType, Data: ICS(vb, m.invite(vb))}}
+
+	notify, err := mail.Render(m.movedNotify, m.data(av, b, "en"))
+	if err != nil {
+		return nil, err
+	}
+	notify.Kind, notify.To, notify.ReplyTo, notify.Lang = KindMovedNotify, m.inbox, b.Email, "en"
+	notify.Attachments = []mail.Attachment{{Filename: "invite.ics", ContentType: contentType, Data: ICS(b, m.invite(b))}}
+	return []mail.Message{visitor, notify}, nil
+}
+
+// reminderMail returns the reminder of b to its visitor: the time in their
+// zone, how the meeting happens, and the links to move or cancel it.
+func (m *mailer) reminderMail(av Availability, b Booking) (mail.Message, error) {
+	lang := normalizeLang(b.Lang)
+	msg, err := mail.Render(m.reminder[lang], m.data(av, b, lang).visitorMailData)
+	if err != nil {
+		return mail.Message{}, err
+	}
+	msg.Kind, msg.To, msg.ReplyTo, msg.Lang = KindReminder, b.Email, m.inbox, lang
+	return msg, nil
 }
 
 func languageLabel(lang string) string {

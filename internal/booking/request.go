@@ -15,6 +15,8 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/nyaruka/phonenumbers"
+
 	"github.com/northbeam/site/internal/textfield"
 )
 
@@ -28,6 +30,7 @@ const (
 	KeyCompany         = "validation.company"
 	KeyTopic           = "validation.topic"
 	KeyTimeZone        = "validation.timeZone"
+	KeyPhone           = "validation.phone"
 	KeySlotUnavailable = "validation.slotUnavailable"
 	KeyUnknownField    = "validation.unknownField"
 	KeyFrom            = "validation.from"
@@ -175,6 +178,41 @@ type BookingRequest struct {
 	// site's languages, and stores that resolved code in the request before
 	// calling NewBooking.
 	Lang string `json:"lang,omitempty"`
+	// Phone is the visitor's number, with its country code, for a service
+	// whose meetings are phone calls.
+	Phone string `json:"phone,omitempty"`
+	// Website is a field people never see and bots fill in (a honeypot).
+	Website string `json:"website,omitempty"`
+	// RenderedAt is when the details step was shown, in Unix
+	// milliseconds: a person takes a few seconds to fill it in.
+	RenderedAt int64 `json:"renderedAt,omitempty"`
+}
+
+// Reasons a booking request looks automated; see [BookingRequest.SpamReason].
+const (
+	SpamHoneypot = "honeypot"
+	SpamTooFast  = "too-fast"
+)
+
+// DefaultMinFillTime is the least time a person takes to fill in the
+// details step.
+const DefaultMinFillTime = 3 * time.Second
+
+// SpamReason says why r looks sent by a program rather than a person, or
+// "": the honeypot field is filled in, or the details step was sent less
+// than minFill after it was shown (or "shown" in the future). A request
+// without a time (from a client that does not send one) is not suspected.
+func (r BookingRequest) SpamReason(now time.Time, minFill time.Duration) string {
+	if strings.TrimSpace(r.Website) != "" {
+		return SpamHoneypot
+	}
+	if r.RenderedAt > 0 {
+		shown := time.UnixMilli(r.RenderedAt)
+		if shown.After(now) || now.Sub(shown) < minFill {
+			return SpamTooFast
+		}
+	}
+	return ""
 }
 
 // fieldKey returns the locale key of a JSON field of BookingRequest, and
@@ -195,6 +233,8 @@ func fieldKey(field string) (string, bool) {
 		return KeyTopic, true
 	case "timeZone":
 		return KeyTimeZone, true
+	case "phone":
+		return KeyPhone, true
 	}
 	return "", false
 }
@@ -235,6 +275,7 @@ type checkedRequest struct {
 	slot                        Slot
 	name, email, company, topic string
 	service, timeZone, lang     string
+	phone                       string // E.164
 }
 
 // Validate checks r against av at now and returns the problems by JSON field,
@@ -295,10 +336,53 @@ func (r BookingRequest) check(av Availability, now time.Time) (checkedRequest, F
 		errs["timeZone"] = KeyTimeZone
 	}
 
+	meeting, _ := av.MeetingOf(r.Service)
+	switch {
+	case meeting.Kind == MeetingPhone:
+		phone, ok := NormalizePhone(r.Phone)
+		if !ok {
+			errs["phone"] = KeyPhone
+		}
+		c.phone = phone
+	case strings.TrimSpace(r.Phone) != "":
+		// A number nobody will call is not kept.
+		errs["phone"] = KeyUnknownField
+	}
+
 	if len(errs) > 0 {
 		return checkedRequest{}, errs
 	}
 	return c, nil
+}
+
+// NormalizePhone reads a phone number written with its country code
+// ("+49 30 1234 5678", "0049 30 12345678", "+1 (415) 555-0100") and
+// returns it in E.164 form, or false when it is not a number that can be
+// dialled. The number is checked against libphonenumber's metadata
+// (nyaruka/phonenumbers): length and prefixes per country.
+func NormalizePhone(raw string) (string, bool) {
+	raw = strings.TrimSpace(raw)
+	if strings.HasPrefix(raw, "00") {
+		raw = "+" + raw[2:]
+	}
+	if !strings.HasPrefix(raw, "+") || utf8.RuneCountInString(raw) > 32 {
+		return "", false
+	}
+	num, err := phonenumbers.Parse(raw, "")
+	if err != nil || !phonenumbers.IsValidNumber(num) {
+		return "", false
+	}
+	return phonenumbers.Format(num, phonenumbers.E164), true
+}
+
+// FormatPhone writes an E.164 number as people read it: international
+// format with the country's grouping ("+49 30 12345678").
+func FormatPhone(e164 string) string {
+	num, err := phonenumbers.Parse(e164, "")
+	if err != nil {
+		return e164
+	}
+	return phonenumbers.Format(num, phonenumbers.INTERNATIONAL)
 }
 
 // hasControl reports whether s holds a control character; with multiline,
@@ -355,7 +439,7 @@ func NewBooking(r BookingRequest, av Availability, now time.Time) (Booking, erro
 	if errs != nil {
 		return Booking{}, errs
 	}
-	return Booking{
+	b := Booking{
 		Token:       NewToken(),
 		CancelToken: NewToken(),
 		Service:     c.service,
@@ -367,6 +451,16 @@ func NewBooking(r BookingRequest, av Availability, now time.Time) (Booking, erro
 		Topic:       c.topic,
 		TimeZone:    c.timeZone,
 		Lang:        c.lang,
+		Phone:       c.phone,
 		Created:     now.UTC(),
-	}, nil
+	}
+	if m, ok := av.MeetingOf(c.service); ok && m.Kind == MeetingVideo {
+		b.MeetingURL = m.URL
+		if m.RoomBase != "" {
+			// A room of its own: the name is unguessable, so nobody walks
+			// into another visitor's meeting.
+			b.MeetingURL = m.RoomBase + NewToken()[:20]
+		}
+	}
+	return b, nil
 }

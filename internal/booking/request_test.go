@@ -124,8 +124,8 @@ func TestDecodeBookingRequest(t *testing.T) {
 		},
 		{
 			name:     "unknown field",
-			body:     `{"service":"discovery","phone":"+49 30 1234"}`,
-			wantErrs: FieldErrors{"phone": KeyUnknownField},
+			body:     `{"service":"discovery","fax":"+49 30 1234"}`,
+			wantErrs: FieldErrors{"fax": KeyUnknownField},
 		},
 		{
 			name:     "a known field of the wrong type",

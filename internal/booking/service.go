@@ -5,8 +5,11 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"strings"
 	"time"
 
+	"github.com/google/uuid"
+	"github.com/northbeam/site/internal/calendar"
 	"github.com/northbeam/site/internal/mail"
 	"github.com/northbeam/site/internal/store"
 )
@@ -30,6 +33,24 @@ type Config struct {
 	// Queued, when set, is called after a commit that queued mail, e.g.
 	// the mail worker's Wake.
 	Queued func()
+	// Calendar, when set, is the consultancy's own busy time (its
+	// calendar feeds): no slot is offered, and no booking made, over it.
+	Calendar Calendar
+	// ReminderBefore is how long before the start the visitor is reminded
+	// (REMINDER_HOURS); a booking made later than that gets no reminder.
+	// Zero means no reminders.
+	ReminderBefore time.Duration
+	// AddressLimit is how many standing bookings one address may hold
+	// (BOOKING_DAILY_LIMIT); zero means no limit.
+	AddressLimit int
+	// MinFillTime is the least time a person takes to fill in the
+	// details; default DefaultMinFillTime.
+	MinFillTime time.Duration
+}
+
+// Calendar is the consultancy's own busy time (internal/calendar).
+type Calendar interface {
+	Busy(window calendar.Interval) []calendar.Interval
 }
 
 // Service books, finds and cancels consultations. Each booking or
@@ -51,6 +72,9 @@ func NewService(st *store.Store, content fs.FS, cfg Config) (*Service, error) {
 	if cfg.Now == nil {
 		cfg.Now = time.Now
 	}
+	if cfg.MinFillTime <= 0 {
+		cfg.MinFillTime = DefaultMinFillTime
+	}
 	m, err := newMailer(content, cfg)
 	if err != nil {
 		return nil, err
@@ -64,11 +88,18 @@ func NewService(st *store.Store, content fs.FS, cfg Config) (*Service, error) {
 				Start: now, End: now.Add(cfg.Availability.Services[service]),
 				Name: "Sample Name", Email: "sample@example.com", Company: "Sample Ltd", Topic: "A sample topic.",
 				TimeZone: "America/New_York", Lang: lang, Created: now, Cancelled: now,
+				Phone: "+4930901820", MeetingURL: "https://meet.example.com/sample",
 			}
 			if _, err := m.confirmationMails(cfg.Availability, sample); err != nil {
 				return nil, err
 			}
 			if _, err := m.cancellationMails(cfg.Availability, sample); err != nil {
+				return nil, err
+			}
+			if _, err := m.movedMails(cfg.Availability, sample); err != nil {
+				return nil, err
+			}
+			if _, err := m.reminderMail(cfg.Availability, sample); err != nil {
 				return nil, err
 			}
 		}
@@ -83,42 +114,249 @@ func (s *Service) Now() time.Time { return s.cfg.Now() }
 func (s *Service) Availability() Availability { return s.cfg.Availability }
 
 // Slots returns the open slots of a validated query, leaving out the times
-// that standing bookings (plus the buffer) take.
+// that standing bookings and the consultancy's calendars take (plus the
+// buffer), and the days on which a service has all the bookings it takes.
 func (s *Service) Slots(ctx context.Context, q SlotsQuery) ([]Day, error) {
 	av := s.cfg.Availability
-	busy, err := busyDuring(ctx, s.store, Window(q.From, q.Days, q.Location).Extend(av.Buffer))
+	window := Window(q.From, q.Days, q.Location).Extend(av.Buffer)
+	busy, err := s.busy(ctx, s.store, q.Service, window, "")
 	if err != nil {
 		return nil, err
 	}
 	return Slots(av, q.Service, s.cfg.Now(), q.From, q.Days, q.Location, busy), nil
 }
 
-// Book validates r and commits the booking with its two mails (the
-// visitor's confirmation with the invite, the consultancy's notification)
-// in one transaction. It returns FieldErrors when r is invalid and
-// ErrSlotTaken when the time overlaps a standing booking plus the buffer;
-// when it returns nil, the booking is committed. r.Lang must already be
-// resolved to one of the site's languages.
-func (s *Service) Book(ctx context.Context, r BookingRequest) (Booking, error) {
-	r.Lang = normalizeLang(r.Lang)
-	b, err := NewBooking(r, s.cfg.Availability, s.cfg.Now())
+// busy returns what takes time away from service during window: standing
+// bookings (but the one whose token is except), the consultancy's
+// calendars, and whole days on which service is at its cap.
+func (s *Service) busy(ctx context.Context, q store.Querier, service string, window Interval, except string) ([]Interval, error) {
+	busy, err := busyDuring(ctx, q, window, except)
 	if err != nil {
-		return Booking{}, err
+		return nil, err
 	}
-	mails, err := s.mailer.confirmationMails(s.cfg.Availability, b)
-	if err != nil {
-		return Booking{}, err
-	}
-	err = s.store.InTx(ctx, func(tx *store.Tx) error {
-		if err := insertBooking(ctx, tx, s.cfg.Availability, b); err != nil {
-			return err
-		}
-		for _, m := range mails {
-			if err := mail.Enqueue(ctx, tx, m); err != nil {
-				return fmt.Errorf("booking: queue %s: %w", m.Kind, err)
+	busy = append(busy, s.calendarBusy(window)...)
+	av := s.cfg.Availability
+	if limit, ok := av.MaxPerDay[service]; ok {
+		last := DateOf(window.End.In(av.Location))
+		for d := DateOf(window.Start.In(av.Location)); d.Compare(last) <= 0; d = d.AddDays(1) {
+			day := Window(d, 1, av.Location)
+			n, err := bookedOn(ctx, q, service, day, except)
+			if err != nil {
+				return nil, err
+			}
+			if n >= limit {
+				busy = append(busy, day)
 			}
 		}
+	}
+	return busy, nil
+}
+
+// calendarBusy is the consultancy's calendar time within window.
+func (s *Service) calendarBusy(window Interval) []Interval {
+	if s.cfg.Calendar == nil {
 		return nil
+	}
+	var out []Interval
+	for _, iv := range s.cfg.Calendar.Busy(calendar.Interval{Start: window.Start, End: window.End}) {
+		out = append(out, Interval{Start: iv.Start, End: iv.End})
+	}
+	return out
+}
+
+// ErrSpam is returned by Book for a request that looks sent by a program
+// (see [BookingRequest.SpamReason]) with a booking that is not stored and
+// takes no time: the caller answers it as it would a person, so that the
+// program learns nothing, and nothing is mailed to the address it gave.
+var ErrSpam = errors.New("booking: the request looks automated")
+
+// Book validates r and commits the booking with its mails (the visitor's
+// confirmation with the invite, the consultancy's notification, and the
+// reminder waiting for its time) in one transaction. It returns
+// FieldErrors when r is invalid; ErrSlotTaken when the time overlaps a
+// standing booking or the consultancy's calendar, plus the buffer;
+// ErrAddressLimit or ErrDayFull when a limit is reached; and ErrSpam with
+// a booking that was not stored. When it returns nil, the booking is
+// committed. r.Lang must already be resolved to one of the site's
+// languages.
+func (s *Service) Book(ctx context.Context, r BookingRequest) (Booking, error) {
+	r.Lang = normalizeLang(r.Lang)
+	now := s.cfg.Now()
+	av := s.cfg.Availability
+	b, err := NewBooking(r, av, now)
+	if err != nil {
+		return Booking{}, err
+	}
+	if r.SpamReason(now, s.cfg.MinFillTime) != "" {
+		return b, ErrSpam
+	}
+	reminder, err := s.scheduleReminder(&b, now)
+	if err != nil {
+		return Booking{}, err
+	}
+	mails, err := s.mailer.confirmationMails(av, b)
+	if err != nil {
+		return Booking{}, err
+	}
+	mails = append(mails, reminder...)
+	err = s.store.InTx(ctx, func(tx *store.Tx) error {
+		if err := lockBookings(ctx, tx); err != nil {
+			return err
+		}
+		if err := s.checkFree(ctx, tx, b, ""); err != nil {
+			return err
+		}
+		if s.cfg.AddressLimit > 0 {
+			n, err := standingFor(ctx, tx, b.Email, now)
+			if err != nil {
+				return err
+			}
+			if n >= s.cfg.AddressLimit {
+				return ErrAddressLimit
+			}
+		}
+		if err := insertBooking(ctx, tx, av, b); err != nil {
+			return err
+		}
+		return enqueue(ctx, tx, mails)
+	})
+	if err != nil {
+		return Booking{}, err
+	}
+	s.queued()
+	return b, nil
+}
+
+// lockBookings makes the transaction the only one changing bookings until
+// it ends, across every instance, so that the limits counted in it hold.
+// SQLite's write lock already does; PostgreSQL takes an advisory lock.
+func lockBookings(ctx context.Context, tx *store.Tx) error {
+	if tx.Backend() != store.Postgres {
+		return nil
+	}
+	_, err := tx.ExecContext(ctx, `SELECT pg_advisory_xact_lock(hashtext('northbeam.bookings'))`)
+	return err
+}
+
+// checkFree returns ErrSlotTaken when b's time, plus the buffer, meets a
+// standing booking (but the one whose token is except) or the
+// consultancy's calendar, and ErrDayFull when b's service is at its cap on
+// b's day.
+func (s *Service) checkFree(ctx context.Context, tx *store.Tx, b Booking, except string) error {
+	av := s.cfg.Availability
+	busy, err := busyDuring(ctx, tx, b.Interval().Extend(av.Buffer), except)
+	if err != nil {
+		return err
+	}
+	if Conflicts(av, b.Interval(), append(busy, s.calendarBusy(b.Interval().Extend(av.Buffer))...)) {
+		return ErrSlotTaken
+	}
+	if limit, ok := av.MaxPerDay[b.Service]; ok {
+		n, err := bookedOn(ctx, tx, b.Service, Window(DateOf(b.Start.In(av.Location)), 1, av.Location), except)
+		if err != nil {
+			return err
+		}
+		if n >= limit {
+			return ErrDayFull
+		}
+	}
+	return nil
+}
+
+// scheduleReminder returns the reminder of b, held back until
+// ReminderBefore its start, and records its reference in b; nothing when
+// the start is nearer than that.
+func (s *Service) scheduleReminder(b *Booking, now time.Time) ([]mail.Message, error) {
+	b.ReminderRef = ""
+	if s.cfg.ReminderBefore <= 0 || !b.Start.Add(-s.cfg.ReminderBefore).After(now) {
+		return nil, nil
+	}
+	m, err := s.mailer.reminderMail(s.cfg.Availability, *b)
+	if err != nil {
+		return nil, err
+	}
+	m.Ref = uuid.NewString()
+	m.NotBefore = b.Start.Add(-s.cfg.ReminderBefore)
+	b.ReminderRef = m.Ref
+	return []mail.Message{m}, nil
+}
+
+func enqueue(ctx context.Context, tx *store.Tx, mails []mail.Message) error {
+	for _, m := range mails {
+		if err := mail.Enqueue(ctx, tx, m); err != nil {
+			return fmt.Errorf("booking: queue %s: %w", m.Kind, err)
+		}
+	}
+	return nil
+}
+
+// Reschedule moves the booking of cancelToken to start, in one
+// transaction: the new time is taken and the old one freed together, the
+// invite is sent again to the visitor and the consultancy (same UID,
+// SEQUENCE one higher) and the reminder follows the new time. It returns
+// ErrNotFound for an unknown token; FieldErrors when start is not a time;
+// ErrSlotTaken when the new time is not offered or not free; ErrCancelled,
+// ErrStarted or ErrTooLate when the booking cannot move any more; and
+// ErrDayFull when the new day is at its cap. Moving a booking to its own
+// time changes nothing.
+func (s *Service) Reschedule(ctx context.Context, cancelToken, start string) (Booking, error) {
+	if !ValidToken(cancelToken) {
+		return Booking{}, ErrNotFound
+	}
+	at, err := time.Parse(time.RFC3339, strings.TrimSpace(start))
+	if err != nil {
+		return Booking{}, FieldErrors{"start": KeyStart}
+	}
+	av := s.cfg.Availability
+	now := s.cfg.Now().UTC()
+	var b Booking
+	err = s.store.InTx(ctx, func(tx *store.Tx) error {
+		if err := lockBookings(ctx, tx); err != nil {
+			return err
+		}
+		found, err := findBooking(ctx, tx, "cancel_token", cancelToken)
+		if err != nil {
+			return err
+		}
+		b = found
+		switch {
+		case b.IsCancelled():
+			return ErrCancelled
+		case !now.Before(b.Start):
+			return ErrStarted
+		case now.Add(av.MinimumNotice).After(b.Start):
+			return ErrTooLate
+		case b.Start.Equal(at.UTC()):
+			return nil
+		}
+		slot, ok := Offered(av, b.Service, at, now, nil)
+		if !ok {
+			return ErrSlotTaken
+		}
+		oldReminder := b.ReminderRef
+		b.Start, b.End = slot.Start, slot.End
+		b.Sequence++
+		b.Updated = now.Truncate(time.Millisecond)
+		if err := s.checkFree(ctx, tx, b, b.Token); err != nil {
+			return err
+		}
+		if oldReminder != "" {
+			if _, err := mail.Withdraw(ctx, tx, oldReminder); err != nil {
+				return err
+			}
+		}
+		reminder, err := s.scheduleReminder(&b, now)
+		if err != nil {
+			return err
+		}
+		if err := moveBooking(ctx, tx, av, b); err != nil {
+			return err
+		}
+		mails, err := s.mailer.movedMails(av, b)
+		if err != nil {
+			return err
+		}
+		return enqueue(ctx, tx, append(mails, reminder...))
 	})
 	if err != nil {
 		return Booking{}, err
@@ -169,6 +407,12 @@ func (s *Service) Cancel(ctx context.Context, cancelToken string) (b Booking, ch
 		if changed, err = markCancelled(ctx, tx, cancelToken, now); err != nil || !changed {
 			return err
 		}
+		if b.ReminderRef != "" {
+			if _, err := mail.Withdraw(ctx, tx, b.ReminderRef); err != nil {
+				return err
+			}
+			b.ReminderRef = ""
+		}
 		b.Cancelled = now.Truncate(time.Millisecond)
 		mails, err := s.mailer.cancellationMails(s.cfg.Availability, b)
 		if err != nil {
@@ -193,10 +437,10 @@ func (s *Service) Cancel(ctx context.Context, cancelToken string) (b Booking, ch
 // Invite returns the invite texts of b, in its visitor's language.
 func (s *Service) Invite(b Booking) Invite { return s.mailer.invite(b) }
 
-// Calendar returns the iCalendar file of b: the invite while it stands, its
+// ICSFile returns the iCalendar file of b: the invite while it stands, its
 // cancellation once cancelled, so that importing the file again brings a
 // calendar up to date.
-func (s *Service) Calendar(b Booking) []byte {
+func (s *Service) ICSFile(b Booking) []byte {
 	if b.IsCancelled() {
 		return CancelICS(b, s.Invite(b))
 	}

@@ -27,29 +27,43 @@ func (echoTexts) T(lang, key string, vars ...string) string {
 // what the visitor wrote too.
 func mailTemplates() fstest.MapFS {
 	const visitorBody = "Subject: {{.ServiceTitle}} {{.When}}\n\n{{.Service}} {{.Minutes}} {{.TimeZone}} " +
-		"{{.HostWhen}} {{.HostTimeZone}} {{.SameZone}} {{.CancelURL}} {{.ScheduleURL}} {{.Brand.Name}}\n"
+		"{{.HostWhen}} {{.HostTimeZone}} {{.SameZone}} {{.CancelURL}} {{.RescheduleURL}} {{.ScheduleURL}} {{.Brand.Name}} " +
+		"meeting={{.Meeting}} {{.MeetingURL}} {{.Phone}} reminder={{.Reminder}}\n"
 	const notifyBody = "Subject: {{.ServiceTitle}} {{.When}}\n\n{{.Name}} {{.Email}} {{.Company}} {{.Topic}} {{.Minutes}} {{.TimeZone}} " +
 		"{{.HostWhen}} {{.HostTimeZone}} {{.SameZone}} {{.LangLabel}} {{.CreatedAt}} {{.CancelURL}} {{.ScheduleURL}} {{.Brand.Name}}\n"
 	fsys := fstest.MapFS{}
 	for _, lang := range Languages() {
 		fsys["mail/"+lang+"/booking-confirmation.txt"] = &fstest.MapFile{Data: []byte(visitorBody)}
 		fsys["mail/"+lang+"/booking-cancelled.txt"] = &fstest.MapFile{Data: []byte(visitorBody)}
+		fsys["mail/"+lang+"/booking-moved.txt"] = &fstest.MapFile{Data: []byte(visitorBody)}
+		fsys["mail/"+lang+"/booking-reminder.txt"] = &fstest.MapFile{Data: []byte(visitorBody)}
 	}
 	fsys["mail/en/booking-notify.txt"] = &fstest.MapFile{Data: []byte(notifyBody)}
 	fsys["mail/en/booking-cancel-notify.txt"] = &fstest.MapFile{Data: []byte(notifyBody)}
+	fsys["mail/en/booking-moved-notify.txt"] = &fstest.MapFile{Data: []byte(notifyBody)}
 	return fsys
 }
 
 func testService(t *testing.T, st *store.Store, now *time.Time) *Service {
 	t.Helper()
-	svc, err := NewService(st, mailTemplates(), Config{
+	return testServiceWith(t, st, now, nil)
+}
+
+// testServiceWith is testService with its configuration changed by edit.
+func testServiceWith(t *testing.T, st *store.Store, now *time.Time, edit func(*Config)) *Service {
+	t.Helper()
+	cfg := Config{
 		Availability: fixture(t),
 		Inbox:        "team@example.com",
 		Brand:        Brand{Name: "Northbeam", Email: "hello@example.com", BaseURL: "https://example.com"},
 		Texts:        echoTexts{},
 		LocalURL:     func(lang, path string) string { return "https://example.com/" + lang + path },
 		Now:          func() time.Time { return *now },
-	})
+	}
+	if edit != nil {
+		edit(&cfg)
+	}
+	svc, err := NewService(st, mailTemplates(), cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -165,7 +179,7 @@ func TestServiceCancel(t *testing.T) {
 		if n := countRows(t, st, `SELECT count(*) FROM outbox_attachments WHERE content_type LIKE '%method=CANCEL'`); n != 2 {
 			t.Errorf("%d cancellations attached, want 2", n)
 		}
-		if !strings.Contains(string(svc.Calendar(again)), "METHOD:CANCEL") {
+		if !strings.Contains(string(svc.ICSFile(again)), "METHOD:CANCEL") {
 			t.Error("the calendar of a cancelled booking does not cancel")
 		}
 		// The time is free again.
@@ -205,7 +219,7 @@ func TestServiceInviteIsInTheVisitorsLanguage(t *testing.T) {
 			t.Errorf("invite %+v", inv)
 		}
 		found, err := svc.Find(context.Background(), b.Token)
-		if err != nil || string(svc.Calendar(found)) != string(ICS(b, inv)) {
+		if err != nil || string(svc.ICSFile(found)) != string(ICS(b, inv)) {
 			t.Errorf("the stored booking's invite differs from the one mailed: %v", err)
 		}
 	})

@@ -17,8 +17,18 @@ var (
 	ErrSlotTaken = errors.New("booking: the time is no longer free")
 	// ErrNotFound means no booking has the token: a 404.
 	ErrNotFound = errors.New("booking: no such booking")
-	// ErrStarted means a cancellation came once the meeting had begun.
+	// ErrStarted means a cancellation or a move came once the meeting had
+	// begun.
 	ErrStarted = errors.New("booking: the consultation has already begun")
+	// ErrCancelled means a move of a booking that was cancelled.
+	ErrCancelled = errors.New("booking: the consultation was cancelled")
+	// ErrTooLate means a move within the minimum notice before the start.
+	ErrTooLate = errors.New("booking: too close to the consultation to move it")
+	// ErrAddressLimit means the visitor's address already holds as many
+	// standing bookings as one address may.
+	ErrAddressLimit = errors.New("booking: this address has enough standing bookings")
+	// ErrDayFull means the service's day already holds its most bookings.
+	ErrDayFull = errors.New("booking: the day is fully booked")
 )
 
 // maxServiceLength bounds every service (see the availability file's
@@ -26,13 +36,14 @@ var (
 const maxServiceLength = 24 * time.Hour
 
 // busyDuring returns the standing bookings that overlap iv, as intervals
-// without buffer.
-func busyDuring(ctx context.Context, q store.Querier, iv Interval) ([]Interval, error) {
+// without buffer, leaving out the booking whose token is except (a booking
+// being moved does not stand in its own way).
+func busyDuring(ctx context.Context, q store.Querier, iv Interval, except string) ([]Interval, error) {
 	rows, err := q.QueryContext(ctx, `
 SELECT start_at, end_at FROM bookings
-WHERE cancelled_at IS NULL AND start_at < ? AND start_at > ? AND end_at > ?
+WHERE cancelled_at IS NULL AND start_at < ? AND start_at > ? AND end_at > ? AND token <> ?
 ORDER BY start_at`,
-		store.Millis(iv.End), store.Millis(iv.Start.Add(-maxServiceLength)), store.Millis(iv.Start))
+		store.Millis(iv.End), store.Millis(iv.Start.Add(-maxServiceLength)), store.Millis(iv.Start), except)
 	if err != nil {
 		return nil, fmt.Errorf("booking: read busy times: %w", err)
 	}
@@ -51,28 +62,19 @@ ORDER BY start_at`,
 	return busy, nil
 }
 
-// insertBooking writes b inside tx unless it collides with a standing
-// booking widened by av.Buffer, in which case it returns ErrSlotTaken. On
-// SQLite the caller's transaction holds the write lock from its start (the
-// store opens write transactions with BEGIN IMMEDIATE), so no other booking
-// can be committed between the check and the insert. On PostgreSQL several
-// instances insert at once: the check answers most collisions early, and
-// the exclusion constraint over [start_at, busy_until) refuses the rest,
-// which commit in between.
+// insertBooking writes b inside tx. The caller has checked that its time
+// is free (see [Service.Book]); the unique index on a standing start and,
+// on PostgreSQL, the exclusion constraint over [start_at, busy_until)
+// refuse it as ErrSlotTaken should another booking have taken the time
+// all the same.
 func insertBooking(ctx context.Context, tx *store.Tx, av Availability, b Booking) error {
-	busy, err := busyDuring(ctx, tx, b.Interval().Extend(av.Buffer))
-	if err != nil {
-		return err
-	}
-	if Conflicts(av, b.Interval(), busy) {
-		return ErrSlotTaken
-	}
-	_, err = tx.ExecContext(ctx, `
+	_, err := tx.ExecContext(ctx, `
 INSERT INTO bookings (token, cancel_token, service, start_at, end_at, busy_until, name, email, company,
-                      topic, time_zone, lang, created_at)
-VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+                      topic, time_zone, lang, created_at, phone, meeting_url, reminder_ref)
+VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 		b.Token, b.CancelToken, b.Service, store.Millis(b.Start), store.Millis(b.End), store.Millis(b.End.Add(av.Buffer)),
-		b.Name, b.Email, b.Company, b.Topic, b.TimeZone, b.Lang, store.Millis(b.Created))
+		b.Name, b.Email, b.Company, b.Topic, b.TimeZone, b.Lang, store.Millis(b.Created),
+		b.Phone, b.MeetingURL, nullable(b.ReminderRef))
 	if store.IsConflict(err) {
 		// Only the partial index on a standing start or the overlap
 		// constraint can refuse the row (tokens are random): taken.
@@ -84,8 +86,63 @@ VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 	return nil
 }
 
+// moveBooking gives the standing booking b its new time, counts the move
+// in its sequence and records its waiting reminder, inside tx. Like
+// insertBooking, it returns ErrSlotTaken when the constraints refuse the
+// new time.
+func moveBooking(ctx context.Context, tx *store.Tx, av Availability, b Booking) error {
+	_, err := tx.ExecContext(ctx, `
+UPDATE bookings SET start_at = ?, end_at = ?, busy_until = ?, sequence = ?, updated_at = ?, reminder_ref = ?
+WHERE token = ? AND cancelled_at IS NULL`,
+		store.Millis(b.Start), store.Millis(b.End), store.Millis(b.End.Add(av.Buffer)), b.Sequence,
+		store.Millis(b.Updated), nullable(b.ReminderRef), b.Token)
+	if store.IsConflict(err) {
+		return ErrSlotTaken
+	}
+	if err != nil {
+		return fmt.Errorf("booking: move: %w", err)
+	}
+	return nil
+}
+
+// standingFor counts the standing bookings of email (in any case) that
+// have not started at now.
+func standingFor(ctx context.Context, q store.Querier, email string, now time.Time) (int, error) {
+	var n int
+	err := q.QueryRowContext(ctx, `
+SELECT count(*) FROM bookings WHERE lower(email) = lower(?) AND cancelled_at IS NULL AND start_at > ?`,
+		email, store.Millis(now)).Scan(&n)
+	if err != nil {
+		return 0, fmt.Errorf("booking: count standing bookings: %w", err)
+	}
+	return n, nil
+}
+
+// bookedOn counts the standing bookings of service that start within day
+// (a day of the consultancy), leaving out the booking whose token is
+// except.
+func bookedOn(ctx context.Context, q store.Querier, service string, day Interval, except string) (int, error) {
+	var n int
+	err := q.QueryRowContext(ctx, `
+SELECT count(*) FROM bookings
+WHERE service = ? AND cancelled_at IS NULL AND start_at >= ? AND start_at < ? AND token <> ?`,
+		service, store.Millis(day.Start), store.Millis(day.End), except).Scan(&n)
+	if err != nil {
+		return 0, fmt.Errorf("booking: count the day's bookings: %w", err)
+	}
+	return n, nil
+}
+
+// nullable stores "" as NULL.
+func nullable(s string) any {
+	if s == "" {
+		return nil
+	}
+	return s
+}
+
 const bookingColumns = `token, cancel_token, service, start_at, end_at, name, email, company, topic,
-       time_zone, lang, created_at, cancelled_at`
+       time_zone, lang, created_at, cancelled_at, phone, meeting_url, sequence, updated_at, reminder_ref`
 
 // findBooking returns the booking whose column (token or cancel_token)
 // equals value, or ErrNotFound.
@@ -95,10 +152,11 @@ func findBooking(ctx context.Context, q store.Querier, column, value string) (Bo
 	}
 	var b Booking
 	var start, end, created int64
-	var cancelled sql.NullInt64
+	var cancelled, updated sql.NullInt64
+	var reminder sql.NullString
 	err := q.QueryRowContext(ctx, `SELECT `+bookingColumns+` FROM bookings WHERE `+column+` = ?`, value).Scan(
 		&b.Token, &b.CancelToken, &b.Service, &start, &end, &b.Name, &b.Email, &b.Company, &b.Topic,
-		&b.TimeZone, &b.Lang, &created, &cancelled)
+		&b.TimeZone, &b.Lang, &created, &cancelled, &b.Phone, &b.MeetingURL, &b.Sequence, &updated, &reminder)
 	if errors.Is(err, sql.ErrNoRows) {
 		return Booking{}, ErrNotFound
 	}
@@ -109,6 +167,10 @@ func findBooking(ctx context.Context, q store.Querier, column, value string) (Bo
 	if cancelled.Valid {
 		b.Cancelled = store.FromMillis(cancelled.Int64)
 	}
+	if updated.Valid {
+		b.Updated = store.FromMillis(updated.Int64)
+	}
+	b.ReminderRef = reminder.String
 	return b, nil
 }
 
@@ -117,7 +179,7 @@ func findBooking(ctx context.Context, q store.Querier, column, value string) (Bo
 // already).
 func markCancelled(ctx context.Context, tx *store.Tx, cancelToken string, at time.Time) (bool, error) {
 	res, err := tx.ExecContext(ctx,
-		`UPDATE bookings SET cancelled_at = ? WHERE cancel_token = ? AND cancelled_at IS NULL`,
+		`UPDATE bookings SET cancelled_at = ?, reminder_ref = NULL WHERE cancel_token = ? AND cancelled_at IS NULL`,
 		store.Millis(at), cancelToken)
 	if err != nil {
 		return false, fmt.Errorf("booking: cancel: %w", err)

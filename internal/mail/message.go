@@ -6,6 +6,7 @@ import (
 	"mime"
 	"net/mail"
 	"strings"
+	"time"
 	"unicode"
 	"unicode/utf8"
 )
@@ -40,6 +41,13 @@ type Message struct {
 	Lang string
 	// Attachments are added after the body, in order.
 	Attachments []Attachment
+	// Ref, when set, is the outbox reference of the message, a random
+	// UUID the caller keeps to find it again (to withdraw a reminder);
+	// empty, Enqueue makes one. It becomes the Message-ID.
+	Ref string
+	// NotBefore, when set, holds the message back until then: a reminder
+	// waits in the outbox for its time.
+	NotBefore time.Time
 }
 
 // Attachment is a file sent with a message, such as a calendar invite.

@@ -20,21 +20,26 @@ const (
 
 // Enqueue validates m and writes it to the outbox inside tx, the caller's
 // transaction, so the mail exists exactly when the caller's data does. It
-// is sent by the next drain of a [Worker]; call [Worker.Wake] after the
-// commit to send it at once.
+// is sent by the next drain of a [Worker] after m.NotBefore; call
+// [Worker.Wake] after the commit to send it at once.
 func Enqueue(ctx context.Context, tx *store.Tx, m Message) error {
 	if err := m.Validate(); err != nil {
 		return err
 	}
 	now := store.Millis(time.Now())
+	due := max(now, store.Millis(m.NotBefore))
+	ref := m.Ref
+	if ref == "" {
+		ref = uuid.NewString()
+	}
 	var id int64
 	err := tx.QueryRowContext(ctx, `
 INSERT INTO outbox (ref, kind, to_addr, reply_to, subject, text_body, html_body, lang,
                     state, next_attempt_at, created_at)
 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
 RETURNING id`,
-		uuid.NewString(), m.Kind, m.To, m.ReplyTo, m.Subject, m.Text, m.HTML, m.Lang,
-		statePending, now, now,
+		ref, m.Kind, m.To, m.ReplyTo, m.Subject, m.Text, m.HTML, m.Lang,
+		statePending, due, now,
 	).Scan(&id)
 	if err != nil {
 		return fmt.Errorf("mail: enqueue %s: %w", m.Kind, err)
@@ -51,6 +56,19 @@ INSERT INTO outbox_attachments (outbox_id, filename, content_type, data) VALUES 
 		}
 	}
 	return nil
+}
+
+// Withdraw deletes the message with ref from the outbox inside tx if it
+// has not been sent yet (a reminder of a booking that was cancelled or
+// moved), and reports whether it did. A message already sent stays as the
+// record of what went out.
+func Withdraw(ctx context.Context, tx *store.Tx, ref string) (bool, error) {
+	res, err := tx.ExecContext(ctx, `DELETE FROM outbox WHERE ref = ? AND state IN ('pending', 'held')`, ref)
+	if err != nil {
+		return false, fmt.Errorf("mail: withdraw %s: %w", ref, err)
+	}
+	n, err := res.RowsAffected()
+	return n == 1, err
 }
 
 // queued is an outbox row on its way to the sender.

@@ -229,12 +229,65 @@ CREATE TABLE health_probe (
 INSERT INTO health_probe (id, checked_at) VALUES (1, 0);
 `,
 		},
+		{
+			Name: "0007_calendar_feeds",
+			// The last good copy of each of the consultancy's calendar
+			// feeds (internal/calendar), so that a restart while a feed is
+			// down still knows the busy time. The feed's URL is a secret
+			// and is not stored: its SHA-256 names the row.
+			SQLite: `
+CREATE TABLE calendar_feeds (
+	feed_key      TEXT    PRIMARY KEY,         -- hex SHA-256 of the feed's URL
+	host          TEXT    NOT NULL,            -- for people reading the table
+	body          BLOB    NOT NULL,            -- the feed as fetched
+	etag          TEXT    NOT NULL DEFAULT '', -- for conditional requests
+	last_modified TEXT    NOT NULL DEFAULT '',
+	fetched_at    INTEGER NOT NULL             -- unix ms, UTC
+) STRICT;
+`,
+			Postgres: `
+CREATE TABLE calendar_feeds (
+	feed_key      text   PRIMARY KEY,
+	host          text   NOT NULL,
+	body          bytea  NOT NULL,
+	etag          text   NOT NULL DEFAULT '',
+	last_modified text   NOT NULL DEFAULT '',
+	fetched_at    bigint NOT NULL
+);
+`,
+		},
+		{
+			Name: "0008_booking_moves_reminders_meetings",
+			// A booking can be moved (its invite's SEQUENCE counts the
+			// moves, updated_at is the DTSTAMP of the latest), is reminded
+			// by a mail waiting in the outbox (reminder_ref, NULL when none
+			// waits), and says how the meeting happens: the visitor's phone
+			// number for a call, or the video room made for it. The index
+			// serves the limit of standing bookings per address.
+			SQLite: `
+ALTER TABLE bookings ADD COLUMN sequence     INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE bookings ADD COLUMN updated_at   INTEGER;                     -- unix ms, UTC; NULL until moved
+ALTER TABLE bookings ADD COLUMN phone        TEXT    NOT NULL DEFAULT ''; -- E.164, for phone consultations
+ALTER TABLE bookings ADD COLUMN meeting_url  TEXT    NOT NULL DEFAULT ''; -- the video room, for video consultations
+ALTER TABLE bookings ADD COLUMN reminder_ref TEXT;                        -- outbox ref of the waiting reminder
+CREATE INDEX bookings_standing_email ON bookings (lower(email)) WHERE cancelled_at IS NULL;
+`,
+			Postgres: `
+ALTER TABLE bookings ADD COLUMN sequence     integer NOT NULL DEFAULT 0;
+ALTER TABLE bookings ADD COLUMN updated_at   bigint;
+ALTER TABLE bookings ADD COLUMN phone        text    NOT NULL DEFAULT '';
+ALTER TABLE bookings ADD COLUMN meeting_url  text    NOT NULL DEFAULT '';
+ALTER TABLE bookings ADD COLUMN reminder_ref text;
+CREATE INDEX bookings_standing_email ON bookings (lower(email)) WHERE cancelled_at IS NULL;
+`,
+		},
 	}
 }
 
 // CopiedTables lists, parents first, the tables that hold the site's data:
 // what migrate-db copies from SQLite to PostgreSQL and checks row by row.
-// Rate-limit counters are left out: they describe the last minutes only.
+// Rate-limit counters are left out (they describe the last minutes only),
+// and so are the copies of calendar feeds, which the site fetches again.
 func CopiedTables() []string {
 	return []string{"messages", "outbox", "outbox_attachments", "bookings"}
 }

@@ -1,0 +1,144 @@
+package calendar
+
+import (
+	"fmt"
+	"os"
+	"strings"
+	"testing"
+	"time"
+)
+
+func berlin(t testing.TB) *time.Location {
+	t.Helper()
+	loc, err := time.LoadLocation("Europe/Berlin")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return loc
+}
+
+// show writes intervals as Berlin wall-clock times, one a line.
+func show(ivs []Interval, loc *time.Location) string {
+	var b strings.Builder
+	for _, iv := range ivs {
+		fmt.Fprintf(&b, "%s – %s\n", iv.Start.In(loc).Format("Mon 2 Jan 15:04"), iv.End.In(loc).Format("Mon 2 Jan 15:04"))
+	}
+	return b.String()
+}
+
+// TestFortnight reads a consultant's realistic feed over the fortnight of
+// the spring daylight-saving change. It covers what calendar imports get
+// wrong (Cal.com issues 3457, 7796, 14641 and 19929): recurring events that
+// did not block, occurrences shifted by the change or by a day, "free"
+// events that blocked, and zones taken for the consultancy's own.
+func TestFortnight(t *testing.T) {
+	loc := berlin(t)
+	data, err := os.ReadFile("testdata/fortnight.ics")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cal, err := Parse(data, loc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cal.Skipped != 0 {
+		t.Errorf("%d events skipped", cal.Skipped)
+	}
+	window := Interval{time.Date(2027, 3, 22, 0, 0, 0, 0, loc), time.Date(2027, 4, 5, 0, 0, 0, 0, loc)}
+	want := `Mon 22 Mar 09:00 – Mon 22 Mar 09:30
+Mon 22 Mar 16:00 – Mon 22 Mar 16:30
+Tue 23 Mar 09:00 – Tue 23 Mar 09:30
+Tue 23 Mar 15:00 – Tue 23 Mar 16:00
+Thu 25 Mar 14:00 – Thu 25 Mar 14:30
+Fri 26 Mar 09:00 – Fri 26 Mar 09:30
+Fri 26 Mar 16:00 – Fri 26 Mar 17:00
+Mon 29 Mar 09:00 – Mon 29 Mar 09:30
+Mon 29 Mar 16:00 – Mon 29 Mar 16:30
+Tue 30 Mar 00:00 – Wed 31 Mar 00:00
+Wed 31 Mar 09:00 – Wed 31 Mar 09:30
+Wed 31 Mar 14:00 – Wed 31 Mar 15:00
+Thu 1 Apr 09:00 – Thu 1 Apr 09:30
+Thu 1 Apr 15:00 – Thu 1 Apr 15:30
+Fri 2 Apr 09:00 – Fri 2 Apr 09:30
+Fri 2 Apr 11:00 – Fri 2 Apr 11:30
+Fri 2 Apr 16:00 – Fri 2 Apr 17:00
+`
+	if got := show(cal.Busy(window), loc); got != want {
+		t.Errorf("busy time of the fortnight:\n%s\nwant:\n%s", got, want)
+	}
+	// A window that cuts an event keeps the part inside.
+	narrow := Interval{time.Date(2027, 3, 23, 15, 30, 0, 0, loc), time.Date(2027, 3, 23, 17, 0, 0, 0, loc)}
+	if got := show(cal.Busy(narrow), loc); got != "Tue 23 Mar 15:00 – Tue 23 Mar 16:00\n" {
+		t.Errorf("busy time around 16:00 on the 23rd: %s", got)
+	}
+}
+
+// The same recurring meeting written by different applications lands on
+// the same instants: an IANA TZID, the feed's own VTIMEZONE under a
+// Windows name, and a vendor-prefixed TZID.
+func TestZonesAgree(t *testing.T) {
+	loc := berlin(t)
+	feed := func(tzid, extra string) string {
+		return "BEGIN:VCALENDAR\r\nVERSION:2.0\r\n" + extra +
+			"BEGIN:VEVENT\r\nUID:x\r\nDTSTART;TZID=" + tzid + ":20261020T090000\r\nDTEND;TZID=" + tzid + ":20261020T100000\r\n" +
+			"RRULE:FREQ=WEEKLY;BYDAY=TU;COUNT=3\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n"
+	}
+	vtz := "BEGIN:VTIMEZONE\r\nTZID:W. Europe Standard Time\r\nBEGIN:STANDARD\r\nDTSTART:16010101T030000\r\nTZOFFSETFROM:+0200\r\nTZOFFSETTO:+0100\r\n" +
+		"RRULE:FREQ=YEARLY;BYDAY=-1SU;BYMONTH=10\r\nEND:STANDARD\r\nBEGIN:DAYLIGHT\r\nDTSTART:16010101T020000\r\nTZOFFSETFROM:+0100\r\nTZOFFSETTO:+0200\r\n" +
+		"RRULE:FREQ=YEARLY;BYDAY=-1SU;BYMONTH=3\r\nEND:DAYLIGHT\r\nEND:VTIMEZONE\r\n"
+	window := Interval{time.Date(2026, 10, 1, 0, 0, 0, 0, loc), time.Date(2026, 11, 30, 0, 0, 0, 0, loc)}
+	// 20 October (CEST), 27 October (CET, after the change on the 25th), 3 November.
+	want := "Tue 20 Oct 09:00 – Tue 20 Oct 10:00\nTue 27 Oct 09:00 – Tue 27 Oct 10:00\nTue 3 Nov 09:00 – Tue 3 Nov 10:00\n"
+	for name, data := range map[string]string{
+		"IANA":            feed("Europe/Berlin", ""),
+		"VTIMEZONE":       feed(`"W. Europe Standard Time"`, vtz),
+		"vendor prefix":   feed("/freeassociation.sourceforge.net/Tzfile/Europe/Berlin", ""),
+		"floating (home)": strings.ReplaceAll(feed("Europe/Berlin", ""), ";TZID=Europe/Berlin", ""),
+	} {
+		cal, err := Parse([]byte(data), loc)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if got := show(cal.Busy(window), loc); got != want {
+			t.Errorf("%s:\n%s\nwant:\n%s", name, got, want)
+		}
+	}
+}
+
+// A whole-day event is the consultancy's day, wherever the server runs: it
+// is not shifted to the day before by reading the date as UTC midnight.
+func TestWholeDayIsTheConsultancysDay(t *testing.T) {
+	tokyo, _ := time.LoadLocation("Asia/Tokyo")
+	for _, home := range []*time.Location{berlin(t), tokyo, time.UTC} {
+		data := "BEGIN:VCALENDAR\r\nBEGIN:VEVENT\r\nUID:d\r\nDTSTART;VALUE=DATE:20270506\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n"
+		cal, err := Parse([]byte(data), home)
+		if err != nil {
+			t.Fatal(err)
+		}
+		busy := cal.Busy(Interval{time.Date(2027, 5, 1, 0, 0, 0, 0, home), time.Date(2027, 5, 10, 0, 0, 0, 0, home)})
+		if len(busy) != 1 || !busy[0].Start.Equal(time.Date(2027, 5, 6, 0, 0, 0, 0, home)) || !busy[0].End.Equal(time.Date(2027, 5, 7, 0, 0, 0, 0, home)) {
+			t.Errorf("in %s: %s", home, show(busy, home))
+		}
+	}
+}
+
+func TestRefusesWhatIsNotACalendar(t *testing.T) {
+	for name, data := range map[string]string{
+		"HTML error page": "<!doctype html><title>404</title>",
+		"empty":           "",
+		"JSON":            `{"error":"unauthorized"}`,
+		"cut off":         "BEGIN:VCALENDAR\r\nBEGIN:VEVENT\r\nUID:x\r\nDTSTART:20270101T100000Z\r\n",
+		"malformed":       "BEGIN:VCALENDAR\r\nBEGIN:VEVENT\r\nEND:VTODO\r\nEND:VCALENDAR\r\n",
+	} {
+		if _, err := Parse([]byte(data), time.UTC); err == nil {
+			t.Errorf("%s: parsed", name)
+		}
+	}
+	// A bad event is skipped; the rest of the feed counts.
+	data := "BEGIN:VCALENDAR\r\nBEGIN:VEVENT\r\nUID:bad\r\nDTSTART:not-a-date\r\nEND:VEVENT\r\n" +
+		"BEGIN:VEVENT\r\nUID:good\r\nDTSTART:20270101T100000Z\r\nDTEND:20270101T110000Z\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n"
+	cal, err := Parse([]byte(data), time.UTC)
+	if err != nil || cal.Skipped != 1 || len(cal.Busy(Interval{time.Date(2027, 1, 1, 0, 0, 0, 0, time.UTC), time.Date(2027, 1, 2, 0, 0, 0, 0, time.UTC)})) != 1 {
+		t.Errorf("a feed with one bad event: %v, %+v", err, cal)
+	}
+}

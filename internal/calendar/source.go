@@ -1,0 +1,387 @@
+package calendar
+
+import (
+	"context"
+	"crypto/sha256"
+	"database/sql"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"net/url"
+	"slices"
+	"sync"
+	"time"
+
+	"github.com/northbeam/site/internal/store"
+)
+
+// Config tunes a [Source]. Zero values take the defaults noted.
+type Config struct {
+	// URLs are the feeds (CALENDAR_ICS_URLS). Each is a secret: anyone
+	// who has it reads the calendar. Only its host is ever shown.
+	URLs []string
+	// Home is the consultancy's zone.
+	Home *time.Location
+	// Refresh is how often the feeds are fetched again; default 5 min.
+	Refresh time.Duration
+	// Ahead is how far from now busy time is worked out in advance, at
+	// least the bookable days; default 62 days.
+	Ahead time.Duration
+	// Timeout bounds one fetch; default 20 s.
+	Timeout time.Duration
+	// MaxBytes is the largest feed accepted; default 20 MB.
+	MaxBytes int64
+	// Store keeps the last good copy of each feed, so that a restart while
+	// a feed is down still knows the busy time. Nil keeps nothing.
+	Store *store.Store
+	// Client fetches the feeds; default an http.Client with Timeout.
+	Client *http.Client
+	// Logger receives a line per fetch that changes something.
+	Logger *slog.Logger
+	// Now is the clock; default time.Now.
+	Now func() time.Time
+}
+
+func (c Config) withDefaults() Config {
+	if c.Home == nil {
+		c.Home = time.UTC
+	}
+	if c.Refresh <= 0 {
+		c.Refresh = 5 * time.Minute
+	}
+	if c.Ahead <= 0 {
+		c.Ahead = 62 * 24 * time.Hour
+	}
+	if c.Timeout <= 0 {
+		c.Timeout = 20 * time.Second
+	}
+	if c.MaxBytes <= 0 {
+		c.MaxBytes = 20 << 20
+	}
+	if c.Client == nil {
+		c.Client = &http.Client{Timeout: c.Timeout}
+	}
+	if c.Logger == nil {
+		c.Logger = slog.Default()
+	}
+	if c.Now == nil {
+		c.Now = time.Now
+	}
+	return c
+}
+
+// Source is the consultancy's busy time from its calendar feeds: fetched at
+// start and every Refresh with conditional requests, the last good copy of
+// each kept (in memory and in the database) while a feed fails. It is safe
+// for concurrent use.
+type Source struct {
+	cfg   Config
+	feeds []*feed
+	// mu guards the feeds' state and busy.
+	mu   sync.RWMutex
+	busy []Interval // every feed's busy time over [computed.Start, computed.End), merged
+	// computed is the span busy covers.
+	computed Interval
+}
+
+// feed is one URL's state.
+type feed struct {
+	url  string
+	key  string // sha256 of the URL: how the database names the feed
+	host string
+	name string // "feed 1 (calendar.example.com)": how logs and /readyz name it
+
+	cal          *Calendar // the last good copy, parsed; nil before any
+	etag         string
+	lastModified string
+	loadedAt     time.Time // when the last good copy was fetched
+	failingSince time.Time // zero while the last fetch worked
+	lastError    string    // why the last fetch failed, without the URL
+}
+
+// NewSource returns a source for cfg.URLs. It reads nothing yet: see
+// [Source.Run], or [Source.Load] and [Source.Refresh].
+func NewSource(cfg Config) (*Source, error) {
+	cfg = cfg.withDefaults()
+	s := &Source{cfg: cfg}
+	for i, raw := range cfg.URLs {
+		u, err := url.Parse(raw)
+		if err != nil || (u.Scheme != "https" && u.Scheme != "http" && u.Scheme != "webcal") || u.Hostname() == "" {
+			// The URL is a secret: say which one, not what it is.
+			return nil, fmt.Errorf("calendar: feed %d is not an http(s) or webcal URL", i+1)
+		}
+		if u.Scheme == "webcal" {
+			u.Scheme = "https"
+		}
+		sum := sha256.Sum256([]byte(raw))
+		s.feeds = append(s.feeds, &feed{
+			url: u.String(), key: hex.EncodeToString(sum[:]), host: u.Hostname(),
+			name: fmt.Sprintf("feed %d (%s)", i+1, u.Hostname()),
+		})
+	}
+	return s, nil
+}
+
+// Run loads the last good copies, fetches every feed, and fetches them
+// again every Refresh until ctx is done.
+func (s *Source) Run(ctx context.Context) {
+	if len(s.feeds) == 0 {
+		return
+	}
+	if err := s.Load(ctx); err != nil {
+		s.cfg.Logger.Warn("calendar: the stored copies of the feeds could not be read", "err", err)
+	}
+	tick := time.NewTicker(s.cfg.Refresh)
+	defer tick.Stop()
+	for {
+		s.Refresh(ctx)
+		select {
+		case <-ctx.Done():
+			return
+		case <-tick.C:
+		}
+	}
+}
+
+// Load reads the last good copy of each feed from the database.
+func (s *Source) Load(ctx context.Context) error {
+	if s.cfg.Store == nil {
+		return nil
+	}
+	for _, f := range s.feeds {
+		var (
+			body              []byte
+			etag, modified    string
+			fetchedAt         int64
+		)
+		err := s.cfg.Store.QueryRowContext(ctx,
+			`SELECT body, etag, last_modified, fetched_at FROM calendar_feeds WHERE feed_key = ?`, f.key).
+			Scan(&body, &etag, &modified, &fetchedAt)
+		if errors.Is(err, sql.ErrNoRows) {
+			continue
+		}
+		if err != nil {
+			return fmt.Errorf("calendar: load %s: %w", f.name, err)
+		}
+		cal, err := Parse(body, s.cfg.Home)
+		if err != nil {
+			continue
+		}
+		s.mu.Lock()
+		f.cal, f.etag, f.lastModified, f.loadedAt = cal, etag, modified, store.FromMillis(fetchedAt)
+		s.mu.Unlock()
+	}
+	s.recompute()
+	return nil
+}
+
+// Refresh fetches every feed once and works the busy time out again.
+func (s *Source) Refresh(ctx context.Context) {
+	for _, f := range s.feeds {
+		s.fetch(ctx, f)
+	}
+	s.recompute()
+}
+
+// fetch gets f, keeping the last good copy when anything goes wrong.
+func (s *Source) fetch(ctx context.Context, f *feed) {
+	now := s.cfg.Now()
+	body, etag, modified, notModified, err := s.get(ctx, f)
+	var cal *Calendar
+	if err == nil && !notModified {
+		cal, err = Parse(body, s.cfg.Home)
+		if err != nil {
+			err = errors.New("the answer is not an iCalendar feed")
+		}
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if err != nil {
+		if f.failingSince.IsZero() {
+			f.failingSince = now
+		}
+		f.lastError = err.Error()
+		attrs := []any{"feed", f.name, "error", f.lastError, "failing_since", f.failingSince.UTC().Format(time.RFC3339)}
+		if f.cal != nil {
+			attrs = append(attrs, "using_copy_of", f.loadedAt.UTC().Format(time.RFC3339))
+		} else {
+			attrs = append(attrs, "using", "the weekly hours alone")
+		}
+		s.cfg.Logger.Warn("calendar feed not updated", attrs...)
+		return
+	}
+	if !f.failingSince.IsZero() {
+		s.cfg.Logger.Info("calendar feed works again", "feed", f.name)
+	}
+	f.failingSince, f.lastError = time.Time{}, ""
+	if notModified {
+		return
+	}
+	f.cal, f.etag, f.lastModified, f.loadedAt = cal, etag, modified, now
+	if cal.Skipped > 0 {
+		s.cfg.Logger.Warn("calendar feed has events that could not be read", "feed", f.name, "skipped", cal.Skipped)
+	}
+	if s.cfg.Store != nil {
+		if err := s.save(ctx, f, body, now); err != nil {
+			s.cfg.Logger.Warn("calendar feed copy not stored", "feed", f.name, "err", err)
+		}
+	}
+}
+
+// get requests f, conditionally on the copy held. Its errors name the
+// problem, never the URL.
+func (s *Source) get(ctx context.Context, f *feed) (body []byte, etag, modified string, notModified bool, err error) {
+	ctx, cancel := context.WithTimeout(ctx, s.cfg.Timeout)
+	defer cancel()
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, f.url, nil)
+	if err != nil {
+		return nil, "", "", false, errors.New("the request could not be made")
+	}
+	req.Header.Set("Accept", "text/calendar, */*;q=0.5")
+	req.Header.Set("User-Agent", "northbeam-site calendar reader")
+	s.mu.RLock()
+	if f.cal != nil {
+		if f.etag != "" {
+			req.Header.Set("If-None-Match", f.etag)
+		}
+		if f.lastModified != "" {
+			req.Header.Set("If-Modified-Since", f.lastModified)
+		}
+	}
+	s.mu.RUnlock()
+	res, err := s.cfg.Client.Do(req)
+	if err != nil {
+		return nil, "", "", false, describe(err)
+	}
+	defer res.Body.Close()
+	switch {
+	case res.StatusCode == http.StatusNotModified:
+		return nil, "", "", true, nil
+	case res.StatusCode != http.StatusOK:
+		return nil, "", "", false, fmt.Errorf("HTTP %d", res.StatusCode)
+	}
+	body, err = io.ReadAll(io.LimitReader(res.Body, s.cfg.MaxBytes+1))
+	if err != nil {
+		return nil, "", "", false, describe(err)
+	}
+	if int64(len(body)) > s.cfg.MaxBytes {
+		return nil, "", "", false, fmt.Errorf("larger than %d MB", s.cfg.MaxBytes>>20)
+	}
+	return body, res.Header.Get("ETag"), res.Header.Get("Last-Modified"), false, nil
+}
+
+// describe says what went wrong with a request without quoting it: the
+// errors of net/http start with the method and the whole URL.
+func describe(err error) error {
+	var netErr net.Error
+	switch {
+	case errors.Is(err, context.DeadlineExceeded) || (errors.As(err, &netErr) && netErr.Timeout()):
+		return errors.New("no answer in time")
+	case errors.Is(err, context.Canceled):
+		return errors.New("cancelled")
+	}
+	var opErr *net.OpError
+	if errors.As(err, &opErr) && opErr.Err != nil {
+		return fmt.Errorf("cannot connect: %s", opErr.Err.Error())
+	}
+	var dnsErr *net.DNSError
+	if errors.As(err, &dnsErr) {
+		return errors.New("the host name does not resolve")
+	}
+	return errors.New("the request failed")
+}
+
+// save keeps body as f's last good copy.
+func (s *Source) save(ctx context.Context, f *feed, body []byte, at time.Time) error {
+	return s.cfg.Store.InTx(ctx, func(tx *store.Tx) error {
+		if _, err := tx.ExecContext(ctx, `DELETE FROM calendar_feeds WHERE feed_key = ?`, f.key); err != nil {
+			return err
+		}
+		_, err := tx.ExecContext(ctx, `
+INSERT INTO calendar_feeds (feed_key, host, body, etag, last_modified, fetched_at) VALUES (?, ?, ?, ?, ?, ?)`,
+			f.key, f.host, body, f.etag, f.lastModified, store.Millis(at))
+		return err
+	})
+}
+
+// recompute works out the busy time of every feed over the span ahead.
+func (s *Source) recompute() {
+	now := s.cfg.Now()
+	span := Interval{now.Add(-48 * time.Hour), now.Add(s.cfg.Ahead)}
+	s.mu.RLock()
+	var all []Interval
+	for _, f := range s.feeds {
+		if f.cal != nil {
+			all = append(all, f.cal.Busy(span)...)
+		}
+	}
+	s.mu.RUnlock()
+	merged := Merge(all)
+	s.mu.Lock()
+	s.busy, s.computed = merged, span
+	s.mu.Unlock()
+}
+
+// Busy returns the consultancy's busy time from its calendars that
+// overlaps window, sorted and merged. Before any copy of a feed was
+// loaded it has none: the weekly hours alone decide.
+func (s *Source) Busy(window Interval) []Interval {
+	if s == nil {
+		return nil
+	}
+	s.mu.RLock()
+	busy, computed := s.busy, s.computed
+	inside := !window.Start.Before(computed.Start) && !window.End.After(computed.End)
+	s.mu.RUnlock()
+	if !inside {
+		// Outside the span worked out in advance (a clock that moved on
+		// between refreshes): work it out now.
+		var all []Interval
+		s.mu.RLock()
+		for _, f := range s.feeds {
+			if f.cal != nil {
+				all = append(all, f.cal.Busy(window)...)
+			}
+		}
+		s.mu.RUnlock()
+		return Merge(all)
+	}
+	i, _ := slices.BinarySearchFunc(busy, window.Start, func(iv Interval, t time.Time) int {
+		if iv.End.After(t) {
+			return 1
+		}
+		return -1
+	})
+	var out []Interval
+	for ; i < len(busy) && busy[i].Start.Before(window.End); i++ {
+		out = append(out, busy[i])
+	}
+	return out
+}
+
+// FeedStatus is what /readyz says about a feed.
+type FeedStatus struct {
+	Name         string    // "feed 1 (calendar.example.com)"
+	Loaded       bool      // a copy is in use
+	LoadedAt     time.Time // when that copy was fetched
+	FailingSince time.Time // zero while it is up to date
+	LastError    string
+}
+
+// Status returns the state of every feed.
+func (s *Source) Status() []FeedStatus {
+	if s == nil {
+		return nil
+	}
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	out := make([]FeedStatus, len(s.feeds))
+	for i, f := range s.feeds {
+		out[i] = FeedStatus{Name: f.name, Loaded: f.cal != nil, LoadedAt: f.loadedAt, FailingSince: f.failingSince, LastError: f.lastError}
+	}
+	return out
+}
