@@ -30,7 +30,7 @@ type Services struct {
 	// Calendar is the consultancy's calendar feeds, whose state /readyz
 	// reports; nil when there are none.
 	Calendar *calendar.Source
-	Now     func() time.Time // default time.Now
+	Now      func() time.Time // default time.Now
 	// ContactRate limits contact posts per client; default 5 per 10 minutes.
 	ContactRate RateLimit
 	// BookingRate limits booking and cancellation posts per client;

@@ -127,15 +127,15 @@ func newMailer(content fs.FS, cfg Config) (*mailer, error) {
 // template that names one fails at start. Times are already formatted in
 // the mail's language.
 type visitorMailData struct {
-	Brand        Brand
-	Service      string // key
-	ServiceTitle string // in the mail's language
-	Minutes      int
-	When         string // start in the visitor's zone
-	TimeZone     string // the visitor's zone
-	HostWhen     string // start in the consultancy's zone
-	HostTimeZone string
-	SameZone     bool   // the visitor's zone shows the same wall-clock time as the consultancy's
+	Brand         Brand
+	Service       string // key
+	ServiceTitle  string // in the mail's language
+	Minutes       int
+	When          string // start in the visitor's zone
+	TimeZone      string // the visitor's zone
+	HostWhen      string // start in the consultancy's zone
+	HostTimeZone  string
+	SameZone      bool   // the visitor's zone shows the same wall-clock time as the consultancy's
 	CancelURL     string // the visitor's cancel page, with the cancel token
 	RescheduleURL string // the page to choose another time, with the cancel token
 	ScheduleURL   string // the booking page in the visitor's language
@@ -180,15 +180,15 @@ func (m *mailer) data(av Availability, b Booking, lang string) mailData {
 	}
 	return mailData{
 		visitorMailData: visitorMailData{
-			Brand:        m.brand,
-			Service:      b.Service,
-			ServiceTitle: m.serviceTitle(lang, b.Service),
-			Minutes:      int(b.End.Sub(b.Start) / time.Minute),
-			When:         intl.FormatDateTime(lang, b.Start.In(visitor)),
-			TimeZone:     b.TimeZone,
-			HostWhen:     intl.FormatDateTime(lang, b.Start.In(host)),
-			HostTimeZone: host.String(),
-			SameZone:     vOff == hOff,
+			Brand:         m.brand,
+			Service:       b.Service,
+			ServiceTitle:  m.serviceTitle(lang, b.Service),
+			Minutes:       int(b.End.Sub(b.Start) / time.Minute),
+			When:          intl.FormatDateTime(lang, b.Start.In(visitor)),
+			TimeZone:      b.TimeZone,
+			HostWhen:      intl.FormatDateTime(lang, b.Start.In(host)),
+			HostTimeZone:  host.String(),
+			SameZone:      vOff == hOff,
 			CancelURL:     m.localURL(b.Lang, "/schedule/cancel") + "?token=" + url.QueryEscape(b.CancelToken),
 			RescheduleURL: m.localURL(b.Lang, "/schedule/reschedule") + "?token=" + url.QueryEscape(b.CancelToken),
 			ScheduleURL:   m.localURL(b.Lang, "/schedule"),

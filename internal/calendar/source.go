@@ -154,9 +154,9 @@ func (s *Source) Load(ctx context.Context) error {
 	}
 	for _, f := range s.feeds {
 		var (
-			body              []byte
-			etag, modified    string
-			fetchedAt         int64
+			body           []byte
+			etag, modified string
+			fetchedAt      int64
 		)
 		err := s.cfg.Store.QueryRowContext(ctx,
 			`SELECT body, etag, last_modified, fetched_at FROM calendar_feeds WHERE feed_key = ?`, f.key).
