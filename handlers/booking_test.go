@@ -76,8 +76,9 @@ func newBookingEnvOn(t testing.TB, backend store.Backend, availability string, n
 	return newBookingEnvWith(t, storetest.Open(t, backend), availability, now)
 }
 
-// newBookingEnvWith is newBookingEnv on the store st.
-func newBookingEnvWith(t testing.TB, st *store.Store, availability string, now *time.Time) *bookingEnv {
+// newBookingEnvWith is newBookingEnv on the store st, with the booking
+// service's configuration changed by edits.
+func newBookingEnvWith(t testing.TB, st *store.Store, availability string, now *time.Time, edits ...func(*booking.Config)) *bookingEnv {
 	t.Helper()
 	s := testSite(t)
 	av, err := booking.ParseAvailability([]byte(availability))
@@ -90,7 +91,7 @@ func newBookingEnvWith(t testing.TB, st *store.Store, availability string, now *
 		env.setNow(*now)
 		clock = func() time.Time { return *env.clock.Load() }
 	}
-	svc, err := booking.NewService(st, os.DirFS(filepath.Join(projectRoot, "content")), booking.Config{
+	cfg := booking.Config{
 		Availability: av,
 		Inbox:        testInbox,
 		Brand:        booking.Brand{Name: s.Info.Name, Email: s.Info.Email, BaseURL: "https://example.test"},
@@ -103,7 +104,11 @@ func newBookingEnvWith(t testing.TB, st *store.Store, availability string, now *
 			return "https://example.test" + l.LocalPath(path)
 		},
 		Now: clock,
-	})
+	}
+	for _, edit := range edits {
+		edit(&cfg)
+	}
+	svc, err := booking.NewService(st, os.DirFS(filepath.Join(projectRoot, "content")), cfg)
 	if err != nil {
 		t.Fatal(err)
 	}

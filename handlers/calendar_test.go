@@ -1,0 +1,193 @@
+package handlers
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/northbeam/site/internal/booking"
+	"github.com/northbeam/site/internal/calendar"
+	"github.com/northbeam/site/internal/store"
+	"github.com/northbeam/site/internal/store/storetest"
+)
+
+// quarterHours lists the slot starts from first to last, every 15 minutes,
+// leaving out those listed in except.
+func quarterHours(first, last string, except ...string) []string {
+	start, _ := time.Parse("15:04", first)
+	end, _ := time.Parse("15:04", last)
+	var out []string
+	for t := start; !t.After(end); t = t.Add(15 * time.Minute) {
+		if s := t.Format("15:04"); !slices.Contains(except, s) {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// TestSlotsFollowTheConsultancysCalendar serves a consultant's realistic
+// feed over HTTP on loopback (a weekday stand-up with one day excluded and
+// one moved to the afternoon, a whole-day off-site, a transparent and a
+// cancelled event, a call in New York's time, a weekly review across the
+// spring change in an Outlook zone, a UTC webinar, a floating event and
+// extra dates) and asks /api/slots for that fortnight: every slot the feed
+// takes (plus the 10-minute buffer) is gone, and only those.
+func TestSlotsFollowTheConsultancysCalendar(t *testing.T) {
+	forEachBackend(t, func(t *testing.T, backend store.Backend) {
+		data, err := os.ReadFile(filepath.Join(projectRoot, "internal", "calendar", "testdata", "fortnight.ics"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var fetches atomic.Int32
+		feed := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			fetches.Add(1)
+			w.Header().Set("Content-Type", "text/calendar")
+			w.Write(data)
+		}))
+		defer feed.Close()
+		berlin, _ := time.LoadLocation("Europe/Berlin")
+		now := time.Date(2027, 3, 19, 12, 0, 0, 0, berlin)
+		st := storetest.Open(t, backend)
+		src, err := calendar.NewSource(calendar.Config{
+			URLs: []string{feed.URL + "/private/secret-key/basic.ics"}, Home: berlin, Store: st,
+			Logger: quietLog(), Now: func() time.Time { return now },
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		src.Refresh(context.Background())
+		env := newBookingEnvWith(t, st, bookingFixture, &now, func(c *booking.Config) { c.Calendar = src })
+		unlimited := RateLimit{Requests: 1 << 20, Window: time.Minute}
+		h := New(NewServer(testSite(t), Services{Log: quietLog(), Store: st, Booking: env.service, Calendar: src, BookingRate: unlimited, SlotsRate: unlimited}))
+
+		rec := bookingDo(t, h, "GET", "/api/slots?service=discovery&from=2027-03-22&days=14&tz=Europe/Berlin", "", nil)
+		if rec.Code != 200 {
+			t.Fatalf("slots: %d %s", rec.Code, rec.Body)
+		}
+		var body slotsResponse
+		if err := json.Unmarshal(rec.Body.Bytes(), &body); err != nil {
+			t.Fatal(err)
+		}
+		got := map[string][]string{}
+		for _, d := range body.Days {
+			for _, s := range d.Slots {
+				got[d.Date.String()] = append(got[d.Date.String()], s.Start.In(berlin).Format("15:04"))
+			}
+		}
+		morning, afternoon := quarterHours("09:00", "12:15"), quarterHours("13:30", "17:15")
+		day := func(m, a []string) []string { return append(slices.Clone(m), a...) }
+		standup := quarterHours("09:45", "12:15")
+		want := map[string][]string{
+			"2027-03-22": day(standup, quarterHours("13:30", "17:15", "15:45", "16:00", "16:15", "16:30")),
+			"2027-03-23": day(standup, quarterHours("13:30", "17:15", "14:45", "15:00", "15:15", "15:30", "15:45", "16:00")),
+			"2027-03-24": day(morning, afternoon), // the stand-up's excluded day
+			"2027-03-25": day(morning, quarterHours("13:30", "17:15", "13:45", "14:00", "14:15", "14:30")),
+			"2027-03-26": day(standup, quarterHours("13:30", "17:15", "15:45", "16:00", "16:15", "16:30", "16:45", "17:00")),
+			"2027-03-29": day(standup, quarterHours("13:30", "17:15", "15:45", "16:00", "16:15", "16:30")),
+			"2027-03-31": day(standup, quarterHours("13:30", "17:15", "13:45", "14:00", "14:15", "14:30", "14:45", "15:00")),
+			"2027-04-01": day(standup, quarterHours("13:30", "17:15", "14:45", "15:00", "15:15", "15:30")),
+			"2027-04-02": day(quarterHours("09:45", "12:15", "10:45", "11:00", "11:15", "11:30"), quarterHours("13:30", "17:15", "15:45", "16:00", "16:15", "16:30", "16:45", "17:00")),
+		}
+		for _, date := range slices.Sorted(func(yield func(string) bool) {
+			for k := range want {
+				if !yield(k) {
+					return
+				}
+			}
+			for k := range got {
+				if _, ok := want[k]; !ok && !yield(k) {
+					return
+				}
+			}
+		}) {
+			if g, w := strings.Join(got[date], " "), strings.Join(want[date], " "); g != w {
+				t.Errorf("%s:\n got %s\nwant %s", date, g, w)
+			}
+		}
+
+		// Booking a time the calendar takes is refused with fresh slots.
+		taken := bookingDo(t, h, "POST", "/api/bookings", "application/json", []byte(bookingJSON(map[string]string{
+			"service": "discovery", "start": "2027-03-23T14:15:00Z", "name": "Ada", "email": "ada@example.com", "timeZone": "Europe/Berlin",
+		})))
+		if taken.Code != 409 || !strings.Contains(taken.Body.String(), `"slot_taken"`) {
+			t.Errorf("booking 15:15 Berlin during the New York call: %d %s", taken.Code, taken.Body)
+		}
+		// /readyz says how the feed is, naming its host only.
+		ready := bookingDo(t, h, "GET", "/readyz", "", nil).Body.String()
+		if !strings.Contains(ready, "calendar feed 1 (127.0.0.1): up to date") || strings.Contains(ready, "secret-key") {
+			t.Errorf("/readyz:\n%s", ready)
+		}
+		feed.Close()
+		src.Refresh(context.Background())
+		ready = bookingDo(t, h, "GET", "/readyz", "", nil).Body.String()
+		if !strings.HasPrefix(ready, "ready\n") || !strings.Contains(ready, "stale since") || strings.Contains(ready, "secret-key") {
+			t.Errorf("/readyz with the feed down:\n%s", ready)
+		}
+		if fetches.Load() != 1 {
+			t.Errorf("%d fetches", fetches.Load())
+		}
+	})
+}
+
+// TestRescheduleAPI: POST /api/bookings/reschedule with the token mailed
+// to the visitor, on both back-ends.
+func TestRescheduleAPI(t *testing.T) { forEachBackend(t, testRescheduleAPI) }
+
+func testRescheduleAPI(t *testing.T, backend store.Backend) {
+	env := newBookingEnvOn(t, backend, bookingFixture, &monday7am)
+	s := testSite(t)
+	a := bookSlot(t, env, validBooking(t, "10:00", "de"))
+	b := bookSlot(t, env, validBooking(t, "14:00", "de"))
+	cancelOf := func(token string) string {
+		found, err := env.service.Find(context.Background(), token)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return found.CancelToken
+	}
+	move := func(token, start, lang string) *httptest.ResponseRecorder {
+		return bookingDo(t, env.handler, "POST", "/api/bookings/reschedule", "application/json",
+			[]byte(fmt.Sprintf(`{"token":%q,"start":%q,"lang":%q}`, token, start, lang)))
+	}
+	wednesday := func(clock string) string { return tuesdayAt(t, clock).AddDate(0, 0, 1).Format(time.RFC3339) }
+
+	rec := move(cancelOf(a.Token), wednesday("11:00"), "de")
+	if rec.Code != 200 || !strings.Contains(rec.Body.String(), `"start":"`+tuesdayAt(t, "11:00").AddDate(0, 0, 1).UTC().Format("2006-01-02T15:04:05Z")) {
+		t.Fatalf("a move: %d %s", rec.Code, rec.Body)
+	}
+	for _, tc := range []struct {
+		name, token, start, lang string
+		status                   int
+		code, message            string
+	}{
+		{"onto the other booking", cancelOf(b.Token), wednesday("11:00"), "fr", 409, "slot_taken", s.Locales.T("fr", "booking.taken")},
+		{"off the grid", cancelOf(b.Token), wednesday("11:05"), "en", 409, "slot_taken", ""},
+		{"not a time", cancelOf(b.Token), "soon", "ar", 422, "invalid", s.Locales.T("ar", "validation.invalid")},
+		{"the public token", b.Token, wednesday("15:00"), "en", 404, "not_found", ""},
+		{"an unknown token", booking.NewToken(), wednesday("15:00"), "en", 404, "not_found", ""},
+	} {
+		rec := move(tc.token, tc.start, tc.lang)
+		if e := decodeAPIError(t, rec); rec.Code != tc.status || e.Code != tc.code || (tc.message != "" && e.Message != tc.message) {
+			t.Errorf("%s: %d %s", tc.name, rec.Code, rec.Body)
+		}
+	}
+	// A cancelled booking does not move.
+	bookingDo(t, env.handler, "POST", "/api/bookings/cancel", "application/json", []byte(fmt.Sprintf(`{"token":%q}`, cancelOf(b.Token))))
+	if rec := move(cancelOf(b.Token), wednesday("15:00"), "de"); rec.Code != 409 || decodeAPIError(t, rec).Message != s.Locales.T("de", "booking.reschedule.cancelled") {
+		t.Errorf("a cancelled booking: %d %s", rec.Code, rec.Body)
+	}
+	// The cancel page's view says whether the booking may still move.
+	view := bookingDo(t, env.handler, "GET", "/api/bookings/cancel?token="+cancelOf(a.Token), "", nil)
+	if !strings.Contains(view.Body.String(), `"movable":true`) {
+		t.Errorf("the cancel page's view: %s", view.Body)
+	}
+}
