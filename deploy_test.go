@@ -31,7 +31,7 @@ func TestRollingRestartBehindNginx(t *testing.T) {
 	databaseURL := storetest.PostgresURL(t)
 	ports := freePorts(t, 3)
 	front := "127.0.0.1:" + ports[2]
-	startNginx(t, nginx, ports, front)
+	nginxLog := startNginx(t, nginx, ports, front)
 
 	env := func(port string) []string {
 		return append(instanceEnv(t, databaseURL, ""), "ADDR=127.0.0.1:"+port, "CONTACT_RATE_LIMIT=1000000/1m")
@@ -106,14 +106,16 @@ func TestRollingRestartBehindNginx(t *testing.T) {
 		}
 		instances[i] = startSite(t, bin, env(ports[i]))
 		waitReady(t, instances[i].addr, 30*time.Second)
-		time.Sleep(time.Second)
+		time.Sleep(2 * time.Second) // as deploy/rolling-restart.sh does: longer than nginx's fail_timeout
 	}
 	close(stop)
 	wg.Wait()
 
 	t.Logf("rolling restart of 2 instances behind nginx: %d requests (%d contact posts), %d failed", requests.Load(), posts.Load(), failed.Load())
 	if failed.Load() != 0 {
-		t.Errorf("%d requests failed during the rolling restart, e.g.:\n%s", failed.Load(), strings.Join(failures, "\n"))
+		log, _ := os.ReadFile(nginxLog)
+		t.Errorf("%d requests failed during the rolling restart, e.g.:\n%s\nnginx's error log, its first causes:\n%s",
+			failed.Load(), strings.Join(failures, "\n"), causes(string(log), 10))
 	}
 	if requests.Load() < 200 {
 		t.Errorf("only %d requests during the restarts: the load means nothing", requests.Load())
@@ -156,9 +158,22 @@ func freePorts(t *testing.T, n int) []string {
 	return ports
 }
 
+// causes returns the first n lines of an nginx error log that say why an
+// upstream failed, leaving out the consequence ("no live upstreams").
+func causes(log string, n int) string {
+	var out []string
+	for line := range strings.SplitSeq(log, "\n") {
+		if line != "" && !strings.Contains(line, "no live upstreams") && len(out) < n {
+			out = append(out, line)
+		}
+	}
+	return strings.Join(out, "\n")
+}
+
 // startNginx runs nginx in the foreground with deploy/nginx-site.conf, its
-// upstreams moved to the instances' ports and its listener to front.
-func startNginx(t *testing.T, nginx string, ports []string, front string) {
+// upstreams moved to the instances' ports and its listener to front, and
+// returns the path of its error log.
+func startNginx(t *testing.T, nginx string, ports []string, front string) string {
 	t.Helper()
 	site, err := os.ReadFile(filepath.Join("deploy", "nginx-site.conf"))
 	if err != nil {
@@ -218,7 +233,7 @@ http {
 	for {
 		if c, err := net.Dial("tcp", front); err == nil {
 			c.Close()
-			return
+			return filepath.Join(dir, "error.log")
 		}
 		if time.Now().After(deadline) {
 			log, _ := os.ReadFile(filepath.Join(dir, "error.log"))

@@ -9,6 +9,9 @@ for port in "$@"; do
   for _ in $(seq 1 120); do
     if curl -fsS "http://127.0.0.1:$port/readyz" >/dev/null 2>&1; then
       echo "northbeam@$port is ready"
+      # Longer than nginx's fail_timeout (deploy/nginx-site.conf): nginx
+      # must see this instance up again before the next one goes down.
+      sleep 2
       continue 2
     fi
     sleep 0.5
