@@ -12,6 +12,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/cdproto/fetch"
@@ -562,10 +563,12 @@ func TestBookingLoadingAndEmptyDay(t *testing.T) {
 }
 
 // TestCalendarWeekdaysFitAPhone opens the time step on a 320 px phone in
-// every language: each weekday heading of the calendar stays on one line.
-// Abbreviated names broke there in the middle ("sam." in French, every
-// Arabic day, whose abbreviations are the whole words) until a narrow
-// calendar used the one-letter forms.
+// every language: each weekday heading of the calendar stays on one line,
+// and is a word one can read, not a single letter. Abbreviated names broke
+// there in the middle ("sam." in French, every Arabic day, whose
+// abbreviations are the whole words); single letters (Arabic's ن ث ر) were
+// hard to read: a narrow calendar uses CLDR's short names ("Mo", "lu",
+// "إثنين").
 func TestCalendarWeekdaysFitAPhone(t *testing.T) {
 	b, _ := browser(t)
 	s := testSite(t)
@@ -599,6 +602,9 @@ func TestCalendarWeekdaysFitAPhone(t *testing.T) {
 			for _, h := range headings {
 				if h.Lines != 1 {
 					t.Errorf("weekday %q takes %d lines", h.Text, h.Lines)
+				}
+				if utf8.RuneCountInString(strings.TrimRight(h.Text, ".")) < 2 {
+					t.Errorf("weekday %q (%s) is a single letter", h.Text, h.Full)
 				}
 				if h.Full == "" {
 					t.Errorf("weekday %q has no full name for screen readers (abbr)", h.Text)
