@@ -598,3 +598,44 @@ func TestCodeBlocksShowTheyScroll(t *testing.T) {
 		t.Errorf("no shadow where the code goes on: %.1f, %.1f before scrolling; %.1f, %.1f after", startBefore, endBefore, startAfter, endAfter)
 	}
 }
+
+// TestTimeStepOnAPhone opens the time step on a 360 x 740 phone in every
+// language: loaded directly, the calendar starts on the first screen; from
+// the choice of consultation, the step comes to the top and the whole month
+// is on the screen, with the focus on the step's heading.
+func TestTimeStepOnAPhone(t *testing.T) {
+	b, base, _ := bookingBrowser(t)
+	s := testSite(t)
+	type rect struct{ Top, Bottom, Screen float64 }
+	const calendar = `(() => { const r = document.querySelector(".calendar").getBoundingClientRect(); return { Top: r.top, Bottom: r.bottom, Screen: innerHeight }; })()`
+	for _, lang := range s.Info.Languages {
+		t.Run(lang.Code, func(t *testing.T) {
+			tb := newTab(t, b)
+			var direct, followed rect
+			var focused string
+			tb.run(t,
+				screen(360),
+				inZone("Europe/Berlin"),
+				chromedp.Navigate(base+lang.LocalPath("/schedule/discovery")),
+				waitHydrated(),
+				waitTimes(),
+				chromedp.Evaluate(calendar, &direct),
+				chromedp.Navigate(base+lang.LocalPath("/schedule")),
+				waitHydrated(),
+				chromedp.Click(`a.consult-choose[href="`+lang.LocalPath("/schedule/discovery")+`"]`, chromedp.ByQuery),
+				waitTimes(),
+				chromedp.Poll(`(() => { const y = scrollY, now = performance.now();
+					if (window.__y !== y) { window.__y = y; window.__at = now; }
+					return y > 0 && now - window.__at > 300; })()`, nil, chromedp.WithPollingTimeout(10*time.Second)),
+				chromedp.Evaluate(calendar, &followed),
+				readFocused(`el.id`, &focused),
+			)
+			if direct.Top < 0 || direct.Top > direct.Screen*0.7 {
+				t.Errorf("loaded directly, the calendar starts at %.0f px of %.0f", direct.Top, direct.Screen)
+			}
+			if followed.Top < 0 || followed.Bottom > followed.Screen || focused != "schedule-time-title" {
+				t.Errorf("from step 1, the calendar spans %.0f to %.0f px of %.0f, focus on %q", followed.Top, followed.Bottom, followed.Screen, focused)
+			}
+		})
+	}
+}

@@ -28,7 +28,7 @@ export default function Schedule({ payload }: PageProps) {
     };
   }, [booked, t]);
   return (
-    <div className={booked ? "container schedule schedule-done" : "container schedule"}>
+    <div className={`container schedule${booked ? " schedule-done" : service ? " schedule-time" : ""}`}>
       <header className="schedule-intro">
         {booked ? null : (
           <h1 id="schedule-title" tabIndex={-1}>

@@ -33,6 +33,7 @@ export function TimeStep({ service }: { service: ServiceKey }) {
   const lang = useLang();
   const to = useLocalPath();
   const heading = useRef<HTMLHeadingElement>(null);
+  const section = useRef<HTMLElement>(null);
   const { state } = useLocation();
   const booked = useSyncExternalStore(subscribeBooked, () => bookedOf(service), () => null);
   const [ready, setReady] = useState<Ready | null>(null);
@@ -66,10 +67,14 @@ export function TimeStep({ service }: { service: ServiceKey }) {
     };
   }, [service, lang, attempt]);
 
-  // Arriving from step 1 by its link, keyboard and screen reader users land on this step's heading.
+  // Arriving from step 1 by its link, keyboard and screen reader users land
+  // on this step's heading; on a phone the step comes to the top of the
+  // screen, so that the calendar is on it (the page's title is above).
   const focusStep = (state as StepState | null)?.focusStep === true;
   useEffect(() => {
-    if (focusStep) heading.current?.focus({ preventScroll: true });
+    if (!focusStep) return;
+    if (window.matchMedia("(max-width: 30rem)").matches) section.current?.scrollIntoView({ block: "start" });
+    heading.current?.focus({ preventScroll: true });
   }, [focusStep]);
 
   if (booked) {
@@ -85,7 +90,7 @@ export function TimeStep({ service }: { service: ServiceKey }) {
   }
   const { Booking } = ready?.module ?? {};
   return (
-    <section className="schedule-step" aria-labelledby="schedule-time-title">
+    <section ref={section} className="schedule-step" aria-labelledby="schedule-time-title">
       <p className="schedule-back">
         <Link to={to("/schedule")} state={{ focusStep: true } satisfies StepState}>
           <span className="back-arrow" aria-hidden="true" />
