@@ -80,18 +80,18 @@ func (p *Post) LastModified() time.Time {
 // formatted in the post's language by internal/intl; the client displays the
 // formatted text as is, so the server and the hydrated page agree.
 type Summary struct {
-	Lang           string   `json:"lang"`
-	Slug           string   `json:"slug"`
-	Title          string   `json:"title"`
-	Description    string   `json:"description"`
-	Author         string   `json:"author"`
-	Published      string   `json:"published"`
-	PublishedText  string   `json:"publishedText"`
-	Updated        string   `json:"updated,omitempty"`
-	UpdatedText    string   `json:"updatedText,omitempty"`
-	ReadingMinutes int      `json:"readingMinutes"`
-	Tags           []Tag    `json:"tags"`
-	Cover          *Cover   `json:"cover,omitempty"`
+	Lang           string `json:"lang"`
+	Slug           string `json:"slug"`
+	Title          string `json:"title"`
+	Description    string `json:"description"`
+	Author         string `json:"author"`
+	Published      string `json:"published"`
+	PublishedText  string `json:"publishedText"`
+	Updated        string `json:"updated,omitempty"`
+	UpdatedText    string `json:"updatedText,omitempty"`
+	ReadingMinutes int    `json:"readingMinutes"`
+	Tags           []Tag  `json:"tags"`
+	Cover          *Cover `json:"cover,omitempty"`
 }
 
 // Summary returns the list entry of p.
@@ -146,9 +146,9 @@ type Page struct {
 	Lang       string     `json:"lang"`
 	Tag        string     `json:"tag,omitempty"`     // the filter's slug, if any
 	TagName    string     `json:"tagName,omitempty"` // the filter as readers see it
-	Number     int        `json:"page"`          // 1-based
-	TotalPages int        `json:"totalPages"`    // at least 1
-	TotalPosts int        `json:"totalPosts"`    // matching the filter
+	Number     int        `json:"page"`              // 1-based
+	TotalPages int        `json:"totalPages"`        // at least 1
+	TotalPosts int        `json:"totalPosts"`        // matching the filter
 	Posts      []Summary  `json:"posts"`
 	Tags       []TagCount `json:"tags"` // every tag of the language, for the filter
 }
