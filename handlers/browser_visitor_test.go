@@ -526,6 +526,7 @@ func TestCookieBannerOnAPhone(t *testing.T) {
 					return { Role: b.dataset.role, Background: c.backgroundColor, Colour: c.color, Weight: c.fontWeight, Font: c.fontSize, Height: b.getBoundingClientRect().height }; })`, &buttons),
 			)
 			height := box.Bottom - box.Top
+			t.Logf("the banner takes %.0f of %.0f px (%.0f%%)", height, box.Screen, 100*height/box.Screen)
 			if !box.Inline || !box.Centre || !box.Bottom2 || box.Bottom > box.Screen || box.Left < 0 || box.Right > box.Width {
 				t.Errorf("banner %+v: want the inline box at the bottom centre, on screen", box)
 			}
