@@ -1,6 +1,6 @@
 import { Suspense, use, useEffect, useLayoutEffect, type ReactNode } from "react";
 import { I18nextProvider, useTranslation } from "react-i18next";
-import { Route, Routes, useLocation } from "react-router-dom";
+import { Route, Routes, useLocation, useNavigationType } from "react-router-dom";
 import { loadI18n, readyI18n } from "#locales";
 import { pages } from "#pages";
 import { Footer } from "./components/Footer";
@@ -10,6 +10,7 @@ import { LangContext } from "./lib/lang";
 import { languages, splitPath, type Lang } from "./lib/languages";
 import type { PageName, Payload } from "./lib/payload";
 import { PayloadProvider, useCurrentPayload, usePayload } from "./lib/payloadContext";
+import { followScroll, leavingPage, savedScroll } from "./lib/scroll";
 
 /**
  * pageOf guesses which page a path holds (without its language prefix), so
@@ -38,6 +39,7 @@ export function App({ initial }: { initial: Payload }) {
   // Marks the document once React has taken it over (tests and styles can rely on it).
   useEffect(() => {
     document.documentElement.dataset.hydrated = "true";
+    return followScroll();
   }, []);
   return (
     <PayloadProvider initial={initial}>
@@ -71,7 +73,9 @@ function LanguageLayout({ lang }: { lang: Lang }) {
 
 function Shell() {
   const { t } = useTranslation();
-  const { pathname } = useLocation();
+  const { pathname, key } = useLocation();
+  // The page being left keeps where it was scrolled to, for the back button.
+  useLayoutEffect(() => () => leavingPage(key), [key]);
   return (
     <>
       <a className="skip-link" href="#main">
@@ -89,8 +93,17 @@ function Shell() {
   );
 }
 
+/**
+ * Loading is the placeholder of a page whose chunk or data is on its way.
+ * A navigation may start far down a page (a link in the footer): the
+ * placeholder is brought into view, where the visitor looks, rather than
+ * left above it with only the footer on screen.
+ */
 function Loading(): ReactNode {
   const { t } = useTranslation();
+  useLayoutEffect(() => {
+    if (document.documentElement.dataset.hydrated === "true") window.scrollTo({ top: 0, behavior: "instant" });
+  }, []);
   return (
     <p className="loading" role="status">
       {t("loading")}
@@ -100,7 +113,8 @@ function Loading(): ReactNode {
 
 /** RoutePage renders the page the server says a path holds, starting its chunk while the data loads. */
 function RoutePage() {
-  const { pathname, hash } = useLocation();
+  const { pathname, hash, key } = useLocation();
+  const navigation = useNavigationType();
   void pages[pageOf(splitPath(pathname).rest)].preload();
   const payload = usePayload(pathname);
   const [current, setCurrent] = useCurrentPayload();
@@ -108,19 +122,42 @@ function RoutePage() {
     if (current !== payload) setCurrent(payload);
   }, [payload, current, setCurrent]);
   useEffect(() => applyHead(payload), [payload]);
-  // A page reached by a link opens at its top, or at its #fragment. A layout
-  // effect, so that it runs before the page's own effects, which may scroll
-  // further (the /services routes scroll to a service). Hydration is left
-  // alone: the browser has placed the page it loaded, and the visitor may
-  // have scrolled since.
+  // A page reached by a link opens at its top, or at its #fragment, with
+  // the focus on its main heading (or the fragment's), as a new document
+  // would be read from its start; the back and forward buttons return to
+  // where the page was scrolled. A layout effect, so that it runs before
+  // the page's own effects, which may move on (the /services routes scroll
+  // to a service, a booking step focuses its heading). Hydration is left
+  // alone: the browser has placed the page it loaded.
   useLayoutEffect(() => {
     if (document.documentElement.dataset.hydrated !== "true") return;
+    // A link to a #fragment of the page itself (a plain anchor) comes back
+    // as a POP of an entry without a key of its own ("default"): it goes to
+    // its fragment, not to where the first page was left.
+    const saved = navigation === "POP" && !(hash && key === "default") ? savedScroll(key) : undefined;
     const target = hash ? document.getElementById(decodeURIComponent(hash.slice(1))) : null;
-    if (target) target.scrollIntoView();
-    else window.scrollTo(0, 0);
-  }, [pathname, hash]);
+    if (saved !== undefined) {
+      window.scrollTo({ top: saved, behavior: "instant" });
+    } else if (target) {
+      target.scrollIntoView();
+      focusHeading(target.matches("h1, h2, h3") ? target : target.querySelector("h1, h2, h3"));
+    } else if (navigation !== "POP") {
+      window.scrollTo({ top: 0, behavior: "instant" });
+      focusHeading(document.querySelector("main h1"));
+    }
+  }, [key, hash, navigation]);
   const { Component } = pages[payload.page];
   return <Component payload={payload} />;
+}
+
+/** focusHeading moves the focus to a heading without scrolling, making it focusable if it is not. */
+function focusHeading(heading: Element | null) {
+  if (!(heading instanceof HTMLElement)) {
+    document.getElementById("main")?.focus({ preventScroll: true });
+    return;
+  }
+  if (!heading.hasAttribute("tabindex")) heading.setAttribute("tabindex", "-1");
+  heading.focus({ preventScroll: true });
 }
 
 /** applyHead brings the document's head in line with a page reached by client navigation. */

@@ -37,12 +37,14 @@ func registerBlog(e *echo.Echo, srv *Server) {
 //	/blog/<slug>               a post
 //	/blog/feed.xml             the Atom feed
 //
-// Tags are words of the post's language ("stratégie", "معمارية"): their
-// paths are percent-encoded, the way browsers show them in
-// location.pathname, so the path the client routes on is the payload's path.
+// A tag's path holds its slug, derived from its name in the post's language
+// ("Platform engineering": "platform-engineering", "هندسة المنصات":
+// "هندسة-المنصات"); paths are percent-encoded, the way browsers show them
+// in location.pathname, so the path the client routes on is the payload's
+// path.
 
 // listPath returns the path of page number of lang's list, restricted to
-// tag unless it is empty.
+// tag (a slug) unless it is empty.
 func listPath(lang site.Language, tag string, number int) string {
 	p := "/blog"
 	if tag != "" {
@@ -117,8 +119,8 @@ func (s *Site) blogListPage(lang site.Language, number int, tag string) (page, e
 	title := s.Locales.T(lang.Code, "meta.blog.title")
 	p.description = s.Locales.T(lang.Code, "meta.blog.description", "name", s.Info.Name)
 	if tag != "" {
-		title = s.Locales.T(lang.Code, "blog.tagTitle", "tag", tag)
-		p.description = s.Locales.T(lang.Code, "meta.blog.tagDescription", "tag", tag, "name", s.Info.Name)
+		title = s.Locales.T(lang.Code, "blog.tagTitle", "tag", data.TagName)
+		p.description = s.Locales.T(lang.Code, "meta.blog.tagDescription", "tag", data.TagName, "name", s.Info.Name)
 	}
 	if number > 1 {
 		title = s.Locales.T(lang.Code, "meta.blog.pageTitle", "title", title, "page", strconv.Itoa(number))

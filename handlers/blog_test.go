@@ -44,7 +44,7 @@ func blogURLs(s *Site, lang site.Language) map[string]string {
 		urls[lang.LocalPath(fmt.Sprintf("/blog/page/%d", n))] = s.siteTitle(lang.Code, s.Locales.T(lang.Code, "meta.blog.pageTitle", "title", list, "page", fmt.Sprint(n)))
 	}
 	for _, tc := range s.blog.Tags(lang.Code) {
-		urls[lang.LocalPath("/blog/tag/"+url.PathEscape(tc.Tag))] = s.siteTitle(lang.Code, s.Locales.T(lang.Code, "blog.tagTitle", "tag", tc.Tag))
+		urls[lang.LocalPath("/blog/tag/"+url.PathEscape(tc.Tag))] = s.siteTitle(lang.Code, s.Locales.T(lang.Code, "blog.tagTitle", "tag", tc.Name))
 	}
 	for _, p := range posts {
 		urls[lang.LocalPath("/blog/"+p.Slug)] = s.siteTitle(lang.Code, p.Title)
@@ -105,8 +105,10 @@ func TestBlogListShowsPostsNewestFirstWithTheirDetails(t *testing.T) {
 		for _, p := range s.blog.Posts(lang.Code) {
 			want = append(want, lang.LocalPath("/blog/"+p.Slug))
 			for _, tag := range p.Tags {
-				if !strings.Contains(body, `href="`+lang.LocalPath("/blog/tag/"+url.PathEscape(tag))+`"`) {
-					t.Errorf("%s: no link to the tag %q", lang.Code, tag)
+				// The link goes to the tag's slug and reads as its name.
+				link := `rel="tag" href="` + lang.LocalPath("/blog/tag/"+url.PathEscape(tag.Slug)) + `" data-discover="true">` + html.EscapeString(tag.Name) + `<`
+				if !strings.Contains(body, link) {
+					t.Errorf("%s: no link to the tag %q", lang.Code, tag.Name)
 				}
 			}
 			if !strings.Contains(html.UnescapeString(body), p.Description) {

@@ -636,7 +636,7 @@ func testBookingMailsReachSMTP(t *testing.T, backend store.Backend) {
 		t.Fatal(err)
 	}
 	// 09:00 in Berlin is 03:00 in New York, and the mail says so in Arabic.
-	for _, want := range []string{"مرحبًا،\n", "الثلاثاء، 8 يونيو 2027، الساعة 3:00 ص (America/New_York)", "الساعة 9:00 ص (Europe/Berlin)", "https://example.test/ar/schedule/cancel?token="} {
+	for _, want := range []string{"مرحبًا،\n", "الثلاثاء، 8 يونيو 2027، الساعة 3:00\u00a0ص (America/New_York)", "الساعة 9:00\u00a0ص (Europe/Berlin)", "https://example.test/ar/schedule/cancel?token="} {
 		if !strings.Contains(text, want) {
 			t.Errorf("visitor mail lacks %q:\n%s", want, text)
 		}
@@ -673,7 +673,7 @@ func testBookingMailsReachSMTP(t *testing.T, backend store.Backend) {
 	if replyTo, _ := notify.AddressHeader("Reply-To"); len(replyTo) != 1 || replyTo[0] != "amira@example.com" {
 		t.Errorf("notification Reply-To %v", replyTo)
 	}
-	if notifyText, _ := notify.Text(); !strings.Contains(notifyText, "Tuesday, 8 June 2027 at 9:00 AM (Europe/Berlin)") || !strings.Contains(notifyText, "Haddad Logistics") {
+	if notifyText, _ := notify.Text(); !strings.Contains(notifyText, "Tuesday, 8 June 2027 at 9:00\u00a0am (Europe/Berlin)") || !strings.Contains(notifyText, "Haddad Logistics") {
 		t.Errorf("notification:\n%s", notifyText)
 	}
 

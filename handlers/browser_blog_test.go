@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unicode"
 
 	"github.com/chromedp/cdproto/fetch"
 	"github.com/chromedp/chromedp"
@@ -103,16 +104,30 @@ func TestBlogDirectLoadHydrates(t *testing.T) {
 	}
 
 	// The post's first tag, then a direct load of the same list.
-	tagPath := "/ar/blog/tag/" + url.PathEscape(tag)
+	tagPath := "/ar/blog/tag/" + url.PathEscape(tag.Slug)
 	var path, current string
+	var shown []string
 	tb.run(t,
+		chromedp.Evaluate(`[...document.querySelectorAll("main .post-header .tag-list a")].map((a) => a.textContent)`, &shown),
 		chromedp.Evaluate(`window.blogMarker = "still here"`, nil),
 		chromedp.Click(`main .post-header .tag-list a`, chromedp.ByQuery),
 		chromedp.WaitVisible(`main .post-list`, chromedp.ByQuery),
 		location(&path),
 		chromedp.Text(`main .tag-filter a[aria-current="page"]`, &current, chromedp.ByQuery),
 	)
-	if path != tagPath || !strings.HasPrefix(current, tag) {
+	// Tags read as words of the language, spaces and all: the hyphens are
+	// the URL's, and a tag in lower-case English letters ("devops") was left
+	// untranslated (a product's name, "Kubernetes", stays as it is written).
+	if len(shown) != len(post.Tags) {
+		t.Errorf("tags shown %q, want %d", shown, len(post.Tags))
+	}
+	for i, name := range shown {
+		slugLike := name == strings.ToLower(name) && !strings.ContainsFunc(name, func(r rune) bool { return r > unicode.MaxASCII })
+		if name != post.Tags[i].Name || strings.Contains(name, "-") || slugLike {
+			t.Errorf("tag %d reads %q (name %q)", i, name, post.Tags[i].Name)
+		}
+	}
+	if path != tagPath || !strings.HasPrefix(current, tag.Name) {
 		t.Errorf("after the tag link: %s, current filter %q", path, current)
 	}
 	var marker string
@@ -122,7 +137,7 @@ func TestBlogDirectLoadHydrates(t *testing.T) {
 		chromedp.Text(`main h1`, &heading, chromedp.ByQuery),
 		chromedp.Evaluate(`window.blogMarker ?? "reloaded"`, &marker),
 	)
-	if want := s.Locales.T("ar", "blog.tagTitle", "tag", tag); heading != want || marker != "reloaded" {
+	if want := s.Locales.T("ar", "blog.tagTitle", "tag", tag.Name); heading != want || marker != "reloaded" {
 		t.Errorf("direct load of %s: h1 %q, want %q", tagPath, heading, want)
 	}
 	if problems := tb.consoleProblems(); len(problems) > 0 {

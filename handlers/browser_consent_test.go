@@ -135,14 +135,15 @@ type probeResult struct {
 
 // consentTab opens a tab that prefers reduced motion: the banner's
 // transitions are then instant, so a click lands where the button is.
-// It records the URL of every request the page makes.
+// It records the URL of every request the page makes to a server (a data:
+// URL, such as an icon of the stylesheet, goes nowhere).
 func consentTab(t *testing.T, b context.Context) (*tab, func() []string) {
 	t.Helper()
 	tb := newTab(t, b)
 	var mu sync.Mutex
 	var requests []string
 	chromedp.ListenTarget(tb.ctx, func(ev any) {
-		if e, ok := ev.(*network.EventRequestWillBeSent); ok {
+		if e, ok := ev.(*network.EventRequestWillBeSent); ok && !strings.HasPrefix(e.Request.URL, "data:") {
 			mu.Lock()
 			requests = append(requests, e.Request.URL)
 			mu.Unlock()

@@ -106,6 +106,10 @@ func (s *Site) organizationLD(lang site.Language) any {
 // postLD describes a post and where it sits (home, blog, post).
 func (s *Site) postLD(lang site.Language, post *blog.Post, path string) []any {
 	url := s.opts.BaseURL + path
+	keywords := make([]string, len(post.Tags))
+	for i, t := range post.Tags {
+		keywords[i] = t.Name
+	}
 	posting := map[string]any{
 		"@context":         "https://schema.org",
 		"@type":            "BlogPosting",
@@ -119,7 +123,7 @@ func (s *Site) postLD(lang site.Language, post *blog.Post, path string) []any {
 		"mainEntityOfPage": url,
 		"url":              url,
 		"image":            s.opts.BaseURL + "/og.png",
-		"keywords":         strings.Join(post.Tags, ", "),
+		"keywords":         strings.Join(keywords, ", "),
 	}
 	if post.Cover != nil {
 		posting["image"] = s.opts.BaseURL + post.Cover.Src

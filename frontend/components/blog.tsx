@@ -25,19 +25,29 @@ export interface PostSummary {
   updated?: string;
   updatedText?: string;
   readingMinutes: number;
-  tags: string[];
+  tags: Tag[];
   cover?: Cover;
 }
 
+/** Tag is a tag as readers see it ("DevOps", "هندسة المنصات") and the slug of its URL. */
+export interface Tag {
+  slug: string;
+  name: string;
+}
+
 export interface TagCount {
+  /** tag is the slug. */
   tag: string;
+  name: string;
   count: number;
 }
 
 /** BlogListData is a page of a language's list, optionally filtered by a tag. */
 export interface BlogListData {
   lang: Lang;
+  /** tag is the filter's slug; tagName the filter as readers see it. */
   tag?: string;
+  tagName?: string;
   page: number;
   totalPages: number;
   totalPosts: number;
@@ -71,9 +81,9 @@ export interface BlogPostData extends PostSummary {
   older?: PostSummary;
 }
 
-// The blog's URLs; handlers/blog.go builds the same ones. Tags are words of
-// the post's language, percent-encoded as browsers show them in
-// location.pathname.
+// The blog's URLs; handlers/blog.go builds the same ones. A tag's URL holds
+// its slug ("platform-engineering"), percent-encoded as browsers show them in
+// location.pathname; pages show its name ("Platform engineering").
 
 /** listPath returns the path of a page of the list, restricted to a tag unless it is empty. */
 export function listPath(lang: Lang, tag = "", page = 1): string {
@@ -108,15 +118,15 @@ export function PostDates({ post, withLabels = false }: { post: PostSummary; wit
 }
 
 /** TagList links a post's tags to their lists. */
-export function TagList({ lang, tags }: { lang: Lang; tags: string[] }) {
+export function TagList({ lang, tags }: { lang: Lang; tags: Tag[] }) {
   const { t } = useTranslation();
   if (tags.length === 0) return null;
   return (
     <ul className="tag-list" aria-label={t("blog.tags")}>
       {tags.map((tag) => (
-        <li key={tag}>
-          <Link to={listPath(lang, tag)} rel="tag">
-            {tag}
+        <li key={tag.slug}>
+          <Link to={listPath(lang, tag.slug)} rel="tag">
+            {tag.name}
           </Link>
         </li>
       ))}

@@ -11,10 +11,11 @@ export default function BlogList({ payload }: PageProps) {
   const data = payload.data as BlogListData;
   const lang = payload.lang;
   const tag = data.tag ?? "";
+  const tagName = data.tagName ?? tag;
   return (
     <div className="container blog">
       <header className="blog-intro">
-        <h1>{tag ? t("blog.tagTitle", { tag }) : t("blog.title")}</h1>
+        <h1 tabIndex={-1}>{tag ? t("blog.tagTitle", { tag: tagName }) : t("blog.title")}</h1>
         <p className="lead">{tag ? t("blog.tagLead", { count: data.totalPosts }) : t("blog.lead")}</p>
       </header>
 
@@ -74,10 +75,10 @@ function TagFilter({ lang, tags, current, page }: { lang: Lang; tags: BlogListDa
             {t("blog.allPosts")}
           </Link>
         </li>
-        {tags.map(({ tag, count }) => (
+        {tags.map(({ tag, name, count }) => (
           <li key={tag}>
             <Link to={listPath(lang, tag)} aria-current={currentness(current === tag)}>
-              {tag} <span className="tag-count">{count}</span>
+              {name} <span className="tag-count">{count}</span>
             </Link>
           </li>
         ))}

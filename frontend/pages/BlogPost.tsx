@@ -38,7 +38,9 @@ export default function BlogPost({ payload }: PageProps) {
         <p className="post-back">
           <Link to={listPath(lang)}>{t("blog.allPosts")}</Link>
         </p>
-        <h1 id={titleId}>{post.title}</h1>
+        <h1 id={titleId} tabIndex={-1}>
+          {post.title}
+        </h1>
         <p className="lead">{post.description}</p>
         <p className="post-meta">
           <span>{t("blog.author", { author: post.author })}</span>

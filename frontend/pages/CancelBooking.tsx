@@ -6,6 +6,7 @@ import { fetchCancellation, postCancellation, type CancellationResult } from "..
 import { ContactLink, NoScriptNotice } from "../components/schedule/Intro";
 import { ServiceFact, TimeFact } from "../components/schedule/Facts";
 import type { ServiceKey } from "../components/schedule/services";
+import { useZoneCatalog } from "../components/schedule/zones";
 import { useLang, useLocalPath } from "../lib/lang";
 import type { PageProps } from "./types";
 
@@ -25,7 +26,7 @@ export default function CancelBooking(_: PageProps) {
   return (
     <div className="container schedule cancel-booking">
       <header className="schedule-intro">
-        <h1>{t("booking.cancel.title")}</h1>
+        <h1 tabIndex={-1}>{t("booking.cancel.title")}</h1>
         <p className="lead">{t("booking.cancel.description", { name: site.name })}</p>
       </header>
       <NoScriptNotice />
@@ -55,6 +56,7 @@ function CancelPanel() {
   const [state, setState] = useState<State>(token ? { kind: "loading" } : { kind: "missing" });
   const [busy, setBusy] = useState(false);
   const [justCancelled, setJustCancelled] = useState(false);
+  const catalog = useZoneCatalog(lang);
   const outcome = useRef<HTMLParagraphElement>(null);
 
   useEffect(() => {
@@ -108,7 +110,7 @@ function CancelPanel() {
     <section className="schedule-step" aria-labelledby="cancel-details">
       <dl className="booking-facts" id="cancel-details">
         <ServiceFact service={service} />
-        <TimeFact label={t("booking.cancel.when")} start={b.start} timeZone={b.timeZone} />
+        <TimeFact label={t("booking.cancel.when")} start={b.start} timeZone={b.timeZone} catalog={catalog} />
       </dl>
       {b.status === "confirmed" ? (
         <div className="actions">

@@ -32,11 +32,15 @@ export default function Home({ payload }: PageProps) {
   const onServices = rest === "/services" || rest.startsWith("/services/");
   const highlighted = rest.startsWith("/services/") ? (rest.slice("/services/".length) as ServiceSlug) : null;
 
-  // The /services routes show this page scrolled to the services.
+  // The /services routes show this page scrolled to the services; reached
+  // by a link, the focus moves there too, to the service's heading.
   useEffect(() => {
     if (!onServices) return;
     const target = document.getElementById(highlighted ? `service-${highlighted}` : "services");
     target?.scrollIntoView({ block: "start" });
+    if (document.documentElement.dataset.hydrated === "true") {
+      target?.querySelector<HTMLElement>("h2, h3")?.focus({ preventScroll: true });
+    }
   }, [onServices, highlighted]);
 
   const s = site.stats;
@@ -45,7 +49,9 @@ export default function Home({ payload }: PageProps) {
       <section className="hero" aria-labelledby="hero-title">
         <div className="container">
           <p className="eyebrow">{t("home.hero.eyebrow")}</p>
-          <h1 id="hero-title">{t("home.hero.title")}</h1>
+          <h1 id="hero-title" tabIndex={-1}>
+            {t("home.hero.title")}
+          </h1>
           <p className="lead">{t("home.hero.lead")}</p>
           <div className="actions">
             <a className="button button-primary" href="#contact">
@@ -94,7 +100,9 @@ export default function Home({ payload }: PageProps) {
 
       <section id="services" className="services" aria-labelledby="services-title">
         <div className="container">
-          <h2 id="services-title">{t("home.services.title")}</h2>
+          <h2 id="services-title" tabIndex={-1}>
+            {t("home.services.title")}
+          </h2>
           <p className="section-lead">{t("home.services.lead")}</p>
           <ul className="service-grid">
             {(Object.keys(serviceKeys) as ServiceSlug[]).map((slug) => {
@@ -107,7 +115,7 @@ export default function Home({ payload }: PageProps) {
                   className="service-card"
                   aria-current={highlighted === slug ? "true" : undefined}
                 >
-                  <h3>{title}</h3>
+                  <h3 tabIndex={-1}>{title}</h3>
                   <p>{t(`services.${key}.summary`)}</p>
                   <h4>{t("home.services.includes")}</h4>
                   <ul className="checklist">

@@ -13,7 +13,7 @@ export default function Legal({ payload }: PageProps) {
   const data = payload.data as LegalData;
   return (
     <article className="container prose legal">
-      <h1>{data.title}</h1>
+      <h1 tabIndex={-1}>{data.title}</h1>
       <div dangerouslySetInnerHTML={{ __html: data.html }} />
       {data.name === "cookies" && (
         <p>

@@ -11,7 +11,9 @@ export default function NotFound(_: PageProps) {
       <p className="eyebrow" aria-hidden="true">
         404
       </p>
-      <h1 id="not-found-title">{t("notFound.title")}</h1>
+      <h1 id="not-found-title" tabIndex={-1}>
+        {t("notFound.title")}
+      </h1>
       <p className="lead">{t("notFound.text")}</p>
       <ul className="link-list">
         <li>

@@ -1,4 +1,7 @@
+import { useEffect, useSyncExternalStore } from "react";
 import { useTranslation } from "react-i18next";
+import site from "../../content/site.json";
+import { bookedOf, subscribeBooked } from "../components/schedule/draft";
 import { NoScriptNotice, Steps } from "../components/schedule/Intro";
 import { ServiceChoice } from "../components/schedule/ServiceChoice";
 import { serviceOfPath } from "../components/schedule/services";
@@ -8,17 +11,33 @@ import type { PageProps } from "./types";
 /**
  * Schedule is the consultation booking: step 1 at /schedule chooses the
  * consultation, step 2 at /schedule/<service> its time. The step is the
- * path, so the back button, a shared link and a reload land on it.
+ * path, so the back button, a shared link and a reload land on it. Once
+ * booked, the page is finished: both steps done, and the confirmation, under
+ * its own heading, in place of the introduction.
  */
 export default function Schedule({ payload }: PageProps) {
   const { t } = useTranslation();
   const service = serviceOfPath(payload.path);
+  const booked = useSyncExternalStore(subscribeBooked, () => bookedOf(service), () => null);
+  useEffect(() => {
+    if (!booked) return;
+    const title = document.title;
+    document.title = t("meta.siteTitle", { page: t("schedule.confirmed.title"), name: site.name });
+    return () => {
+      document.title = title;
+    };
+  }, [booked, t]);
   return (
-    <div className="container schedule">
+    <div className={`container schedule${booked ? " schedule-done" : service ? " schedule-time" : ""}`}>
       <header className="schedule-intro">
-        <h1 id="schedule-title">{t("schedule.title")}</h1>
-        <p className="lead">{t("schedule.lead")}</p>
-        <Steps current={service ? 2 : 1} />
+        {booked ? null : (
+          <h1 id="schedule-title" tabIndex={-1}>
+            {t("schedule.title")}
+          </h1>
+        )}
+        {/* The introduction explains both steps: step 2 goes straight to the calendar. */}
+        {service ? null : <p className="lead">{t("schedule.lead")}</p>}
+        <Steps current={booked ? "done" : service ? 2 : 1} />
       </header>
       <NoScriptNotice />
       {service ? <TimeStep key={service} service={service} /> : <ServiceChoice />}

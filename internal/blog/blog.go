@@ -44,7 +44,7 @@ type Post struct {
 	Author         string
 	Published      time.Time
 	Updated        time.Time // zero when never updated
-	Tags           []string  // never nil
+	Tags           []Tag     // never nil
 	Cover          *Cover    // nil when none
 	TranslationKey string
 	Draft          bool
@@ -54,7 +54,16 @@ type Post struct {
 	Words          int
 	ReadingMinutes int
 
-	keyLine int // line of translationKey, for error messages
+	keyLine  int // line of translationKey, for error messages
+	tagsLine int // line of tags, for error messages
+}
+
+// Tag is a tag of a post: its name as readers see it, in the post's
+// language ("DevOps", "هندسة المنصات"), and the slug of its URL
+// ("devops", "هندسة-المنصات").
+type Tag struct {
+	Slug string `json:"slug"`
+	Name string `json:"name"`
 }
 
 // LastModified returns Updated, or Published if the post was never
@@ -71,18 +80,18 @@ func (p *Post) LastModified() time.Time {
 // formatted in the post's language by internal/intl; the client displays the
 // formatted text as is, so the server and the hydrated page agree.
 type Summary struct {
-	Lang           string   `json:"lang"`
-	Slug           string   `json:"slug"`
-	Title          string   `json:"title"`
-	Description    string   `json:"description"`
-	Author         string   `json:"author"`
-	Published      string   `json:"published"`
-	PublishedText  string   `json:"publishedText"`
-	Updated        string   `json:"updated,omitempty"`
-	UpdatedText    string   `json:"updatedText,omitempty"`
-	ReadingMinutes int      `json:"readingMinutes"`
-	Tags           []string `json:"tags"`
-	Cover          *Cover   `json:"cover,omitempty"`
+	Lang           string `json:"lang"`
+	Slug           string `json:"slug"`
+	Title          string `json:"title"`
+	Description    string `json:"description"`
+	Author         string `json:"author"`
+	Published      string `json:"published"`
+	PublishedText  string `json:"publishedText"`
+	Updated        string `json:"updated,omitempty"`
+	UpdatedText    string `json:"updatedText,omitempty"`
+	ReadingMinutes int    `json:"readingMinutes"`
+	Tags           []Tag  `json:"tags"`
+	Cover          *Cover `json:"cover,omitempty"`
 }
 
 // Summary returns the list entry of p.
@@ -126,7 +135,8 @@ type Article struct {
 
 // TagCount is a tag and the number of posts carrying it.
 type TagCount struct {
-	Tag   string `json:"tag"`
+	Tag   string `json:"tag"`  // the slug
+	Name  string `json:"name"` // as readers see it
 	Count int    `json:"count"`
 }
 
@@ -134,10 +144,11 @@ type TagCount struct {
 // JSON.
 type Page struct {
 	Lang       string     `json:"lang"`
-	Tag        string     `json:"tag,omitempty"` // the filter, if any
-	Number     int        `json:"page"`          // 1-based
-	TotalPages int        `json:"totalPages"`    // at least 1
-	TotalPosts int        `json:"totalPosts"`    // matching the filter
+	Tag        string     `json:"tag,omitempty"`     // the filter's slug, if any
+	TagName    string     `json:"tagName,omitempty"` // the filter as readers see it
+	Number     int        `json:"page"`              // 1-based
+	TotalPages int        `json:"totalPages"`        // at least 1
+	TotalPosts int        `json:"totalPosts"`        // matching the filter
 	Posts      []Summary  `json:"posts"`
 	Tags       []TagCount `json:"tags"` // every tag of the language, for the filter
 }
@@ -148,7 +159,8 @@ type Library struct {
 	bySlug  map[string]map[string]*Post   // lang → slug → post
 	byKey   map[string]map[string]*Post   // translationKey → lang → post
 	tags    map[string][]TagCount         // lang → tags, most used first
-	tagged  map[string]map[string][]*Post // lang → tag → posts, newest first
+	tagged  map[string]map[string][]*Post // lang → tag slug → posts, newest first
+	names   map[string]map[string]string  // lang → tag slug → name
 	indexOf map[*Post]int                 // position in byLang[p.Lang]
 }
 
@@ -159,6 +171,7 @@ func newLibrary(posts []*Post) *Library {
 		byKey:   map[string]map[string]*Post{},
 		tags:    map[string][]TagCount{},
 		tagged:  map[string]map[string][]*Post{},
+		names:   map[string]map[string]string{},
 		indexOf: map[*Post]int{},
 	}
 	for _, p := range posts {
@@ -166,6 +179,7 @@ func newLibrary(posts []*Post) *Library {
 		if l.bySlug[p.Lang] == nil {
 			l.bySlug[p.Lang] = map[string]*Post{}
 			l.tagged[p.Lang] = map[string][]*Post{}
+			l.names[p.Lang] = map[string]string{}
 		}
 		l.bySlug[p.Lang][p.Slug] = p
 		if l.byKey[p.TranslationKey] == nil {
@@ -178,12 +192,13 @@ func newLibrary(posts []*Post) *Library {
 		for i, p := range list {
 			l.indexOf[p] = i
 			for _, tag := range p.Tags {
-				l.tagged[lang][tag] = append(l.tagged[lang][tag], p)
+				l.tagged[lang][tag.Slug] = append(l.tagged[lang][tag.Slug], p)
+				l.names[lang][tag.Slug] = tag.Name
 			}
 		}
 		counts := make([]TagCount, 0, len(l.tagged[lang]))
 		for tag, tagged := range l.tagged[lang] {
-			counts = append(counts, TagCount{Tag: tag, Count: len(tagged)})
+			counts = append(counts, TagCount{Tag: tag, Name: l.names[lang][tag], Count: len(tagged)})
 		}
 		slices.SortFunc(counts, func(a, b TagCount) int {
 			return cmp.Or(cmp.Compare(b.Count, a.Count), cmp.Compare(a.Tag, b.Tag))
@@ -224,8 +239,8 @@ func (l *Library) Tags(lang string) []TagCount {
 }
 
 // Page returns page number page (1-based) of the list of lang, PerPage posts
-// per page, newest first, restricted to the posts tagged tag unless tag is
-// empty. Page 1 of a language or filter without posts is empty; any other
+// per page, newest first, restricted to the posts tagged tag (a slug) unless
+// tag is empty. Page 1 of a language or filter without posts is empty; any other
 // page out of range, and an unknown tag, give ErrNotFound. Page numbers
 // count from the newest post; with the order fixed (date, then slug), the
 // same content always gives the same pages.
@@ -254,6 +269,7 @@ func (l *Library) Page(lang string, page int, tag string) (Page, error) {
 	return Page{
 		Lang:       lang,
 		Tag:        tag,
+		TagName:    l.names[lang][tag],
 		Number:     page,
 		TotalPages: total,
 		TotalPosts: len(list),

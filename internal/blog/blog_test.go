@@ -44,7 +44,7 @@ description: Remplacer un système existant route par route.
 published: 2026-05-12
 updated: 2026-06-02T09:30:00+02:00
 author: Julien Moreau
-tags: [architecture, legacy]
+tags: [Architecture, Systèmes hérités]
 cover:
   src: /images/blog/figuier.jpg
   alt: Un figuier enlaçant un vieux mur
@@ -70,7 +70,7 @@ draft: false
 		Author:         "Julien Moreau",
 		Published:      time.Date(2026, 5, 12, 0, 0, 0, 0, time.UTC),
 		Updated:        time.Date(2026, 6, 2, 9, 30, 0, 0, paris),
-		Tags:           []string{"architecture", "legacy"},
+		Tags:           []Tag{{"architecture", "Architecture"}, {"systèmes-hérités", "Systèmes hérités"}},
 		Cover:          &Cover{Src: "/images/blog/figuier.jpg", Alt: "Un figuier enlaçant un vieux mur", Width: 1200, Height: 630},
 		TranslationKey: "strangler-fig",
 	}
@@ -150,14 +150,27 @@ func TestLoadErrors(t *testing.T) {
 			want:  []string{`content/blog/de/x.md:3: invalid YAML: mapping values are not allowed`},
 		},
 		{
-			name:  "tag not lower case",
-			files: map[string]string{"en/x.md": "---\n" + valid + "tags:\n  - go\n  - DevOps\n---\nText\n"},
-			want:  []string{`content/blog/en/x.md:9: tags: "DevOps": tags are lower case`},
+			name:  "tag given twice, in two cases",
+			files: map[string]string{"en/x.md": "---\n" + valid + "tags:\n  - DevOps\n  - devops\n---\nText\n"},
+			want:  []string{`content/blog/en/x.md:9: tags: "devops": given twice`},
 		},
 		{
-			name:  "tag with a space",
-			files: map[string]string{"en/x.md": "---\n" + valid + "tags: [platform engineering]\n---\nText\n"},
-			want:  []string{`content/blog/en/x.md:7: tags: "platform engineering": a tag holds letters, digits and hyphens only`},
+			name:  "tag with punctuation",
+			files: map[string]string{"en/x.md": "---\n" + valid + "tags: [\"platform/engineering\"]\n---\nText\n"},
+			want:  []string{`content/blog/en/x.md:7: tags: "platform/engineering": a tag holds letters, digits, spaces and hyphens only`},
+		},
+		{
+			name:  "tag with two spaces",
+			files: map[string]string{"en/x.md": "---\n" + valid + "tags: [\"platform  engineering\"]\n---\nText\n"},
+			want:  []string{`content/blog/en/x.md:7: tags: "platform  engineering": words are separated by single spaces`},
+		},
+		{
+			name: "tag written two ways in a language",
+			files: map[string]string{
+				"en/x.md": "---\n" + valid + "tags: [DevOps]\n---\nText\n",
+				"en/y.md": "---\n" + minimal("2026-03-02", "other") + "tags: [Devops]\n---\nText\n",
+			},
+			want: []string{`content/blog/en/y.md:7: tags: "Devops" is written "DevOps" in content/blog/en/x.md`},
 		},
 		{
 			name:  "tags not a list",
@@ -355,7 +368,7 @@ func TestPagination(t *testing.T) {
 
 func TestTagFilter(t *testing.T) {
 	lib := load(t, generated(23), false)
-	wantTags := []TagCount{{"all", 23}, {"third", 7}}
+	wantTags := []TagCount{{"all", "all", 23}, {"third", "third", 7}}
 	if got := lib.Tags("en"); fmt.Sprint(got) != fmt.Sprint(wantTags) {
 		t.Errorf("Tags = %v, want %v", got, wantTags)
 	}
@@ -555,7 +568,7 @@ func TestSummaryJSON(t *testing.T) {
 		lang string
 		want []string
 	}{
-		{"fr", []string{`"published":"2026-11-20"`, `"publishedText":"20 novembre 2026"`, `"updated":"2026-12-01"`, `"updatedText":"1er décembre 2026"`, `"tags":["go"]`, `"readingMinutes":1`}},
+		{"fr", []string{`"published":"2026-11-20"`, `"publishedText":"20 novembre 2026"`, `"updated":"2026-12-01"`, `"updatedText":"1er décembre 2026"`, `"tags":[{"slug":"go","name":"go"}]`, `"readingMinutes":1`}},
 		{"de", []string{`"publishedText":"20. November 2026"`, `"tags":[]`}},
 		{"ar", []string{`"publishedText":"20 نوفمبر 2026"`}},
 	}
@@ -611,7 +624,7 @@ type atomDoc struct {
 
 func TestFeed(t *testing.T) {
 	fsys := fstest.MapFS{
-		"content/blog/fr/ancien.md": file(minimal("2026-02-01", "ancien", "tags: [go, architecture]\n"), "\n## Titre & sous-titre\n\nDu <b>texte</b> ]]> et du code :\n\n```go\nfunc main() {}\n```\n"),
+		"content/blog/fr/ancien.md": file(minimal("2026-02-01", "ancien", "tags: [Go, Architecture logicielle]\n"), "\n## Titre & sous-titre\n\nDu <b>texte</b> ]]> et du code :\n\n```go\nfunc main() {}\n```\n"),
 		"content/blog/fr/recent.md": file(minimal("2026-09-01", "recent", "updated: 2026-10-05T14:00:00+02:00\n"), body),
 	}
 	lib := load(t, fsys, false)
@@ -663,7 +676,7 @@ func TestFeed(t *testing.T) {
 	if old.Content.Body != p.HTML {
 		t.Errorf("content = %q, want the post's HTML %q", old.Content.Body, p.HTML)
 	}
-	if fmt.Sprint(old.Categories) != "[{go} {architecture}]" {
+	if fmt.Sprint(old.Categories) != "[{go Go} {architecture-logicielle Architecture logicielle}]" {
 		t.Errorf("categories = %v", old.Categories)
 	}
 

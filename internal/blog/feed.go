@@ -102,7 +102,7 @@ func (l *Library) AtomFeed(lang string, cfg FeedConfig) ([]byte, error) {
 			Content: &atomHTML{Type: "html", Base: u, HTML: p.HTML},
 		}
 		for _, tag := range p.Tags {
-			entry.Categories = append(entry.Categories, atomCategory{Term: tag})
+			entry.Categories = append(entry.Categories, atomCategory{Term: tag.Slug, Label: tag.Name})
 		}
 		if p.LastModified().After(updated) {
 			updated = p.LastModified()
@@ -174,5 +174,6 @@ type atomPerson struct {
 }
 
 type atomCategory struct {
-	Term string `xml:"term,attr"`
+	Term  string `xml:"term,attr"`
+	Label string `xml:"label,attr,omitempty"` // the tag as readers see it
 }

@@ -68,7 +68,7 @@ const maxTagLength = 32
 //	published: 2026-05-12          # a date, or an RFC 3339 time
 //	updated: 2026-06-02            # optional, not before published
 //	author: Lena Hartmann
-//	tags: [architecture, legacy]   # lower case, no spaces, at most 32 characters
+//	tags: [Architecture, Legacy systems] # words as readers see them, at most 32 characters
 //	cover:                         # optional; all four fields required
 //	  src: /images/blog/fig.jpg
 //	  alt: A fig tree around an old wall
@@ -124,6 +124,7 @@ func Load(fsys fs.FS, root string, includeDrafts bool, opts ...markdown.Option) 
 		}
 	}
 	errs = append(errs, checkTranslationKeys(posts)...)
+	errs = append(errs, checkTagNames(posts)...)
 	if len(errs) > 0 {
 		return nil, errors.Join(errs...)
 	}
@@ -254,6 +255,7 @@ func (p *Post) parseFrontMatter(file string, front []byte) []error {
 		case "updated":
 			p.Updated, err = date(value)
 		case "tags":
+			p.tagsLine = frontMatterLine(value.Line)
 			p.Tags, line, err = tags(value)
 			if line > 0 {
 				line = frontMatterLine(line)
@@ -286,7 +288,7 @@ func (p *Post) parseFrontMatter(file string, front []byte) []error {
 		fail(frontMatterLine(lineOf(mapping, "updated")), "updated", errors.New("before published"))
 	}
 	if p.Tags == nil {
-		p.Tags = []string{}
+		p.Tags = []Tag{}
 	}
 	return errs
 }
@@ -338,30 +340,65 @@ func boolean(n *yaml.Node) (bool, error) {
 	return false, fmt.Errorf("%q: must be true or false", n.Value)
 }
 
-// tags returns the list of tags, and the line of the first bad one.
-func tags(n *yaml.Node) ([]string, int, error) {
+// tags returns the list of tags, and the line of the first bad one. A tag
+// is written as readers see it ("DevOps", "Platform engineering", "هندسة
+// المنصات"): letters, digits, spaces and hyphens. Its URL slug is derived
+// from it (TagSlug), so two tags of a post may not share one.
+func tags(n *yaml.Node) ([]Tag, int, error) {
 	if n.Kind != yaml.SequenceNode {
-		return nil, n.Line, errors.New("must be a list, such as [architecture, go]")
+		return nil, n.Line, errors.New("must be a list, such as [Architecture, Go]")
 	}
-	out := make([]string, 0, len(n.Content))
+	out := make([]Tag, 0, len(n.Content))
 	for _, item := range n.Content {
-		if item.Kind != yaml.ScalarNode || item.Value == "" {
+		if item.Kind != yaml.ScalarNode || strings.TrimSpace(item.Value) == "" {
 			return nil, item.Line, errors.New("every tag must be a word")
 		}
-		tag := item.Value
+		name := item.Value
+		slug := TagSlug(name)
 		switch {
-		case strings.ToLower(tag) != tag:
-			return nil, item.Line, fmt.Errorf("%q: tags are lower case", tag)
-		case strings.IndexFunc(tag, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '-' }) >= 0:
-			return nil, item.Line, fmt.Errorf("%q: a tag holds letters, digits and hyphens only", tag)
-		case utf8.RuneCountInString(tag) > maxTagLength:
-			return nil, item.Line, fmt.Errorf("%q: longer than %d characters", tag, maxTagLength)
-		case slices.Contains(out, tag):
-			return nil, item.Line, fmt.Errorf("%q: given twice", tag)
+		case strings.TrimSpace(name) != name || strings.Contains(name, "  "):
+			return nil, item.Line, fmt.Errorf("%q: words are separated by single spaces", name)
+		case strings.IndexFunc(name, func(r rune) bool {
+			return !unicode.IsLetter(r) && !unicode.IsDigit(r) && !unicode.Is(unicode.Mn, r) && r != '-' && r != ' '
+		}) >= 0:
+			return nil, item.Line, fmt.Errorf("%q: a tag holds letters, digits, spaces and hyphens only", name)
+		case utf8.RuneCountInString(name) > maxTagLength:
+			return nil, item.Line, fmt.Errorf("%q: longer than %d characters", name, maxTagLength)
+		case slices.ContainsFunc(out, func(t Tag) bool { return t.Slug == slug }):
+			return nil, item.Line, fmt.Errorf("%q: given twice", name)
 		}
-		out = append(out, tag)
+		out = append(out, Tag{Slug: slug, Name: name})
 	}
 	return out, 0, nil
+}
+
+// TagSlug returns the URL slug of a tag: lower case, hyphens for spaces
+// ("Platform engineering": "platform-engineering").
+func TagSlug(name string) string {
+	return strings.ReplaceAll(strings.ToLower(name), " ", "-")
+}
+
+// checkTagNames reports a tag written two ways in one language ("DevOps"
+// and "Devops"): its list would be titled with either.
+func checkTagNames(posts []*Post) []error {
+	type first struct {
+		name string
+		file string
+	}
+	seen := map[[2]string]first{}
+	var errs []error
+	for _, p := range posts {
+		for _, t := range p.Tags {
+			k := [2]string{p.Lang, t.Slug}
+			if f, ok := seen[k]; ok && f.name != t.Name {
+				errs = append(errs, &ContentError{File: p.File, Line: p.tagsLine, Field: "tags",
+					Err: fmt.Errorf("%q is written %q in %s", t.Name, f.name, f.file)})
+				continue
+			}
+			seen[k] = first{t.Name, p.File}
+		}
+	}
+	return errs
 }
 
 // cover returns the cover image, and the line of the mistake if any.

@@ -146,9 +146,11 @@ func FormatFullDate(lang string, t time.Time) string {
 	}
 }
 
-// FormatTime returns the clock time of t in lang: "3:30 PM" in English,
-// "15:30" in French and German, "3:30 م" in Arabic (ص before noon, م from
-// noon on).
+// FormatTime returns the clock time of t in lang, as the site writes it
+// (the browser's Intl for en-GB and ar): "3:30 pm" in English, "15:30" in
+// French and German, "3:30 م" in Arabic (ص before noon, م from noon on).
+// The clock and its day period are joined by a no-break space (U+00A0),
+// so that "3:30 pm" never breaks across two lines.
 func FormatTime(lang string, t time.Time) string {
 	lang = known(lang)
 	minute := t.Format("04")
@@ -160,22 +162,22 @@ func FormatTime(lang string, t time.Time) string {
 	if hour == 0 {
 		hour = 12
 	}
-	clock := strconv.Itoa(hour) + ":" + minute
+	clock := strconv.Itoa(hour) + ":" + minute + "\u00a0"
 	pm := t.Hour() >= 12
 	if lang == "ar" {
 		if pm {
-			return clock + " م"
+			return clock + "م"
 		}
-		return clock + " ص"
+		return clock + "ص"
 	}
 	if pm {
-		return clock + " PM"
+		return clock + "pm"
 	}
-	return clock + " AM"
+	return clock + "am"
 }
 
 // FormatDateTime returns the full date and clock time of t in lang, as a
-// booking confirmation states it: "Friday, 20 November 2026 at 3:30 PM",
+// booking confirmation states it: "Friday, 20 November 2026 at 3:30 pm",
 // "vendredi 20 novembre 2026 à 15:30", "Freitag, 20. November 2026 um 15:30",
 // "الجمعة، 20 نوفمبر 2026، الساعة 3:30 م".
 func FormatDateTime(lang string, t time.Time) string {

@@ -23,10 +23,10 @@ func TestFormatting(t *testing.T) {
 		clock    string
 		dateTime string
 	}{
-		{"en", afternoon, "20 November 2026", "Friday, 20 November 2026", "3:30 PM", "Friday, 20 November 2026 at 3:30 PM"},
-		{"en", morning, "1 March 2026", "Sunday, 1 March 2026", "9:05 AM", "Sunday, 1 March 2026 at 9:05 AM"},
-		{"en", midnight, "4 May 2026", "Monday, 4 May 2026", "12:00 AM", "Monday, 4 May 2026 at 12:00 AM"},
-		{"en", noon, "12 August 2026", "Wednesday, 12 August 2026", "12:00 PM", "Wednesday, 12 August 2026 at 12:00 PM"},
+		{"en", afternoon, "20 November 2026", "Friday, 20 November 2026", "3:30\u00a0pm", "Friday, 20 November 2026 at 3:30\u00a0pm"},
+		{"en", morning, "1 March 2026", "Sunday, 1 March 2026", "9:05\u00a0am", "Sunday, 1 March 2026 at 9:05\u00a0am"},
+		{"en", midnight, "4 May 2026", "Monday, 4 May 2026", "12:00\u00a0am", "Monday, 4 May 2026 at 12:00\u00a0am"},
+		{"en", noon, "12 August 2026", "Wednesday, 12 August 2026", "12:00\u00a0pm", "Wednesday, 12 August 2026 at 12:00\u00a0pm"},
 
 		{"fr", afternoon, "20 novembre 2026", "vendredi 20 novembre 2026", "15:30", "vendredi 20 novembre 2026 à 15:30"},
 		{"fr", morning, "1er mars 2026", "dimanche 1er mars 2026", "09:05", "dimanche 1er mars 2026 à 09:05"},
@@ -37,17 +37,17 @@ func TestFormatting(t *testing.T) {
 		{"de", morning, "1. März 2026", "Sonntag, 1. März 2026", "09:05", "Sonntag, 1. März 2026 um 09:05"},
 		{"de", midnight, "4. Mai 2026", "Montag, 4. Mai 2026", "00:00", "Montag, 4. Mai 2026 um 00:00"},
 
-		{"ar", afternoon, "20 نوفمبر 2026", "الجمعة، 20 نوفمبر 2026", "3:30 م", "الجمعة، 20 نوفمبر 2026، الساعة 3:30 م"},
-		{"ar", morning, "1 مارس 2026", "الأحد، 1 مارس 2026", "9:05 ص", "الأحد، 1 مارس 2026، الساعة 9:05 ص"},
-		{"ar", midnight, "4 مايو 2026", "الاثنين، 4 مايو 2026", "12:00 ص", "الاثنين، 4 مايو 2026، الساعة 12:00 ص"},
-		{"ar", noon, "12 أغسطس 2026", "الأربعاء، 12 أغسطس 2026", "12:00 م", "الأربعاء، 12 أغسطس 2026، الساعة 12:00 م"},
+		{"ar", afternoon, "20 نوفمبر 2026", "الجمعة، 20 نوفمبر 2026", "3:30\u00a0م", "الجمعة، 20 نوفمبر 2026، الساعة 3:30\u00a0م"},
+		{"ar", morning, "1 مارس 2026", "الأحد، 1 مارس 2026", "9:05\u00a0ص", "الأحد، 1 مارس 2026، الساعة 9:05\u00a0ص"},
+		{"ar", midnight, "4 مايو 2026", "الاثنين، 4 مايو 2026", "12:00\u00a0ص", "الاثنين، 4 مايو 2026، الساعة 12:00\u00a0ص"},
+		{"ar", noon, "12 أغسطس 2026", "الأربعاء، 12 أغسطس 2026", "12:00\u00a0م", "الأربعاء، 12 أغسطس 2026، الساعة 12:00\u00a0م"},
 
 		// Regional tags use their base language; unknown languages fall back to English.
 		{"fr-CA", afternoon, "20 novembre 2026", "vendredi 20 novembre 2026", "15:30", "vendredi 20 novembre 2026 à 15:30"},
 		{"de_AT", afternoon, "20. November 2026", "Freitag, 20. November 2026", "15:30", "Freitag, 20. November 2026 um 15:30"},
-		{"AR-EG", afternoon, "20 نوفمبر 2026", "الجمعة، 20 نوفمبر 2026", "3:30 م", "الجمعة، 20 نوفمبر 2026، الساعة 3:30 م"},
-		{"tr", afternoon, "20 November 2026", "Friday, 20 November 2026", "3:30 PM", "Friday, 20 November 2026 at 3:30 PM"},
-		{"", afternoon, "20 November 2026", "Friday, 20 November 2026", "3:30 PM", "Friday, 20 November 2026 at 3:30 PM"},
+		{"AR-EG", afternoon, "20 نوفمبر 2026", "الجمعة، 20 نوفمبر 2026", "3:30\u00a0م", "الجمعة، 20 نوفمبر 2026، الساعة 3:30\u00a0م"},
+		{"tr", afternoon, "20 November 2026", "Friday, 20 November 2026", "3:30\u00a0pm", "Friday, 20 November 2026 at 3:30\u00a0pm"},
+		{"", afternoon, "20 November 2026", "Friday, 20 November 2026", "3:30\u00a0pm", "Friday, 20 November 2026 at 3:30\u00a0pm"},
 
 		// The time is formatted in its own location: 23:30 UTC is already Saturday in Berlin.
 		{"de", time.Date(2026, time.November, 20, 23, 30, 0, 0, time.UTC).In(berlin), "21. November 2026", "Samstag, 21. November 2026", "00:30", "Samstag, 21. November 2026 um 00:30"},

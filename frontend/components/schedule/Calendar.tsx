@@ -28,6 +28,8 @@ export interface CalendarProps {
   onSelect: (d: CivilDate) => void;
   /** hasSlots says whether a day has open times. */
   hasSlots: (d: CivilDate) => boolean;
+  /** weekdaysShort are CLDR's short weekday names, Sunday first, for a narrow calendar. */
+  weekdaysShort: string[];
 }
 
 /**
@@ -37,7 +39,7 @@ export interface CalendarProps {
  * between months, Home and End to the ends of the week; Enter or Space
  * picks the day.
  */
-export function Calendar({ month, onMonth, first, last, today, selected, onSelect, hasSlots }: CalendarProps) {
+export function Calendar({ month, onMonth, first, last, today, selected, onSelect, hasSlots, weekdaysShort }: CalendarProps) {
   const { t } = useTranslation();
   const lang = useLang();
   const rtl = language(lang).dir === "rtl";
@@ -88,7 +90,7 @@ export function Calendar({ month, onMonth, first, last, today, selected, onSelec
     go(target < first ? first : target > last ? last : target);
   }
 
-  const names = weekdayNames(lang);
+  const names = weekdayNames(lang, weekdaysShort);
   const lead = (weekday(days[0]!) - firstDayOfWeek(lang) + 7) % 7;
   const cells: (CivilDate | null)[] = [...Array<null>(lead).fill(null), ...days];
   while (cells.length % 7 !== 0) cells.push(null);
@@ -127,9 +129,9 @@ export function Calendar({ month, onMonth, first, last, today, selected, onSelec
           <tr>
             {names.map((n) => (
               <th key={n.long} scope="col" abbr={n.long}>
-                {/* A narrow calendar shows the one-letter form (styles/schedule.css). */}
+                {/* A narrow calendar shows CLDR's short form (styles/schedule.css). */}
+                <span className="weekday-abbreviated">{n.abbreviated}</span>
                 <span className="weekday-short">{n.short}</span>
-                <span className="weekday-narrow">{n.narrow}</span>
               </th>
             ))}
           </tr>

@@ -5,12 +5,17 @@ import { useLocalPath } from "../../lib/lang";
 import type { CreatedBooking } from "./api";
 import { ServiceFact, TimeFact } from "./Facts";
 import { hostZone, type ServiceKey, type StepState } from "./services";
+import type { ZoneCatalog } from "./zones";
 
 /** isolate keeps a left-to-right value (an address) whole inside right-to-left text. */
 const isolate = (s: string) => `\u2068${s}\u2069`;
 
-/** Confirmation is shown the moment a booking is committed: when, in both zones, and what happens next. */
-export function Confirmation({ booking, email }: { booking: CreatedBooking; email: string }) {
+/**
+ * Confirmation is shown the moment a booking is committed, in place of the
+ * steps: when, in both zones, and what happens next. Its heading is the
+ * page's main heading, and takes the focus.
+ */
+export function Confirmation({ booking, email, catalog }: { booking: CreatedBooking; email: string; catalog: ZoneCatalog }) {
   const { t } = useTranslation();
   const to = useLocalPath();
   const heading = useRef<HTMLHeadingElement>(null);
@@ -21,14 +26,15 @@ export function Confirmation({ booking, email }: { booking: CreatedBooking; emai
   const newTab = <span className="visually-hidden"> {t("schedule.confirmed.newTab")}</span>;
   return (
     <section className="schedule-step booking-confirmed" aria-labelledby="booking-confirmed-title">
-      <h2 id="booking-confirmed-title" ref={heading} tabIndex={-1}>
+      <h1 id="booking-confirmed-title" ref={heading} tabIndex={-1}>
+        <span className="done-mark" aria-hidden="true" />
         {t("schedule.confirmed.title")}
-      </h2>
+      </h1>
       <p className="lead">{t("schedule.confirmed.lead", { email: isolate(email) })}</p>
       <dl className="booking-facts">
         <ServiceFact service={service} />
-        <TimeFact label={t("schedule.confirmed.yourTime")} start={booking.start} timeZone={booking.timeZone} />
-        <TimeFact label={t("schedule.confirmed.ourTime")} start={booking.start} timeZone={hostZone} />
+        <TimeFact label={t("schedule.confirmed.yourTime")} start={booking.start} timeZone={booking.timeZone} catalog={catalog} />
+        <TimeFact label={t("schedule.confirmed.ourTime")} start={booking.start} timeZone={hostZone} catalog={catalog} />
       </dl>
       <div className="actions">
         <a className="button button-primary" href={booking.ics} download>
@@ -43,7 +49,7 @@ export function Confirmation({ booking, email }: { booking: CreatedBooking; emai
           {newTab}
         </a>
       </div>
-      <h3>{t("schedule.confirmed.nextTitle")}</h3>
+      <h2>{t("schedule.confirmed.nextTitle")}</h2>
       <ol className="next-steps">
         <li>{t("schedule.confirmed.next.email")}</li>
         <li>{t("schedule.confirmed.next.prepare")}</li>

@@ -1,17 +1,19 @@
-import { useId, useRef, useState, type FormEvent } from "react";
+import { useId, useRef, useState, type ChangeEvent, type FormEvent } from "react";
 import { useTranslation } from "react-i18next";
 import { Link } from "react-router-dom";
 import { useLang, useLocalPath } from "../../lib/lang";
 import { postBooking, type CreatedBooking, type Slot, type SlotsResponse } from "./api";
+import { draftOf, updateDraft, type DetailField as Field } from "./draft";
 import type { ServiceKey } from "./services";
-import { dateIn, formatDay, formatTime, zoneCity } from "./time";
+import { dateIn, formatDay, formatTime } from "./time";
 
-type Field = "name" | "email" | "company" | "topic";
 const fields: readonly Field[] = ["name", "email", "company", "topic"];
 
 export interface DetailsProps {
   service: ServiceKey;
   zone: string;
+  /** zoneCity names the zone in the summary ("New York"). */
+  zoneCity: string;
   slot: Slot | null;
   onBooked: (booking: CreatedBooking, email: string) => void;
   /** onTaken reports a lost race: the message to announce and the fresh slots. */
@@ -22,8 +24,12 @@ export interface DetailsProps {
 
 const emailShape = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
-/** Details is the short form under the times: name, email, optional company and topic, and the confirm button. */
-export function Details({ service, zone, slot, onBooked, onTaken, onStale }: DetailsProps) {
+/**
+ * Details is the short form under the times: name, email, optional company
+ * and topic, and the confirm button. What the visitor types is kept in the
+ * service's draft, so that a switch of language keeps it.
+ */
+export function Details({ service, zone, zoneCity, slot, onBooked, onTaken, onStale }: DetailsProps) {
   const { t } = useTranslation();
   const lang = useLang();
   const to = useLocalPath();
@@ -99,6 +105,9 @@ export function Details({ service, zone, slot, onBooked, onTaken, onStale }: Det
   const fieldProps = (f: Field) => ({
     id: `${id}-${f}`,
     name: f,
+    defaultValue: draftOf(service).fields[f] ?? "",
+    onChange: (e: ChangeEvent<HTMLInputElement | HTMLTextAreaElement>) =>
+      updateDraft(service, { fields: { ...draftOf(service).fields, [f]: e.target.value } }),
     "aria-invalid": errors[f] ? true : undefined,
     "aria-describedby": [errors[f] ? `${id}-${f}-error` : "", f === "topic" ? `${id}-topic-hint` : ""].join(" ").trim() || undefined,
   });
@@ -118,7 +127,7 @@ export function Details({ service, zone, slot, onBooked, onTaken, onStale }: Det
               service: t(`schedule.services.${service}.title`),
               date: formatDay(lang, dateIn(new Date(slot.start), zone)),
               time: formatTime(lang, slot.start, zone),
-              zone: zoneCity(zone),
+              zone: zoneCity,
             })
           : t("schedule.details.pick")}
       </p>

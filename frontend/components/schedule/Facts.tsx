@@ -1,7 +1,8 @@
 import { useTranslation } from "react-i18next";
 import { useLang } from "../../lib/lang";
 import { serviceMinutes, type ServiceKey } from "./services";
-import { formatDateTime, zoneLabel } from "./time";
+import { formatDateTime } from "./time";
+import type { ZoneCatalog } from "./zones";
 
 /** ServiceFact is the row of a booking's facts that names its consultation and its length. */
 export function ServiceFact({ service }: { service: ServiceKey }) {
@@ -16,15 +17,19 @@ export function ServiceFact({ service }: { service: ServiceKey }) {
   );
 }
 
-/** TimeFact is a row of a booking's facts: its start in a time zone, and the zone's name. */
-export function TimeFact({ label, start, timeZone }: { label: string; start: string; timeZone: string }) {
+/**
+ * TimeFact is a row of a booking's facts: its start in a time zone, and the
+ * zone's name ("New York (Eastern Time)"), once the catalog of zones has
+ * loaded.
+ */
+export function TimeFact({ label, start, timeZone, catalog }: { label: string; start: string; timeZone: string; catalog: ZoneCatalog | null }) {
   const lang = useLang();
   return (
     <div>
       <dt>{label}</dt>
       <dd>
         {formatDateTime(lang, start, timeZone)}
-        <span className="zone-name">{zoneLabel(lang, timeZone, new Date(start))}</span>
+        <span className="zone-name">{catalog ? catalog.zone(timeZone).label : "\u00a0"}</span>
       </dd>
     </div>
   );

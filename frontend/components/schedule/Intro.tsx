@@ -3,23 +3,28 @@ import { Link } from "react-router-dom";
 import site from "../../../content/site.json";
 import { useLocalPath } from "../../lib/lang";
 
-/** Steps shows where the visitor is in the two booking steps. */
-export function Steps({ current }: { current: 1 | 2 }) {
+/**
+ * Steps shows where the visitor is in the two booking steps; "done" once
+ * booked, when both are completed.
+ */
+export function Steps({ current }: { current: 1 | 2 | "done" }) {
   const { t } = useTranslation();
+  const step = (n: 1 | 2, label: string) => {
+    const done = current === "done" || n < current;
+    return (
+      <li aria-current={current === n ? "step" : undefined} data-done={done ? "true" : undefined}>
+        <span className="step-number" aria-hidden="true">
+          {done ? <span className="done-mark" /> : n}
+        </span>
+        {label}
+        {done ? <span className="visually-hidden"> ({t("schedule.steps.done")})</span> : null}
+      </li>
+    );
+  };
   return (
     <ol className="schedule-steps" aria-label={t("schedule.steps.label")}>
-      <li aria-current={current === 1 ? "step" : undefined}>
-        <span className="step-number" aria-hidden="true">
-          1
-        </span>
-        {t("schedule.steps.service")}
-      </li>
-      <li aria-current={current === 2 ? "step" : undefined}>
-        <span className="step-number" aria-hidden="true">
-          2
-        </span>
-        {t("schedule.steps.time")}
-      </li>
+      {step(1, t("schedule.steps.service"))}
+      {step(2, t("schedule.steps.time"))}
     </ol>
   );
 }

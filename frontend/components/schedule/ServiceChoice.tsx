@@ -2,6 +2,7 @@ import { useEffect, useRef } from "react";
 import { useTranslation } from "react-i18next";
 import { Link, useLocation } from "react-router-dom";
 import { useLocalPath } from "../../lib/lang";
+import { startOver } from "./draft";
 import { featureKeys, serviceKeys, serviceMinutes, type StepState } from "./services";
 
 /** ServiceChoice is step 1: the two consultation types, each leading to its step 2. */
@@ -15,6 +16,8 @@ export function ServiceChoice() {
   useEffect(() => {
     if (focusStep) heading.current?.focus({ preventScroll: true });
   }, [focusStep]);
+  // Back at the choice, a booking just made is behind the visitor: its step starts afresh.
+  useEffect(startOver, []);
   return (
     <section className="schedule-step" aria-labelledby="schedule-services-title">
       <h2 id="schedule-services-title" ref={heading} tabIndex={-1}>
@@ -34,9 +37,7 @@ export function ServiceChoice() {
                 <li key={f}>{t(`schedule.services.${service}.features.${f}`)}</li>
               ))}
             </ul>
-            <Link className="button button-primary consult-choose" to={to(`/schedule/${service}`)}
-              state={{ focusStep: true } satisfies StepState}
-            >
+            <Link className="button button-primary consult-choose" to={to(`/schedule/${service}`)} state={{ focusStep: true } satisfies StepState}>
               {t(`schedule.services.${service}.choose`)}
             </Link>
           </li>

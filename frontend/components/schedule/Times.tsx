@@ -3,7 +3,7 @@ import { useTranslation } from "react-i18next";
 import { useLang } from "../../lib/lang";
 import type { Slot } from "./api";
 import { ContactLink } from "./Intro";
-import { formatDay, formatTime, type CivilDate } from "./time";
+import { atNight, formatDay, formatTime, nightBounds, type CivilDate } from "./time";
 
 export interface TimesProps {
   date: CivilDate;
@@ -18,8 +18,10 @@ export interface TimesProps {
 
 /**
  * Times lists the open times of a day as a radio group: one tab stop, the
- * arrow keys move between times, Space picks one. A day without times
- * offers the next day that has some, or the contact section.
+ * arrow keys move between times, Space picks one. A time in the visitor's
+ * night (before 07:00 or after 21:00 on their clock) says so beside it. A
+ * day without times offers the next day that has some, or the contact
+ * section.
  */
 export function Times({ date, slots, zone, selected, onSelect, next, onNext }: TimesProps) {
   const { t } = useTranslation();
@@ -46,11 +48,13 @@ export function Times({ date, slots, zone, selected, onSelect, next, onNext }: T
       </div>
     );
   }
+  const night = slots.map((s) => atNight(s.start, zone));
   return (
     <fieldset className="times">
       <legend className="times-title">{t("schedule.times.legend", { date: day })}</legend>
+      {night.some(Boolean) ? <p className="times-night-note">{t("schedule.times.nightNote", nightBounds(lang))}</p> : null}
       <ul className="time-grid">
-        {slots.map((s) => (
+        {slots.map((s, i) => (
           <li key={s.start}>
             <label className="time">
               <input
@@ -60,7 +64,14 @@ export function Times({ date, slots, zone, selected, onSelect, next, onNext }: T
                 checked={selected === s.start}
                 onChange={() => onSelect(s)}
               />
-              <span>{formatTime(lang, s.start, zone)}</span>
+              <span className="time-face">
+                <span className="time-clock">{formatTime(lang, s.start, zone)}</span>
+                {night[i] ? (
+                  <span className="time-night">
+                    <span className="moon" aria-hidden="true" /> {t("schedule.times.night")}
+                  </span>
+                ) : null}
+              </span>
             </label>
           </li>
         ))}

@@ -1,4 +1,6 @@
 import type { Lang } from "../../lib/languages";
+import { daysAhead } from "./services";
+import { addDays, dateIn, daysFrom, type CivilDate } from "./time";
 
 /** Slot is one bookable time, as GET /api/slots gives it (RFC 3339, UTC). */
 export interface Slot {
@@ -82,6 +84,30 @@ export async function fetchSlots(
   const res = await fetch(`/api/slots?${q.toString()}`, { headers: { Accept: "application/json" }, signal });
   if (!res.ok) throw new Error(`slots: HTTP ${res.status}`);
   return (await res.json()) as SlotsResponse;
+}
+
+/** maxQueryDays is the most days one GET /api/slots may ask for. */
+const maxQueryDays = 31;
+
+/** OpenDays are the bookable days from today (in the zone asked for) with their open slots. */
+export interface OpenDays {
+  zone: string;
+  first: CivilDate;
+  days: Map<CivilDate, Slot[]>;
+}
+
+/** fetchOpenDays loads every bookable day at once (about a month: one or two requests) in a zone. */
+export async function fetchOpenDays(service: string, zone: string, lang: Lang, signal?: AbortSignal): Promise<OpenDays> {
+  const first = dateIn(new Date(), zone);
+  const end = addDays(first, daysAhead + 1);
+  const windows: [CivilDate, number][] = [];
+  for (let from = first; from <= end; from = addDays(from, maxQueryDays)) {
+    windows.push([from, Math.min(maxQueryDays, daysFrom(from, end) + 1)]);
+  }
+  const responses = await Promise.all(windows.map(([from, n]) => fetchSlots(service, from, n, zone, lang, signal)));
+  const days = new Map<CivilDate, Slot[]>();
+  for (const r of responses) for (const d of r.days) days.set(d.date, d.slots);
+  return { zone, first, days };
 }
 
 /** postBooking books a slot; every outcome the visitor can act on is a result, not an exception. */

@@ -46,38 +46,6 @@ export function detectZone(): string {
   }
 }
 
-/** zoneNames lists the IANA zones the browser knows, with `current` among them. */
-export function zoneNames(current: string): string[] {
-  let names: string[] = [];
-  try {
-    names = Intl.supportedValuesOf("timeZone");
-  } catch {
-    names = [];
-  }
-  const all = new Set(names);
-  all.add(current);
-  all.add("UTC");
-  return [...all].sort();
-}
-
-/** zoneCity turns "America/New_York" into "America/New York" for display. */
-export function zoneCity(zone: string): string {
-  return zone.replace(/_/g, " ");
-}
-
-/** zoneLabel names a zone for people: "Europe/Paris (Central European Time)". */
-export function zoneLabel(lang: Lang, zone: string, at: Date = new Date()): string {
-  try {
-    const part = dateTimeFormat(localeOf(lang), { timeZone: zone, timeZoneName: "longGeneric" })
-      .formatToParts(at)
-      .find((p) => p.type === "timeZoneName");
-    if (part && part.value !== zone) return `${zoneCity(zone)} (${part.value})`;
-  } catch {
-    // An engine without longGeneric names the zone by its identifier.
-  }
-  return zoneCity(zone);
-}
-
 const formatters = new Map<string, Intl.DateTimeFormat>();
 
 /**
@@ -171,42 +139,81 @@ export function formatMonth(lang: Lang, m: Month): string {
 }
 
 /**
- * weekdayNames returns the abbreviated, narrow and full names of the week's
- * days, starting with the language's first day: "Mon", "M", "Monday".
+ * weekdayNames returns the names of the week's days, starting with the
+ * language's first day: the abbreviated one of Intl ("Mon", "lun."), CLDR's
+ * short one, which fits a phone's calendar ("Mo", "lu", "إثنين"; passed in,
+ * Sunday first), and the full one. Where the language has no abbreviation
+ * (Arabic's abbreviated names are the full ones), the short one stands for it.
  */
-export function weekdayNames(lang: Lang): { short: string; narrow: string; long: string }[] {
+export function weekdayNames(lang: Lang, shortNames: string[]): { abbreviated: string; short: string; long: string }[] {
   const sunday = "2023-01-01";
   const first = firstDayOfWeek(lang);
   return Array.from({ length: 7 }, (_, i) => {
-    const d = addDays(sunday, (first + i) % 7);
-    return {
-      short: format(lang, d, { weekday: "short" }),
-      narrow: format(lang, d, { weekday: "narrow" }),
-      long: format(lang, d, { weekday: "long" }),
-    };
+    const day = (first + i) % 7;
+    const d = addDays(sunday, day);
+    const long = format(lang, d, { weekday: "long" });
+    const short = shortNames[day] ?? format(lang, d, { weekday: "narrow" });
+    const abbreviated = format(lang, d, { weekday: "short" });
+    return { abbreviated: abbreviated === long ? short : abbreviated, short, long };
   });
+}
+
+/**
+ * keepTogether joins a clock time and its day period with a no-break space,
+ * as the server's mails write it: "9:00 am" never breaks across two lines.
+ */
+function keepTogether(s: string): string {
+  return s.replace(/(\d)[ \u202f](\S+)$/u, "$1\u00a0$2");
+}
+
+/** clockIn returns the hour and minute of an instant on a zone's clock. */
+function clockIn(instant: string, zone: string): { hour: number; minute: number } {
+  const parts = dateTimeFormat("en-GB", { timeZone: zone, hour: "2-digit", minute: "2-digit", hourCycle: "h23" }).formatToParts(new Date(instant));
+  const get = (type: Intl.DateTimeFormatPartTypes) => Number(parts.find((p) => p.type === type)?.value ?? "0");
+  return { hour: get("hour"), minute: get("minute") };
+}
+
+/** nightStarts and nightEnds bound the visitor's night, in minutes after midnight on their clock. */
+const nightEnds = 7 * 60;
+const nightStarts = 21 * 60;
+
+/** atNight reports whether an instant falls in the night of a zone: before 07:00 or after 21:00. */
+export function atNight(instant: string, zone: string): boolean {
+  const { hour, minute } = clockIn(instant, zone);
+  const m = hour * 60 + minute;
+  return m < nightEnds || m > nightStarts;
+}
+
+/** nightBounds writes the times at which the night ends and begins in a language: "7:00 am", "9:00 pm". */
+export function nightBounds(lang: Lang): { ends: string; starts: string } {
+  const at = (minutes: number) => new Date(Date.UTC(2023, 0, 2, 0, minutes)).toISOString();
+  return { ends: formatTime(lang, at(nightEnds), "UTC"), starts: formatTime(lang, at(nightStarts), "UTC") };
 }
 
 /** formatTime writes the clock time of an instant in a zone: "9:30 am", "09:30". */
 export function formatTime(lang: Lang, instant: string, zone: string): string {
-  return dateTimeFormat(localeOf(lang), {
-    timeZone: zone,
-    hour: "numeric",
-    minute: "2-digit",
-    hour12: hour12(lang),
-  }).format(new Date(instant));
+  return keepTogether(
+    dateTimeFormat(localeOf(lang), {
+      timeZone: zone,
+      hour: "numeric",
+      minute: "2-digit",
+      hour12: hour12(lang),
+    }).format(new Date(instant)),
+  );
 }
 
 /** formatDateTime writes an instant in full in a zone, for the confirmation. */
 export function formatDateTime(lang: Lang, instant: string, zone: string): string {
-  return dateTimeFormat(localeOf(lang), {
-    timeZone: zone,
-    weekday: "long",
-    day: "numeric",
-    month: "long",
-    year: "numeric",
-    hour: "numeric",
-    minute: "2-digit",
-    hour12: hour12(lang),
-  }).format(new Date(instant));
+  return keepTogether(
+    dateTimeFormat(localeOf(lang), {
+      timeZone: zone,
+      weekday: "long",
+      day: "numeric",
+      month: "long",
+      year: "numeric",
+      hour: "numeric",
+      minute: "2-digit",
+      hour12: hour12(lang),
+    }).format(new Date(instant)),
+  );
 }
