@@ -26,7 +26,7 @@ export function pageOf(rest: string): PageName {
     case "blog":
       return second && second !== "page" && second !== "tag" && !third ? "BlogPost" : "BlogList";
     case "schedule":
-      return second === "cancel" ? "CancelBooking" : "Schedule";
+      return second === "cancel" ? "CancelBooking" : second === "reschedule" ? "RescheduleBooking" : "Schedule";
     case "privacy":
     case "cookies":
       return "Legal";

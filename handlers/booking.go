@@ -63,6 +63,8 @@ type createdBooking struct {
 	TimeZone string        `json:"timeZone"`
 	Calendar calendarLinks `json:"calendar"`
 	Meeting  *meetingView  `json:"meeting,omitempty"`
+	// Reminder says that a reminder will be mailed before the meeting.
+	Reminder bool `json:"reminder"`
 }
 
 // meetingView says how a consultation happens: "video" with the room's
@@ -228,7 +230,8 @@ func createdOf(svc *booking.Service, b booking.Booking) bookingCreated {
 			Google:  booking.GoogleCalendarURL(b, inv),
 			Outlook: booking.OutlookCalendarURL(b, inv),
 		},
-		Meeting: meetingOf(b),
+		Meeting:  meetingOf(b),
+		Reminder: b.ReminderRef != "",
 	}}
 }
 

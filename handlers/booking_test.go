@@ -104,6 +104,9 @@ func newBookingEnvWith(t testing.TB, st *store.Store, availability string, now *
 			return "https://example.test" + l.LocalPath(path)
 		},
 		Now: clock,
+		// People in a test type faster than people do; the time trap has
+		// tests of its own.
+		MinFillTime: time.Millisecond,
 	}
 	for _, edit := range edits {
 		edit(&cfg)

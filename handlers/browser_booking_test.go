@@ -37,7 +37,10 @@ const browserFixture = `{
     "saturday": [{"start": "00:00", "end": "24:00"}],
     "sunday": [{"start": "00:00", "end": "24:00"}]
   },
-  "services": {"discovery": {"minutes": 15}, "strategy": {"minutes": 30}},
+  "services": {
+    "discovery": {"minutes": 15, "meeting": {"type": "phone"}},
+    "strategy": {"minutes": 30, "meeting": {"type": "video", "roomBase": "https://meet.example.com/Northbeam-"}}
+  },
   "slotIntervalMinutes": 15,
   "bufferMinutes": 10,
   "minimumNoticeHours": 0,
@@ -234,6 +237,9 @@ func TestBookingFlowByKeyboard(t *testing.T) {
 				chromedp.KeyEvent(tc.name),
 				tabTo(`input[name="email"]`, 2),
 				chromedp.KeyEvent("visitor@example.com"),
+				// A discovery call is a phone call: the number, with its country code.
+				tabTo(`input[name="phone"]`, 2),
+				chromedp.KeyEvent("+49 30 901820"),
 				tabTo(`button.booking-confirm`, 8),
 				chromedp.KeyEvent(kb.Enter),
 				chromedp.WaitVisible(`.booking-confirmed`, chromedp.ByQuery),
@@ -254,7 +260,7 @@ func TestBookingFlowByKeyboard(t *testing.T) {
 			if heading != s.Locales.T(tc.lang, "schedule.confirmed.title") {
 				t.Errorf("confirmation heading %q", heading)
 			}
-			for _, want := range append([]string{s.Locales.T(tc.lang, "schedule.services.discovery.title")}, tc.cities...) {
+			for _, want := range append([]string{s.Locales.T(tc.lang, "schedule.services.discovery.title"), "+49 30 901820"}, tc.cities...) {
 				if !strings.Contains(facts, want) {
 					t.Errorf("confirmation lacks %q: %s", want, facts)
 				}
@@ -381,6 +387,7 @@ func TestBookingSlotTakenWhileConfirming(t *testing.T) {
 	// Someone else takes the time.
 	rec := bookingPost(t, env.handler, "/api/bookings", map[string]string{
 		"service": "discovery", "start": chosen, "name": "Someone Else", "email": "else@example.com", "timeZone": "UTC", "lang": "en",
+		"phone": "+44 20 7946 0000",
 	})
 	if rec.Code != http.StatusCreated {
 		t.Fatalf("booking through the API: %d %s", rec.Code, rec.Body.String())
@@ -422,7 +429,7 @@ func TestBookingCancelPage(t *testing.T) {
 	start := time.Now().UTC().Add(48 * time.Hour).Truncate(time.Hour)
 	rec := bookingPost(t, env.handler, "/api/bookings", map[string]string{
 		"service": "discovery", "start": start.Format(time.RFC3339), "name": "Claire Martin", "email": "claire@example.com",
-		"timeZone": "Europe/Paris", "lang": "fr",
+		"timeZone": "Europe/Paris", "lang": "fr", "phone": "+33 1 23 45 67 89",
 	})
 	if rec.Code != http.StatusCreated {
 		t.Fatalf("booking: %d %s", rec.Code, rec.Body.String())

@@ -103,11 +103,20 @@ func TestVisitorsTour(t *testing.T) {
 					chromedp.Click(`.time-grid li:nth-child(2) input`, chromedp.ByQuery),
 					chromedp.SendKeys(`input[name="name"]`, "Sam Visitor", chromedp.ByQuery),
 					chromedp.SendKeys(`input[name="email"]`, "sam@example.com", chromedp.ByQuery),
+					fillPhoneIfAsked("+1 415 555 2671"),
 					chromedp.Click(`button.booking-confirm`, chromedp.ByQuery),
 					chromedp.WaitVisible(`.booking-confirmed`, chromedp.ByQuery),
 					chromedp.Evaluate(`window.scrollTo(0, 0)`, nil),
 				)
 				shoot(t, tb, dir, name("confirmed"), false)
+
+				// "Choose another time", from the link of the confirmation mail.
+				var token string
+				if err := env.store.QueryRowContext(context.Background(), `SELECT cancel_token FROM bookings ORDER BY id DESC LIMIT 1`).Scan(&token); err != nil {
+					t.Fatal(err)
+				}
+				tb.run(t, chromedp.Navigate(srv.URL+lang.LocalPath("/schedule/reschedule")+"?token="+token), waitHydrated(), waitTimes())
+				shoot(t, tb, dir, name("reschedule"), true)
 
 				banner := newTab(t, b)
 				banner.run(t, screen(width), chromedp.Navigate(bannerBase+lang.LocalPath("/")), waitHydrated(), waitBanner())

@@ -25,6 +25,18 @@ import (
 // navigation, icons that are not mirrored, the cookie banner on a phone and
 // code blocks that show they scroll.
 
+// fillPhoneIfAsked types number into the phone field, which a consultation
+// by phone asks for and a video call does not.
+func fillPhoneIfAsked(number string) chromedp.Action {
+	return chromedp.ActionFunc(func(ctx context.Context) error {
+		var asked bool
+		if err := chromedp.Evaluate(`!!document.querySelector('input[name="phone"]')`, &asked).Do(ctx); err != nil || !asked {
+			return err
+		}
+		return chromedp.SendKeys(`input[name="phone"]`, number, chromedp.ByQuery).Do(ctx)
+	})
+}
+
 // bookDiscovery picks the second open day's second time, types a name and
 // an address, and confirms.
 func bookDiscovery(name string) chromedp.Action {
@@ -34,6 +46,7 @@ func bookDiscovery(name string) chromedp.Action {
 		chromedp.Click(`.time-grid li:nth-child(2) input`, chromedp.ByQuery),
 		chromedp.SendKeys(`input[name="name"]`, name, chromedp.ByQuery),
 		chromedp.SendKeys(`input[name="email"]`, "visitor@example.com", chromedp.ByQuery),
+		fillPhoneIfAsked("+33 1 23 45 67 89"),
 		chromedp.Click(`button.booking-confirm`, chromedp.ByQuery),
 		chromedp.WaitVisible(`.booking-confirmed`, chromedp.ByQuery),
 	}

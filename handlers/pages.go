@@ -61,6 +61,7 @@ var staticRoutes = []staticRoute{
 	{"/schedule/discovery", "Schedule", "schedule.services.discovery", false},
 	{"/schedule/strategy", "Schedule", "schedule.services.strategy", false},
 	{"/schedule/cancel", "CancelBooking", "booking.cancel", true},
+	{"/schedule/reschedule", "RescheduleBooking", "booking.reschedule", true},
 	{"/privacy", "Legal", "", false},
 	{"/cookies", "Legal", "", false},
 }

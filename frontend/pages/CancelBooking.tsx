@@ -4,14 +4,12 @@ import { Link } from "react-router-dom";
 import site from "../../content/site.json";
 import { fetchCancellation, postCancellation, type CancellationResult } from "../components/schedule/api";
 import { ContactLink, NoScriptNotice } from "../components/schedule/Intro";
-import { ServiceFact, TimeFact } from "../components/schedule/Facts";
+import { MeetingFact, ServiceFact, TimeFact } from "../components/schedule/Facts";
 import type { ServiceKey } from "../components/schedule/services";
+import { readLinkToken } from "../components/schedule/token";
 import { useZoneCatalog } from "../components/schedule/zones";
 import { useLang, useLocalPath } from "../lib/lang";
 import type { PageProps } from "./types";
-
-/** tokenKey keeps the cancel token for the tab, so that switching language (which drops the query) keeps the booking. */
-const tokenKey = "northbeam.cancelToken";
 
 /**
  * CancelBooking is where the cancel link of the confirmation email leads
@@ -37,22 +35,11 @@ export default function CancelBooking(_: PageProps) {
 
 type State = { kind: "loading" } | { kind: "missing" } | CancellationResult;
 
-function readToken(): string {
-  const fromUrl = new URLSearchParams(window.location.search).get("token") ?? "";
-  try {
-    if (fromUrl) window.sessionStorage.setItem(tokenKey, fromUrl);
-    else return window.sessionStorage.getItem(tokenKey) ?? "";
-  } catch {
-    // Without storage, only the link itself carries the token.
-  }
-  return fromUrl;
-}
-
 function CancelPanel() {
   const { t } = useTranslation();
   const lang = useLang();
   const to = useLocalPath();
-  const [token] = useState(readToken);
+  const [token] = useState(readLinkToken);
   const [state, setState] = useState<State>(token ? { kind: "loading" } : { kind: "missing" });
   const [busy, setBusy] = useState(false);
   const [justCancelled, setJustCancelled] = useState(false);
@@ -111,6 +98,7 @@ function CancelPanel() {
       <dl className="booking-facts" id="cancel-details">
         <ServiceFact service={service} />
         <TimeFact label={t("booking.cancel.when")} start={b.start} timeZone={b.timeZone} catalog={catalog} />
+        {b.meeting && b.status === "confirmed" ? <MeetingFact meeting={b.meeting} /> : null}
       </dl>
       {b.status === "confirmed" ? (
         <div className="actions">
@@ -120,6 +108,11 @@ function CancelPanel() {
           <Link className="button button-secondary" to={to("/")}>
             {t("booking.cancel.keep")}
           </Link>
+          {b.movable ? (
+            <Link className="button button-secondary" to={to("/schedule/reschedule") + "?token=" + encodeURIComponent(token)}>
+              {t("booking.cancel.moveInstead")}
+            </Link>
+          ) : null}
         </div>
       ) : (
         <>

@@ -4,6 +4,7 @@
 import BlogList from "./BlogList";
 import BlogPost from "./BlogPost";
 import CancelBooking from "./CancelBooking";
+import RescheduleBooking from "./RescheduleBooking";
 import Home from "./Home";
 import Legal from "./Legal";
 import NotFound from "./NotFound";
@@ -18,6 +19,7 @@ export const pages: PageMap = {
   BlogPost: { Component: BlogPost, preload: ready },
   Schedule: { Component: Schedule, preload: ready },
   CancelBooking: { Component: CancelBooking, preload: ready },
+  RescheduleBooking: { Component: RescheduleBooking, preload: ready },
   Legal: { Component: Legal, preload: ready },
   NotFound: { Component: NotFound, preload: ready },
 };

@@ -24,6 +24,7 @@ export const pages: PageMap = {
   BlogPost: lazyPage(() => import("./BlogPost")),
   Schedule: lazyPage(() => import("./Schedule")),
   CancelBooking: lazyPage(() => import("./CancelBooking")),
+  RescheduleBooking: lazyPage(() => import("./RescheduleBooking")),
   Legal: lazyPage(() => import("./Legal")),
   NotFound: lazyPage(() => import("./NotFound")),
 };

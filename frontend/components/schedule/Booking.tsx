@@ -8,6 +8,7 @@ import { useLang } from "../../lib/lang";
 import { fetchOpenDays, type CreatedBooking, type OpenDays, type Slot, type SlotsResponse } from "./api";
 import { Calendar } from "./Calendar";
 import { Details } from "./Details";
+import { MoveForm } from "./MoveForm";
 import { draftOf, updateDraft } from "./draft";
 import { daysAhead, type ServiceKey } from "./services";
 import { Times } from "./Times";
@@ -28,10 +29,12 @@ export interface BookingProps {
   /** prefetched are the open days in that zone, requested while this chunk loaded. */
   prefetched: Promise<OpenDays>;
   onBooked: (b: CreatedBooking, email: string) => void;
+  /** move, when set, moves the booking of a cancel link's token instead of making a new one. */
+  move?: { token: string; onMoved: (b: CreatedBooking) => void };
 }
 
 /** Booking is the date, time and details of a consultation, in the visitor's zone. */
-export function Booking({ service, catalog, weekdaysShort, detected, zone: initialZone, prefetched, onBooked }: BookingProps) {
+export function Booking({ service, catalog, weekdaysShort, detected, zone: initialZone, prefetched, onBooked, move }: BookingProps) {
   const { t } = useTranslation();
   const lang = useLang();
   const draft = draftOf(service);
@@ -185,23 +188,39 @@ export function Booking({ service, catalog, weekdaysShort, detected, zone: initi
           ) : null}
         </div>
       </div>
-      <Details
-        service={service}
-        zone={zone}
-        zoneCity={shown.city}
-        slot={slot}
-        onBooked={onBooked}
-        onTaken={(message, fresh) => {
-          setSlot(null);
-          setNotice(message);
-          merge(fresh);
-        }}
-        onStale={(message) => {
-          setSlot(null);
-          setNotice(message);
-          setAttempt((n) => n + 1);
-        }}
-      />
+      {move ? (
+        <MoveForm
+          service={service}
+          token={move.token}
+          zone={zone}
+          zoneCity={shown.city}
+          slot={slot}
+          onMoved={move.onMoved}
+          onTaken={(message, fresh) => {
+            setSlot(null);
+            setNotice(message);
+            merge(fresh);
+          }}
+        />
+      ) : (
+        <Details
+          service={service}
+          zone={zone}
+          zoneCity={shown.city}
+          slot={slot}
+          onBooked={onBooked}
+          onTaken={(message, fresh) => {
+            setSlot(null);
+            setNotice(message);
+            merge(fresh);
+          }}
+          onStale={(message) => {
+            setSlot(null);
+            setNotice(message);
+            setAttempt((n) => n + 1);
+          }}
+        />
+      )}
     </>
   );
 }

@@ -3,19 +3,29 @@ import { useTranslation } from "react-i18next";
 import { Link } from "react-router-dom";
 import { useLocalPath } from "../../lib/lang";
 import type { CreatedBooking } from "./api";
-import { ServiceFact, TimeFact } from "./Facts";
+import { MeetingFact, ServiceFact, TimeFact } from "./Facts";
 import { hostZone, type ServiceKey, type StepState } from "./services";
 import type { ZoneCatalog } from "./zones";
 
 /** isolate keeps a left-to-right value (an address) whole inside right-to-left text. */
 const isolate = (s: string) => `\u2068${s}\u2069`;
 
+export interface ConfirmationProps {
+  booking: CreatedBooking;
+  catalog: ZoneCatalog;
+  /** email is the address the confirmation went to; a move does not know it. */
+  email?: string;
+  /** moved says that the booking was moved to this time, rather than made. */
+  moved?: boolean;
+}
+
 /**
- * Confirmation is shown the moment a booking is committed, in place of the
- * steps: when, in both zones, and what happens next. Its heading is the
- * page's main heading, and takes the focus.
+ * Confirmation is shown the moment a booking is committed (or moved), in
+ * place of the steps: when, in both zones, how the meeting happens, and
+ * what happens next. Its heading is the page's main heading, and takes the
+ * focus.
  */
-export function Confirmation({ booking, email, catalog }: { booking: CreatedBooking; email: string; catalog: ZoneCatalog }) {
+export function Confirmation({ booking, email, catalog, moved = false }: ConfirmationProps) {
   const { t } = useTranslation();
   const to = useLocalPath();
   const heading = useRef<HTMLHeadingElement>(null);
@@ -28,13 +38,16 @@ export function Confirmation({ booking, email, catalog }: { booking: CreatedBook
     <section className="schedule-step booking-confirmed" aria-labelledby="booking-confirmed-title">
       <h1 id="booking-confirmed-title" ref={heading} tabIndex={-1}>
         <span className="done-mark" aria-hidden="true" />
-        {t("schedule.confirmed.title")}
+        {moved ? t("booking.reschedule.doneTitle") : t("schedule.confirmed.title")}
       </h1>
-      <p className="lead">{t("schedule.confirmed.lead", { email: isolate(email) })}</p>
+      <p className="lead">
+        {moved || !email ? t("booking.reschedule.doneLead") : t("schedule.confirmed.lead", { email: isolate(email) })}
+      </p>
       <dl className="booking-facts">
         <ServiceFact service={service} />
         <TimeFact label={t("schedule.confirmed.yourTime")} start={booking.start} timeZone={booking.timeZone} catalog={catalog} />
         <TimeFact label={t("schedule.confirmed.ourTime")} start={booking.start} timeZone={hostZone} catalog={catalog} />
+        {booking.meeting ? <MeetingFact meeting={booking.meeting} /> : null}
       </dl>
       <div className="actions">
         <a className="button button-primary" href={booking.ics} download>
@@ -53,7 +66,14 @@ export function Confirmation({ booking, email, catalog }: { booking: CreatedBook
       <ol className="next-steps">
         <li>{t("schedule.confirmed.next.email")}</li>
         <li>{t("schedule.confirmed.next.prepare")}</li>
-        <li>{t("schedule.confirmed.next.join")}</li>
+        {booking.reminder ? <li>{t("schedule.confirmed.next.reminder")}</li> : null}
+        <li>
+          {booking.meeting?.kind === "video"
+            ? t("schedule.confirmed.next.joinVideo")
+            : booking.meeting?.kind === "phone"
+              ? t("schedule.confirmed.next.joinPhone")
+              : t("schedule.confirmed.next.join")}
+        </li>
       </ol>
       <p>
         <Link to={to("/schedule")} state={{ focusStep: true } satisfies StepState}>

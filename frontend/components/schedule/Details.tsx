@@ -4,10 +4,13 @@ import { Link } from "react-router-dom";
 import { useLang, useLocalPath } from "../../lib/lang";
 import { postBooking, type CreatedBooking, type Slot, type SlotsResponse } from "./api";
 import { draftOf, updateDraft, type DetailField as Field } from "./draft";
-import type { ServiceKey } from "./services";
+import { meetingOf, type ServiceKey } from "./services";
 import { dateIn, formatDay, formatTime } from "./time";
 
-const fields: readonly Field[] = ["name", "email", "company", "topic"];
+const fields: readonly Field[] = ["name", "email", "phone", "company", "topic"];
+
+/** honeypotField is hidden from people; bots that fill every input give themselves away. */
+const honeypotField = "website";
 
 export interface DetailsProps {
   service: ServiceKey;
@@ -24,6 +27,9 @@ export interface DetailsProps {
 
 const emailShape = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
+/** phoneShape is a number written with its country code: "+" or "00", then 7 to 15 digits with spaces, dots, dashes or brackets. */
+const phoneShape = /^(\+|00)[\d\s().-]{7,24}$/;
+
 /**
  * Details is the short form under the times: name, email, optional company
  * and topic, and the confirm button. What the visitor types is kept in the
@@ -38,6 +44,9 @@ export function Details({ service, zone, zoneCity, slot, onBooked, onTaken, onSt
   const [sending, setSending] = useState(false);
   const [summary, setSummary] = useState("");
   const [errors, setErrors] = useState<Partial<Record<Field, string>>>({});
+  // When the form was shown: a person takes a few seconds to fill it in.
+  const [renderedAt] = useState(() => Date.now());
+  const byPhone = meetingOf(service) === "phone";
 
   async function submit(e: FormEvent<HTMLFormElement>) {
     e.preventDefault();
@@ -47,6 +56,7 @@ export function Details({ service, zone, zoneCity, slot, onBooked, onTaken, onSt
     const found: Partial<Record<Field, string>> = {};
     if (!value("name")) found.name = t("validation.name");
     if (!emailShape.test(value("email"))) found.email = t("validation.email");
+    if (byPhone && !phoneShape.test(value("phone"))) found.phone = t("validation.phone");
     if (!slot) {
       setErrors(found);
       setSummary(t("validation.start"));
@@ -65,8 +75,11 @@ export function Details({ service, zone, zoneCity, slot, onBooked, onTaken, onSt
       email: value("email"),
       company: value("company") || undefined,
       topic: value("topic") || undefined,
+      phone: byPhone ? value("phone") : undefined,
       timeZone: zone,
       lang,
+      website: String(data.get(honeypotField) ?? ""),
+      renderedAt,
     });
     setSending(false);
     switch (result.kind) {
@@ -90,6 +103,10 @@ export function Details({ service, zone, zoneCity, slot, onBooked, onTaken, onSt
         showErrors(result.message, byField);
         return;
       }
+      case "refused":
+        setErrors({});
+        setSummary(result.message);
+        return;
       default:
         setSummary(t("schedule.details.failed"));
     }
@@ -144,6 +161,25 @@ export function Details({ service, zone, zoneCity, slot, onBooked, onTaken, onSt
         <input {...fieldProps("email")} type="email" autoComplete="email" required maxLength={254} dir="ltr" />
         {error("email")}
       </div>
+      {byPhone ? (
+        <div className="field">
+          <label htmlFor={`${id}-phone`}>{t("schedule.details.phone")}</label>
+          <input
+            {...fieldProps("phone")}
+            aria-describedby={[errors.phone ? `${id}-phone-error` : "", `${id}-phone-hint`].join(" ").trim()}
+            type="tel"
+            autoComplete="tel"
+            inputMode="tel"
+            required
+            maxLength={32}
+            dir="ltr"
+          />
+          <p className="field-hint" id={`${id}-phone-hint`}>
+            {t("schedule.details.phoneHint")}
+          </p>
+          {error("phone")}
+        </div>
+      ) : null}
       <div className="field">
         <label htmlFor={`${id}-company`}>
           {t("schedule.details.company")} <span className="optional">({t("schedule.details.optional")})</span>
@@ -160,6 +196,11 @@ export function Details({ service, zone, zoneCity, slot, onBooked, onTaken, onSt
           {t("schedule.details.topicHint")}
         </p>
         {error("topic")}
+      </div>
+      {/* People never see or reach this field; bots that fill every input do. */}
+      <div className="contact-hp" aria-hidden="true">
+        <label htmlFor={`${id}-${honeypotField}`}>{t("contact.form.honeypot")}</label>
+        <input id={`${id}-${honeypotField}`} name={honeypotField} type="text" tabIndex={-1} autoComplete="off" defaultValue="" />
       </div>
       <p className="field-hint">
         {t("schedule.details.privacy")} <Link to={to("/privacy")}>{t("footer.privacy")}</Link>

@@ -1,4 +1,5 @@
 import { useTranslation } from "react-i18next";
+import type { Meeting } from "./api";
 import { useLang } from "../../lib/lang";
 import { serviceMinutes, type ServiceKey } from "./services";
 import { formatDateTime } from "./time";
@@ -12,6 +13,34 @@ export function ServiceFact({ service }: { service: ServiceKey }) {
       <dt>{t("schedule.confirmed.service")}</dt>
       <dd>
         {t(`schedule.services.${service}.title`)} · {t("schedule.services.minutes", { count: serviceMinutes(service) })}
+      </dd>
+    </div>
+  );
+}
+
+/** MeetingFact is the row of a booking's facts that says how the meeting happens: the video room, or the call. */
+export function MeetingFact({ meeting }: { meeting: Meeting }) {
+  const { t } = useTranslation();
+  return (
+    <div>
+      <dt>{t("schedule.confirmed.meeting")}</dt>
+      <dd>
+        {meeting.kind === "video" && meeting.url ? (
+          <>
+            {t("schedule.confirmed.video")}{" "}
+            <a href={meeting.url} target="_blank" rel="noopener noreferrer" dir="ltr" className="meeting-link">
+              {meeting.url.replace(/^https:\/\//, "")}
+              <span className="visually-hidden"> {t("schedule.confirmed.newTab")}</span>
+            </a>
+          </>
+        ) : (
+          <>
+            {t("schedule.confirmed.phone")}{" "}
+            <bdi dir="ltr" className="meeting-phone">
+              {meeting.phone}
+            </bdi>
+          </>
+        )}
       </dd>
     </div>
   );

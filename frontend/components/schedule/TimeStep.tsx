@@ -1,24 +1,12 @@
-import { startTransition, useEffect, useRef, useState, useSyncExternalStore } from "react";
+import { useEffect, useRef, useState, useSyncExternalStore } from "react";
 import { useTranslation } from "react-i18next";
 import { Link, useLocation } from "react-router-dom";
-import { loadCldr, type Cldr } from "#cldr";
 import { useLang, useLocalPath } from "../../lib/lang";
-import { fetchOpenDays, type OpenDays } from "./api";
 import { bookedOf, draftOf, subscribeBooked, updateDraft } from "./draft";
 import { ContactLink } from "./Intro";
 import { serviceMinutes, type ServiceKey, type StepState } from "./services";
-import { detectZone } from "./time";
+import { useBookingChunk } from "./useBookingChunk";
 import { zoneCatalog } from "./zones";
-
-type BookingModule = typeof import("./Booking");
-
-interface Ready {
-  module: BookingModule;
-  cldr: Cldr;
-  detected: string;
-  zone: string;
-  prefetched: Promise<OpenDays>;
-}
 
 /**
  * TimeStep is step 2, "Select Your Preferred Time", and once booked its
@@ -36,36 +24,8 @@ export function TimeStep({ service }: { service: ServiceKey }) {
   const section = useRef<HTMLElement>(null);
   const { state } = useLocation();
   const booked = useSyncExternalStore(subscribeBooked, () => bookedOf(service), () => null);
-  const [ready, setReady] = useState<Ready | null>(null);
-  const [failed, setFailed] = useState(false);
   const [attempt, setAttempt] = useState(0);
-  // The server's frame has nothing in the booking's space; the browser says it is loading.
-  const [started, setStarted] = useState(false);
-
-  useEffect(() => {
-    let live = true;
-    const detected = detectZone();
-    const zone = draftOf(service).zone ?? detected;
-    const prefetched = fetchOpenDays(service, zone, lang);
-    prefetched.catch(() => undefined); // reported by the booking, which offers a retry
-    setFailed(false);
-    setStarted(true);
-    Promise.all([import("./Booking"), loadCldr(lang)]).then(
-      ([module, cldr]) => {
-        if (!live) return;
-        // The picker (a month of days, the zones) is built in a transition: React yields to the browser while it does.
-        startTransition(() => setReady({ module, cldr, detected, zone, prefetched }));
-      },
-      (err: unknown) => {
-        if (!live) return;
-        console.warn("Could not load the booking.", err);
-        setFailed(true);
-      },
-    );
-    return () => {
-      live = false;
-    };
-  }, [service, lang, attempt]);
+  const { ready, failed, started } = useBookingChunk(service, lang, attempt, () => draftOf(service).zone);
 
   // Arriving from step 1 by its link, keyboard and screen reader users land
   // on this step's heading; on a phone the step comes to the top of the

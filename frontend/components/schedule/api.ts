@@ -20,7 +20,14 @@ export interface SlotsResponse {
   days: Day[];
 }
 
-/** CreatedBooking is the booking in a 201 from POST /api/bookings. */
+/** Meeting says how a consultation happens: the video room, or the number the consultancy calls. */
+export interface Meeting {
+  kind: "video" | "phone";
+  url?: string;
+  phone?: string;
+}
+
+/** CreatedBooking is the booking in a 201 from POST /api/bookings (and a 200 of a move). */
 export interface CreatedBooking {
   token: string;
   service: string;
@@ -29,6 +36,9 @@ export interface CreatedBooking {
   ics: string;
   timeZone: string;
   calendar: { google: string; outlook: string };
+  meeting?: Meeting;
+  /** reminder says that a reminder will be mailed before the meeting. */
+  reminder: boolean;
 }
 
 export interface BookingRequest {
@@ -40,6 +50,12 @@ export interface BookingRequest {
   topic?: string;
   timeZone: string;
   lang: Lang;
+  /** phone is the visitor's number, for a consultation by phone. */
+  phone?: string;
+  /** website is the honeypot: people never see it, bots fill it in. */
+  website: string;
+  /** renderedAt is when the details form was shown (Unix ms): people take a few seconds. */
+  renderedAt: number;
 }
 
 /** ApiError is the body of every API error (DESIGN.md); a 409 adds fresh slots. */
@@ -52,6 +68,7 @@ export type BookingResult =
   | { kind: "booked"; booking: CreatedBooking }
   | { kind: "taken"; message: string; slots: SlotsResponse | null }
   | { kind: "invalid"; message: string; fields: Record<string, string> }
+  | { kind: "refused"; message: string }
   | { kind: "failed" };
 
 /** CancellationView is what GET and POST /api/bookings/cancel answer. */
@@ -61,6 +78,9 @@ export interface CancellationView {
   end: string;
   timeZone: string;
   status: "confirmed" | "cancelled" | "started";
+  /** movable says whether the booking may still move to another time. */
+  movable: boolean;
+  meeting?: Meeting;
 }
 
 export type CancellationResult =
@@ -122,10 +142,32 @@ export async function postBooking(req: BookingRequest): Promise<BookingResult> {
     const body = (await res.json()) as { booking: CreatedBooking };
     return { kind: "booked", booking: body.booking };
   }
+  return refusal(res);
+}
+
+/** refusal reads a booking or a move that was refused. */
+async function refusal(res: Response): Promise<Exclude<BookingResult, { kind: "booked" }>> {
   const body = (await res.json().catch(() => null)) as ApiError | null;
-  if (res.status === 409 && body) return { kind: "taken", message: body.error.message, slots: body.slots ?? null };
+  if (res.status === 409 && body?.slots) return { kind: "taken", message: body.error.message, slots: body.slots };
+  if ((res.status === 409 || res.status === 429) && body) return { kind: "refused", message: body.error.message };
   if (res.status === 422 && body) return { kind: "invalid", message: body.error.message, fields: body.error.fields ?? {} };
   return { kind: "failed" };
+}
+
+/** MoveResult is what a move to another time came to. */
+export type MoveResult = Exclude<BookingResult, { kind: "booked" }> | { kind: "moved"; booking: CreatedBooking } | { kind: "notFound" };
+
+/** postReschedule moves the booking of a cancel link's token to start. */
+export async function postReschedule(token: string, start: string, lang: Lang): Promise<MoveResult> {
+  let res: Response;
+  try {
+    res = await fetch("/api/bookings/reschedule", { method: "POST", headers: jsonHeaders, body: JSON.stringify({ token, start, lang }) });
+  } catch {
+    return { kind: "failed" };
+  }
+  if (res.ok) return { kind: "moved", booking: ((await res.json()) as { booking: CreatedBooking }).booking };
+  if (res.status === 404) return { kind: "notFound" };
+  return refusal(res);
 }
 
 async function cancellation(res: Response): Promise<CancellationResult> {

@@ -7,7 +7,7 @@ import type { ServiceKey } from "./services";
 import type { CivilDate } from "./time";
 
 /** DetailField is a field of the details form. */
-export type DetailField = "name" | "email" | "company" | "topic";
+export type DetailField = "name" | "email" | "phone" | "company" | "topic";
 
 /** Booked is a booking just made, which the step shows as its confirmation. */
 export interface Booked {

@@ -16,6 +16,16 @@ export function serviceMinutes(service: ServiceKey): number {
   return availability.services[service].minutes;
 }
 
+/** MeetingKind is how a service's consultations happen: a video call, or a call to the visitor's phone. */
+export type MeetingKind = "video" | "phone";
+
+/** meetingOf says how a service's consultations happen, as content/availability.json declares it. */
+export function meetingOf(service: ServiceKey): MeetingKind | null {
+  const declared: { meeting?: { type: string } } = availability.services[service];
+  const kind = declared.meeting?.type;
+  return kind === "video" || kind === "phone" ? kind : null;
+}
+
 /** hostZone is the consultancy's IANA zone. */
 export const hostZone: string = availability.timeZone;
 

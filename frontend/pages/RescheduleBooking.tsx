@@ -1,0 +1,181 @@
+import { useEffect, useState } from "react";
+import { useTranslation } from "react-i18next";
+import { Link } from "react-router-dom";
+import site from "../../content/site.json";
+import { fetchCancellation, type CancellationResult, type CreatedBooking } from "../components/schedule/api";
+import { MeetingFact, ServiceFact, TimeFact } from "../components/schedule/Facts";
+import { ContactLink, NoScriptNotice } from "../components/schedule/Intro";
+import type { ServiceKey } from "../components/schedule/services";
+import { readLinkToken } from "../components/schedule/token";
+import { useBookingChunk } from "../components/schedule/useBookingChunk";
+import { useZoneCatalog, zoneCatalog } from "../components/schedule/zones";
+import { useLang, useLocalPath } from "../lib/lang";
+import type { PageProps } from "./types";
+
+/**
+ * RescheduleBooking is where "choose another time" leads, from the
+ * confirmation and reminder emails and from the cancel page
+ * (/schedule/reschedule?token=...): the booking as it stands, then the
+ * same time step as a booking's, for the same consultation, in the
+ * visitor's language and zone. The page is the same for every booking; the
+ * booking is fetched in the browser.
+ */
+export default function RescheduleBooking(_: PageProps) {
+  const { t } = useTranslation();
+  const [mounted, setMounted] = useState(false);
+  useEffect(() => setMounted(true), []);
+  return (
+    <div className="container schedule reschedule-booking">
+      <header className="schedule-intro">
+        <h1 tabIndex={-1}>{t("booking.reschedule.title")}</h1>
+        <p className="lead">{t("booking.reschedule.description", { name: site.name })}</p>
+      </header>
+      <NoScriptNotice />
+      <div className="cancel-area">{mounted ? <ReschedulePanel /> : null}</div>
+    </div>
+  );
+}
+
+type State = { kind: "loading" } | { kind: "missing" } | CancellationResult;
+
+function ReschedulePanel() {
+  const { t } = useTranslation();
+  const lang = useLang();
+  const to = useLocalPath();
+  const [token] = useState(readLinkToken);
+  const [state, setState] = useState<State>(token ? { kind: "loading" } : { kind: "missing" });
+  const [moved, setMoved] = useState<CreatedBooking | null>(null);
+  const catalog = useZoneCatalog(lang);
+
+  useEffect(() => {
+    if (!token) return;
+    let live = true;
+    void fetchCancellation(token, lang).then((r) => {
+      if (live) setState(r);
+    });
+    return () => {
+      live = false;
+    };
+  }, [token, lang]);
+
+  switch (state.kind) {
+    case "loading":
+      return (
+        <p className="loading-inline" role="status">
+          {t("loading")}
+        </p>
+      );
+    case "missing":
+    case "notFound":
+      return <Problem text={t("booking.cancel.notFound")} />;
+    case "started":
+      return <Problem text={t("booking.reschedule.started")} />;
+    case "failed":
+      return <Problem text={t("booking.reschedule.failed")} />;
+  }
+
+  const b = state.booking;
+  const service = b.service as ServiceKey;
+  if (b.status !== "confirmed" || !b.movable) {
+    const why =
+      b.status === "cancelled"
+        ? t("booking.reschedule.cancelled")
+        : b.status === "started"
+          ? t("booking.reschedule.started")
+          : t("booking.reschedule.tooLate");
+    return (
+      <div className="notice notice-problem">
+        <p role="status">{why}</p>
+        {b.status === "cancelled" ? (
+          <Link className="button button-primary" to={to("/schedule")}>
+            {t("booking.cancel.rebook")}
+          </Link>
+        ) : (
+          <ContactLink className="button button-secondary" />
+        )}
+      </div>
+    );
+  }
+  return (
+    <>
+      <section className="schedule-step" aria-labelledby="reschedule-current">
+        <h2 id="reschedule-current">{t("booking.reschedule.current")}</h2>
+        <dl className="booking-facts">
+          <ServiceFact service={service} />
+          <TimeFact label={t("booking.cancel.when")} start={b.start} timeZone={b.timeZone} catalog={catalog} />
+          {b.meeting ? <MeetingFact meeting={b.meeting} /> : null}
+        </dl>
+      </section>
+      <MoveStep service={service} token={token} timeZone={b.timeZone} moved={moved} onMoved={setMoved} />
+    </>
+  );
+}
+
+/** MoveStep is the booking's time step, moving this booking rather than making a new one, and then its confirmation. */
+function MoveStep({
+  service,
+  token,
+  timeZone,
+  moved,
+  onMoved,
+}: {
+  service: ServiceKey;
+  token: string;
+  timeZone: string;
+  moved: CreatedBooking | null;
+  onMoved: (b: CreatedBooking) => void;
+}) {
+  const { t } = useTranslation();
+  const lang = useLang();
+  const [attempt, setAttempt] = useState(0);
+  // The visitor's zone is the one they booked in, unless their device has moved.
+  const { ready, failed, started } = useBookingChunk(service, lang, attempt, () => timeZone);
+  if (moved) {
+    if (!ready) return null;
+    const { Confirmation } = ready.module;
+    return <Confirmation booking={moved} catalog={zoneCatalog(ready.cldr)} moved />;
+  }
+  const Booking = ready?.module.Booking;
+  return (
+    <section className="schedule-step" aria-labelledby="reschedule-time-title">
+      <h2 id="reschedule-time-title">
+        {t("schedule.time.title")}
+      </h2>
+      <p>{t("booking.reschedule.pick")}</p>
+      <div className="booking-area">
+        {ready && Booking ? (
+          <Booking
+            service={service}
+            catalog={zoneCatalog(ready.cldr)}
+            weekdaysShort={ready.cldr.weekdaysShort}
+            detected={ready.detected}
+            zone={ready.zone}
+            prefetched={ready.prefetched}
+            onBooked={() => undefined}
+            move={{ token, onMoved }}
+          />
+        ) : failed ? (
+          <div className="times-error" role="alert">
+            <p>{t("schedule.times.error")}</p>
+            <button type="button" className="button button-secondary" onClick={() => setAttempt((n) => n + 1)}>
+              {t("schedule.times.retry")}
+            </button>
+          </div>
+        ) : started ? (
+          <p className="loading-inline" role="status">
+            {t("loading")}
+          </p>
+        ) : null}
+      </div>
+    </section>
+  );
+}
+
+function Problem({ text }: { text: string }) {
+  return (
+    <div className="notice notice-problem">
+      <p role="status">{text}</p>
+      <ContactLink className="button button-secondary" />
+    </div>
+  );
+}
