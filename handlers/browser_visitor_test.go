@@ -148,22 +148,24 @@ func TestBookingKeepsInputAcrossALanguageSwitch(t *testing.T) {
 		chromedp.Evaluate(`document.querySelector('.time-grid input:checked').value`, &chosen),
 		chromedp.SendKeys(`input[name="name"]`, "Élodie Garnier", chromedp.ByQuery),
 		chromedp.SendKeys(`input[name="email"]`, "elodie@example.com", chromedp.ByQuery),
+		chromedp.SendKeys(`input[name="phone"]`, "+33 1 23 45 67 89", chromedp.ByQuery),
 		chromedp.SendKeys(`textarea[name="topic"]`, "Migration vers Kubernetes", chromedp.ByQuery),
 		chromedp.Click(`.lang-select a[hreflang="fr"]`, chromedp.ByQuery),
 		chromedp.Poll(`document.documentElement.lang === "fr" && !!document.querySelector(".time-grid input")`, nil),
 	)
 	var got struct {
-		Day, Chosen, Name, Email, Topic, Zone string
+		Day, Chosen, Name, Email, Phone, Topic, Zone string
 	}
 	tb.run(t, chromedp.Evaluate(`({
 		Day: document.querySelector('.calendar-grid button.day[aria-pressed="true"]')?.dataset.date ?? "",
 		Chosen: document.querySelector('.time-grid input:checked')?.value ?? "",
 		Name: document.querySelector('input[name="name"]').value,
 		Email: document.querySelector('input[name="email"]').value,
+		Phone: document.querySelector('input[name="phone"]').value,
 		Topic: document.querySelector('textarea[name="topic"]').value,
 		Zone: document.querySelector('.zone-combobox input').value,
 	})`, &got))
-	if got.Day != day || got.Chosen != chosen || got.Name != "Élodie Garnier" || got.Email != "elodie@example.com" || got.Topic != "Migration vers Kubernetes" {
+	if got.Day != day || got.Chosen != chosen || got.Name != "Élodie Garnier" || got.Email != "elodie@example.com" || got.Phone != "+33 1 23 45 67 89" || got.Topic != "Migration vers Kubernetes" {
 		t.Errorf("after the switch: %+v; want day %s, time %s and the typed text", got, day, chosen)
 	}
 	if !strings.HasPrefix(got.Zone, "Lisbonne") {
