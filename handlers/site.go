@@ -26,6 +26,9 @@ type Options struct {
 	GAMeasurementID     string
 	ConsentHideFromBots bool
 	Dev                 bool // development mode: blog drafts are served
+	// RetentionMonths is how long personal data is kept (RETENTION), as
+	// the privacy policy states it; 0 means 12.
+	RetentionMonths int
 }
 
 // Site is one build of the whole site: content, bundles, and every page
@@ -68,7 +71,7 @@ func BuildSite(ctx context.Context, content fs.FS, bundle *assets.Bundle, engine
 	if err != nil {
 		return nil, err
 	}
-	docs, err := legal.Load(content, "legal", info)
+	docs, err := legal.Load(content, "legal", info, legal.Settings{RetentionMonths: opts.RetentionMonths})
 	if err != nil {
 		return nil, err
 	}
