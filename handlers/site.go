@@ -41,6 +41,10 @@ type Site struct {
 	Engine  *render.Engine
 	opts    Options
 
+	// StaffLocales are the staff workspace's strings (content/staff/locales),
+	// apart from the visitors' so that no page of theirs carries them.
+	StaffLocales *site.Locales
+
 	legal    map[string]map[string]legal.Doc
 	blog     *blog.Library
 	mu       sync.Mutex                  // guards the maps below while the site is built
@@ -71,6 +75,10 @@ func BuildSite(ctx context.Context, content fs.FS, bundle *assets.Bundle, engine
 	if err != nil {
 		return nil, err
 	}
+	staffLocales, err := site.LoadLocales(content, "staff/locales", info)
+	if err != nil {
+		return nil, err
+	}
 	docs, err := legal.Load(content, "legal", info, legal.Settings{RetentionMonths: opts.RetentionMonths})
 	if err != nil {
 		return nil, err
@@ -80,7 +88,7 @@ func BuildSite(ctx context.Context, content fs.FS, bundle *assets.Bundle, engine
 		return nil, err
 	}
 	s := &Site{
-		Info: info, Locales: locales, Bundle: bundle, Engine: engine, opts: opts,
+		Info: info, Locales: locales, StaffLocales: staffLocales, Bundle: bundle, Engine: engine, opts: opts,
 		legal:    docs,
 		pages:    map[string]*render.Resource{},
 		payloads: map[string]*render.Resource{},

@@ -44,6 +44,9 @@ type spec struct {
 type Config struct {
 	Client spec `json:"client"`
 	Server spec `json:"server"`
+	// Staff is the staff workspace's browser bundle: a build of its own,
+	// so that no byte of it reaches a visitor's page.
+	Staff spec `json:"staff"`
 }
 
 // LoadConfig evaluates esbuild.config.mjs: esbuild turns the module into
