@@ -2,6 +2,7 @@ package staff
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"time"
 
@@ -133,15 +134,16 @@ WHERE (end_at < ? OR cancelled_at < ?) AND (name <> '' OR email <> '' OR company
 	return r, nil
 }
 
-// RunRetentionDaily runs the retention job now and then every hour until
-// ctx is done; each attempt runs only if no instance ran it within the
-// last day (see RunRetention).
+// RunRetentionDaily runs the retention job as soon as the database is
+// ready, then every hour until ctx is done; each attempt runs only if no
+// instance ran it within the last day (see RunRetention).
 func (w *Workspace) RunRetentionDaily(ctx context.Context) {
-	tick := time.NewTicker(time.Hour)
-	defer tick.Stop()
 	for {
+		wait := time.Hour
 		r, err := w.RunRetention(ctx)
 		switch {
+		case errors.Is(err, store.ErrNotReady):
+			wait = 5 * time.Second // PostgreSQL is still coming up
 		case err != nil && ctx.Err() == nil:
 			w.cfg.Logger.ErrorContext(ctx, "retention job failed; it runs again within the hour", "error", err)
 		case r.Ran:
@@ -151,7 +153,7 @@ func (w *Workspace) RunRetentionDaily(ctx context.Context) {
 		select {
 		case <-ctx.Done():
 			return
-		case <-tick.C:
+		case <-time.After(wait):
 		}
 	}
 }
