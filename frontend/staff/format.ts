@@ -5,7 +5,15 @@ const locales: Record<Lang, string> = { en: "en-GB", fr: "fr-FR", de: "de-DE", a
 
 /** dateTime formats an instant as a date and a time in zone. */
 export function dateTime(lang: Lang, iso: string, zone: string): string {
-  return new Intl.DateTimeFormat(locales[lang], { dateStyle: "medium", timeStyle: "short", timeZone: zone }).format(new Date(iso));
+  // Month names, not a numeric date: 24 Nov 2026, 24 nov. 2026, 24. Nov. 2026, 24 نوفمبر 2026.
+  return new Intl.DateTimeFormat(locales[lang], {
+    day: "numeric",
+    month: "short",
+    year: "numeric",
+    hour: "numeric",
+    minute: "2-digit",
+    timeZone: zone,
+  }).format(new Date(iso));
 }
 
 /** time formats the time of day of an instant in zone. */

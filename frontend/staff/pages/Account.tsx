@@ -43,7 +43,9 @@ export function Account() {
       set(await api<AccountData>("POST", "/staff/api/passkeys/finish", { credential }));
       setNotice(t("account.passkeyAdded"));
     } catch (err) {
-      setPasskeyProblem(cancelledByPerson(err) ? t("signIn.cancelled") : err instanceof ApiError && err.message ? err.message : t("errors.generic"));
+      if (err instanceof DOMException && err.name === "InvalidStateError") setPasskeyProblem(t("account.passkeyExists"));
+      else if (cancelledByPerson(err)) setPasskeyProblem(t("signIn.cancelled"));
+      else setPasskeyProblem(err instanceof ApiError && err.message ? err.message : t("errors.generic"));
     } finally {
       setBusy(false);
     }

@@ -19,15 +19,17 @@ function BookingLine({ b, withDate }: { b: Booking; withDate: boolean }) {
   const t = useT();
   const { lang, zone } = useBoot();
   const service = serviceKey(b.service);
+  // Under a day's heading (h2) in the agenda; right under the page's h1 in a flat list.
+  const Heading = withDate ? "h2" : "h3";
   return (
     <li className="ws-item ws-booking">
       <p className="ws-when">
         <time dateTime={b.start}>{withDate ? dateTime(lang, b.start, zone) : `${time(lang, b.start, zone)} – ${time(lang, b.end, zone)}`}</time>
       </p>
       <div>
-        <h3 className="ws-item-title">
+        <Heading className="ws-item-title">
           <Link to={`/staff/bookings/${b.id}`}>{b.name || t("bookings.erasedName")}</Link>
-        </h3>
+        </Heading>
         <p className="ws-meta">
           {service ? t(service) : b.service}
           {b.company && <> · {b.company}</>}
