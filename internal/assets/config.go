@@ -96,6 +96,12 @@ func (c *Config) ClientOptions(dir string) (api.BuildOptions, error) {
 	return c.Client.options(dir)
 }
 
+// ServerOptions returns the server bundle's options, rooted at dir, for
+// benchmarks that render other entries in goja the same way.
+func (c *Config) ServerOptions(dir string) (api.BuildOptions, error) {
+	return c.Server.options(dir)
+}
+
 // options maps a spec onto esbuild's Go API, rooted at dir.
 func (s spec) options(dir string) (api.BuildOptions, error) {
 	o := api.BuildOptions{

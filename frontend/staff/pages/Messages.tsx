@@ -20,9 +20,28 @@ function excerpt(text: string): string {
   return flat.length > 160 ? `${flat.slice(0, 157)}…` : flat;
 }
 
+/** MessageList lists messages, newest first, each with its sender and the beginning of its text. */
+export function MessageList({ messages }: { messages: Message[] }) {
+  const { lang, zone } = useBoot();
+  return (
+    <ul className="ws-list">
+      {messages.map((m) => (
+        <li key={m.ref} className="ws-item">
+          <h2 className="ws-item-title">
+            <Link to={`/staff/messages/${m.ref}`}>{m.name}</Link>
+          </h2>
+          <p className="ws-meta">
+            <Ltr>{m.email}</Ltr> · <time dateTime={m.received}>{dateTime(lang, m.received, zone)}</time>
+          </p>
+          <p className="ws-excerpt">{excerpt(m.text)}</p>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
 export function Messages() {
   const t = useT();
-  const { lang, zone } = useBoot();
   usePageTitle("messages.title");
   const [params, setParams] = useSearchParams();
   const folderParam = params.get("folder");
@@ -83,21 +102,7 @@ export function Messages() {
       {loading && <Loading />}
       {error && <Problem error={error} />}
       {data && messages.length === 0 && <p className="ws-empty">{q ? t("messages.emptySearch", { q }) : t("messages.empty")}</p>}
-      {messages.length > 0 && (
-        <ul className="ws-list">
-          {messages.map((m) => (
-            <li key={m.ref} className="ws-item">
-              <h2 className="ws-item-title">
-                <Link to={`/staff/messages/${m.ref}`}>{m.name}</Link>
-              </h2>
-              <p className="ws-meta">
-                <Ltr>{m.email}</Ltr> · <time dateTime={m.received}>{dateTime(lang, m.received, zone)}</time>
-              </p>
-              <p className="ws-excerpt">{excerpt(m.text)}</p>
-            </li>
-          ))}
-        </ul>
-      )}
+      {messages.length > 0 && <MessageList messages={messages} />}
       {moreError && <Problem error={moreError} />}
       {next && (
         <Button kind="quiet" onClick={() => void loadMore()}>
