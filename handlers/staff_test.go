@@ -11,11 +11,15 @@ import (
 	"path/filepath"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/northbeam/site/internal/booking"
 	"github.com/northbeam/site/internal/contact"
+	"github.com/northbeam/site/internal/mail"
+	"github.com/northbeam/site/internal/mail/mailtest"
 	"github.com/northbeam/site/internal/staff"
 	"github.com/northbeam/site/internal/store"
 	"github.com/northbeam/site/internal/store/storetest"
@@ -707,4 +711,105 @@ func TestStaffStringsComplete(t *testing.T) {
 			t.Errorf("content/staff/locales/en.json: %s is used nowhere", k)
 		}
 	}
+}
+
+// A cancellation on the visitor's behalf, through SMTP: the visitor is told
+// why in their language (Arabic here) with the invite's cancellation
+// (METHOD:CANCEL), the consultancy is told who did it, the time is free
+// again, and the audit log records it.
+func TestStaffCancelsABooking(t *testing.T) {
+	forEachBackend(t, func(t *testing.T, backend store.Backend) {
+		benv := newBookingEnvOn(t, backend, bookingFixture, &monday7am)
+		ctx := context.Background()
+		created := bookSlot(t, benv, validBooking(t, "09:00", "ar"))
+
+		cancellation, err := booking.NewStaffCancellation(benv.service, os.DirFS(filepath.Join(projectRoot, "content")))
+		if err != nil {
+			t.Fatal(err)
+		}
+		ws := staffWithBookings(t, benv.store, benv.service.Now, cancellation)
+		clock := &testClock{now: monday7am}
+		env := &staffEnv{st: benv.store, ws: ws, clock: clock,
+			h: New(NewServer(testSite(t), Services{Log: quietLog(), Store: benv.store, Booking: benv.service, Staff: ws, Now: clock.Now}))}
+		cookie := env.signIn(t, "ops@northbeam.test")
+
+		agenda := staffJSON[staffBookings](t, env.do(t, "GET", "/staff/api/bookings", "", cookie))
+		if len(agenda.Days) != 1 || agenda.Days[0].Date != "2027-06-08" || len(agenda.Days[0].Bookings) != 1 {
+			t.Fatalf("agenda %+v", agenda)
+		}
+		b := agenda.Days[0].Bookings[0]
+		if b.Name != "Amira Haddad" || b.Status != "upcoming" || !b.Start.Equal(created.Start) {
+			t.Errorf("booking %+v", b)
+		}
+		target := "/staff/api/bookings/" + strconv.FormatInt(b.ID, 10) + "/cancel"
+		rec := env.do(t, "POST", target, `{"reason":"   "}`, cookie)
+		if e := decodeAPIError(t, rec); rec.Code != http.StatusUnprocessableEntity || e.Fields["reason"] == "" {
+			t.Errorf("no reason: %d %+v", rec.Code, e)
+		}
+		if rec := env.do(t, "POST", "/staff/api/bookings/999/cancel", `{"reason":"x"}`, cookie); rec.Code != http.StatusNotFound {
+			t.Errorf("an unknown booking: %d", rec.Code)
+		}
+		smtpServer := mailtest.Start(t)
+		sender, err := mail.NewSMTPSender(mail.SMTPConfig{URL: smtpServer.URL(), From: "Northbeam <hello@northbeam.test>", Timeout: 5 * time.Second})
+		if err != nil {
+			t.Fatal(err)
+		}
+		worker := mail.NewWorker(benv.store, sender, mail.WorkerConfig{Logger: quietLog()})
+		if _, err := worker.DrainOnce(ctx); err != nil {
+			t.Fatal(err)
+		}
+		before := len(smtpServer.WaitFor(3, 10*time.Second)) // the booking's two mails and the sign-in link
+
+		rec = env.do(t, "POST", target, `{"reason":"نعتذر، المستشارة مريضة اليوم."}`, cookie)
+		if got := staffJSON[map[string]staffBooking](t, rec)["booking"]; rec.Code != http.StatusOK || got.Status != "cancelled" || got.Cancelled == nil {
+			t.Fatalf("cancel: %d %+v", rec.Code, got)
+		}
+		if rec := env.do(t, "POST", target, `{"reason":"again"}`, cookie); rec.Code != http.StatusConflict || decodeAPIError(t, rec).Code != "cancelled_already" {
+			t.Errorf("a second cancellation: %d", rec.Code)
+		}
+		if _, err := worker.DrainOnce(ctx); err != nil {
+			t.Fatal(err)
+		}
+		got := smtpServer.WaitFor(before+2, 10*time.Second)[before:]
+		byRecipient := map[string]mailtest.Received{}
+		for _, m := range got {
+			byRecipient[strings.Join(m.To, ",")] = m
+		}
+		visitor, notify := byRecipient["amira@example.com"], byRecipient[testInbox]
+		text, _ := visitor.Text()
+		if !strings.HasPrefix(visitor.Subject, "إلغاء الموعد") || !strings.Contains(text, "نعتذر، المستشارة مريضة اليوم.") {
+			t.Errorf("the visitor's mail: %q\n%s", visitor.Subject, text)
+		}
+		for _, m := range []mailtest.Received{visitor, notify} {
+			files := m.Attachments()
+			if len(files) != 1 || files[0].Params["method"] != "CANCEL" {
+				t.Fatalf("mail to %v: attachments %+v", m.To, files)
+			}
+			parseBookingInvite(t, files[0].Body, "CANCEL")
+		}
+		if notifyText, _ := notify.Text(); !strings.Contains(notifyText, "ops@northbeam.test") {
+			t.Errorf("the consultancy's copy does not say who cancelled:\n%s", notifyText)
+		}
+		// The time is free again.
+		bookSlot(t, benv, validBooking(t, "09:00", "fr"))
+		if n := count(t, benv.store, `SELECT count(*) FROM staff_audit WHERE action = 'booking-cancellation' AND actor = 'ops@northbeam.test'`); n != 1 {
+			t.Errorf("%d audit entries for the cancellation", n)
+		}
+	})
+}
+
+// staffWithBookings is the tests' workspace with the booking service's
+// cancellation.
+func staffWithBookings(t testing.TB, st *store.Store, now func() time.Time, c *booking.StaffCancellation) *staff.Workspace {
+	t.Helper()
+	s := testSite(t)
+	berlin, _ := time.LoadLocation("Europe/Berlin")
+	ws, err := staff.New(st, staff.Config{
+		BaseURL: "https://example.test", Name: s.Info.Name, Location: berlin,
+		Texts: s.StaffLocales, Content: os.DirFS(filepath.Join(projectRoot, "content")), Bookings: c, Now: now,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ws
 }
