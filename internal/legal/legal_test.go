@@ -18,7 +18,7 @@ func TestPrivacyPolicyStatesTheRetentionSetting(t *testing.T) {
 		t.Fatal(err)
 	}
 	for months, want := range map[int]map[string]string{
-		0: {"en": "for 12 months after our last exchange", "fr": "pendant 12 mois après", "de": "Korrespondenz 12 Monate nach", "ar": "مدة 12 شهرًا بعد"},
+		0:  {"en": "for 12 months after our last exchange", "fr": "pendant 12 mois après", "de": "Korrespondenz 12 Monate nach", "ar": "مدة 12 شهرًا بعد"},
 		18: {"en": "for 18 months after the date of the meeting", "fr": "pendant 18 mois après la date", "de": "18 Monate nach dem Termin", "ar": "مدة 18 شهرًا بعد تاريخ الاجتماع"},
 		6:  {"en": "for 6 months after", "fr": "pendant 6 mois après", "de": "6 Monate nach", "ar": "مدة 6 أشهر بعد"},
 	} {
