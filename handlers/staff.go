@@ -524,6 +524,8 @@ func (h *staffHandlers) refusal(c echo.Context, err error) error {
 		return h.fail(c, http.StatusUnprocessableEntity, "invalid", "errors.invalidEmail", map[string]string{"email": "errors.invalidEmail"})
 	case errors.Is(err, staff.ErrCeremony):
 		return h.fail(c, http.StatusBadRequest, "ceremony", "errors.ceremony", nil)
+	case errors.Is(err, staff.ErrNoPasskeys):
+		return h.fail(c, http.StatusServiceUnavailable, "no_passkeys", "errors.noPasskeys", nil)
 	}
 	return h.failure(c, err)
 }

@@ -813,3 +813,18 @@ func staffWithBookings(t testing.TB, st *store.Store, now func() time.Time, c *b
 	}
 	return ws
 }
+
+// A site at an IP address (BASE_URL=http://127.0.0.1:8080) starts, and its
+// workspace opens with mailed links: passkeys, which belong to a domain
+// name, are refused with a message that says so.
+func TestStaffAtAnIPAddress(t *testing.T) {
+	env := newStaffEnv(t, store.SQLite, staffOptions{baseURL: "https://127.0.0.1:8443"})
+	rec := env.do(t, "POST", "/staff/api/sign-in/begin", "{}")
+	if e := decodeAPIError(t, rec); rec.Code != http.StatusServiceUnavailable || e.Code != "no_passkeys" || !strings.Contains(e.Message, "BASE_URL") {
+		t.Errorf("a passkey sign-in: %d %+v", rec.Code, e)
+	}
+	cookie := env.signIn(t, "ada@northbeam.test")
+	if rec := env.do(t, "GET", "/staff/api/me", "", cookie); rec.Code != http.StatusOK {
+		t.Errorf("signed in by link: %d", rec.Code)
+	}
+}

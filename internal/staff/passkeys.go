@@ -187,6 +187,9 @@ func (w *Workspace) BeginPasskey(ctx context.Context, s Session) (Ceremony, erro
 }
 
 func (w *Workspace) beginRegistration(ctx context.Context, m Member, tokenID int64) (Ceremony, error) {
+	if w.webauthn == nil {
+		return Ceremony{}, ErrNoPasskeys
+	}
 	creds, err := w.credentials(ctx, w.store, m.ID)
 	if err != nil {
 		return Ceremony{}, err
@@ -212,6 +215,9 @@ type Registered struct {
 // the same transaction; adding a passkey needs the signed-in session of the
 // same member.
 func (w *Workspace) FinishRegistration(ctx context.Context, ceremonyToken, invitation string, signedIn *Session, response []byte) (Registered, error) {
+	if w.webauthn == nil {
+		return Registered{}, ErrNoPasskeys
+	}
 	c, err := w.loadCeremony(ctx, "register", ceremonyToken)
 	if err != nil {
 		return Registered{}, err
@@ -281,6 +287,9 @@ INSERT INTO staff_passkeys (staff_id, credential_id, rp_id, credential, created_
 // BeginSignIn starts a sign-in with a passkey: the browser offers the
 // person's passkeys for this site, whoever they are.
 func (w *Workspace) BeginSignIn(ctx context.Context) (Ceremony, error) {
+	if w.webauthn == nil {
+		return Ceremony{}, ErrNoPasskeys
+	}
 	assertion, sd, err := w.webauthn.BeginDiscoverableLogin()
 	if err != nil {
 		return Ceremony{}, fmt.Errorf("staff: begin a sign-in: %w", err)
@@ -292,6 +301,9 @@ func (w *Workspace) BeginSignIn(ctx context.Context) (Ceremony, error) {
 // of ceremonyToken and opens a session: it returns the member and the new
 // session's token.
 func (w *Workspace) FinishSignIn(ctx context.Context, ceremonyToken string, response []byte) (Member, string, error) {
+	if w.webauthn == nil {
+		return Member{}, "", ErrNoPasskeys
+	}
 	c, err := w.loadCeremony(ctx, "sign-in", ceremonyToken)
 	if err != nil {
 		return Member{}, "", err

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io/fs"
 	"log/slog"
+	"net"
 	"net/url"
 	"text/template"
 	"time"
@@ -111,9 +112,36 @@ func New(st *store.Store, cfg Config) (*Workspace, error) {
 		cfg.Logger = slog.Default()
 	}
 	origin := u.Scheme + "://" + u.Host
+	w := &Workspace{store: st, cfg: cfg, rpID: u.Hostname(), signIn: map[string]*template.Template{}}
+	if net.ParseIP(u.Hostname()) != nil {
+		// A relying party is a domain name: with BASE_URL at an IP address
+		// (a test, a bare server) the workspace opens by mailed links only.
+		cfg.Logger.Warn("staff workspace: passkeys need BASE_URL to name a domain, not an IP address; sign-in links still work")
+	} else if w.webauthn, err = newRelyingParty(u.Hostname(), origin, cfg.Name); err != nil {
+		return nil, err
+	}
+	w.cfg.BaseURL = origin + u.EscapedPath()
+	for len(w.cfg.BaseURL) > 0 && w.cfg.BaseURL[len(w.cfg.BaseURL)-1] == '/' {
+		w.cfg.BaseURL = w.cfg.BaseURL[:len(w.cfg.BaseURL)-1]
+	}
+	for _, lang := range Languages() {
+		t, err := mail.ParseTemplate(cfg.Content, fmt.Sprintf(signInTemplate, lang))
+		if err != nil {
+			return nil, err
+		}
+		w.signIn[lang] = t
+		if _, err := w.signInMail("sample@example.com", lang, "sample-token"); err != nil {
+			return nil, err
+		}
+	}
+	return w, nil
+}
+
+// newRelyingParty is the WebAuthn relying party of the workspace at origin.
+func newRelyingParty(rpID, origin, name string) (*webauthn.WebAuthn, error) {
 	wa, err := webauthn.New(&webauthn.Config{
-		RPID:          u.Hostname(),
-		RPDisplayName: cfg.Name,
+		RPID:          rpID,
+		RPDisplayName: name,
 		RPOrigins:     []string{origin},
 		// A passkey is the only factor: the person must unlock it (a
 		// fingerprint, a face, the device's PIN), not merely hold it.
@@ -130,22 +158,7 @@ func New(st *store.Store, cfg Config) (*Workspace, error) {
 	if err != nil {
 		return nil, fmt.Errorf("staff: passkeys: %w", err)
 	}
-	w := &Workspace{store: st, cfg: cfg, webauthn: wa, rpID: u.Hostname(), signIn: map[string]*template.Template{}}
-	w.cfg.BaseURL = origin + u.EscapedPath()
-	for len(w.cfg.BaseURL) > 0 && w.cfg.BaseURL[len(w.cfg.BaseURL)-1] == '/' {
-		w.cfg.BaseURL = w.cfg.BaseURL[:len(w.cfg.BaseURL)-1]
-	}
-	for _, lang := range Languages() {
-		t, err := mail.ParseTemplate(cfg.Content, fmt.Sprintf(signInTemplate, lang))
-		if err != nil {
-			return nil, err
-		}
-		w.signIn[lang] = t
-		if _, err := w.signInMail("sample@example.com", lang, "sample-token"); err != nil {
-			return nil, err
-		}
-	}
-	return w, nil
+	return wa, nil
 }
 
 // Now returns the workspace's current time.
@@ -169,6 +182,10 @@ func (w *Workspace) queued() {
 		w.cfg.Queued()
 	}
 }
+
+// ErrNoPasskeys is the answer of a passkey ceremony on a workspace whose
+// BASE_URL is an IP address, which no passkey can belong to.
+var ErrNoPasskeys = errors.New("staff: passkeys need BASE_URL to name a domain")
 
 // ErrNotFound is the answer about a message, booking, mail or person that
 // does not exist.
