@@ -421,6 +421,23 @@ func TestBrowserStaffAccessibility(t *testing.T) {
 	}
 }
 
+// overflowing lists what sticks out of the screen sideways (a table that
+// scrolls inside its own box aside).
+func overflowing(t *testing.T, tb *tab) []string {
+	t.Helper()
+	var overflow []string
+	tb.run(t, chromedp.Evaluate(`(() => {
+		const w = document.documentElement.clientWidth;
+		if (document.documentElement.scrollWidth <= w) return [];
+		return ["page is " + document.documentElement.scrollWidth + " px wide"].concat(
+			[...document.querySelectorAll("body *")].filter((el) => {
+				const r = el.getBoundingClientRect();
+				return r.width > 0 && (r.right > w + 1 || r.left < -1) && !el.closest(".ws-table-wrap");
+			}).slice(0, 5).map((el) => el.tagName + "." + el.className));
+	})()`, &overflow))
+	return overflow
+}
+
 // The workspace works on a phone: no page is wider than the screen, the
 // navigation opens from its menu button, and a message is read there.
 func TestBrowserStaffOnAPhone(t *testing.T) {
@@ -432,28 +449,23 @@ func TestBrowserStaffOnAPhone(t *testing.T) {
 	tb.run(t, chromedp.ActionFunc(func(ctx context.Context) error {
 		return emulation.SetDeviceMetricsOverride(390, 844, 3, true).Do(ctx)
 	}))
+	for _, target := range []string{"/staff/sign-in", "/staff/sign-in?lang=ar", "/staff/link?token=nope&lang=de"} {
+		tb.run(t, chromedp.Navigate(env.base+target), waitWorkspace())
+		if overflow := overflowing(t, tb); len(overflow) > 0 {
+			t.Errorf("%s is wider than a phone: %v", target, overflow)
+		}
+	}
 	env.signInByLink(t, tb, "ada@northbeam.test")
 	for _, lang := range []string{"en", "ar"} {
 		tb.run(t, chromedp.Evaluate(fmt.Sprintf(`fetch("/staff/api/me/language", {method: "POST", headers: {"Content-Type": "application/json"}, body: JSON.stringify({lang: %q})}).then((r) => r.status)`, lang), nil,
 			func(p *runtime.EvaluateParams) *runtime.EvaluateParams { return p.WithAwaitPromise(true) }))
 		for _, p := range staffPages {
-			var overflow []string
 			tb.run(t, chromedp.Navigate(env.base+p.path), waitWorkspace())
 			if p.prepare != nil {
 				tb.run(t, p.prepare())
 			}
-			tb.run(t,
-				waitMain(pageText(testSite(t).StaffLocales, lang, p.key)),
-				chromedp.Evaluate(`(() => {
-					const w = document.documentElement.clientWidth;
-					if (document.documentElement.scrollWidth <= w) return [];
-					return ["page is " + document.documentElement.scrollWidth + " px wide"].concat(
-						[...document.querySelectorAll("body *")].filter((el) => {
-							const r = el.getBoundingClientRect();
-							return r.width > 0 && (r.right > w + 1 || r.left < -1) && !el.closest(".ws-table-wrap");
-						}).slice(0, 5).map((el) => el.tagName + "." + el.className));
-				})()`, &overflow))
-			if len(overflow) > 0 {
+			tb.run(t, waitMain(pageText(testSite(t).StaffLocales, lang, p.key)))
+			if overflow := overflowing(t, tb); len(overflow) > 0 {
 				t.Errorf("%s in %s is wider than a phone: %v", p.path, lang, overflow)
 			}
 		}
