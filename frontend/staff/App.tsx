@@ -67,9 +67,17 @@ function Layout() {
       <a className="ws-skip" href="#main">
         {t("app.skip")}
       </a>
-      <header className="ws-header">
+      <header className="ws-header" data-open={menuOpen}>
         <div className="ws-bar">
           <p className="ws-brand">{t("app.name", { name })}</p>
+          <div className="ws-user">
+            <span className="ws-email" dir="ltr">
+              {me.email}
+            </span>
+            <button type="button" className="ws-button ws-quiet" onClick={() => void signOut()} disabled={signingOut}>
+              {t("app.signOut")}
+            </button>
+          </div>
           <button
             type="button"
             className="ws-menu-button"
@@ -80,7 +88,7 @@ function Layout() {
             {t("app.menu")}
           </button>
         </div>
-        <nav id="ws-nav" className="ws-nav" data-open={menuOpen} aria-label={t("app.nav")}>
+        <nav id="ws-nav" className="ws-nav" aria-label={t("app.nav")}>
           <ul>
             <li>
               <NavLink to="/staff" end>
@@ -106,14 +114,6 @@ function Layout() {
               <NavLink to="/staff/account">{t("nav.account")}</NavLink>
             </li>
           </ul>
-          <div className="ws-user">
-            <span className="ws-email" dir="ltr">
-              {me.email}
-            </span>
-            <button type="button" className="ws-button ws-quiet" onClick={() => void signOut()} disabled={signingOut}>
-              {t("app.signOut")}
-            </button>
-          </div>
         </nav>
       </header>
       <main id="main" className="ws-main" tabIndex={-1}>

@@ -10,7 +10,7 @@ export function dateTime(lang: Lang, iso: string, zone: string): string {
     day: "numeric",
     month: "short",
     year: "numeric",
-    hour: "numeric",
+    hour: "2-digit",
     minute: "2-digit",
     timeZone: zone,
   }).format(new Date(iso));

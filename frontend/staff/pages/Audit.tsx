@@ -32,6 +32,9 @@ const actions: Record<string, Key> = {
   retention: "audit.actions.retention",
 };
 
+/** methods names how a sign-in was made. */
+const methods: Record<string, Key> = { passkey: "audit.methods.passkey", link: "audit.methods.link" };
+
 export function Audit() {
   const t = useT();
   const { lang, zone } = useBoot();
@@ -70,6 +73,7 @@ export function Audit() {
             <tbody>
               {entries.map((e) => {
                 const action = actions[e.action];
+                const method = methods[e.detail];
                 return (
                   <tr key={e.id}>
                     <td>
@@ -80,7 +84,7 @@ export function Audit() {
                     </td>
                     <td>{action ? t(action) : e.action}</td>
                     <td>
-                      <Ltr>{[e.subject, e.detail].filter(Boolean).join(" · ")}</Ltr>
+                      <Ltr>{[e.subject, method ? t(method) : e.detail].filter(Boolean).join(" · ")}</Ltr>
                     </td>
                   </tr>
                 );
