@@ -62,4 +62,23 @@ export default {
     },
     loader: { ".css": "empty" },
   },
+
+  // The staff workspace under /staff: a build of its own, rendered in the
+  // browser from the workspace's JSON (see README, "Staff workspace"), so
+  // that the client bundle above, which every visitor loads, holds no byte
+  // of it. Its files sit under /assets/staff/; its strings are a chunk per
+  // language, from content/staff/locales.
+  staff: {
+    ...shared,
+    entryPoints: ["frontend/staff/entry.tsx"],
+    platform: "browser",
+    format: "esm",
+    splitting: true,
+    target: "es2020",
+    minify: true,
+    entryNames: "staff/[name]-[hash]",
+    chunkNames: "staff/chunks/[name]-[hash]",
+    assetNames: "staff/media/[name]-[hash]",
+    publicPath: "/assets/",
+  },
 };

@@ -36,6 +36,7 @@ import (
 	"github.com/northbeam/site/internal/contact"
 	"github.com/northbeam/site/internal/mail"
 	"github.com/northbeam/site/internal/site"
+	"github.com/northbeam/site/internal/staff"
 	"github.com/northbeam/site/internal/store"
 	"github.com/northbeam/site/render"
 
@@ -68,6 +69,7 @@ type Config struct {
 	HSTS                string        // HSTS, default "auto": Strict-Transport-Security over https; "always" behind a TLS proxy that sends no X-Forwarded-Proto; "off"
 	ContactRateLimit    string        // CONTACT_RATE_LIMIT, default "5/10m": contact posts per client and window
 	BookingRateLimit    string        // BOOKING_RATE_LIMIT, default "10/10m": booking and cancellation posts per client and window
+	Retention           int           // RETENTION, default 12: months messages, past bookings' personal fields and sent mail are kept (the privacy policy says so)
 
 	CalendarICSURLs   string        // CALENDAR_ICS_URLS, default empty: comma-separated iCalendar feeds of the consultancy's calendars; secrets, never logged
 	CalendarRefresh   time.Duration // CALENDAR_REFRESH, default 5m: how often the feeds are fetched again
@@ -129,6 +131,11 @@ func loadConfig(args []string, getenv func(string) string) (Config, error) {
 		return c, err
 	}
 	fs.IntVar(&c.BookingDailyLimit, "booking_daily_limit", dailyLimit, "standing bookings per email address; 0 for no limit")
+	retention, err := envRetention(getenv)
+	if err != nil {
+		return c, err
+	}
+	fs.IntVar(&c.Retention, "retention", retention, "months personal data is kept")
 	trustProxy, err := strconv.ParseBool(env("TRUST_PROXY", "false"))
 	if err != nil {
 		return c, fmt.Errorf("TRUST_PROXY: %q is not true or false", getenv("TRUST_PROXY"))
@@ -223,6 +230,9 @@ func (c *Config) check() error {
 	if c.bookingRate, err = handlers.ParseRateLimit(c.BookingRateLimit); err != nil {
 		return fmt.Errorf("BOOKING_RATE_LIMIT: %w", err)
 	}
+	if c.Retention < 1 || c.Retention > staff.MaxRetentionMonths {
+		return fmt.Errorf("RETENTION %d: a number of months from 1 to %d", c.Retention, staff.MaxRetentionMonths)
+	}
 	return nil
 }
 
@@ -239,6 +249,8 @@ func main() {
 		err = migrateDBCommand(args[1:])
 	case len(args) > 0 && args[0] == "backup":
 		err = backupCommand(args[1:])
+	case len(args) > 0 && args[0] == "staff":
+		err = staffCommand(args[1:], os.Stdout)
 	default:
 		err = serve(args, log)
 	}
@@ -427,6 +439,11 @@ func serve(args []string, log *slog.Logger) error {
 	if err != nil {
 		return err
 	}
+	workspace, err := newStaffWorkspace(st, content, info, cfg, bookings, worker.Wake, log)
+	if err != nil {
+		return err
+	}
+	go workspace.RunRetentionDaily(workerCtx)
 
 	built, err := src.buildSite(ctx, cfg, log)
 	if err != nil {
@@ -435,7 +452,7 @@ func serve(args []string, log *slog.Logger) error {
 	srv := handlers.NewServer(built, handlers.Services{
 		Log: log, Store: st, Contact: contacts, Booking: bookings, Calendar: feeds,
 		ContactRate: cfg.contactRate, BookingRate: cfg.bookingRate,
-		TrustProxy: cfg.TrustProxy, HSTS: cfg.HSTS,
+		TrustProxy: cfg.TrustProxy, HSTS: cfg.HSTS, Staff: workspace,
 	})
 	httpServer := &http.Server{
 		Addr:              cfg.Addr,
@@ -617,6 +634,7 @@ func newSite(ctx context.Context, content fs.FS, bundle *assets.Bundle, cfg Conf
 		GAMeasurementID:     cfg.GAMeasurementID,
 		ConsentHideFromBots: cfg.ConsentHideFromBots,
 		Dev:                 cfg.Dev,
+		RetentionMonths:     cfg.Retention,
 	})
 }
 

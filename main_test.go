@@ -57,6 +57,9 @@ func TestInvalidConfigurationStopsTheStart(t *testing.T) {
 		{"bad HSTS", nil, map[string]string{"HSTS": "sometimes"}, "HSTS"},
 		{"bad contact rate", nil, map[string]string{"CONTACT_RATE_LIMIT": "5 per minute"}, "CONTACT_RATE_LIMIT"},
 		{"bad booking rate", []string{"-booking_rate_limit", "0/1m"}, nil, "BOOKING_RATE_LIMIT"},
+		{"retention not a number", nil, map[string]string{"RETENTION": "a year"}, "RETENTION"},
+		{"retention of no months", []string{"-retention", "0"}, nil, "RETENTION"},
+		{"retention beyond ten years", nil, map[string]string{"RETENTION": "121"}, "RETENTION"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := loadConfig(tc.args, func(k string) string { return tc.env[k] })

@@ -96,6 +96,10 @@ func (srv *Server) handleError(err error, c echo.Context) {
 	}
 	s := srv.Site()
 	req := c.Request()
+	if isStaffPath(req.URL.Path) {
+		srv.staffError(c, status)
+		return
+	}
 	if isAPIPath(req.URL.Path) {
 		_ = c.JSON(status, s.newAPIError(status, requestLanguage(s, "", req), nil))
 		return

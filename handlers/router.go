@@ -18,6 +18,7 @@ import (
 	"github.com/northbeam/site/internal/booking"
 	"github.com/northbeam/site/internal/calendar"
 	"github.com/northbeam/site/internal/contact"
+	"github.com/northbeam/site/internal/staff"
 	"github.com/northbeam/site/internal/store"
 )
 
@@ -44,6 +45,17 @@ type Services struct {
 	// HSTS is when Strict-Transport-Security is sent: HSTSAuto (default,
 	// over https), HSTSAlways or HSTSOff.
 	HSTS string
+
+	// Staff is the staff workspace under /staff; nil (tests that serve
+	// pages only) answers there as to someone signed out.
+	Staff *staff.Workspace
+	// StaffSignInRate limits staff sign-in attempts (passkey ceremonies,
+	// invitations and mailed links used) per client; default 20 per 10
+	// minutes.
+	StaffSignInRate RateLimit
+	// StaffLinkRate limits requests for a mailed sign-in link per client,
+	// and per address asked for; default 5 per hour.
+	StaffLinkRate RateLimit
 }
 
 // Server is the state the handlers share: the services, and the current
@@ -135,6 +147,7 @@ func New(srv *Server) *echo.Echo {
 	registerContact(e, srv)
 	registerBooking(e, srv)
 	registerBlog(e, srv)
+	registerStaff(e, srv)
 	registerSEO(e, srv)
 	registerPages(e, srv)
 	return e

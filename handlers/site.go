@@ -26,6 +26,9 @@ type Options struct {
 	GAMeasurementID     string
 	ConsentHideFromBots bool
 	Dev                 bool // development mode: blog drafts are served
+	// RetentionMonths is how long personal data is kept (RETENTION), as
+	// the privacy policy states it; 0 means 12.
+	RetentionMonths int
 }
 
 // Site is one build of the whole site: content, bundles, and every page
@@ -37,6 +40,10 @@ type Site struct {
 	Bundle  *assets.Bundle
 	Engine  *render.Engine
 	opts    Options
+
+	// StaffLocales are the staff workspace's strings (content/staff/locales),
+	// apart from the visitors' so that no page of theirs carries them.
+	StaffLocales *site.Locales
 
 	legal    map[string]map[string]legal.Doc
 	blog     *blog.Library
@@ -68,7 +75,11 @@ func BuildSite(ctx context.Context, content fs.FS, bundle *assets.Bundle, engine
 	if err != nil {
 		return nil, err
 	}
-	docs, err := legal.Load(content, "legal", info)
+	staffLocales, err := site.LoadLocales(content, "staff/locales", info)
+	if err != nil {
+		return nil, err
+	}
+	docs, err := legal.Load(content, "legal", info, legal.Settings{RetentionMonths: opts.RetentionMonths})
 	if err != nil {
 		return nil, err
 	}
@@ -77,7 +88,7 @@ func BuildSite(ctx context.Context, content fs.FS, bundle *assets.Bundle, engine
 		return nil, err
 	}
 	s := &Site{
-		Info: info, Locales: locales, Bundle: bundle, Engine: engine, opts: opts,
+		Info: info, Locales: locales, StaffLocales: staffLocales, Bundle: bundle, Engine: engine, opts: opts,
 		legal:    docs,
 		pages:    map[string]*render.Resource{},
 		payloads: map[string]*render.Resource{},

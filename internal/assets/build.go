@@ -31,6 +31,16 @@ type Manifest struct {
 	CSS     []string            `json:"css"`     // URLs of the stylesheets
 	Pages   map[string][]string `json:"pages"`   // page name -> its chunk and the chunks it imports
 	Locales map[string][]string `json:"locales"` // language code -> its chunk
+	// Staff is what the staff workspace's pages load: nothing of it is in
+	// the fields above, nor any of those in it.
+	Staff StaffManifest `json:"staff"`
+}
+
+// StaffManifest says which files the staff workspace's pages need.
+type StaffManifest struct {
+	Entry   string            `json:"entry"`   // URL of the workspace's entry module
+	CSS     []string          `json:"css"`     // URLs of its stylesheets
+	Locales map[string]string `json:"locales"` // language code -> the chunk of its strings
 }
 
 // Preloads returns the modules to preload for a page in a language: the
@@ -74,14 +84,28 @@ func Build(dir string) (*Bundle, error) {
 		return nil, fmt.Errorf("assets: server build:\n%s", formatMessages(server.Errors))
 	}
 
+	staffOpts, err := cfg.Staff.options(dir)
+	if err != nil {
+		return nil, fmt.Errorf("assets: staff: %w", err)
+	}
+	staffOpts.Outdir = outdir
+	staff := api.Build(staffOpts)
+	if len(staff.Errors) > 0 {
+		return nil, fmt.Errorf("assets: staff build:\n%s", formatMessages(staff.Errors))
+	}
+
 	b := &Bundle{Client: map[string][]byte{}}
 	root := filepath.Join(dir, outdir)
-	for _, f := range client.OutputFiles {
+	for _, f := range append(append([]api.OutputFile{}, client.OutputFiles...), staff.OutputFiles...) {
 		rel, err := filepath.Rel(root, f.Path)
 		if err != nil {
 			return nil, fmt.Errorf("assets: %w", err)
 		}
-		b.Client[filepath.ToSlash(rel)] = f.Contents
+		name := filepath.ToSlash(rel)
+		if _, clash := b.Client[name]; clash {
+			return nil, fmt.Errorf("assets: the client and staff builds both write %s", name)
+		}
+		b.Client[name] = f.Contents
 	}
 	for _, f := range server.OutputFiles {
 		if strings.HasSuffix(f.Path, ".js") {
@@ -94,7 +118,37 @@ func Build(dir string) (*Bundle, error) {
 	if b.Manifest, err = manifest(client.Metafile, outdir); err != nil {
 		return nil, err
 	}
+	if b.Manifest.Staff, err = staffManifest(staff.Metafile, outdir); err != nil {
+		return nil, err
+	}
 	return b, nil
+}
+
+// staffManifest reads the staff build's metafile: its entry, stylesheet
+// and the chunk of each language's strings.
+func staffManifest(meta, outdir string) (StaffManifest, error) {
+	var mf metafile
+	if err := json.Unmarshal([]byte(meta), &mf); err != nil {
+		return StaffManifest{}, fmt.Errorf("assets: staff metafile: %w", err)
+	}
+	url := func(out string) string { return URLPrefix + strings.TrimPrefix(out, outdir+"/") }
+	m := StaffManifest{Locales: map[string]string{}}
+	for out, o := range mf.Outputs {
+		switch {
+		case o.EntryPoint == "" || !strings.HasSuffix(out, ".js"):
+		case strings.HasPrefix(o.EntryPoint, "frontend/staff/"):
+			m.Entry = url(out)
+			if o.CSSBundle != "" {
+				m.CSS = append(m.CSS, url(o.CSSBundle))
+			}
+		case strings.HasPrefix(o.EntryPoint, "content/staff/locales/"):
+			m.Locales[strings.TrimSuffix(path.Base(o.EntryPoint), ".json")] = url(out)
+		}
+	}
+	if m.Entry == "" {
+		return m, fmt.Errorf("assets: no staff entry in the build")
+	}
+	return m, nil
 }
 
 type metafile struct {

@@ -44,6 +44,9 @@ type spec struct {
 type Config struct {
 	Client spec `json:"client"`
 	Server spec `json:"server"`
+	// Staff is the staff workspace's browser bundle: a build of its own,
+	// so that no byte of it reaches a visitor's page.
+	Staff spec `json:"staff"`
 }
 
 // LoadConfig evaluates esbuild.config.mjs: esbuild turns the module into
@@ -91,6 +94,12 @@ func parseConfig(name string, src []byte) (*Config, error) {
 // Build uses them (the bench builds other entries the same way).
 func (c *Config) ClientOptions(dir string) (api.BuildOptions, error) {
 	return c.Client.options(dir)
+}
+
+// ServerOptions returns the server bundle's options, rooted at dir, for
+// benchmarks that render other entries in goja the same way.
+func (c *Config) ServerOptions(dir string) (api.BuildOptions, error) {
+	return c.Server.options(dir)
 }
 
 // options maps a spec onto esbuild's Go API, rooted at dir.

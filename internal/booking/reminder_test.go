@@ -22,7 +22,7 @@ type workerClock struct {
 	now time.Time
 }
 
-func (c *workerClock) Now() time.Time { c.mu.Lock(); defer c.mu.Unlock(); return c.now }
+func (c *workerClock) Now() time.Time  { c.mu.Lock(); defer c.mu.Unlock(); return c.now }
 func (c *workerClock) Set(t time.Time) { c.mu.Lock(); defer c.mu.Unlock(); c.now = t }
 
 // TestReminderIsSentOnce: a reminder falls due while the server is down;

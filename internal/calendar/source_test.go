@@ -174,8 +174,8 @@ func TestSourceRefusesTooLargeAndSlowFeeds(t *testing.T) {
 	t.Cleanup(slow.Close)
 	logs := &logtest.Buffer{}
 	src, err := calendar.NewSource(calendar.Config{
-		URLs:    []string{feed.URL + secretPath, slow.URL + "/slow/secret-abc/basic.ics"},
-		Home:    time.UTC, Logger: logs.Logger(), MaxBytes: 1 << 20, Timeout: 300 * time.Millisecond,
+		URLs: []string{feed.URL + secretPath, slow.URL + "/slow/secret-abc/basic.ics"},
+		Home: time.UTC, Logger: logs.Logger(), MaxBytes: 1 << 20, Timeout: 300 * time.Millisecond,
 	})
 	if err != nil {
 		t.Fatal(err)

@@ -194,3 +194,39 @@ func FormatDateTime(lang string, t time.Time) string {
 		return date + " at " + clock
 	}
 }
+
+// FormatMonths returns a count of months in lang, as a duration reads in a
+// sentence: "12 months", "12 mois", "12 Monate", "12 شهرًا". Arabic counts
+// by CLDR's plural categories and takes the form that follows a noun or a
+// preposition (مدة شهرين, مدة 3 أشهر, مدة 12 شهرًا), as the privacy
+// policy writes it.
+func FormatMonths(lang string, n int) string {
+	count := strconv.Itoa(n)
+	switch known(lang) {
+	case "fr":
+		return count + " mois"
+	case "de":
+		if n == 1 {
+			return "1 Monat"
+		}
+		return count + " Monate"
+	case "ar":
+		switch r := n % 100; {
+		case n == 1:
+			return "شهر واحد"
+		case n == 2:
+			return "شهرين"
+		case r >= 3 && r <= 10:
+			return count + " أشهر"
+		case r >= 11 && r <= 99:
+			return count + " شهرًا"
+		default:
+			return count + " شهر"
+		}
+	default:
+		if n == 1 {
+			return "1 month"
+		}
+		return count + " months"
+	}
+}

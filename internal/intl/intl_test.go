@@ -131,3 +131,22 @@ func TestEveryMonthAndWeekdayNamed(t *testing.T) {
 		}
 	}
 }
+
+func TestFormatMonths(t *testing.T) {
+	for _, tt := range []struct {
+		lang string
+		n    int
+		want string
+	}{
+		{"en", 12, "12 months"}, {"en", 1, "1 month"},
+		{"fr", 12, "12 mois"}, {"fr", 1, "1 mois"},
+		{"de", 12, "12 Monate"}, {"de", 1, "1 Monat"},
+		{"ar", 1, "شهر واحد"}, {"ar", 2, "شهرين"}, {"ar", 6, "6 أشهر"}, {"ar", 12, "12 شهرًا"},
+		{"ar", 100, "100 شهر"}, {"ar", 110, "110 أشهر"}, {"ar", 111, "111 شهرًا"},
+		{"es", 12, "12 months"},
+	} {
+		if got := FormatMonths(tt.lang, tt.n); got != tt.want {
+			t.Errorf("FormatMonths(%q, %d) = %q, want %q", tt.lang, tt.n, got, tt.want)
+		}
+	}
+}

@@ -34,8 +34,20 @@ type frontMatter struct {
 	Description string `yaml:"description"`
 }
 
+// Settings are the parts of the site's configuration that the legal texts
+// state.
+type Settings struct {
+	// RetentionMonths is how long personal data is kept (RETENTION), which
+	// the {{retention}} placeholder states and the retention job enforces;
+	// 0 means 12.
+	RetentionMonths int
+}
+
 // Load reads, fills in and renders every legal text in every language.
-func Load(fsys fs.FS, dir string, s *site.Site) (map[string]map[string]Doc, error) {
+func Load(fsys fs.FS, dir string, s *site.Site, settings Settings) (map[string]map[string]Doc, error) {
+	if settings.RetentionMonths <= 0 {
+		settings.RetentionMonths = 12
+	}
 	updated, err := time.Parse(time.DateOnly, s.LegalUpdated)
 	if err != nil {
 		return nil, fmt.Errorf("legal: site.json legalUpdated: %w", err)
@@ -58,7 +70,7 @@ func Load(fsys fs.FS, dir string, s *site.Site) (map[string]map[string]Doc, erro
 			if fm.Title == "" || fm.Description == "" {
 				return nil, fmt.Errorf("legal: %s: title and description are required", file)
 			}
-			filled := fill(string(body), s, intl.FormatDate(lang.Code, updated))
+			filled := fill(string(body), s, intl.FormatDate(lang.Code, updated), intl.FormatMonths(lang.Code, settings.RetentionMonths))
 			html, _, err := md.Render([]byte(filled))
 			if err != nil {
 				return nil, fmt.Errorf("legal: %s: %w", file, err)
@@ -88,8 +100,8 @@ func splitFrontMatter(src []byte, fm any) ([]byte, error) {
 	return body, nil
 }
 
-// fill replaces the {{site.*}} and {{updated}} placeholders.
-func fill(text string, s *site.Site, updated string) string {
+// fill replaces the {{site.*}}, {{updated}} and {{retention}} placeholders.
+func fill(text string, s *site.Site, updated, retention string) string {
 	return strings.NewReplacer(
 		"{{site.name}}", s.Name,
 		"{{site.legalName}}", s.LegalName,
@@ -100,5 +112,6 @@ func fill(text string, s *site.Site, updated string) string {
 		"{{site.registration}}", s.Registration,
 		"{{site.vatId}}", s.VATID,
 		"{{updated}}", updated,
+		"{{retention}}", retention,
 	).Replace(text)
 }

@@ -31,12 +31,19 @@ VALUES (3, 'mail-3', 'booking.confirm', 'a@example.com', 'Hi', 'Body', 'sent', 1
 	exec(lite, `INSERT INTO bookings (id, token, cancel_token, service, start_at, end_at, name, email, time_zone, lang, created_at)
 VALUES (1, 'tok-1', 'cancel-1', 'discovery', 3600000, 4500000, 'Ada', 'a@example.com', 'Europe/Berlin', 'de', 1)`)
 
+	exec(lite, `INSERT INTO staff (id, email, handle, lang, created_at) VALUES (4, 'ada@northbeam.test', 'handle-4', 'ar', 1)`)
+	exec(lite, `INSERT INTO staff_passkeys (staff_id, credential_id, rp_id, credential, created_at) VALUES (4, 'cred-1', 'northbeam.test', '{}', 1)`)
+	exec(lite, `INSERT INTO staff_sessions (staff_id, token_hash, created_at, seen_at, expires_at) VALUES (4, 'hash-1', 1, 1, 2)`)
+	exec(lite, `INSERT INTO staff_tokens (staff_id, kind, token_hash, created_at, expires_at) VALUES (4, 'invitation', 'hash-2', 1, 2)`)
+	exec(lite, `INSERT INTO staff_audit (at, actor, action) VALUES (1, 'command line', 'invitation')`)
+
 	opts := store.CopyOptions{BookingBuffer: 10 * time.Minute}
 	first, err := store.Copy(ctx, lite, pg, opts)
 	if err != nil {
 		t.Fatalf("first copy: %v", err)
 	}
-	want := map[string]int{"messages": 2, "outbox": 1, "outbox_attachments": 1, "bookings": 1}
+	want := map[string]int{"messages": 2, "outbox": 1, "outbox_attachments": 1, "bookings": 1,
+		"staff": 1, "staff_passkeys": 1, "staff_sessions": 1, "staff_tokens": 1, "staff_audit": 1}
 	for _, tc := range first {
 		if tc.Copied != want[tc.Table] || tc.Total != want[tc.Table] || tc.Source != want[tc.Table] {
 			t.Errorf("first copy of %s: %+v, want %d rows", tc.Table, tc, want[tc.Table])

@@ -78,6 +78,10 @@ func sqliteDSN(path string, o sqliteOptions) string {
 	// already written); only a power loss or kernel crash may roll back the
 	// last transactions. FULL would fsync on every commit for that case.
 	q.Add("_pragma", "synchronous(NORMAL)")
+	// What is deleted is overwritten with zeros, not merely unlinked: an
+	// erased address or a message past its retention must not linger in
+	// free pages of the file (staff privacy requests, the retention job).
+	q.Add("_pragma", "secure_delete(ON)")
 	// Write transactions start with BEGIN IMMEDIATE: they take the write lock
 	// up front, where busy_timeout applies, instead of upgrading a read lock
 	// later, which fails with SQLITE_BUSY without waiting.

@@ -73,6 +73,7 @@ func TestPragmasOnEveryConnection(t *testing.T) {
 			{"foreign_keys", "1"},
 			{"busy_timeout", "5000"},
 			{"synchronous", "1"}, // NORMAL
+			{"secure_delete", "1"},
 		}
 		for _, ck := range checks {
 			var got string

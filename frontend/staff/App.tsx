@@ -1,0 +1,124 @@
+import type { i18n as I18n } from "i18next";
+import { useEffect, useState } from "react";
+import { NavLink, Navigate, Outlet, Route, Routes, useLocation } from "react-router-dom";
+import { api, signInPath } from "./api";
+import type { Boot } from "./boot";
+import { BootContext, useBoot, useFocusOnNavigation } from "./hooks";
+import { I18nContext, useT } from "./i18n";
+import { Account } from "./pages/Account";
+import { Audit } from "./pages/Audit";
+import { BookingDetail, Bookings } from "./pages/Bookings";
+import { Enrol, LinkSignIn, SignIn } from "./pages/SignIn";
+import { Exports } from "./pages/Exports";
+import { Mail } from "./pages/Mail";
+import { MessageDetail, Messages } from "./pages/Messages";
+import { NotFound } from "./pages/NotFound";
+import { Privacy } from "./pages/Privacy";
+
+export function StaffApp({ boot, i18n }: { boot: Boot; i18n: I18n }) {
+  useEffect(() => {
+    document.documentElement.dataset.ready = "true";
+  }, []);
+  return (
+    <BootContext value={boot}>
+      <I18nContext value={i18n}>
+        <Routes>
+          <Route path="/staff/sign-in" element={<SignIn />} />
+          <Route path="/staff/enrol" element={<Enrol />} />
+          <Route path="/staff/link" element={<LinkSignIn />} />
+          <Route element={<Layout />}>
+            <Route path="/staff" element={<Messages />} />
+            <Route path="/staff/messages/:ref" element={<MessageDetail />} />
+            <Route path="/staff/bookings" element={<Bookings />} />
+            <Route path="/staff/bookings/:id" element={<BookingDetail />} />
+            <Route path="/staff/mail" element={<Mail />} />
+            <Route path="/staff/exports" element={<Exports />} />
+            <Route path="/staff/privacy" element={<Privacy />} />
+            <Route path="/staff/audit" element={<Audit />} />
+            <Route path="/staff/account" element={<Account />} />
+            <Route path="*" element={<NotFound />} />
+          </Route>
+        </Routes>
+      </I18nContext>
+    </BootContext>
+  );
+}
+
+/** Layout is the frame of every page behind the sign-in: the header with the navigation, then the page. */
+function Layout() {
+  const t = useT();
+  const { me, name } = useBoot();
+  const { pathname } = useLocation();
+  const [menuOpen, setMenuOpen] = useState(false);
+  const [signingOut, setSigningOut] = useState(false);
+  useFocusOnNavigation();
+  useEffect(() => setMenuOpen(false), [pathname]);
+  if (!me) return <Navigate to={signInPath()} replace />;
+  const signOut = async () => {
+    setSigningOut(true);
+    try {
+      await api("POST", "/staff/api/sign-out", {});
+    } finally {
+      window.location.assign("/staff/sign-in");
+    }
+  };
+  return (
+    <>
+      <a className="ws-skip" href="#main">
+        {t("app.skip")}
+      </a>
+      <header className="ws-header" data-open={menuOpen}>
+        <div className="ws-bar">
+          <p className="ws-brand">{t("app.name", { name })}</p>
+          <div className="ws-user">
+            <span className="ws-email" dir="ltr">
+              {me.email}
+            </span>
+            <button type="button" className="ws-button ws-quiet" onClick={() => void signOut()} disabled={signingOut}>
+              {t("app.signOut")}
+            </button>
+          </div>
+          <button
+            type="button"
+            className="ws-menu-button"
+            aria-expanded={menuOpen}
+            aria-controls="ws-nav"
+            onClick={() => setMenuOpen((o) => !o)}
+          >
+            {t("app.menu")}
+          </button>
+        </div>
+        <nav id="ws-nav" className="ws-nav" aria-label={t("app.nav")}>
+          <ul>
+            <li>
+              <NavLink to="/staff" end>
+                {t("nav.messages")}
+              </NavLink>
+            </li>
+            <li>
+              <NavLink to="/staff/bookings">{t("nav.bookings")}</NavLink>
+            </li>
+            <li>
+              <NavLink to="/staff/mail">{t("nav.mail")}</NavLink>
+            </li>
+            <li>
+              <NavLink to="/staff/exports">{t("nav.exports")}</NavLink>
+            </li>
+            <li>
+              <NavLink to="/staff/privacy">{t("nav.privacy")}</NavLink>
+            </li>
+            <li>
+              <NavLink to="/staff/audit">{t("nav.audit")}</NavLink>
+            </li>
+            <li>
+              <NavLink to="/staff/account">{t("nav.account")}</NavLink>
+            </li>
+          </ul>
+        </nav>
+      </header>
+      <main id="main" className="ws-main" tabIndex={-1}>
+        <Outlet />
+      </main>
+    </>
+  );
+}

@@ -1,0 +1,35 @@
+import type { Lang } from "../lib/languages";
+
+// Arabic with Western digits, as the public site writes dates (internal/intl).
+const locales: Record<Lang, string> = { en: "en-GB", fr: "fr-FR", de: "de-DE", ar: "ar-u-nu-latn" };
+
+/** dateTime formats an instant as a date and a time in zone. */
+export function dateTime(lang: Lang, iso: string, zone: string): string {
+  // Month names, not a numeric date: 24 Nov 2026, 24 nov. 2026, 24. Nov. 2026, 24 نوفمبر 2026.
+  return new Intl.DateTimeFormat(locales[lang], {
+    day: "numeric",
+    month: "short",
+    year: "numeric",
+    hour: "2-digit",
+    minute: "2-digit",
+    timeZone: zone,
+  }).format(new Date(iso));
+}
+
+/** time formats the time of day of an instant in zone. */
+export function time(lang: Lang, iso: string, zone: string): string {
+  return new Intl.DateTimeFormat(locales[lang], { timeStyle: "short", timeZone: zone }).format(new Date(iso));
+}
+
+/** day formats a calendar date (YYYY-MM-DD) with its weekday. */
+export function day(lang: Lang, date: string): string {
+  const [y, m, d] = date.split("-").map(Number);
+  return new Intl.DateTimeFormat(locales[lang], { weekday: "long", day: "numeric", month: "long", year: "numeric", timeZone: "UTC" }).format(
+    new Date(Date.UTC(y ?? 1970, (m ?? 1) - 1, d ?? 1)),
+  );
+}
+
+/** isoDate is the calendar date of now in zone, as YYYY-MM-DD. */
+export function isoDate(now: Date, zone: string): string {
+  return new Intl.DateTimeFormat("en-CA", { year: "numeric", month: "2-digit", day: "2-digit", timeZone: zone }).format(now);
+}

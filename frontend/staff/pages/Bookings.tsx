@@ -1,0 +1,251 @@
+import { useId, useState, type FormEvent } from "react";
+import { Link, useParams, useSearchParams } from "react-router-dom";
+import { api, ApiError } from "../api";
+import { dateTime, day, time } from "../format";
+import { useApi, useBoot, usePageTitle } from "../hooks";
+import { useT } from "../i18n";
+import { languageKey, serviceKey } from "../labels";
+import type { Booking, BookingsResponse, View } from "../types";
+import { Button, Loading, Ltr, Notice, Problem } from "../ui";
+
+const views: View[] = ["upcoming", "past", "cancelled"];
+
+function isView(v: string | null): v is View {
+  return v === "upcoming" || v === "past" || v === "cancelled";
+}
+
+/** BookingLine is a booking in a list: its time, its service and who booked it. */
+function BookingLine({ b, withDate }: { b: Booking; withDate: boolean }) {
+  const t = useT();
+  const { lang, zone } = useBoot();
+  const service = serviceKey(b.service);
+  // Under a day's heading (h2) in the agenda; right under the page's h1 in a flat list.
+  const Heading = withDate ? "h2" : "h3";
+  return (
+    <li className="ws-item ws-booking">
+      <p className="ws-when">
+        <time dateTime={b.start}>{withDate ? dateTime(lang, b.start, zone) : `${time(lang, b.start, zone)} – ${time(lang, b.end, zone)}`}</time>
+      </p>
+      <div>
+        <Heading className="ws-item-title">
+          <Link to={`/staff/bookings/${b.id}`}>{b.name || t("bookings.erasedName")}</Link>
+        </Heading>
+        <p className="ws-meta">
+          {service ? t(service) : b.service}
+          {b.company && <> · {b.company}</>}
+          {b.status === "ongoing" && <> · {t("bookings.status.ongoing")}</>}
+        </p>
+      </div>
+    </li>
+  );
+}
+
+export function Bookings() {
+  const t = useT();
+  const { zone, lang } = useBoot();
+  usePageTitle("bookings.title");
+  const [params] = useSearchParams();
+  const viewParam = params.get("view");
+  const view: View = isView(viewParam) ? viewParam : "upcoming";
+  const { data, error, loading } = useApi<BookingsResponse>(`/staff/api/bookings?view=${view}`);
+  return (
+    <>
+      <h1>{t("bookings.title")}</h1>
+      <nav className="ws-tabs" aria-label={t("bookings.viewsLabel")}>
+        <ul>
+          {views.map((v) => (
+            <li key={v}>
+              <Link to={`/staff/bookings?view=${v}`} aria-current={v === view ? "page" : undefined}>
+                {t(`bookings.views.${v}`)}
+              </Link>
+            </li>
+          ))}
+        </ul>
+      </nav>
+      <p className="ws-hint">{t("bookings.zone", { zone })}</p>
+      {loading && <Loading />}
+      {error && <Problem error={error} />}
+      {data?.days &&
+        (data.days.length === 0 ? (
+          <p className="ws-empty">{t("bookings.emptyUpcoming")}</p>
+        ) : (
+          data.days.map((d) => (
+            <section key={d.date} className="ws-day" aria-labelledby={`day-${d.date}`}>
+              <h2 id={`day-${d.date}`}>{day(lang, d.date)}</h2>
+              <ul className="ws-list">
+                {d.bookings.map((b) => (
+                  <BookingLine key={b.id} b={b} withDate={false} />
+                ))}
+              </ul>
+            </section>
+          ))
+        ))}
+      {data?.bookings &&
+        (data.bookings.length === 0 ? (
+          <p className="ws-empty">{t("bookings.empty")}</p>
+        ) : (
+          <ul className="ws-list">
+            {data.bookings.map((b) => (
+              <BookingLine key={b.id} b={b} withDate />
+            ))}
+          </ul>
+        ))}
+    </>
+  );
+}
+
+export function BookingDetail() {
+  const t = useT();
+  const { lang, zone } = useBoot();
+  const { id = "" } = useParams();
+  usePageTitle("bookings.detailTitle");
+  const { data, error, loading, set } = useApi<{ booking: Booking }>(`/staff/api/bookings/${encodeURIComponent(id)}`);
+  const [reason, setReason] = useState("");
+  const [confirming, setConfirming] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const [done, setDone] = useState(false);
+  const [problem, setProblem] = useState<ApiError | null>(null);
+  const reasonId = useId();
+  const reasonError = useId();
+  const reasonHint = useId();
+  const b = data?.booking;
+  const service = b ? serviceKey(b.service) : null;
+
+  const cancel = async (e: FormEvent) => {
+    e.preventDefault();
+    if (!confirming) {
+      setConfirming(true);
+      return;
+    }
+    setBusy(true);
+    setProblem(null);
+    try {
+      const res = await api<{ booking: Booking }>("POST", `/staff/api/bookings/${id}/cancel`, { reason });
+      set(res);
+      setDone(true);
+      setConfirming(false);
+    } catch (err) {
+      setProblem(err instanceof ApiError ? err : null);
+      setConfirming(false);
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <>
+      <p className="ws-back">
+        <Link to="/staff/bookings">{t("bookings.back")}</Link>
+      </p>
+      {loading && <Loading />}
+      {error && <Problem error={error} />}
+      {b && (
+        <article className="ws-detail">
+          <h1>{b.name || t("bookings.erasedName")}</h1>
+          <dl className="ws-facts">
+            <dt>{t("bookings.status.label")}</dt>
+            <dd>{t(`bookings.status.${b.status}`)}</dd>
+            <dt>{t("bookings.service")}</dt>
+            <dd>{service ? t(service) : b.service}</dd>
+            <dt>{t("bookings.when")}</dt>
+            <dd>
+              <time dateTime={b.start}>{dateTime(lang, b.start, zone)}</time> – <time dateTime={b.end}>{time(lang, b.end, zone)}</time>
+            </dd>
+            <dt>{t("bookings.theirTime")}</dt>
+            <dd>
+              {dateTime(lang, b.start, b.timeZone)} (<Ltr>{b.timeZone}</Ltr>)
+            </dd>
+            <dt>{t("bookings.email")}</dt>
+            <dd>{b.email ? <Ltr>{b.email}</Ltr> : "—"}</dd>
+            {b.phone && (
+              <>
+                <dt>{t("bookings.phone")}</dt>
+                <dd>
+                  <a href={`tel:${b.phone.replace(/[^\d+]/g, "")}`}>
+                    <Ltr>{b.phone}</Ltr>
+                  </a>
+                </dd>
+              </>
+            )}
+            {b.meeting && (
+              <>
+                <dt>{t("bookings.meeting")}</dt>
+                <dd>
+                  <a href={b.meeting} target="_blank" rel="noopener noreferrer">
+                    <Ltr>{b.meeting}</Ltr>
+                  </a>
+                </dd>
+              </>
+            )}
+            <dt>{t("bookings.company")}</dt>
+            <dd>{b.company || "—"}</dd>
+            <dt>{t("bookings.language")}</dt>
+            <dd>{t(languageKey(b.lang))}</dd>
+            <dt>{t("bookings.booked")}</dt>
+            <dd>
+              <time dateTime={b.created}>{dateTime(lang, b.created, zone)}</time>
+            </dd>
+            {b.cancelled && (
+              <>
+                <dt>{t("bookings.cancelledAt")}</dt>
+                <dd>
+                  <time dateTime={b.cancelled}>{dateTime(lang, b.cancelled, zone)}</time>
+                </dd>
+              </>
+            )}
+            <dt>{t("bookings.number")}</dt>
+            <dd>
+              <Ltr>{b.id}</Ltr>
+            </dd>
+          </dl>
+          <h2>{t("bookings.topic")}</h2>
+          <div className="ws-message" dir="auto">
+            {b.topic || t("bookings.noTopic")}
+          </div>
+          {b.email && (
+            <p className="ws-actions">
+              <a className="ws-button ws-quiet" href={`mailto:${encodeURIComponent(b.email)}`}>
+                {t("bookings.write")}
+              </a>
+            </p>
+          )}
+          {done && <Notice>{t("bookings.cancelDone")}</Notice>}
+          {b.status === "upcoming" && (
+            <form className="ws-form ws-danger-zone" onSubmit={(e) => void cancel(e)}>
+              <h2>{t("bookings.cancelTitle")}</h2>
+              <p id={reasonHint}>{t("bookings.cancelHint")}</p>
+              <label htmlFor={reasonId}>{t("bookings.reason")}</label>
+              <textarea
+                id={reasonId}
+                name="reason"
+                rows={3}
+                maxLength={500}
+                required
+                value={reason}
+                onChange={(e) => {
+                  setReason(e.target.value);
+                  setConfirming(false);
+                }}
+                aria-invalid={problem?.fields.reason ? true : undefined}
+                aria-describedby={problem?.fields.reason ? `${reasonHint} ${reasonError}` : reasonHint}
+              />
+              {problem?.fields.reason && (
+                <p id={reasonError} className="ws-field-error" role="alert">
+                  {problem.fields.reason}
+                </p>
+              )}
+              {problem && !problem.fields.reason && <Problem error={problem} />}
+              {confirming && (
+                <p className="ws-notice ws-warn" role="alert">
+                  {t("bookings.cancelConfirm")}
+                </p>
+              )}
+              <Button type="submit" kind="danger" disabled={busy || reason.trim() === ""}>
+                {confirming ? t("bookings.cancelYes") : t("bookings.cancel")}
+              </Button>
+            </form>
+          )}
+        </article>
+      )}
+    </>
+  );
+}

@@ -1,0 +1,225 @@
+import { useEffect, useId, useState, type FormEvent } from "react";
+import { Link, useParams, useSearchParams } from "react-router-dom";
+import { api, ApiError } from "../api";
+import { dateTime } from "../format";
+import { useApi, useBoot, usePageTitle } from "../hooks";
+import { useT } from "../i18n";
+import { languageKey, serviceKey } from "../labels";
+import type { Folder, Message, MessagesResponse } from "../types";
+import { Button, Loading, Ltr, Notice, Problem } from "../ui";
+
+const folders: Folder[] = ["new", "handled", "spam"];
+
+function isFolder(f: string | null): f is Folder {
+  return f === "new" || f === "handled" || f === "spam";
+}
+
+/** excerpt is the beginning of a message, for the list. */
+function excerpt(text: string): string {
+  const flat = text.replace(/\s+/g, " ").trim();
+  return flat.length > 160 ? `${flat.slice(0, 157)}…` : flat;
+}
+
+/** MessageList lists messages, newest first, each with its sender and the beginning of its text. */
+export function MessageList({ messages }: { messages: Message[] }) {
+  const { lang, zone } = useBoot();
+  return (
+    <ul className="ws-list">
+      {messages.map((m) => (
+        <li key={m.ref} className="ws-item">
+          <h2 className="ws-item-title">
+            <Link to={`/staff/messages/${m.ref}`}>{m.name}</Link>
+          </h2>
+          <p className="ws-meta">
+            <Ltr>{m.email}</Ltr> · <time dateTime={m.received}>{dateTime(lang, m.received, zone)}</time>
+          </p>
+          <p className="ws-excerpt">{excerpt(m.text)}</p>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+export function Messages() {
+  const t = useT();
+  usePageTitle("messages.title");
+  const [params, setParams] = useSearchParams();
+  const folderParam = params.get("folder");
+  const folder: Folder = isFolder(folderParam) ? folderParam : "new";
+  const q = params.get("q") ?? "";
+  const [search, setSearch] = useState(q);
+  useEffect(() => setSearch(q), [q]);
+  const searchId = useId();
+  const path = `/staff/api/messages?folder=${folder}&q=${encodeURIComponent(q)}`;
+  const { data, error, loading } = useApi<MessagesResponse>(path);
+  const [more, setMore] = useState<{ path: string; messages: Message[]; next: string } | null>(null);
+  const [moreError, setMoreError] = useState<ApiError | null>(null);
+  const shown = more?.path === path ? more : null;
+  const messages = [...(data?.messages ?? []), ...(shown?.messages ?? [])];
+  const next = shown ? shown.next : (data?.next ?? "");
+
+  const loadMore = async () => {
+    try {
+      const page = await api<MessagesResponse>("GET", `${path}&after=${encodeURIComponent(next)}`);
+      setMore({ path, messages: [...(shown?.messages ?? []), ...page.messages], next: page.next });
+    } catch (err) {
+      setMoreError(err instanceof ApiError ? err : null);
+    }
+  };
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    const p = new URLSearchParams({ folder });
+    if (search.trim()) p.set("q", search.trim());
+    setParams(p);
+  };
+  return (
+    <>
+      <h1>{t("messages.title")}</h1>
+      <nav className="ws-tabs" aria-label={t("messages.foldersLabel")}>
+        <ul>
+          {folders.map((f) => (
+            <li key={f}>
+              <Link to={`/staff?folder=${f}`} aria-current={f === folder ? "page" : undefined}>
+                {t(`messages.folders.${f}`)}
+                {data && <span className="ws-count">{data.counts[f]}</span>}
+              </Link>
+            </li>
+          ))}
+        </ul>
+      </nav>
+      <form role="search" className="ws-search" onSubmit={submit}>
+        <label htmlFor={searchId}>{t("messages.searchLabel")}</label>
+        <div className="ws-row">
+          <input id={searchId} type="search" name="q" value={search} onChange={(e) => setSearch(e.target.value)} />
+          <Button type="submit">{t("messages.searchButton")}</Button>
+          {q && (
+            <Link className="ws-link-button" to={`/staff?folder=${folder}`}>
+              {t("messages.clear")}
+            </Link>
+          )}
+        </div>
+      </form>
+      {loading && <Loading />}
+      {error && <Problem error={error} />}
+      {data && messages.length === 0 && <p className="ws-empty">{q ? t("messages.emptySearch", { q }) : t("messages.empty")}</p>}
+      {messages.length > 0 && <MessageList messages={messages} />}
+      {moreError && <Problem error={moreError} />}
+      {next && (
+        <Button kind="quiet" onClick={() => void loadMore()}>
+          {t("messages.more")}
+        </Button>
+      )}
+    </>
+  );
+}
+
+/** replyLink opens the member's mail program with the visitor's message quoted. */
+function replyLink(m: Message, subject: string, intro: string): string {
+  const quoted = m.text
+    .split("\n")
+    .map((l) => `> ${l}`)
+    .join("\n");
+  const body = `\n\n${intro}\n${quoted}\n`;
+  return `mailto:${encodeURIComponent(m.email)}?subject=${encodeURIComponent(subject)}&body=${encodeURIComponent(body)}`;
+}
+
+export function MessageDetail() {
+  const t = useT();
+  const { lang, zone, name } = useBoot();
+  const { ref = "" } = useParams();
+  usePageTitle("messages.detailTitle");
+  const { data, error, loading, set } = useApi<{ message: Message }>(`/staff/api/messages/${encodeURIComponent(ref)}`);
+  const [busy, setBusy] = useState(false);
+  const [done, setDone] = useState("");
+  const [actionError, setActionError] = useState<ApiError | null>(null);
+  const act = async (path: string, body: unknown, doneText: string) => {
+    setBusy(true);
+    setDone("");
+    setActionError(null);
+    try {
+      const res = await api<{ message: Message }>("POST", path, body);
+      set(res);
+      setDone(doneText);
+    } catch (err) {
+      setActionError(err instanceof ApiError ? err : null);
+    } finally {
+      setBusy(false);
+    }
+  };
+  const m = data?.message;
+  const service = m ? serviceKey(m.service) : null;
+  return (
+    <>
+      <p className="ws-back">
+        <Link to={m ? `/staff?folder=${m.folder}` : "/staff"}>{t("messages.back")}</Link>
+      </p>
+      {loading && <Loading />}
+      {error && <Problem error={error} />}
+      {m && (
+        <article className="ws-detail">
+          <h1>{m.name}</h1>
+          <dl className="ws-facts">
+            <dt>{t("messages.email")}</dt>
+            <dd>
+              <Ltr>{m.email}</Ltr>
+            </dd>
+            <dt>{t("messages.received")}</dt>
+            <dd>
+              <time dateTime={m.received}>{dateTime(lang, m.received, zone)}</time>
+            </dd>
+            <dt>{t("messages.service")}</dt>
+            <dd>{service ? t(service) : t("messages.noService")}</dd>
+            <dt>{t("messages.language")}</dt>
+            <dd>{t(languageKey(m.lang))}</dd>
+            <dt>{t("messages.folder")}</dt>
+            <dd>
+              {t(`messages.folders.${m.folder}`)}
+              {m.handled && (
+                <>
+                  {" · "}
+                  <time dateTime={m.handled}>{dateTime(lang, m.handled, zone)}</time>
+                </>
+              )}
+            </dd>
+            <dt>{t("messages.reference")}</dt>
+            <dd>
+              <Ltr>{m.ref}</Ltr>
+            </dd>
+          </dl>
+          {m.folder === "spam" && (
+            <p className="ws-notice ws-warn">{m.spamReason === "honeypot" ? t("messages.spamHoneypot") : t("messages.spamTooFast")}</p>
+          )}
+          <h2>{t("messages.text")}</h2>
+          <div className="ws-message" dir="auto">
+            {m.text}
+          </div>
+          <div className="ws-actions">
+            <a
+              className="ws-button"
+              href={replyLink(m, t("messages.replySubject", { name }), t("messages.replyQuote", { date: dateTime(lang, m.received, zone), name: m.name }))}
+            >
+              {t("messages.reply")}
+            </a>
+            {m.folder === "new" && (
+              <Button kind="quiet" disabled={busy} onClick={() => void act(`/staff/api/messages/${m.ref}/handled`, { handled: true }, t("messages.handledDone"))}>
+                {t("messages.markHandled")}
+              </Button>
+            )}
+            {m.folder === "handled" && (
+              <Button kind="quiet" disabled={busy} onClick={() => void act(`/staff/api/messages/${m.ref}/handled`, { handled: false }, t("messages.reopenedDone"))}>
+                {t("messages.markNew")}
+              </Button>
+            )}
+            {m.folder === "spam" && (
+              <Button kind="quiet" disabled={busy} onClick={() => void act(`/staff/api/messages/${m.ref}/not-spam`, {}, t("messages.notSpamDone"))}>
+                {t("messages.notSpam")}
+              </Button>
+            )}
+          </div>
+          {done && <Notice>{done}</Notice>}
+          {actionError && <Problem error={actionError} />}
+        </article>
+      )}
+    </>
+  );
+}

@@ -1,0 +1,180 @@
+import { useId, useState, type FormEvent } from "react";
+import { api, ApiError } from "../api";
+import { dateTime } from "../format";
+import { useBoot, usePageTitle } from "../hooks";
+import { useT } from "../i18n";
+import { serviceKey } from "../labels";
+import type { Person } from "../types";
+import { Button, Ltr, Notice, Problem } from "../ui";
+
+interface Erased {
+  messages: number;
+  bookings: number;
+  mail: number;
+}
+
+/** Privacy answers a person's request about their data: what is stored, a copy of it, its erasure. */
+export function Privacy() {
+  const t = useT();
+  const { lang, zone } = useBoot();
+  usePageTitle("privacy.title");
+  const [email, setEmail] = useState("");
+  const [person, setPerson] = useState<Person | null>(null);
+  const [problem, setProblem] = useState<ApiError | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [confirming, setConfirming] = useState(false);
+  const [confirmation, setConfirmation] = useState("");
+  const [erased, setErased] = useState<Erased | null>(null);
+  const emailId = useId();
+  const emailError = useId();
+  const confirmId = useId();
+  const confirmError = useId();
+
+  const find = async (e: FormEvent) => {
+    e.preventDefault();
+    setBusy(true);
+    setProblem(null);
+    setPerson(null);
+    setErased(null);
+    setConfirming(false);
+    try {
+      const res = await api<{ person: Person }>("POST", "/staff/api/privacy/search", { email });
+      setPerson(res.person);
+    } catch (err) {
+      setProblem(err instanceof ApiError ? err : null);
+    } finally {
+      setBusy(false);
+    }
+  };
+  const erase = async (e: FormEvent) => {
+    e.preventDefault();
+    if (!person) return;
+    setBusy(true);
+    setProblem(null);
+    try {
+      const res = await api<{ erased: Erased }>("POST", "/staff/api/privacy/erase", { email: person.email, confirm: confirmation });
+      setErased(res.erased);
+      setPerson(null);
+      setConfirming(false);
+      setConfirmation("");
+    } catch (err) {
+      setProblem(err instanceof ApiError ? err : null);
+    } finally {
+      setBusy(false);
+    }
+  };
+  const empty = person && person.messages.length + person.bookings.length + person.mail.length === 0;
+  return (
+    <>
+      <h1>{t("privacy.title")}</h1>
+      <p>{t("privacy.intro")}</p>
+      <form className="ws-form" onSubmit={(e) => void find(e)} noValidate>
+        <label htmlFor={emailId}>{t("privacy.email")}</label>
+        <div className="ws-row">
+          <input
+            id={emailId}
+            type="email"
+            name="email"
+            dir="ltr"
+            autoComplete="off"
+            required
+            value={email}
+            onChange={(e) => setEmail(e.target.value)}
+            aria-invalid={problem?.fields.email ? true : undefined}
+            aria-describedby={problem?.fields.email ? emailError : undefined}
+          />
+          <Button type="submit" disabled={busy}>
+            {t("privacy.find")}
+          </Button>
+        </div>
+        {problem?.fields.email && (
+          <p id={emailError} className="ws-field-error" role="alert">
+            {problem.fields.email}
+          </p>
+        )}
+      </form>
+      {problem && !problem.fields.email && !problem.fields.confirm && <Problem error={problem} />}
+      {erased && (
+        <Notice>{t("privacy.erased", { messages: erased.messages, bookings: erased.bookings, mail: erased.mail })}</Notice>
+      )}
+      {empty && <p className="ws-empty">{t("privacy.nothing", { email: person.email })}</p>}
+      {person && !empty && (
+        <section className="ws-person" aria-labelledby="ws-person-title">
+          <h2 id="ws-person-title">
+            {t("privacy.found")} <Ltr>{person.email}</Ltr>
+          </h2>
+          <h3>{t("privacy.messages", { n: person.messages.length })}</h3>
+          {person.messages.length > 0 && (
+            <ul className="ws-list ws-compact-list">
+              {person.messages.map((m) => (
+                <li key={m.reference}>
+                  <time dateTime={m.received}>{dateTime(lang, m.received, zone)}</time> · {m.name}
+                  {m.flaggedAsSpam && <> · {t("messages.folders.spam")}</>}
+                </li>
+              ))}
+            </ul>
+          )}
+          <h3>{t("privacy.bookings", { n: person.bookings.length })}</h3>
+          {person.bookings.length > 0 && (
+            <ul className="ws-list ws-compact-list">
+              {person.bookings.map((b) => {
+                const service = serviceKey(b.service);
+                return (
+                  <li key={b.number}>
+                    <time dateTime={b.start}>{dateTime(lang, b.start, zone)}</time> · {service ? t(service) : b.service}
+                    {b.cancelled && <> · {t("bookings.status.cancelled")}</>}
+                  </li>
+                );
+              })}
+            </ul>
+          )}
+          <h3>{t("privacy.mail", { n: person.mail.length })}</h3>
+          <div className="ws-actions">
+            <form method="post" action="/staff/export/person.json">
+              <input type="hidden" name="email" value={person.email} />
+              <Button type="submit" kind="quiet">
+                {t("privacy.download")}
+              </Button>
+            </form>
+            {!confirming && (
+              <Button kind="danger" onClick={() => setConfirming(true)}>
+                {t("privacy.erase")}
+              </Button>
+            )}
+          </div>
+          {confirming && (
+            <form className="ws-form ws-danger-zone" onSubmit={(e) => void erase(e)} noValidate>
+              <h3>{t("privacy.confirmTitle")}</h3>
+              <p>{t("privacy.confirmText")}</p>
+              <label htmlFor={confirmId}>{t("privacy.confirmLabel")}</label>
+              <input
+                id={confirmId}
+                type="email"
+                name="confirm"
+                dir="ltr"
+                autoComplete="off"
+                value={confirmation}
+                onChange={(e) => setConfirmation(e.target.value)}
+                aria-invalid={problem?.fields.confirm ? true : undefined}
+                aria-describedby={problem?.fields.confirm ? confirmError : undefined}
+              />
+              {problem?.fields.confirm && (
+                <p id={confirmError} className="ws-field-error" role="alert">
+                  {problem.fields.confirm}
+                </p>
+              )}
+              <div className="ws-actions">
+                <Button type="submit" kind="danger" disabled={busy}>
+                  {t("privacy.eraseYes")}
+                </Button>
+                <Button kind="quiet" onClick={() => setConfirming(false)}>
+                  {t("privacy.keep")}
+                </Button>
+              </div>
+            </form>
+          )}
+        </section>
+      )}
+    </>
+  );
+}

@@ -1,0 +1,292 @@
+import { useEffect, useId, useState, type FormEvent, type ReactNode } from "react";
+import { useSearchParams } from "react-router-dom";
+import { languages } from "../../lib/languages";
+import { api, ApiError } from "../api";
+import type { LinkState } from "../boot";
+import { useBoot, useErrorText, usePageTitle } from "../hooks";
+import { useT, type Key } from "../i18n";
+import { Button, Notice } from "../ui";
+import { cancelledByPerson, createPasskey, getPasskey, passkeysAvailable, type CreationOptionsJSON, type RequestOptionsJSON } from "../webauthn";
+
+/** safeNext keeps a return path inside the workspace. */
+function safeNext(next: string | null): string {
+  return next && next.startsWith("/staff") && !next.startsWith("//") ? next : "/staff";
+}
+
+/** Outside is the frame of the pages before the sign-in: the workspace's name, the languages, the page. */
+function Outside({ title, children }: { title: Key; children: ReactNode }) {
+  const t = useT();
+  const { name, lang } = useBoot();
+  const [params] = useSearchParams();
+  usePageTitle(title);
+  const inLanguage = (code: string) => {
+    const p = new URLSearchParams(params);
+    p.set("lang", code);
+    return `?${p.toString()}`;
+  };
+  return (
+    <main id="main" className="ws-outside" tabIndex={-1}>
+      <div className="ws-card">
+        <p className="ws-brand">{t("app.name", { name })}</p>
+        <nav aria-label={t("signIn.language")} className="ws-languages">
+          <ul>
+            {languages.map((l) => (
+              <li key={l.code}>
+                <a href={inLanguage(l.code)} lang={l.tag} hrefLang={l.tag} aria-current={l.code === lang ? "true" : undefined}>
+                  {l.label}
+                </a>
+              </li>
+            ))}
+          </ul>
+        </nav>
+        <h1>{t(title, { name })}</h1>
+        {children}
+      </div>
+    </main>
+  );
+}
+
+/** passkeyProblem is what to say when a passkey ceremony failed. */
+function usePasskeyProblem(refused: Key): (err: unknown) => string {
+  const t = useT();
+  const text = useErrorText();
+  return (err) => {
+    if (cancelledByPerson(err)) return t("signIn.cancelled");
+    if (err instanceof ApiError) return err.code === "passkey_refused" ? t(refused) : text(err);
+    return t("errors.generic");
+  };
+}
+
+export function SignIn() {
+  const t = useT();
+  const { lang } = useBoot();
+  const [params] = useSearchParams();
+  const next = safeNext(params.get("next"));
+  const [busy, setBusy] = useState(false);
+  const [problem, setProblem] = useState("");
+  const [email, setEmail] = useState("");
+  const [sending, setSending] = useState(false);
+  const [sent, setSent] = useState(false);
+  const [linkProblem, setLinkProblem] = useState("");
+  const emailId = useId();
+  const emailError = useId();
+  const passkeyProblem = usePasskeyProblem("signIn.refused");
+  const text = useErrorText();
+
+  // A session the first request could not show (its cookie stays home on a
+  // visit from another site) is found here, and the workspace opens.
+  useEffect(() => {
+    api<unknown>("GET", "/staff/api/me", undefined, { signedOut: true }).then(
+      () => window.location.replace(next),
+      () => undefined,
+    );
+  }, [next]);
+
+  const signIn = async () => {
+    setBusy(true);
+    setProblem("");
+    try {
+      const options = await api<RequestOptionsJSON>("POST", "/staff/api/sign-in/begin", {}, { signedOut: true });
+      const credential = await getPasskey(options);
+      await api("POST", "/staff/api/sign-in/finish", { credential }, { signedOut: true });
+      window.location.assign(next);
+    } catch (err) {
+      setProblem(passkeyProblem(err));
+      setBusy(false);
+    }
+  };
+
+  const sendLink = async (e: FormEvent) => {
+    e.preventDefault();
+    setSending(true);
+    setLinkProblem("");
+    try {
+      await api("POST", "/staff/api/sign-in/link", { email, lang }, { signedOut: true });
+      setSent(true);
+    } catch (err) {
+      setLinkProblem(err instanceof ApiError ? (err.fields.email ?? text(err)) : t("errors.generic"));
+    } finally {
+      setSending(false);
+    }
+  };
+
+  return (
+    <Outside title="signIn.title">
+      <p>{t("signIn.intro")}</p>
+      {passkeysAvailable() ? (
+        <Button onClick={() => void signIn()} disabled={busy} aria-describedby={problem ? "ws-passkey-problem" : undefined}>
+          {busy ? t("signIn.working") : t("signIn.passkey")}
+        </Button>
+      ) : (
+        <p>{t("signIn.unsupported")}</p>
+      )}
+      {problem && (
+        <p id="ws-passkey-problem" className="ws-notice ws-error" role="alert">
+          {problem}
+        </p>
+      )}
+      <h2 className="ws-or">{t("signIn.linkTitle")}</h2>
+      {sent ? (
+        <Notice>{t("signIn.sent")}</Notice>
+      ) : (
+        <form className="ws-form" onSubmit={(e) => void sendLink(e)} noValidate>
+          <label htmlFor={emailId}>{t("signIn.email")}</label>
+          <input
+            id={emailId}
+            type="email"
+            name="email"
+            autoComplete="username"
+            dir="ltr"
+            required
+            value={email}
+            onChange={(e) => setEmail(e.target.value)}
+            aria-invalid={linkProblem ? true : undefined}
+            aria-describedby={linkProblem ? emailError : undefined}
+          />
+          {linkProblem && (
+            <p id={emailError} className="ws-field-error" role="alert">
+              {linkProblem}
+            </p>
+          )}
+          <Button type="submit" kind="quiet" disabled={sending}>
+            {sending ? t("signIn.sending") : t("signIn.send")}
+          </Button>
+        </form>
+      )}
+    </Outside>
+  );
+}
+
+/** linkRefusal reads the state of a link the server refused (codes link_used, link_expired, link_unknown). */
+function linkRefusal(err: unknown): Exclude<LinkState, "valid"> | null {
+  if (!(err instanceof ApiError)) return null;
+  switch (err.code) {
+    case "link_used":
+      return "used";
+    case "link_expired":
+      return "expired";
+    case "link_unknown":
+      return "unknown";
+  }
+  return null;
+}
+
+/** refusals name what is wrong with a link, per kind. */
+const refusals: Record<"enrol" | "link", Record<Exclude<LinkState, "valid">, Key>> = {
+  enrol: { used: "enrol.used", expired: "enrol.expired", unknown: "enrol.unknown" },
+  link: { used: "link.used", expired: "link.expired", unknown: "link.unknown" },
+};
+
+/** Enrol is the page an invitation opens: it makes the person's first passkey. */
+export function Enrol() {
+  const t = useT();
+  const { link } = useBoot();
+  const [params] = useSearchParams();
+  const token = params.get("token") ?? "";
+  const [busy, setBusy] = useState(false);
+  const [problem, setProblem] = useState("");
+  const [state, setState] = useState<LinkState | null>(link);
+  const passkeyProblem = usePasskeyProblem("enrol.refused");
+
+  if (state !== "valid") {
+    return (
+      <Outside title="enrol.invalidTitle">
+        <p className="ws-notice ws-error" role="alert">
+          {t(refusals.enrol[state ?? "unknown"])}
+        </p>
+        <p>
+          <a href="/staff/sign-in">{t("enrol.toSignIn")}</a>
+        </p>
+      </Outside>
+    );
+  }
+  const enrol = async () => {
+    setBusy(true);
+    setProblem("");
+    try {
+      const options = await api<CreationOptionsJSON>("POST", "/staff/api/passkeys/begin", { invitation: token }, { signedOut: true });
+      const credential = await createPasskey(options);
+      await api("POST", "/staff/api/passkeys/finish", { invitation: token, credential }, { signedOut: true });
+      window.location.assign("/staff");
+    } catch (err) {
+      const refused = linkRefusal(err);
+      if (refused) {
+        setState(refused);
+        return;
+      }
+      setProblem(passkeyProblem(err));
+      setBusy(false);
+    }
+  };
+  return (
+    <Outside title="enrol.title">
+      <p>{t("enrol.intro")}</p>
+      {passkeysAvailable() ? (
+        <Button onClick={() => void enrol()} disabled={busy}>
+          {busy ? t("enrol.working") : t("enrol.create")}
+        </Button>
+      ) : (
+        <p>{t("enrol.unsupported")}</p>
+      )}
+      {problem && (
+        <p className="ws-notice ws-error" role="alert">
+          {problem}
+        </p>
+      )}
+    </Outside>
+  );
+}
+
+/** LinkSignIn is the page a mailed sign-in link opens: one press spends the link and opens the workspace. */
+export function LinkSignIn() {
+  const t = useT();
+  const { link } = useBoot();
+  const [params] = useSearchParams();
+  const token = params.get("token") ?? "";
+  const [busy, setBusy] = useState(false);
+  const [problem, setProblem] = useState<ApiError | null>(null);
+  const [state, setState] = useState<LinkState | null>(link);
+  const text = useErrorText();
+
+  if (state !== "valid") {
+    return (
+      <Outside title="link.invalidTitle">
+        <p className="ws-notice ws-error" role="alert">
+          {t(refusals.link[state ?? "unknown"])}
+        </p>
+        <p>
+          <a href="/staff/sign-in">{t("link.again")}</a>
+        </p>
+      </Outside>
+    );
+  }
+  const use = async () => {
+    setBusy(true);
+    setProblem(null);
+    try {
+      await api("POST", "/staff/api/sign-in/link/use", { token }, { signedOut: true });
+      window.location.assign("/staff");
+    } catch (err) {
+      const refused = linkRefusal(err);
+      if (refused) {
+        setState(refused);
+        return;
+      }
+      setProblem(err instanceof ApiError ? err : new ApiError(0, "network", ""));
+      setBusy(false);
+    }
+  };
+  return (
+    <Outside title="link.title">
+      <p>{t("link.intro")}</p>
+      <Button onClick={() => void use()} disabled={busy}>
+        {t("link.continue")}
+      </Button>
+      {problem && (
+        <p className="ws-notice ws-error" role="alert">
+          {text(problem)}
+        </p>
+      )}
+    </Outside>
+  );
+}

@@ -1,0 +1,93 @@
+import type { Lang } from "../lib/languages";
+
+/** Folder is where a message is filed. */
+export type Folder = "new" | "handled" | "spam";
+
+export interface Message {
+  ref: string;
+  received: string;
+  name: string;
+  email: string;
+  text: string;
+  service: string;
+  lang: string;
+  handled: string | null;
+  folder: Folder;
+  spamReason: string;
+}
+
+export interface MessagesResponse {
+  messages: Message[];
+  next: string;
+  counts: Record<Folder, number>;
+}
+
+export type BookingStatus = "upcoming" | "ongoing" | "past" | "cancelled";
+
+export interface Booking {
+  id: number;
+  service: string;
+  start: string;
+  end: string;
+  name: string;
+  email: string;
+  company: string;
+  /** phone is the number to call, for a consultation by phone. */
+  phone: string;
+  /** meeting is the video room, for a video consultation. */
+  meeting: string;
+  topic: string;
+  timeZone: string;
+  lang: string;
+  created: string;
+  cancelled: string | null;
+  status: BookingStatus;
+}
+
+export type View = "upcoming" | "past" | "cancelled";
+
+export interface BookingsResponse {
+  view: View;
+  days?: { date: string; bookings: Booking[] }[];
+  bookings?: Booking[];
+}
+
+export interface Mail {
+  ref: string;
+  kind: string;
+  to: string;
+  subject: string;
+  state: "failed" | "held" | "pending";
+  attempts: number;
+  lastError: string;
+  created: string;
+  nextAttempt: string;
+}
+
+export interface AuditEntry {
+  id: number;
+  at: string;
+  actor: string;
+  action: string;
+  subject: string;
+  detail: string;
+}
+
+export interface Passkey {
+  id: number;
+  created: string;
+  lastUsed: string | null;
+}
+
+export interface Account {
+  email: string;
+  lang: Lang;
+  passkeys: Passkey[];
+}
+
+export interface Person {
+  email: string;
+  messages: { reference: string; received: string; name: string; message: string; flaggedAsSpam: boolean }[];
+  bookings: { number: number; service: string; start: string; name: string; cancelled?: string }[];
+  mail: { reference: string; kind: string; subject: string; created: string; state: string }[];
+}

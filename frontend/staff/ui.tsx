@@ -1,0 +1,48 @@
+import type { ComponentProps, ReactNode } from "react";
+import type { ApiError } from "./api";
+import { useErrorText } from "./hooks";
+import { useT } from "./i18n";
+
+/** Loading is the placeholder of data on its way. */
+export function Loading() {
+  const t = useT();
+  return (
+    <p className="ws-loading" role="status">
+      {t("app.loading")}
+    </p>
+  );
+}
+
+/** Problem shows a refusal or a failure, read out as it appears. */
+export function Problem({ error }: { error: ApiError }) {
+  const text = useErrorText();
+  return (
+    <p className="ws-notice ws-error" role="alert">
+      {text(error)}
+    </p>
+  );
+}
+
+/** Notice confirms what was done, read out as it appears. */
+export function Notice({ children }: { children: ReactNode }) {
+  return (
+    <p className="ws-notice ws-ok" role="status">
+      {children}
+    </p>
+  );
+}
+
+/** Button is the workspace's button; quiet is the less prominent kind, danger the one that destroys. */
+export function Button({ kind = "primary", className, ...props }: ComponentProps<"button"> & { kind?: "primary" | "quiet" | "danger" }) {
+  const cls = ["ws-button", kind === "primary" ? "" : `ws-${kind}`, className ?? ""].filter(Boolean).join(" ");
+  return <button type="button" className={cls} {...props} />;
+}
+
+/** Ltr keeps an address, a reference or a code left to right inside right-to-left text. */
+export function Ltr({ children }: { children: ReactNode }) {
+  return (
+    <bdi dir="ltr" className="ws-ltr">
+      {children}
+    </bdi>
+  );
+}

@@ -1,0 +1,531 @@
+package handlers
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"html/template"
+	"io"
+	"mime"
+	"net"
+	"net/http"
+	"net/url"
+	"strings"
+	"time"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/northbeam/site/internal/staff"
+)
+
+// registerStaff serves the staff workspace under /staff: its pages (one
+// shell, rendered in the browser from the JSON API; see README, "Staff
+// workspace"), the sign-in ceremonies, the API behind the session, and the
+// exports. Every answer under /staff is kept from caches and search
+// engines, carries no analytics, and every POST must come from the
+// workspace's own pages.
+func registerStaff(e *echo.Echo, srv *Server) {
+	h := &staffHandlers{
+		srv:            srv,
+		signInLimiter:  newLimiter(srv.Store, "staff-sign-in", srv.StaffSignInRate.or(defaultStaffSignInRate)),
+		linkLimiter:    newLimiter(srv.Store, "staff-link", srv.StaffLinkRate.or(defaultStaffLinkRate)),
+		addressLimiter: newLimiter(srv.Store, "staff-link-address", srv.StaffLinkRate.or(defaultStaffLinkRate)),
+	}
+	page := []string{http.MethodGet, http.MethodHead}
+	e.Match(page, "/staff/sign-in", h.guard(h.signInPage))
+	e.Match(page, "/staff/enrol", h.guard(h.linkPage(staffEnrolPath)))
+	e.Match(page, "/staff/link", h.guard(h.linkPage(staffLinkPath)))
+	e.Match(page, "/staff", h.guard(h.privatePage))
+	e.Any("/staff/*", h.guard(h.fallback))
+
+	// Signing in: open to the signed-out, counted against their limits.
+	e.POST("/staff/api/sign-in/begin", h.guard(h.beginSignIn))
+	e.POST("/staff/api/sign-in/finish", h.guard(h.finishSignIn))
+	e.POST("/staff/api/sign-in/link", h.guard(h.requestLink))
+	e.POST("/staff/api/sign-in/link/use", h.guard(h.useLink))
+	e.POST("/staff/api/passkeys/begin", h.guard(h.beginPasskey))
+	e.POST("/staff/api/passkeys/finish", h.guard(h.finishPasskey))
+
+	// Behind the session.
+	e.GET("/staff/api/me", h.guard(h.private(h.me)))
+	e.POST("/staff/api/me/language", h.guard(h.private(h.setLanguage)))
+	e.POST("/staff/api/sign-out", h.guard(h.private(h.signOut)))
+	e.POST("/staff/api/sign-out-everywhere", h.guard(h.private(h.signOutEverywhere)))
+	e.DELETE("/staff/api/passkeys/:id", h.guard(h.private(h.removePasskey)))
+	e.GET("/staff/api/messages", h.guard(h.private(h.messages)))
+	e.GET("/staff/api/messages/:ref", h.guard(h.private(h.message)))
+	e.POST("/staff/api/messages/:ref/handled", h.guard(h.private(h.setHandled)))
+	e.POST("/staff/api/messages/:ref/not-spam", h.guard(h.private(h.notSpam)))
+	e.GET("/staff/api/bookings", h.guard(h.private(h.bookings)))
+	e.GET("/staff/api/bookings/:id", h.guard(h.private(h.booking)))
+	e.POST("/staff/api/bookings/:id/cancel", h.guard(h.private(h.cancelBooking)))
+	e.GET("/staff/api/mail", h.guard(h.private(h.troubledMail)))
+	e.POST("/staff/api/mail/:ref/retry", h.guard(h.private(h.retryMail)))
+	e.GET("/staff/api/audit", h.guard(h.private(h.audit)))
+	e.POST("/staff/api/privacy/search", h.guard(h.private(h.privacySearch)))
+	e.POST("/staff/api/privacy/erase", h.guard(h.private(h.privacyErase)))
+	e.GET("/staff/export/messages.csv", h.guard(h.private(h.exportMessages)))
+	e.GET("/staff/export/bookings.csv", h.guard(h.private(h.exportBookings)))
+	e.POST("/staff/export/person.json", h.guard(h.private(h.exportPerson)))
+}
+
+// Defaults of the staff sign-in limits, per client: a person signs in a
+// few times a day; the mailed link is asked for rarely, and each sends mail.
+var (
+	defaultStaffSignInRate = RateLimit{Requests: 20, Window: 10 * time.Minute}
+	defaultStaffLinkRate   = RateLimit{Requests: 5, Window: time.Hour}
+)
+
+// Pages of the workspace that open without a session.
+const (
+	staffSignInPath = "/staff/sign-in"
+	staffEnrolPath  = "/staff/enrol"
+	staffLinkPath   = "/staff/link"
+)
+
+// staffBodyLimit bounds a request to the workspace's API: a WebAuthn
+// answer is a few kilobytes.
+const staffBodyLimit = 64 << 10
+
+// staffHandlers serve the workspace; the workspace itself is srv.Staff.
+type staffHandlers struct {
+	srv            *Server
+	signInLimiter  limiter
+	linkLimiter    limiter
+	addressLimiter limiter
+}
+
+// Cookies of the workspace. Over https they carry the __Host- prefix:
+// Secure, for this host only, on every path; SameSite=Strict keeps them
+// off every request another site starts.
+const (
+	staffSessionCookie  = "nb_staff"
+	staffCeremonyCookie = "nb_staff_ceremony"
+)
+
+// staffPermissionsPolicy is the site's, with passkeys allowed: the
+// workspace's pages call navigator.credentials.
+var staffPermissionsPolicy = strings.Replace(permissionsPolicy, "publickey-credentials-get=()", "publickey-credentials-create=(self), publickey-credentials-get=(self)", 1)
+
+// isStaffPath reports whether p is under /staff.
+func isStaffPath(p string) bool { return p == "/staff" || strings.HasPrefix(p, "/staff/") }
+
+// isStaffData reports whether p is answered with data rather than a page:
+// the API and the exports, which answer 401 to the signed-out.
+func isStaffData(p string) bool {
+	return strings.HasPrefix(p, "/staff/api/") || strings.HasPrefix(p, "/staff/export/")
+}
+
+// staffHeaders sets what every answer under /staff carries.
+func staffHeaders(h http.Header) {
+	h.Set("Cache-Control", "no-store")
+	h.Set("X-Robots-Tag", "noindex, nofollow")
+	// Never the analytics policy: the workspace loads no analytics.
+	h.Set("Content-Security-Policy", cspBase)
+	h.Set("Permissions-Policy", staffPermissionsPolicy)
+	h.Set("Referrer-Policy", "same-origin")
+}
+
+// guard sets the workspace's headers and refuses a state-changing request
+// that does not come from the workspace's own origin: stricter than the
+// site's checkOrigin, it refuses a request that says nothing of its origin
+// too (every browser says it on a POST).
+func (h *staffHandlers) guard(next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		staffHeaders(c.Response().Header())
+		req := c.Request()
+		switch req.Method {
+		case http.MethodGet, http.MethodHead, http.MethodOptions:
+		default:
+			if !h.sameOrigin(req) {
+				h.srv.log.Warn("cross-origin staff request refused", "id", requestID(c), "method", req.Method,
+					"path", logPath(req.URL.Path), "sec_fetch_site", req.Header.Get("Sec-Fetch-Site"))
+				return h.fail(c, http.StatusForbidden, "forbidden", "errors.forbidden", nil)
+			}
+		}
+		return next(c)
+	}
+}
+
+// sameOrigin reports whether req comes from a page of the workspace's own
+// origin: Sec-Fetch-Site says same-origin, or, from a browser that does
+// not send it, Origin is BASE_URL's.
+func (h *staffHandlers) sameOrigin(req *http.Request) bool {
+	if site := req.Header.Get("Sec-Fetch-Site"); site != "" {
+		return site == "same-origin"
+	}
+	origin := req.Header.Get("Origin")
+	return origin != "" && origin != "null" && strings.EqualFold(origin, h.origin())
+}
+
+// origin is the workspace's origin: BASE_URL's scheme and host.
+func (h *staffHandlers) origin() string {
+	if h.srv.Staff != nil {
+		return h.srv.Staff.Origin()
+	}
+	if s := h.srv.Site(); s != nil {
+		if u, err := url.Parse(s.opts.BaseURL); err == nil {
+			return u.Scheme + "://" + u.Host
+		}
+	}
+	return ""
+}
+
+// secureCookies reports whether the cookies are Secure with the __Host-
+// prefix: always, but for plain http on localhost, where a developer runs
+// the site (browsers treat localhost as a secure context for passkeys,
+// though not all of them for Secure cookies).
+func (h *staffHandlers) secureCookies() bool {
+	u, err := url.Parse(h.origin())
+	if err != nil || u.Scheme == "https" {
+		return true
+	}
+	host := u.Hostname()
+	if host == "localhost" || strings.HasSuffix(host, ".localhost") {
+		return false
+	}
+	ip := net.ParseIP(host)
+	return ip == nil || !ip.IsLoopback()
+}
+
+func (h *staffHandlers) cookieName(base string) string {
+	if h.secureCookies() {
+		return "__Host-" + base
+	}
+	return base
+}
+
+func (h *staffHandlers) setCookie(c echo.Context, base, value string, maxAge time.Duration) {
+	c.SetCookie(&http.Cookie{
+		Name: h.cookieName(base), Value: value, Path: "/",
+		MaxAge: int(maxAge / time.Second), HttpOnly: true, Secure: h.secureCookies(), SameSite: http.SameSiteStrictMode,
+	})
+}
+
+func (h *staffHandlers) clearCookie(c echo.Context, base string) {
+	c.SetCookie(&http.Cookie{
+		Name: h.cookieName(base), Value: "", Path: "/",
+		MaxAge: -1, HttpOnly: true, Secure: h.secureCookies(), SameSite: http.SameSiteStrictMode,
+	})
+}
+
+func (h *staffHandlers) cookie(c echo.Context, base string) string {
+	ck, err := c.Cookie(h.cookieName(base))
+	if err != nil {
+		return ""
+	}
+	return ck.Value
+}
+
+// staffSessionKey holds the request's session in the Echo context.
+const staffSessionKey = "staff.session"
+
+// session returns the signed-in session of c's request, if any; a
+// database that cannot answer is an error, for a 503.
+func (h *staffHandlers) session(c echo.Context) (staff.Session, bool, error) {
+	if s, ok := c.Get(staffSessionKey).(staff.Session); ok {
+		return s, true, nil
+	}
+	ws := h.srv.Staff
+	token := h.cookie(c, staffSessionCookie)
+	if ws == nil || token == "" {
+		return staff.Session{}, false, nil
+	}
+	s, err := ws.Authenticate(c.Request().Context(), token)
+	if errors.Is(err, staff.ErrSignedOut) {
+		return staff.Session{}, false, nil
+	}
+	if err != nil {
+		return staff.Session{}, false, err
+	}
+	c.Set(staffSessionKey, s)
+	return s, true, nil
+}
+
+// private lets only a signed-in member through: the signed-out get 401.
+func (h *staffHandlers) private(next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		_, ok, err := h.session(c)
+		if err != nil {
+			return h.failure(c, err)
+		}
+		if !ok {
+			return h.fail(c, http.StatusUnauthorized, "signed_out", "errors.signedOut", nil)
+		}
+		return next(c)
+	}
+}
+
+// lang is the language of the workspace's answer: the member's; for the
+// signed-out, a lang query parameter, else Accept-Language, else English.
+func (h *staffHandlers) lang(c echo.Context) string {
+	if s, ok := c.Get(staffSessionKey).(staff.Session); ok {
+		return s.Member.Lang
+	}
+	return requestLanguage(h.srv.Site(), c.QueryParam("lang"), c.Request())
+}
+
+// fail answers a refusal as the API's JSON error, its message and field
+// messages (locale keys of content/staff/locales) in the answer's language.
+func (h *staffHandlers) fail(c echo.Context, status int, code, key string, fields map[string]string) error {
+	s := h.srv.Site()
+	lang := h.lang(c)
+	body := apiErrorBody{Code: code, Message: s.StaffLocales.T(lang, key)}
+	if len(fields) > 0 {
+		body.Fields = map[string]string{}
+		for f, k := range fields {
+			body.Fields[f] = s.StaffLocales.T(lang, k)
+		}
+	}
+	return c.JSON(status, apiError{Error: body})
+}
+
+// failure answers an error that is not the request's fault: 503 with
+// Retry-After when the database is unavailable, else 500 (logged once).
+func (h *staffHandlers) failure(c echo.Context, err error) error {
+	status := h.srv.failureStatus(c, err)
+	if status == http.StatusServiceUnavailable {
+		return h.fail(c, status, "unavailable", "errors.unavailable", nil)
+	}
+	return h.fail(c, status, "server_error", "errors.server", nil)
+}
+
+// staffErrorKeys are the messages of the statuses Echo itself answers
+// under /staff (a method not allowed, a body over the site's limit).
+var staffErrorKeys = map[int][2]string{
+	http.StatusBadRequest:            {"bad_request", "errors.badRequest"},
+	http.StatusForbidden:             {"forbidden", "errors.forbidden"},
+	http.StatusNotFound:              {"not_found", "errors.notFound"},
+	http.StatusMethodNotAllowed:      {"method_not_allowed", "errors.notFound"},
+	http.StatusRequestEntityTooLarge: {"too_large", "errors.tooLarge"},
+	http.StatusUnsupportedMediaType:  {"unsupported_type", "errors.unsupportedType"},
+	http.StatusTooManyRequests:       {"rate_limited", "errors.rateLimited"},
+	http.StatusServiceUnavailable:    {"unavailable", "errors.unavailable"},
+}
+
+// staffError answers an error that reached Echo's error handler under
+// /staff, with the workspace's headers and JSON.
+func (srv *Server) staffError(c echo.Context, status int) {
+	staffHeaders(c.Response().Header())
+	h := &staffHandlers{srv: srv}
+	ck, ok := staffErrorKeys[status]
+	if !ok {
+		ck = [2]string{"server_error", "errors.server"}
+	}
+	_ = h.fail(c, status, ck[0], ck[1], nil)
+}
+
+// readJSON decodes the JSON body of a request into v. When it cannot (not
+// JSON, too large, malformed) it answers the request and returns false,
+// with the error of that answer.
+func (h *staffHandlers) readJSON(c echo.Context, v any) (bool, error) {
+	req := c.Request()
+	mediaType, _, err := mime.ParseMediaType(req.Header.Get(echo.HeaderContentType))
+	if err != nil || mediaType != echo.MIMEApplicationJSON {
+		return false, h.fail(c, http.StatusUnsupportedMediaType, "unsupported_type", "errors.unsupportedType", nil)
+	}
+	raw, err := io.ReadAll(http.MaxBytesReader(c.Response(), req.Body, staffBodyLimit))
+	if _, tooLarge := errors.AsType[*http.MaxBytesError](err); tooLarge {
+		return false, h.fail(c, http.StatusRequestEntityTooLarge, "too_large", "errors.tooLarge", nil)
+	}
+	if err != nil || json.Unmarshal(raw, v) != nil {
+		return false, h.fail(c, http.StatusBadRequest, "bad_request", "errors.badRequest", nil)
+	}
+	return true, nil
+}
+
+// workspace returns the workspace, or answers 503 when this server has
+// none (a test serving pages only).
+func (h *staffHandlers) workspace(c echo.Context) (*staff.Workspace, error) {
+	if h.srv.Staff == nil {
+		return nil, h.fail(c, http.StatusServiceUnavailable, "unavailable", "errors.unavailable", nil)
+	}
+	return h.srv.Staff, nil
+}
+
+// ---- Pages ----
+
+// staffBoot is what every workspace page holds for its script.
+type staffBoot struct {
+	Lang string   `json:"lang"`
+	Name string   `json:"name"`
+	Zone string   `json:"zone"`
+	Me   *staffMe `json:"me"`
+	Link string   `json:"link,omitempty"` // the state of the link the page was opened with
+}
+
+type staffMe struct {
+	Email string `json:"email"`
+	Lang  string `json:"lang"`
+}
+
+var staffShell = template.Must(template.New("staff").Parse(`<!doctype html>
+<html lang="{{.Tag}}" dir="{{.Dir}}">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="robots" content="noindex, nofollow">
+<meta name="referrer" content="same-origin">
+<title>{{.Title}}</title>
+<link rel="icon" href="/favicon.svg" type="image/svg+xml">
+{{range .CSS}}<link rel="stylesheet" href="{{.}}">
+{{end}}<script type="module" src="{{.Entry}}"></script>
+{{if .Strings}}<link rel="modulepreload" href="{{.Strings}}">
+{{end}}</head>
+<body>
+<div id="root"><noscript><p>{{.NoScript}}</p></noscript></div>
+<script type="application/json" id="staff-data">{{.Boot}}</script>
+</body>
+</html>
+`))
+
+// shell answers a workspace page: the document its script renders in, in
+// the answer's language.
+func (h *staffHandlers) shell(c echo.Context, status int, link string) error {
+	s := h.srv.Site()
+	code := h.lang(c)
+	lang, ok := s.Info.Language(code)
+	if !ok {
+		lang = s.Info.Default()
+	}
+	boot := staffBoot{Lang: lang.Code, Name: s.Info.Name, Zone: "UTC", Link: link}
+	if ws := h.srv.Staff; ws != nil {
+		boot.Zone = ws.Location().String()
+	}
+	if sess, ok := c.Get(staffSessionKey).(staff.Session); ok {
+		boot.Me = &staffMe{Email: sess.Member.Email, Lang: sess.Member.Lang}
+	}
+	data, err := json.Marshal(boot)
+	if err != nil {
+		return h.failure(c, err)
+	}
+	m := s.Bundle.Manifest.Staff
+	var b bytes.Buffer
+	err = staffShell.Execute(&b, map[string]any{
+		"Tag": lang.Tag, "Dir": lang.Dir,
+		"Title":    s.StaffLocales.T(lang.Code, "app.name", "name", s.Info.Name),
+		"NoScript": s.StaffLocales.T(lang.Code, "app.noScript"),
+		"CSS":      m.CSS, "Entry": m.Entry, "Strings": m.Locales[lang.Code],
+		// encoding/json escapes <, > and &: nothing closes the element.
+		"Boot": template.JS(data),
+	})
+	if err != nil {
+		return h.failure(c, err)
+	}
+	return c.HTMLBlob(status, b.Bytes())
+}
+
+// privatePage answers a page behind the session: its shell for a member,
+// a redirect to the sign-in page (and back afterwards) for anyone else.
+func (h *staffHandlers) privatePage(c echo.Context) error {
+	_, ok, err := h.session(c)
+	if err != nil {
+		return h.failure(c, err)
+	}
+	if !ok {
+		next := c.Request().URL.Path
+		if q := c.Request().URL.RawQuery; q != "" {
+			next += "?" + q
+		}
+		return c.Redirect(http.StatusSeeOther, staffSignInPath+"?next="+url.QueryEscape(next))
+	}
+	return h.shell(c, http.StatusOK, "")
+}
+
+// fallback answers every other path under /staff: a page of the
+// workspace's (its script knows which, or says it knows none), or, for
+// the API and the exports, 401 to the signed-out and 404 to members.
+func (h *staffHandlers) fallback(c echo.Context) error {
+	req := c.Request()
+	p := req.URL.Path
+	if p == "/staff/" {
+		return c.Redirect(http.StatusMovedPermanently, "/staff")
+	}
+	isPage := req.Method == http.MethodGet || req.Method == http.MethodHead
+	if isPage && !isStaffData(p) {
+		return h.privatePage(c)
+	}
+	_, ok, err := h.session(c)
+	if err != nil {
+		return h.failure(c, err)
+	}
+	if !ok {
+		return h.fail(c, http.StatusUnauthorized, "signed_out", "errors.signedOut", nil)
+	}
+	return h.fail(c, http.StatusNotFound, "not_found", "errors.notFound", nil)
+}
+
+// signInPage is the sign-in page; a member already signed in goes on.
+func (h *staffHandlers) signInPage(c echo.Context) error {
+	_, ok, err := h.session(c)
+	if err != nil {
+		return h.failure(c, err)
+	}
+	if ok {
+		return c.Redirect(http.StatusSeeOther, safeStaffNext(c.QueryParam("next")))
+	}
+	return h.shell(c, http.StatusOK, "")
+}
+
+// safeStaffNext keeps a return path inside the workspace.
+func safeStaffNext(next string) string {
+	if strings.HasPrefix(next, "/staff") && !strings.HasPrefix(next, "//") && !strings.ContainsAny(next, "\\\r\n") {
+		return next
+	}
+	return "/staff"
+}
+
+// linkPage is the page an invitation or a mailed link opens. It spends
+// nothing (mail scanners open links): a press on its button does. A link
+// that cannot be used is refused with a page that says why: 410 when it
+// was used or ran out, 404 when it never existed.
+func (h *staffHandlers) linkPage(path string) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		state := staff.TokenUnknown
+		if ws := h.srv.Staff; ws != nil {
+			var err error
+			check := ws.CheckSignInLink
+			if path == staffEnrolPath {
+				check = ws.CheckInvitation
+			}
+			if state, err = check(c.Request().Context(), c.QueryParam("token")); err != nil {
+				return h.failure(c, err)
+			}
+		}
+		status := http.StatusOK
+		switch state {
+		case staff.TokenUsed, staff.TokenExpired:
+			status = http.StatusGone
+		case staff.TokenUnknown:
+			status = http.StatusNotFound
+		}
+		return h.shell(c, status, string(state))
+	}
+}
+
+// refusal answers an error of the workspace: the refusals the domain
+// names with their status, anything else as a failure.
+func (h *staffHandlers) refusal(c echo.Context, err error) error {
+	var te *staff.TokenError
+	switch {
+	case errors.As(err, &te):
+		status := http.StatusGone
+		if te.State == staff.TokenUnknown {
+			status = http.StatusNotFound
+		}
+		key := map[staff.TokenState]string{staff.TokenUsed: "errors.linkUsed", staff.TokenExpired: "errors.linkExpired"}[te.State]
+		if key == "" {
+			key = "errors.linkUnknown"
+		}
+		return h.fail(c, status, "link_"+string(te.State), key, nil)
+	case errors.Is(err, staff.ErrNotFound):
+		return h.fail(c, http.StatusNotFound, "not_found", "errors.notFound", nil)
+	case errors.Is(err, staff.ErrInvalidEmail):
+		return h.fail(c, http.StatusUnprocessableEntity, "invalid", "errors.invalidEmail", map[string]string{"email": "errors.invalidEmail"})
+	case errors.Is(err, staff.ErrCeremony):
+		return h.fail(c, http.StatusBadRequest, "ceremony", "errors.ceremony", nil)
+	case errors.Is(err, staff.ErrNoPasskeys):
+		return h.fail(c, http.StatusServiceUnavailable, "no_passkeys", "errors.noPasskeys", nil)
+	}
+	return h.failure(c, err)
+}

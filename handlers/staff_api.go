@@ -1,0 +1,394 @@
+package handlers
+
+import (
+	"errors"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/northbeam/site/internal/booking"
+	"github.com/northbeam/site/internal/staff"
+)
+
+// The staff workspace's JSON API behind the session: the member's account,
+// the inbox, the agenda, troubled mail, the audit log and privacy
+// requests. registerStaff lists the routes. Times are RFC 3339 UTC; the
+// pages show them in the consultancy's zone.
+
+// member returns the signed-in session (private has checked there is one).
+func (h *staffHandlers) member(c echo.Context) staff.Session {
+	s, _ := c.Get(staffSessionKey).(staff.Session)
+	return s
+}
+
+// optionalTime is a time for JSON, null when zero.
+func optionalTime(t time.Time) *time.Time {
+	if t.IsZero() {
+		return nil
+	}
+	return &t
+}
+
+// ---- Account ----
+
+type staffAccount struct {
+	Email    string         `json:"email"`
+	Lang     string         `json:"lang"`
+	Passkeys []staffPasskey `json:"passkeys"`
+}
+
+type staffPasskey struct {
+	ID       int64      `json:"id"`
+	Created  time.Time  `json:"created"`
+	LastUsed *time.Time `json:"lastUsed"`
+}
+
+func (h *staffHandlers) me(c echo.Context) error {
+	s := h.member(c)
+	keys, err := h.srv.Staff.Passkeys(c.Request().Context(), s.Member)
+	if err != nil {
+		return h.failure(c, err)
+	}
+	out := staffAccount{Email: s.Member.Email, Lang: s.Member.Lang, Passkeys: []staffPasskey{}}
+	for _, k := range keys {
+		out.Passkeys = append(out.Passkeys, staffPasskey{ID: k.ID, Created: k.Created, LastUsed: optionalTime(k.LastUsed)})
+	}
+	return c.JSON(http.StatusOK, out)
+}
+
+func (h *staffHandlers) setLanguage(c echo.Context) error {
+	var body struct {
+		Lang string `json:"lang"`
+	}
+	if ok, err := h.readJSON(c, &body); !ok {
+		return err
+	}
+	if _, known := h.srv.Site().Info.Language(body.Lang); !known {
+		return h.fail(c, http.StatusUnprocessableEntity, "invalid", "errors.badRequest", nil)
+	}
+	m, err := h.srv.Staff.SetLanguage(c.Request().Context(), h.member(c).Member, body.Lang)
+	if err != nil {
+		return h.failure(c, err)
+	}
+	return c.JSON(http.StatusOK, map[string]string{"lang": m.Lang})
+}
+
+func (h *staffHandlers) removePasskey(c echo.Context) error {
+	id, err := strconv.ParseInt(c.Param("id"), 10, 64)
+	if err != nil {
+		return h.refusal(c, staff.ErrNotFound)
+	}
+	if err := h.srv.Staff.RemovePasskey(c.Request().Context(), h.member(c), id); err != nil {
+		return h.refusal(c, err)
+	}
+	return h.me(c)
+}
+
+// ---- Inbox ----
+
+type staffMessage struct {
+	Ref        string     `json:"ref"`
+	Received   time.Time  `json:"received"`
+	Name       string     `json:"name"`
+	Email      string     `json:"email"`
+	Text       string     `json:"text"`
+	Service    string     `json:"service"`
+	Lang       string     `json:"lang"`
+	Handled    *time.Time `json:"handled"`
+	Folder     string     `json:"folder"`
+	SpamReason string     `json:"spamReason"`
+}
+
+func messageView(m staff.Message) staffMessage {
+	return staffMessage{Ref: m.Ref, Received: m.Received, Name: m.Name, Email: m.Email, Text: m.Text, Service: m.Service,
+		Lang: m.Lang, Handled: optionalTime(m.Handled), Folder: m.Folder(), SpamReason: m.SpamReason}
+}
+
+type staffMessages struct {
+	Messages []staffMessage `json:"messages"`
+	Next     string         `json:"next"`
+	Counts   map[string]int `json:"counts"`
+}
+
+func (h *staffHandlers) messages(c echo.Context) error {
+	ctx := c.Request().Context()
+	folder := c.QueryParam("folder")
+	if folder == "" {
+		folder = staff.FolderNew
+	}
+	if !staff.ValidFolder(folder) {
+		return h.fail(c, http.StatusBadRequest, "bad_request", "errors.badRequest", nil)
+	}
+	page, err := h.srv.Staff.Messages(ctx, staff.MessageQuery{Folder: folder, Search: c.QueryParam("q"), After: c.QueryParam("after")})
+	if err != nil {
+		return h.failure(c, err)
+	}
+	counts, err := h.srv.Staff.FolderCounts(ctx)
+	if err != nil {
+		return h.failure(c, err)
+	}
+	out := staffMessages{Messages: []staffMessage{}, Next: page.Next, Counts: counts}
+	for _, m := range page.Messages {
+		out.Messages = append(out.Messages, messageView(m))
+	}
+	return c.JSON(http.StatusOK, out)
+}
+
+func (h *staffHandlers) message(c echo.Context) error {
+	m, err := h.srv.Staff.Message(c.Request().Context(), c.Param("ref"))
+	if err != nil {
+		return h.refusal(c, err)
+	}
+	return c.JSON(http.StatusOK, map[string]staffMessage{"message": messageView(m)})
+}
+
+func (h *staffHandlers) setHandled(c echo.Context) error {
+	var body struct {
+		Handled bool `json:"handled"`
+	}
+	if ok, err := h.readJSON(c, &body); !ok {
+		return err
+	}
+	m, err := h.srv.Staff.SetHandled(c.Request().Context(), c.Param("ref"), body.Handled, h.member(c).Member.Email)
+	if err != nil {
+		return h.refusal(c, err)
+	}
+	return c.JSON(http.StatusOK, map[string]staffMessage{"message": messageView(m)})
+}
+
+func (h *staffHandlers) notSpam(c echo.Context) error {
+	m, err := h.srv.Staff.NotSpam(c.Request().Context(), c.Param("ref"), h.member(c).Member.Email)
+	if err != nil {
+		return h.refusal(c, err)
+	}
+	return c.JSON(http.StatusOK, map[string]staffMessage{"message": messageView(m)})
+}
+
+// ---- Agenda ----
+
+type staffBooking struct {
+	ID        int64      `json:"id"`
+	Service   string     `json:"service"`
+	Start     time.Time  `json:"start"`
+	End       time.Time  `json:"end"`
+	Name      string     `json:"name"`
+	Email     string     `json:"email"`
+	Company   string     `json:"company"`
+	Topic     string     `json:"topic"`
+	Phone     string     `json:"phone"`   // as people write it; "" when not a call
+	Meeting   string     `json:"meeting"` // the video room; "" when not a video call
+	TimeZone  string     `json:"timeZone"`
+	Lang      string     `json:"lang"`
+	Created   time.Time  `json:"created"`
+	Cancelled *time.Time `json:"cancelled"`
+	Status    string     `json:"status"`
+}
+
+func (h *staffHandlers) bookingView(b staff.Booking) staffBooking {
+	return staffBooking{ID: b.ID, Service: b.Service, Start: b.Start, End: b.End, Name: b.Name, Email: b.Email,
+		Company: b.Company, Topic: b.Topic, Phone: formatPhone(b.Phone), Meeting: b.Meeting, TimeZone: b.TimeZone, Lang: b.Lang, Created: b.Created,
+		Cancelled: optionalTime(b.Cancelled), Status: b.Status(h.srv.Staff.Now())}
+}
+
+// formatPhone writes a stored number as people read it.
+func formatPhone(e164 string) string {
+	if e164 == "" {
+		return ""
+	}
+	return booking.FormatPhone(e164)
+}
+
+type staffDay struct {
+	Date     string         `json:"date"`
+	Bookings []staffBooking `json:"bookings"`
+}
+
+type staffBookings struct {
+	View     string         `json:"view"`
+	Days     []staffDay     `json:"days,omitempty"`
+	Bookings []staffBooking `json:"bookings,omitempty"`
+}
+
+func (h *staffHandlers) bookings(c echo.Context) error {
+	ctx := c.Request().Context()
+	ws := h.srv.Staff
+	view := c.QueryParam("view")
+	if view == "" {
+		view = staff.ViewUpcoming
+	}
+	if !staff.ValidView(view) {
+		return h.fail(c, http.StatusBadRequest, "bad_request", "errors.badRequest", nil)
+	}
+	out := staffBookings{View: view}
+	if view == staff.ViewUpcoming {
+		days, err := ws.Agenda(ctx)
+		if err != nil {
+			return h.failure(c, err)
+		}
+		out.Days = []staffDay{}
+		for _, d := range days {
+			day := staffDay{Date: d.Date}
+			for _, b := range d.Bookings {
+				day.Bookings = append(day.Bookings, h.bookingView(b))
+			}
+			out.Days = append(out.Days, day)
+		}
+		return c.JSON(http.StatusOK, out)
+	}
+	list := ws.PastBookings
+	if view == staff.ViewCancelled {
+		list = ws.CancelledBookings
+	}
+	bookings, err := list(ctx, 200)
+	if err != nil {
+		return h.failure(c, err)
+	}
+	out.Bookings = []staffBooking{}
+	for _, b := range bookings {
+		out.Bookings = append(out.Bookings, h.bookingView(b))
+	}
+	return c.JSON(http.StatusOK, out)
+}
+
+func (h *staffHandlers) booking(c echo.Context) error {
+	id, err := strconv.ParseInt(c.Param("id"), 10, 64)
+	if err != nil {
+		return h.refusal(c, staff.ErrNotFound)
+	}
+	b, err := h.srv.Staff.Booking(c.Request().Context(), id)
+	if err != nil {
+		return h.refusal(c, err)
+	}
+	return c.JSON(http.StatusOK, map[string]staffBooking{"booking": h.bookingView(b)})
+}
+
+func (h *staffHandlers) cancelBooking(c echo.Context) error {
+	id, err := strconv.ParseInt(c.Param("id"), 10, 64)
+	if err != nil {
+		return h.refusal(c, staff.ErrNotFound)
+	}
+	var body struct {
+		Reason string `json:"reason"`
+	}
+	if ok, err := h.readJSON(c, &body); !ok {
+		return err
+	}
+	b, err := h.srv.Staff.CancelBooking(c.Request().Context(), id, body.Reason, h.member(c).Member.Email)
+	switch {
+	case errors.Is(err, booking.ErrReason):
+		return h.fail(c, http.StatusUnprocessableEntity, "invalid", "errors.reason", map[string]string{"reason": "errors.reason"})
+	case errors.Is(err, booking.ErrStarted):
+		return h.fail(c, http.StatusConflict, "started", "errors.started", nil)
+	case errors.Is(err, booking.ErrCancelledAlready):
+		return h.fail(c, http.StatusConflict, "cancelled_already", "errors.cancelledAlready", nil)
+	case errors.Is(err, staff.ErrCannotCancel):
+		return h.fail(c, http.StatusServiceUnavailable, "unavailable", "errors.unavailable", nil)
+	case err != nil:
+		return h.refusal(c, err)
+	}
+	return c.JSON(http.StatusOK, map[string]staffBooking{"booking": h.bookingView(b)})
+}
+
+// ---- Mail ----
+
+type staffMail struct {
+	Ref         string    `json:"ref"`
+	Kind        string    `json:"kind"`
+	To          string    `json:"to"`
+	Subject     string    `json:"subject"`
+	State       string    `json:"state"`
+	Attempts    int       `json:"attempts"`
+	LastError   string    `json:"lastError"`
+	Created     time.Time `json:"created"`
+	NextAttempt time.Time `json:"nextAttempt"`
+}
+
+func (h *staffHandlers) troubledMail(c echo.Context) error {
+	mails, err := h.srv.Staff.TroubledMail(c.Request().Context(), 200)
+	if err != nil {
+		return h.failure(c, err)
+	}
+	out := []staffMail{}
+	for _, m := range mails {
+		out = append(out, staffMail{Ref: m.Ref, Kind: m.Kind, To: m.To, Subject: m.Subject, State: m.State, Attempts: m.Attempts,
+			LastError: m.LastError, Created: m.Created, NextAttempt: m.NextAttempt})
+	}
+	return c.JSON(http.StatusOK, map[string][]staffMail{"mail": out})
+}
+
+func (h *staffHandlers) retryMail(c echo.Context) error {
+	if err := h.srv.Staff.RetryMail(c.Request().Context(), c.Param("ref"), h.member(c).Member.Email); err != nil {
+		return h.refusal(c, err)
+	}
+	return c.NoContent(http.StatusNoContent)
+}
+
+// ---- Audit log ----
+
+type staffAuditEntry struct {
+	ID      int64     `json:"id"`
+	At      time.Time `json:"at"`
+	Actor   string    `json:"actor"`
+	Action  string    `json:"action"`
+	Subject string    `json:"subject"`
+	Detail  string    `json:"detail"`
+}
+
+func (h *staffHandlers) audit(c echo.Context) error {
+	before, _ := strconv.ParseInt(c.QueryParam("before"), 10, 64)
+	page, err := h.srv.Staff.Audit(c.Request().Context(), before, 100)
+	if err != nil {
+		return h.failure(c, err)
+	}
+	out := struct {
+		Entries []staffAuditEntry `json:"entries"`
+		Next    int64             `json:"next"`
+	}{Entries: []staffAuditEntry{}, Next: page.Next}
+	for _, e := range page.Entries {
+		out.Entries = append(out.Entries, staffAuditEntry{ID: e.ID, At: e.At, Actor: e.Actor, Action: e.Action, Subject: e.Subject, Detail: e.Detail})
+	}
+	return c.JSON(http.StatusOK, out)
+}
+
+// ---- Privacy requests ----
+
+type privacyRequest struct {
+	Email   string `json:"email"`
+	Confirm string `json:"confirm"`
+}
+
+func (h *staffHandlers) privacySearch(c echo.Context) error {
+	var body privacyRequest
+	if ok, err := h.readJSON(c, &body); !ok {
+		return err
+	}
+	p, err := h.srv.Staff.FindPerson(c.Request().Context(), body.Email, h.member(c).Member.Email)
+	if err != nil {
+		return h.refusal(c, err)
+	}
+	return c.JSON(http.StatusOK, map[string]staff.Person{"person": p})
+}
+
+// privacyErase erases everything about an address, once the same address
+// has been typed again to confirm.
+func (h *staffHandlers) privacyErase(c echo.Context) error {
+	var body privacyRequest
+	if ok, err := h.readJSON(c, &body); !ok {
+		return err
+	}
+	email, valid := staff.NormalizeEmail(body.Email)
+	if !valid {
+		return h.refusal(c, staff.ErrInvalidEmail)
+	}
+	if confirm, _ := staff.NormalizeEmail(body.Confirm); confirm != email {
+		return h.fail(c, http.StatusUnprocessableEntity, "invalid", "errors.confirm", map[string]string{"confirm": "errors.confirm"})
+	}
+	erased, err := h.srv.Staff.ErasePerson(c.Request().Context(), strings.TrimSpace(email), h.member(c).Member.Email)
+	if err != nil {
+		return h.refusal(c, err)
+	}
+	return c.JSON(http.StatusOK, map[string]staff.Erased{"erased": erased})
+}

@@ -1,0 +1,249 @@
+package handlers
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"net/http"
+	"strconv"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/northbeam/site/internal/staff"
+)
+
+// The staff workspace's sign-in: passkeys (WebAuthn ceremonies, each tied
+// to the browser that began it by a cookie), invitations that enrol a
+// first passkey, and one-time links by mail. registerStaff lists the
+// routes; every attempt counts against the client's limit.
+
+// signedIn is the answer of a sign-in: where the workspace opens.
+type signedIn struct {
+	Redirect string `json:"redirect"`
+}
+
+// tooMany answers a request over a limit (throttled has set Retry-After).
+func (h *staffHandlers) tooMany(c echo.Context) error {
+	return h.fail(c, http.StatusTooManyRequests, "rate_limited", "errors.rateLimited", nil)
+}
+
+// startSession sets the cookie of a new session, after ending the one the
+// browser held, if any: nobody's earlier session (nor a cookie planted by
+// someone else) lives on as this sign-in's.
+func (h *staffHandlers) startSession(c echo.Context, token string) {
+	if old, ok, _ := h.session(c); ok {
+		_ = h.srv.Staff.SignOut(c.Request().Context(), old)
+	}
+	h.setCookie(c, staffSessionCookie, token, staff.SessionLifetime)
+}
+
+func (h *staffHandlers) beginSignIn(c echo.Context) error {
+	ws, err := h.workspace(c)
+	if err != nil {
+		return err
+	}
+	if h.srv.throttled(c, h.signInLimiter) {
+		return h.tooMany(c)
+	}
+	cer, err := ws.BeginSignIn(c.Request().Context())
+	if err != nil {
+		return h.refusal(c, err)
+	}
+	h.setCookie(c, staffCeremonyCookie, cer.Token, staff.CeremonyLifetime)
+	return c.JSON(http.StatusOK, cer.Options)
+}
+
+// credentialRequest carries an authenticator's answer, and the invitation
+// of an enrolment.
+type credentialRequest struct {
+	Invitation string          `json:"invitation"`
+	Credential json.RawMessage `json:"credential"`
+}
+
+func (h *staffHandlers) finishSignIn(c echo.Context) error {
+	ws, err := h.workspace(c)
+	if err != nil {
+		return err
+	}
+	if h.srv.throttled(c, h.signInLimiter) {
+		return h.tooMany(c)
+	}
+	var body credentialRequest
+	if ok, err := h.readJSON(c, &body); !ok {
+		return err
+	}
+	ceremony := h.cookie(c, staffCeremonyCookie)
+	h.clearCookie(c, staffCeremonyCookie)
+	_, token, err := ws.FinishSignIn(c.Request().Context(), ceremony, body.Credential)
+	if errors.Is(err, staff.ErrPasskeyRefused) {
+		h.srv.log.Info("staff passkey refused", "id", requestID(c), "reason", err.Error())
+		return h.fail(c, http.StatusUnauthorized, "passkey_refused", "errors.passkeyRefused", nil)
+	}
+	if err != nil {
+		return h.refusal(c, err)
+	}
+	h.startSession(c, token)
+	return c.JSON(http.StatusOK, signedIn{Redirect: "/staff"})
+}
+
+// linkRequest asks for a sign-in link by mail.
+type linkRequest struct {
+	Email string `json:"email"`
+	Lang  string `json:"lang"`
+}
+
+// requestLink mails a sign-in link to a member, and answers the same (202)
+// whether the address is a member's or not. The limit counts per client
+// and per address, so that nobody's inbox can be flooded from many places.
+func (h *staffHandlers) requestLink(c echo.Context) error {
+	ws, err := h.workspace(c)
+	if err != nil {
+		return err
+	}
+	if h.srv.throttled(c, h.linkLimiter) {
+		return h.tooMany(c)
+	}
+	var body linkRequest
+	if ok, err := h.readJSON(c, &body); !ok {
+		return err
+	}
+	email, valid := staff.NormalizeEmail(body.Email)
+	if !valid {
+		return h.refusal(c, staff.ErrInvalidEmail)
+	}
+	// The address is counted by its hash: the shared limiter's table
+	// holds no address.
+	sum := sha256.Sum256([]byte("staff link\x00" + email))
+	ok, wait, err := h.addressLimiter.Allow(c.Request().Context(), "address:"+hex.EncodeToString(sum[:16]), h.srv.Now())
+	if err == nil && !ok {
+		c.Response().Header().Set("Retry-After", strconv.Itoa(max(1, int(wait.Seconds()+0.999))))
+		return h.tooMany(c)
+	}
+	if err := ws.RequestSignInLink(c.Request().Context(), email); err != nil {
+		return h.refusal(c, err)
+	}
+	return c.JSON(http.StatusAccepted, map[string]bool{"sent": true})
+}
+
+// useLinkRequest spends a mailed link.
+type useLinkRequest struct {
+	Token string `json:"token"`
+}
+
+func (h *staffHandlers) useLink(c echo.Context) error {
+	ws, err := h.workspace(c)
+	if err != nil {
+		return err
+	}
+	if h.srv.throttled(c, h.signInLimiter) {
+		return h.tooMany(c)
+	}
+	var body useLinkRequest
+	if ok, err := h.readJSON(c, &body); !ok {
+		return err
+	}
+	_, token, err := ws.UseSignInLink(c.Request().Context(), body.Token)
+	if err != nil {
+		return h.refusal(c, err)
+	}
+	h.startSession(c, token)
+	return c.JSON(http.StatusOK, signedIn{Redirect: "/staff"})
+}
+
+// beginPasskey starts the registration of a passkey: through an
+// invitation (counted against the sign-in limit), or by a signed-in member
+// adding one.
+func (h *staffHandlers) beginPasskey(c echo.Context) error {
+	ws, err := h.workspace(c)
+	if err != nil {
+		return err
+	}
+	var body credentialRequest
+	if ok, err := h.readJSON(c, &body); !ok {
+		return err
+	}
+	ctx := c.Request().Context()
+	var cer staff.Ceremony
+	if body.Invitation != "" {
+		if h.srv.throttled(c, h.signInLimiter) {
+			return h.tooMany(c)
+		}
+		cer, err = ws.BeginEnrolment(ctx, body.Invitation)
+	} else {
+		s, ok, serr := h.session(c)
+		switch {
+		case serr != nil:
+			return h.failure(c, serr)
+		case !ok:
+			return h.fail(c, http.StatusUnauthorized, "signed_out", "errors.signedOut", nil)
+		}
+		cer, err = ws.BeginPasskey(ctx, s)
+	}
+	if err != nil {
+		return h.refusal(c, err)
+	}
+	h.setCookie(c, staffCeremonyCookie, cer.Token, staff.CeremonyLifetime)
+	return c.JSON(http.StatusOK, cer.Options)
+}
+
+// finishPasskey stores the passkey made: an enrolment opens a session and
+// the workspace; a member adding one gets their account back.
+func (h *staffHandlers) finishPasskey(c echo.Context) error {
+	ws, err := h.workspace(c)
+	if err != nil {
+		return err
+	}
+	var body credentialRequest
+	if ok, err := h.readJSON(c, &body); !ok {
+		return err
+	}
+	var signedInAs *staff.Session
+	if body.Invitation != "" {
+		if h.srv.throttled(c, h.signInLimiter) {
+			return h.tooMany(c)
+		}
+	} else {
+		s, ok, err := h.session(c)
+		switch {
+		case err != nil:
+			return h.failure(c, err)
+		case !ok:
+			return h.fail(c, http.StatusUnauthorized, "signed_out", "errors.signedOut", nil)
+		}
+		signedInAs = &s
+	}
+	ceremony := h.cookie(c, staffCeremonyCookie)
+	h.clearCookie(c, staffCeremonyCookie)
+	reg, err := ws.FinishRegistration(c.Request().Context(), ceremony, body.Invitation, signedInAs, body.Credential)
+	if errors.Is(err, staff.ErrPasskeyRefused) {
+		h.srv.log.Info("staff passkey not registered", "id", requestID(c), "reason", err.Error())
+		return h.fail(c, http.StatusBadRequest, "passkey_refused", "errors.passkeyRefused", nil)
+	}
+	if err != nil {
+		return h.refusal(c, err)
+	}
+	if reg.SessionToken != "" {
+		h.startSession(c, reg.SessionToken)
+		return c.JSON(http.StatusOK, signedIn{Redirect: "/staff"})
+	}
+	return h.me(c)
+}
+
+func (h *staffHandlers) signOut(c echo.Context) error {
+	s, _, _ := h.session(c)
+	if err := h.srv.Staff.SignOut(c.Request().Context(), s); err != nil {
+		return h.failure(c, err)
+	}
+	h.clearCookie(c, staffSessionCookie)
+	return c.NoContent(http.StatusNoContent)
+}
+
+func (h *staffHandlers) signOutEverywhere(c echo.Context) error {
+	s, _, _ := h.session(c)
+	if _, err := h.srv.Staff.SignOutEverywhere(c.Request().Context(), s); err != nil {
+		return h.failure(c, err)
+	}
+	h.clearCookie(c, staffSessionCookie)
+	return c.NoContent(http.StatusNoContent)
+}

@@ -1,0 +1,215 @@
+package staff
+
+import (
+	"context"
+	"encoding/csv"
+	"errors"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/northbeam/site/internal/store"
+)
+
+// DateRange is a span of whole days in the consultancy's zone, both ends
+// included, as exports take it.
+type DateRange struct {
+	From, To time.Time // midnight of the first day, midnight after the last, in the zone
+}
+
+// Name is the range as a file name part: 2026-01-01_2026-12-31.
+func (r DateRange) Name() string {
+	return r.From.Format(time.DateOnly) + "_" + r.To.AddDate(0, 0, -1).Format(time.DateOnly)
+}
+
+// maxRangeDays bounds an export's range: ten years is more than anything
+// the retention setting keeps.
+const maxRangeDays = 3700
+
+// ErrRange refuses a date range: a date that is not YYYY-MM-DD, or an end
+// before the start.
+var ErrRange = errors.New("staff: the dates must be YYYY-MM-DD, the first no later than the last")
+
+// ParseRange reads the from and to query parameters (YYYY-MM-DD, both
+// optional: from defaults to a year before to, to to today).
+func (w *Workspace) ParseRange(from, to string) (DateRange, error) {
+	loc := w.cfg.Location
+	today := w.cfg.Now().In(loc)
+	end := time.Date(today.Year(), today.Month(), today.Day(), 0, 0, 0, 0, loc)
+	if to != "" {
+		d, err := time.ParseInLocation(time.DateOnly, to, loc)
+		if err != nil {
+			return DateRange{}, ErrRange
+		}
+		end = d
+	}
+	start := end.AddDate(-1, 0, 1)
+	if from != "" {
+		d, err := time.ParseInLocation(time.DateOnly, from, loc)
+		if err != nil {
+			return DateRange{}, ErrRange
+		}
+		start = d
+	}
+	end = end.AddDate(0, 0, 1)
+	if !start.Before(end) || end.Sub(start) > maxRangeDays*24*time.Hour {
+		return DateRange{}, ErrRange
+	}
+	return DateRange{From: start, To: end}, nil
+}
+
+// neutralize keeps a cell from being read as a formula by a spreadsheet
+// (CSV injection): a cell that begins with =, +, -, @, a tab or a carriage
+// return gets a leading apostrophe, which spreadsheets show as text.
+func neutralize(cell string) string {
+	if cell != "" && strings.ContainsRune("=+-@\t\r", rune(cell[0])) {
+		return "'" + cell
+	}
+	return cell
+}
+
+// csvWriter writes RFC 4180 CSV (CRLF line ends, quotes where needed) in
+// UTF-8 after a byte order mark, which spreadsheets need to read accents
+// and Arabic as such, every cell neutralized.
+type csvWriter struct {
+	w *csv.Writer
+}
+
+func newCSV(out io.Writer) (*csvWriter, error) {
+	if _, err := io.WriteString(out, "\uFEFF"); err != nil {
+		return nil, err
+	}
+	w := csv.NewWriter(out)
+	w.UseCRLF = true
+	return &csvWriter{w: w}, nil
+}
+
+func (c *csvWriter) row(cells ...string) error {
+	for i := range cells {
+		cells[i] = neutralize(cells[i])
+	}
+	return c.w.Write(cells)
+}
+
+func (c *csvWriter) flush() error {
+	c.w.Flush()
+	return c.w.Error()
+}
+
+// csvTime formats a time for a spreadsheet, in the consultancy's zone.
+func (w *Workspace) csvTime(t time.Time) string {
+	if t.IsZero() {
+		return ""
+	}
+	return t.In(w.cfg.Location).Format("2006-01-02 15:04")
+}
+
+// serviceLabel is a service's name in lang; an unknown key stays as it is.
+func (w *Workspace) serviceLabel(lang, key string) string {
+	var label string
+	switch key {
+	case "":
+		return ""
+	case "custom-software":
+		label = w.cfg.Texts.T(lang, "services.customSoftware")
+	case "platform-engineering":
+		label = w.cfg.Texts.T(lang, "services.platformEngineering")
+	case "strategic-consulting":
+		label = w.cfg.Texts.T(lang, "services.strategicConsulting")
+	case "not-sure":
+		label = w.cfg.Texts.T(lang, "services.notSure")
+	case "discovery":
+		label = w.cfg.Texts.T(lang, "services.discovery")
+	case "strategy":
+		label = w.cfg.Texts.T(lang, "services.strategy")
+	default:
+		return key
+	}
+	return label
+}
+
+// ExportMessages writes the messages received within r as CSV, oldest
+// first, with column names in lang, and returns how many it wrote.
+func (w *Workspace) ExportMessages(ctx context.Context, out io.Writer, r DateRange, lang string) (int, error) {
+	t := func(key string) string { return w.cfg.Texts.T(lang, key, "zone", w.cfg.Location.String()) }
+	rows, err := w.store.QueryContext(ctx, `SELECT `+messageColumns+` FROM messages WHERE created_at >= ? AND created_at < ?
+ORDER BY created_at, id`, store.Millis(r.From), store.Millis(r.To))
+	if err != nil {
+		return 0, fmt.Errorf("staff: export messages: %w", err)
+	}
+	defer rows.Close()
+	c, err := newCSV(out)
+	if err != nil {
+		return 0, err
+	}
+	if err := c.row(t("export.columns.reference"), t("export.columns.received"), t("export.columns.name"),
+		t("export.columns.email"), t("export.columns.service"), t("export.columns.language"),
+		t("export.columns.folder"), t("export.columns.handled"), t("export.columns.message")); err != nil {
+		return 0, err
+	}
+	folders := map[string]string{
+		FolderNew: t("messages.folders.new"), FolderHandled: t("messages.folders.handled"), FolderSpam: t("messages.folders.spam"),
+	}
+	n := 0
+	for rows.Next() {
+		m, err := scanMessage(rows)
+		if err != nil {
+			return n, fmt.Errorf("staff: export messages: %w", err)
+		}
+		if err := c.row(m.Ref, w.csvTime(m.Received), m.Name, m.Email, w.serviceLabel(lang, m.Service), m.Lang,
+			folders[m.Folder()], w.csvTime(m.Handled), m.Text); err != nil {
+			return n, err
+		}
+		n++
+	}
+	if err := rows.Err(); err != nil {
+		return n, fmt.Errorf("staff: export messages: %w", err)
+	}
+	return n, c.flush()
+}
+
+// ExportBookings writes the bookings whose meeting falls within r as CSV,
+// soonest first, with column names in lang, and returns how many it wrote.
+func (w *Workspace) ExportBookings(ctx context.Context, out io.Writer, r DateRange, lang string) (int, error) {
+	t := func(key string) string { return w.cfg.Texts.T(lang, key, "zone", w.cfg.Location.String()) }
+	rows, err := w.store.QueryContext(ctx, `SELECT `+staffBookingColumns+` FROM bookings WHERE start_at >= ? AND start_at < ?
+ORDER BY start_at, id`, store.Millis(r.From), store.Millis(r.To))
+	if err != nil {
+		return 0, fmt.Errorf("staff: export bookings: %w", err)
+	}
+	defer rows.Close()
+	c, err := newCSV(out)
+	if err != nil {
+		return 0, err
+	}
+	if err := c.row(t("export.columns.number"), t("export.columns.service"), t("export.columns.start"), t("export.columns.end"),
+		t("export.columns.status"), t("export.columns.name"), t("export.columns.email"), t("export.columns.company"),
+		t("export.columns.topic"), t("export.columns.visitorZone"), t("export.columns.language"),
+		t("export.columns.booked"), t("export.columns.cancelled")); err != nil {
+		return 0, err
+	}
+	statuses := map[string]string{
+		"upcoming": t("bookings.status.upcoming"), "ongoing": t("bookings.status.ongoing"),
+		"past": t("bookings.status.past"), "cancelled": t("bookings.status.cancelled"),
+	}
+	now := w.cfg.Now()
+	n := 0
+	for rows.Next() {
+		b, err := scanBooking(rows)
+		if err != nil {
+			return n, fmt.Errorf("staff: export bookings: %w", err)
+		}
+		if err := c.row(strconv.FormatInt(b.ID, 10), w.serviceLabel(lang, b.Service), w.csvTime(b.Start), w.csvTime(b.End),
+			statuses[b.Status(now)], b.Name, b.Email, b.Company, b.Topic, b.TimeZone, b.Lang,
+			w.csvTime(b.Created), w.csvTime(b.Cancelled)); err != nil {
+			return n, err
+		}
+		n++
+	}
+	if err := rows.Err(); err != nil {
+		return n, fmt.Errorf("staff: export bookings: %w", err)
+	}
+	return n, c.flush()
+}

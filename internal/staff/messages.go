@@ -1,0 +1,282 @@
+package staff
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/northbeam/site/internal/contact"
+	"github.com/northbeam/site/internal/mail"
+	"github.com/northbeam/site/internal/store"
+)
+
+// Folders of the inbox.
+const (
+	FolderNew     = "new"
+	FolderHandled = "handled"
+	FolderSpam    = "spam"
+)
+
+// ValidFolder reports whether f names a folder.
+func ValidFolder(f string) bool { return f == FolderNew || f == FolderHandled || f == FolderSpam }
+
+// Message is a contact message as staff see it.
+type Message struct {
+	Ref        string
+	Received   time.Time
+	Name       string
+	Email      string
+	Text       string
+	Service    string // "" or a service key
+	Lang       string
+	Handled    time.Time // zero while new
+	Spam       bool
+	SpamReason string
+}
+
+// Folder is where m is filed.
+func (m Message) Folder() string {
+	switch {
+	case m.Spam:
+		return FolderSpam
+	case !m.Handled.IsZero():
+		return FolderHandled
+	}
+	return FolderNew
+}
+
+// MessageQuery selects a page of the inbox.
+type MessageQuery struct {
+	Folder string // FolderNew, FolderHandled or FolderSpam
+	Search string // words found in the name, the address or the text; "" for all
+	After  string // the cursor of the previous page, "" for the first
+	Limit  int    // default 50
+}
+
+// MessagePage is a page of messages, newest first, and the cursor of the
+// next page ("" when this is the last).
+type MessagePage struct {
+	Messages []Message
+	Next     string
+}
+
+const messageColumns = `ref, created_at, name, email, message, service, lang, handled_at, spam, spam_reason`
+
+func scanMessage(row interface{ Scan(...any) error }) (Message, error) {
+	var m Message
+	var created int64
+	var handled sql.NullInt64
+	if err := row.Scan(&m.Ref, &created, &m.Name, &m.Email, &m.Text, &m.Service, &m.Lang, &handled, &m.Spam, &m.SpamReason); err != nil {
+		return Message{}, err
+	}
+	m.Received, m.Handled = store.FromMillis(created), store.FromMillis(handled.Int64)
+	return m, nil
+}
+
+// likePattern returns a LIKE pattern finding s anywhere, with LIKE's own
+// characters escaped (ESCAPE '\').
+func likePattern(s string) string {
+	r := strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`)
+	return "%" + r.Replace(s) + "%"
+}
+
+// containsIgnoringCase is the SQL operator that finds a pattern whatever
+// the case: ILIKE on PostgreSQL; SQLite's LIKE ignores the case of ASCII
+// letters, and lower() on both sides covers the rest it can.
+func containsIgnoringCase(b store.Backend, column string) string {
+	if b == store.Postgres {
+		return column + ` ILIKE ? ESCAPE '\'`
+	}
+	return `lower(` + column + `) LIKE lower(?) ESCAPE '\'`
+}
+
+// Messages returns a page of a folder, newest first, optionally only the
+// messages where every word of Search appears in the name, the address or
+// the text.
+func (w *Workspace) Messages(ctx context.Context, q MessageQuery) (MessagePage, error) {
+	if q.Limit <= 0 || q.Limit > 200 {
+		q.Limit = 50
+	}
+	var where []string
+	var args []any
+	switch q.Folder {
+	case FolderSpam:
+		where = append(where, `spam = ?`)
+		args = append(args, true)
+	case FolderHandled:
+		where = append(where, `spam = ?`, `handled_at IS NOT NULL`)
+		args = append(args, false)
+	default:
+		where = append(where, `spam = ?`, `handled_at IS NULL`)
+		args = append(args, false)
+	}
+	b := w.store.Backend()
+	for _, word := range strings.Fields(q.Search) {
+		p := likePattern(word)
+		where = append(where, `(`+containsIgnoringCase(b, "name")+` OR `+containsIgnoringCase(b, "email")+` OR `+containsIgnoringCase(b, "message")+`)`)
+		args = append(args, p, p, p)
+	}
+	if created, id, ok := parseCursor(q.After); ok {
+		where = append(where, `(created_at < ? OR (created_at = ? AND id < ?))`)
+		args = append(args, created, created, id)
+	}
+	args = append(args, q.Limit+1)
+	rows, err := w.store.QueryContext(ctx, `SELECT `+messageColumns+`, id FROM messages WHERE `+strings.Join(where, " AND ")+`
+ORDER BY created_at DESC, id DESC LIMIT ?`, args...)
+	if err != nil {
+		return MessagePage{}, fmt.Errorf("staff: list messages: %w", err)
+	}
+	defer rows.Close()
+	var page MessagePage
+	var ids []int64
+	for rows.Next() {
+		var m Message
+		var created int64
+		var handled sql.NullInt64
+		var id int64
+		if err := rows.Scan(&m.Ref, &created, &m.Name, &m.Email, &m.Text, &m.Service, &m.Lang, &handled, &m.Spam, &m.SpamReason, &id); err != nil {
+			return MessagePage{}, fmt.Errorf("staff: list messages: %w", err)
+		}
+		m.Received, m.Handled = store.FromMillis(created), store.FromMillis(handled.Int64)
+		page.Messages = append(page.Messages, m)
+		ids = append(ids, id)
+	}
+	if err := rows.Err(); err != nil {
+		return MessagePage{}, fmt.Errorf("staff: list messages: %w", err)
+	}
+	if len(page.Messages) > q.Limit {
+		page.Messages = page.Messages[:q.Limit]
+		last := page.Messages[q.Limit-1]
+		page.Next = fmt.Sprintf("%d.%d", store.Millis(last.Received), ids[q.Limit-1])
+	}
+	return page, nil
+}
+
+// parseCursor reads "createdMillis.id".
+func parseCursor(s string) (created, id int64, ok bool) {
+	a, b, found := strings.Cut(s, ".")
+	if !found {
+		return 0, 0, false
+	}
+	created, err1 := strconv.ParseInt(a, 10, 64)
+	id, err2 := strconv.ParseInt(b, 10, 64)
+	return created, id, err1 == nil && err2 == nil
+}
+
+// FolderCounts returns how many messages each folder holds.
+func (w *Workspace) FolderCounts(ctx context.Context) (map[string]int, error) {
+	counts := map[string]int{FolderNew: 0, FolderHandled: 0, FolderSpam: 0}
+	rows, err := w.store.QueryContext(ctx, `
+SELECT CASE WHEN spam = ? THEN 'spam' WHEN handled_at IS NULL THEN 'new' ELSE 'handled' END AS folder, count(*)
+FROM messages GROUP BY 1`, true)
+	if err != nil {
+		return nil, fmt.Errorf("staff: count messages: %w", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var f string
+		var n int
+		if err := rows.Scan(&f, &n); err != nil {
+			return nil, fmt.Errorf("staff: count messages: %w", err)
+		}
+		counts[f] = n
+	}
+	return counts, rows.Err()
+}
+
+// Message returns the message of ref.
+func (w *Workspace) Message(ctx context.Context, ref string) (Message, error) {
+	return findMessage(ctx, w.store, ref)
+}
+
+func findMessage(ctx context.Context, q store.Querier, ref string) (Message, error) {
+	m, err := scanMessage(q.QueryRowContext(ctx, `SELECT `+messageColumns+` FROM messages WHERE ref = ?`, ref))
+	if errors.Is(err, sql.ErrNoRows) {
+		return Message{}, ErrNotFound
+	}
+	if err != nil {
+		return Message{}, fmt.Errorf("staff: read a message: %w", err)
+	}
+	return m, nil
+}
+
+// SetHandled files the message of ref as handled, or back as new.
+func (w *Workspace) SetHandled(ctx context.Context, ref string, handled bool, actor string) (Message, error) {
+	now := w.cfg.Now()
+	var m Message
+	err := w.store.InTx(ctx, func(tx *store.Tx) error {
+		var at any
+		action := ActionMessageReopened
+		if handled {
+			at, action = store.Millis(now), ActionMessageHandled
+		}
+		res, err := tx.ExecContext(ctx, `UPDATE messages SET handled_at = ? WHERE ref = ?`, at, ref)
+		if err != nil {
+			return fmt.Errorf("staff: file a message: %w", err)
+		}
+		if n, _ := res.RowsAffected(); n == 0 {
+			return ErrNotFound
+		}
+		if m, err = findMessage(ctx, tx, ref); err != nil {
+			return err
+		}
+		return record(ctx, tx, now, actor, action, ref, "")
+	})
+	return m, err
+}
+
+// NotSpam moves a message out of the spam folder into the new messages,
+// and sends the consultancy the notification that spam never sent (the
+// acknowledgement to the visitor is not sent late: they were told their
+// message was sent when they sent it).
+func (w *Workspace) NotSpam(ctx context.Context, ref, actor string) (Message, error) {
+	now := w.cfg.Now()
+	var m Message
+	queued := false
+	err := w.store.InTx(ctx, func(tx *store.Tx) error {
+		queued = false
+		found, err := findMessage(ctx, tx, ref)
+		if err != nil {
+			return err
+		}
+		if !found.Spam {
+			m = found
+			return nil
+		}
+		if _, err := tx.ExecContext(ctx, `UPDATE messages SET spam = ?, spam_reason = '' WHERE ref = ?`, false, ref); err != nil {
+			return fmt.Errorf("staff: unflag a message: %w", err)
+		}
+		found.Spam, found.SpamReason = false, ""
+		m = found
+		if w.cfg.Contact != nil {
+			mails, err := w.cfg.Contact.Compose(contact.Record{
+				Ref: found.Ref, CreatedAt: found.Received, Name: found.Name, Email: found.Email,
+				Message: found.Text, Service: found.Service, Lang: found.Lang,
+			})
+			if err != nil {
+				return err
+			}
+			for _, msg := range mails {
+				if msg.Kind != contact.KindNotify {
+					continue
+				}
+				if err := mail.Enqueue(ctx, tx, msg); err != nil {
+					return fmt.Errorf("staff: queue the notification: %w", err)
+				}
+				queued = true
+			}
+		}
+		return record(ctx, tx, now, actor, ActionNotSpam, ref, "")
+	})
+	if err != nil {
+		return Message{}, err
+	}
+	if queued {
+		w.queued()
+	}
+	return m, nil
+}

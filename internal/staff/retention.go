@@ -1,0 +1,157 @@
+package staff
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/northbeam/site/internal/store"
+)
+
+// Retention defaults: the privacy policy's promise (content/legal), which
+// reads the same setting through its {{retention}} placeholder.
+const (
+	DefaultRetentionMonths = 12
+	DefaultSpamRetention   = 30 * 24 * time.Hour
+	// MaxRetentionMonths bounds RETENTION: ten years.
+	MaxRetentionMonths = 120
+)
+
+// retentionJob is the job's name in the jobs table.
+const retentionJob = "retention"
+
+// RetentionInterval is how often the retention job runs: once a day, on
+// whichever instance claims the day's run first.
+const RetentionInterval = 24 * time.Hour
+
+// RetentionReport says what a run of the retention job did.
+type RetentionReport struct {
+	Ran      bool // false: another instance (or an earlier run) had today's run
+	Messages int  // deleted, past retention
+	Spam     int  // deleted, flagged as spam for longer than SpamRetention
+	Bookings int  // whose personal fields were removed
+	Mail     int  // cleared
+	Expired  int  // sessions, links and ceremonies past their end, deleted
+}
+
+func (r RetentionReport) String() string {
+	return fmt.Sprintf("messages: %d, spam: %d, bookings: %d, mail: %d, expired sign-ins: %d",
+		r.Messages, r.Spam, r.Bookings, r.Mail, r.Expired)
+}
+
+// RunRetention claims today's run of the retention job and, if this call
+// got it, deletes or anonymises what is older than the retention allows:
+// messages received more than RetentionMonths ago (spam after
+// SpamRetention); the name, address, company and topic of bookings that
+// ended, or were cancelled, more than RetentionMonths ago; the addresses,
+// subject, texts and attachments of mail queued more than RetentionMonths
+// ago. It also deletes sessions, links and ceremonies that have ended.
+//
+// The claim is one UPDATE of the job's row that succeeds only when the last
+// claim is at least a day old; both engines decide it atomically, so of
+// several instances (or a restart within the day) exactly one runs.
+func (w *Workspace) RunRetention(ctx context.Context) (RetentionReport, error) {
+	now := w.cfg.Now()
+	res, err := w.store.ExecContext(ctx, `UPDATE jobs SET last_run_at = ? WHERE name = ? AND last_run_at <= ?`,
+		store.Millis(now), retentionJob, store.Millis(now.Add(-RetentionInterval)))
+	if err != nil {
+		return RetentionReport{}, fmt.Errorf("staff: claim the retention job: %w", err)
+	}
+	if affected(res) != 1 {
+		return RetentionReport{}, nil
+	}
+	report, err := w.retain(ctx, now)
+	result := report.String()
+	if err != nil {
+		result = "failed: " + err.Error()
+		// Try again within the hour rather than tomorrow.
+		_, _ = w.store.ExecContext(ctx, `UPDATE jobs SET last_run_at = ? WHERE name = ?`,
+			store.Millis(now.Add(-RetentionInterval+time.Hour)), retentionJob)
+	}
+	if _, uerr := w.store.ExecContext(ctx, `UPDATE jobs SET last_result = ? WHERE name = ?`, result, retentionJob); uerr != nil && err == nil {
+		err = fmt.Errorf("staff: record the retention job: %w", uerr)
+	}
+	return report, err
+}
+
+func (w *Workspace) retain(ctx context.Context, now time.Time) (RetentionReport, error) {
+	cutoff := store.Millis(now.AddDate(0, -w.cfg.RetentionMonths, 0))
+	spamCutoff := store.Millis(now.Add(-w.cfg.SpamRetention))
+	r := RetentionReport{Ran: true}
+	err := w.store.InTx(ctx, func(tx *store.Tx) error {
+		r = RetentionReport{Ran: true}
+		res, err := tx.ExecContext(ctx, `DELETE FROM messages WHERE spam = ? AND created_at < ?`, true, spamCutoff)
+		if err != nil {
+			return fmt.Errorf("staff: delete old spam: %w", err)
+		}
+		r.Spam = affected(res)
+		if res, err = tx.ExecContext(ctx, `DELETE FROM messages WHERE created_at < ?`, cutoff); err != nil {
+			return fmt.Errorf("staff: delete old messages: %w", err)
+		}
+		r.Messages = affected(res)
+		if res, err = tx.ExecContext(ctx, `
+UPDATE bookings SET name = '', email = '', company = '', topic = '', phone = ''
+WHERE (end_at < ? OR cancelled_at < ?) AND (name <> '' OR email <> '' OR company <> '' OR topic <> '' OR phone <> '')`, cutoff, cutoff); err != nil {
+			return fmt.Errorf("staff: anonymise old bookings: %w", err)
+		}
+		r.Bookings = affected(res)
+		if r.Mail, err = clearMail(ctx, tx, `created_at < ? AND (to_addr <> '' OR reply_to <> '' OR subject <> '' OR text_body <> ''
+	OR html_body <> '' OR last_error <> '' OR EXISTS (SELECT 1 FROM outbox_attachments a WHERE a.outbox_id = outbox.id))`,
+			[]any{cutoff}, "past retention"); err != nil {
+			return err
+		}
+		nowMs := store.Millis(now)
+		for _, q := range []struct {
+			query string
+			arg   int64
+		}{
+			{`DELETE FROM staff_sessions WHERE expires_at <= ? OR seen_at <= ?`, nowMs - SessionIdle.Milliseconds()},
+			// A link is kept a week past its end, so that opening it again
+			// says "used" or "expired" rather than "unknown".
+			{`DELETE FROM staff_tokens WHERE expires_at <= ? AND expires_at <= ?`, nowMs - 7*24*time.Hour.Milliseconds()},
+			{`DELETE FROM staff_ceremonies WHERE expires_at <= ? OR expires_at <= ?`, nowMs},
+		} {
+			res, err := tx.ExecContext(ctx, q.query, nowMs, q.arg)
+			if err != nil {
+				return fmt.Errorf("staff: delete ended sign-ins: %w", err)
+			}
+			r.Expired += affected(res)
+		}
+		if r.Messages+r.Spam+r.Bookings+r.Mail == 0 {
+			return nil
+		}
+		return record(ctx, tx, now, ActorRetention, ActionRetention, "", r.String())
+	})
+	if err != nil {
+		return RetentionReport{}, err
+	}
+	if r.Messages+r.Spam+r.Bookings+r.Mail > 0 {
+		w.forget(ctx, "messages", "bookings", "outbox", "outbox_attachments")
+	}
+	return r, nil
+}
+
+// RunRetentionDaily runs the retention job as soon as the database is
+// ready, then every hour until ctx is done; each attempt runs only if no
+// instance ran it within the last day (see RunRetention).
+func (w *Workspace) RunRetentionDaily(ctx context.Context) {
+	for {
+		wait := time.Hour
+		r, err := w.RunRetention(ctx)
+		switch {
+		case errors.Is(err, store.ErrNotReady):
+			wait = 5 * time.Second // PostgreSQL is still coming up
+		case err != nil && ctx.Err() == nil:
+			w.cfg.Logger.ErrorContext(ctx, "retention job failed; it runs again within the hour", "error", err)
+		case r.Ran:
+			w.cfg.Logger.InfoContext(ctx, "retention job ran", "messages", r.Messages, "spam", r.Spam,
+				"bookings", r.Bookings, "mail", r.Mail, "expired_sign_ins", r.Expired)
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-time.After(wait):
+		}
+	}
+}
