@@ -40,7 +40,8 @@ import (
 )
 
 var (
-	duration = flag.Duration("d", 10*time.Second, "length of each load run")
+	duration = flag.Duration("d", 5*time.Second, "length of each load run")
+	rounds   = flag.Int("rounds", 3, "load runs of each server, taken in turns; the best counts")
 	conns    = flag.Int("c", 32, "concurrent connections of each load run")
 	skipLoad = flag.Bool("noload", false, "skip the load runs (no wrk or nginx here)")
 
@@ -202,7 +203,8 @@ func load(base, bin, tmp string) error {
 
 	// One core: the site started by run, the budget's comparison.
 	one := placement{server: "0", workers: 1, wrk: "1", wrkThreads: 1}
-	fmt.Printf("\ncached page %s (gzip, keep-alive), %d connections, %v each, server on core 0, wrk on core 1:\n", path, *conns, *duration)
+	fmt.Printf("\ncached page %s (gzip, keep-alive), %d connections, best of %d runs of %v each taken in turns, server on core 0, wrk on core 1:\n",
+		path, *conns, max(*rounds, 1), *duration)
 	single, err := compare(one, base+path, www, gz, header, tmp)
 	if err != nil {
 		return err
@@ -262,12 +264,21 @@ func compare(p placement, siteURL, www string, gz []byte, header http.Header, tm
 		return r, err
 	}
 	defer stopFloor()
-	for _, run := range []struct {
-		url string
-		res *wrkResult
-	}{{siteURL, &r.site}, {floorURL, &r.floor}, {nginxURL, &r.nginx}} {
-		if *run.res, err = wrk(p, run.url); err != nil {
-			return r, err
+	// In turns, so that a moment when the machine is busy elsewhere slows
+	// each of them alike; the best run of each counts, as other work only
+	// ever slows a run down.
+	for range max(*rounds, 1) {
+		for _, run := range []struct {
+			url  string
+			best *wrkResult
+		}{{siteURL, &r.site}, {floorURL, &r.floor}, {nginxURL, &r.nginx}} {
+			res, err := wrk(p, run.url)
+			if err != nil {
+				return r, err
+			}
+			if res.rps > run.best.rps {
+				*run.best = res
+			}
 		}
 	}
 	fmt.Printf("  site      %9.0f req/s   p99 %v\n", r.site.rps, r.site.p99)
@@ -319,7 +330,12 @@ http { access_log off; sendfile on; keepalive_requests 100000; gzip_static on; e
 	if err := os.WriteFile(confPath, []byte(conf), 0o644); err != nil {
 		return "", nil, err
 	}
-	cmd := pinned(p.server, "nginx", "-c", confPath, "-p", dir)
+	args := []string{"-c", confPath, "-p", dir}
+	if os.Geteuid() == 0 {
+		// The workers must reach the bench's private temporary folder.
+		args = append(args, "-g", "user root;")
+	}
+	cmd := pinned(p.server, "nginx", args...)
 	if err := cmd.Start(); err != nil {
 		return "", nil, err
 	}
@@ -329,7 +345,8 @@ http { access_log off; sendfile on; keepalive_requests 100000; gzip_static on; e
 	url = "http://" + addr + "/"
 	if err := waitReady(url); err != nil {
 		stop()
-		return "", nil, err
+		log, _ := os.ReadFile(filepath.Join(dir, "error.log"))
+		return "", nil, fmt.Errorf("nginx: %w\n%s", err, log)
 	}
 	return url, stop, nil
 }
