@@ -12,6 +12,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -36,6 +37,14 @@ type siteProcess struct {
 
 	mu   sync.Mutex
 	tail []string // the last lines it logged
+	all  []string // every line it logged
+}
+
+// logged returns every line the process logged.
+func (p *siteProcess) logged() []string {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return slices.Clone(p.all)
 }
 
 // output returns the last lines the process logged.
@@ -68,6 +77,7 @@ func startSite(t *testing.T, bin string, env []string) *siteProcess {
 		for sc.Scan() {
 			line := sc.Text()
 			p.mu.Lock()
+			p.all = append(p.all, line)
 			p.tail = append(p.tail, line)
 			if len(p.tail) > 20 {
 				p.tail = p.tail[1:]

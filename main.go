@@ -30,6 +30,7 @@ import (
 	"time"
 
 	"github.com/northbeam/site/handlers"
+	"github.com/northbeam/site/internal/accesslog"
 	"github.com/northbeam/site/internal/assets"
 	"github.com/northbeam/site/internal/booking"
 	"github.com/northbeam/site/internal/calendar"
@@ -237,7 +238,10 @@ func (c *Config) check() error {
 }
 
 func main() {
-	log := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelInfo}))
+	// The access log's lines are written in batches, off the request path;
+	// the other lines at once, after them (internal/accesslog).
+	logs := accesslog.New(os.Stderr, 100*time.Millisecond)
+	log := slog.New(slog.NewTextHandler(logs, &slog.HandlerOptions{Level: slog.LevelInfo}))
 	args := os.Args[1:]
 	var err error
 	switch {
@@ -252,7 +256,10 @@ func main() {
 	case len(args) > 0 && args[0] == "staff":
 		err = staffCommand(args[1:], os.Stdout)
 	default:
-		err = serve(args, log)
+		err = serve(args, log, logs)
+	}
+	if cerr := logs.Close(); err == nil && cerr != nil {
+		err = fmt.Errorf("log: %w", cerr)
 	}
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "site:", err)
@@ -355,8 +362,9 @@ func envOr(name, def string) string {
 
 func databasePath(dataDir string) string { return filepath.Join(dataDir, "site.db") }
 
-// serve runs the site until SIGINT or SIGTERM.
-func serve(args []string, log *slog.Logger) error {
+// serve runs the site until SIGINT or SIGTERM, with its access log to
+// accessLog.
+func serve(args []string, log *slog.Logger, accessLog *accesslog.Writer) error {
 	started := time.Now()
 	cfg, err := loadConfig(args, os.Getenv)
 	if err != nil {
@@ -452,7 +460,7 @@ func serve(args []string, log *slog.Logger) error {
 	srv := handlers.NewServer(built, handlers.Services{
 		Log: log, Store: st, Contact: contacts, Booking: bookings, Calendar: feeds,
 		ContactRate: cfg.contactRate, BookingRate: cfg.bookingRate,
-		TrustProxy: cfg.TrustProxy, HSTS: cfg.HSTS, Staff: workspace,
+		TrustProxy: cfg.TrustProxy, HSTS: cfg.HSTS, Staff: workspace, AccessLog: accessLog,
 	})
 	httpServer := &http.Server{
 		Addr:              cfg.Addr,

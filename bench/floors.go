@@ -7,8 +7,8 @@ import (
 	"fmt"
 	"net/http"
 	"os"
-	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 
 	"github.com/evanw/esbuild/pkg/api"
@@ -17,10 +17,10 @@ import (
 
 // The floors: what the stack costs before any of the site's own code.
 
-// startFloor starts the bench itself again, pinned to core 0 like the
-// site, as a bare net/http server answering every request with body and
-// header, the bytes and headers the site sent for the cached page.
-func startFloor(dir string, body []byte, header http.Header) (url string, stop func(), err error) {
+// startFloor starts the bench itself again, placed as the site is, as a
+// bare net/http server answering every request with body and header, the
+// bytes and headers the site sent for the cached page.
+func startFloor(dir string, body []byte, header http.Header, p placement) (url string, stop func(), err error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return "", nil, err
 	}
@@ -41,7 +41,8 @@ func startFloor(dir string, body []byte, header http.Header) (url string, stop f
 		return "", nil, err
 	}
 	addr := freeAddr()
-	cmd := exec.Command("taskset", "-c", "0", self, "-serve-floor", dir, "-floor-addr", addr)
+	cmd := pinned(p.server, self, "-serve-floor", dir, "-floor-addr", addr)
+	cmd.Env = append(os.Environ(), "GOMAXPROCS="+strconv.Itoa(p.workers))
 	cmd.Stderr = os.Stderr
 	if err := cmd.Start(); err != nil {
 		return "", nil, err

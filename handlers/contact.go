@@ -223,8 +223,12 @@ func readContactBody(c echo.Context) ([]byte, error) {
 	return io.ReadAll(http.MaxBytesReader(c.Response(), req.Body, contactBodyLimit))
 }
 
+// requestID returns the id assignRequestID gave the request.
 func requestID(c echo.Context) string {
-	return c.Response().Header().Get(echo.HeaderXRequestID)
+	if v := c.Response().Header()[echo.HeaderXRequestID]; len(v) > 0 {
+		return v[0]
+	}
+	return ""
 }
 
 // contactSent is the JSON answer to an accepted message.

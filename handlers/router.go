@@ -15,6 +15,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"github.com/northbeam/site/internal/accesslog"
 	"github.com/northbeam/site/internal/booking"
 	"github.com/northbeam/site/internal/calendar"
 	"github.com/northbeam/site/internal/contact"
@@ -56,6 +57,9 @@ type Services struct {
 	// StaffLinkRate limits requests for a mailed sign-in link per client,
 	// and per address asked for; default 5 per hour.
 	StaffLinkRate RateLimit
+	// AccessLog receives the line of each request, written in batches off
+	// the request path; nil: the line goes to Log, as any other.
+	AccessLog *accesslog.Writer
 }
 
 // Server is the state the handlers share: the services, and the current
@@ -68,6 +72,8 @@ type Server struct {
 	contactLimiter limiter
 	bookingLimiter limiter
 	slotsLimiter   limiter
+
+	requestIDs requestIDs
 
 	// draining is set when the instance is asked to stop: /readyz fails so
 	// that a load balancer sends no more, and every answer closes its
@@ -124,21 +130,24 @@ func (srv *Server) Site() *Site { return srv.site.Load() }
 // Swap replaces the site being served, as -dev mode does after a rebuild.
 func (srv *Server) Swap(s *Site) { srv.site.Store(s) }
 
-// New returns the Echo instance with every middleware and route.
-func New(srv *Server) *echo.Echo {
+// Handler is the whole HTTP surface: Echo's router, context and error
+// handling, with the middlewares composed once, when New is called. (Echo's
+// own ServeHTTP composes them again for every request, which costs an
+// allocation per middleware.) Routes are added through Echo; a middleware
+// is added to the list in New, as Echo's Use and Pre are not honoured; serve
+// through Handler, never through Echo, which would skip the middlewares.
+type Handler struct {
+	Echo  *echo.Echo
+	chain echo.HandlerFunc // the middlewares around the route's handler
+}
+
+// New returns the handler with every middleware and route.
+func New(srv *Server) *Handler {
 	e := echo.New()
 	e.HideBanner = true
 	e.HidePort = true
 	e.HTTPErrorHandler = srv.handleError
 	e.IPExtractor = srv.ipExtractor()
-
-	e.Pre(srv.assignRequestID)
-	e.Use(srv.secureHeaders) // first: errors and panics carry the headers too
-	e.Use(srv.closeWhenDraining)
-	e.Use(srv.logRequests)
-	e.Use(srv.recoverPanics) // inside logRequests, which logs the 500
-	e.Use(srv.checkOrigin())
-	e.Use(limitBodies())
 
 	registerHealth(e, srv)
 	registerCSPReport(e, srv)
@@ -150,7 +159,36 @@ func New(srv *Server) *echo.Echo {
 	registerStaff(e, srv)
 	registerSEO(e, srv)
 	registerPages(e, srv)
-	return e
+
+	// The middlewares, outermost first.
+	middlewares := []echo.MiddlewareFunc{
+		srv.assignRequestID,
+		srv.secureHeaders, // before the rest: errors and panics carry the headers too
+		srv.closeWhenDraining,
+		srv.logRequests,
+		srv.recoverPanics, // inside logRequests, which logs the 500
+		srv.checkOrigin(),
+		limitBodies(),
+	}
+	// The route Echo's router found for the request, or its 404 or 405.
+	chain := func(c echo.Context) error { return c.Handler()(c) }
+	for i := len(middlewares) - 1; i >= 0; i-- {
+		chain = middlewares[i](chain)
+	}
+	return &Handler{Echo: e, chain: chain}
+}
+
+// ServeHTTP is Echo's ServeHTTP with the chain made once: it routes the
+// request, runs the middlewares and the route's handler, and answers an
+// error that reaches it with the error handler.
+func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	c := h.Echo.AcquireContext()
+	c.Reset(r, w)
+	h.Echo.Router().Find(r.Method, echo.GetPath(r), c)
+	if err := h.chain(c); err != nil {
+		h.Echo.HTTPErrorHandler(err, c)
+	}
+	h.Echo.ReleaseContext(c)
 }
 
 // closeWhenDraining asks for the connection to be closed after the answer
@@ -175,14 +213,22 @@ func (srv *Server) logRequests(next echo.HandlerFunc) echo.HandlerFunc {
 		if err != nil {
 			c.Error(err)
 		}
-		req := c.Request()
+		end := time.Now()
+		req, res := c.Request(), c.Response()
+		if srv.AccessLog != nil {
+			srv.AccessLog.Log(accesslog.Entry{
+				Time: end, ID: requestID(c), Method: req.Method, Path: logPath(req.URL.Path),
+				Status: res.Status, Bytes: res.Size, Duration: end.Sub(start),
+			})
+			return nil
+		}
 		srv.log.LogAttrs(req.Context(), slog.LevelInfo, "request",
 			slog.String("id", requestID(c)),
 			slog.String("method", req.Method),
 			slog.String("path", logPath(req.URL.Path)),
-			slog.Int("status", c.Response().Status),
-			slog.Int64("bytes", c.Response().Size),
-			slog.Duration("duration", time.Since(start)),
+			slog.Int("status", res.Status),
+			slog.Int64("bytes", res.Size),
+			slog.Duration("duration", end.Sub(start)),
 		)
 		return nil
 	}

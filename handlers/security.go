@@ -1,7 +1,6 @@
 package handlers
 
 import (
-	"crypto/rand"
 	"net/http"
 	"net/netip"
 	"net/url"
@@ -73,28 +72,54 @@ const permissionsPolicy = "accelerometer=(), autoplay=(), browsing-topics=(), ca
 
 // secureHeaders sets the security headers on every response, before the
 // handler runs, so that pages, assets, API answers, errors, 404s and the
-// answer to a panic all carry them.
+// answer to a panic all carry them. Their values are made once (see
+// headerField) and assigned to the header map under their canonical names.
 func (srv *Server) secureHeaders(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c echo.Context) error {
 		h := c.Response().Header()
-		measurementID := ""
-		if s := srv.Site(); s != nil {
-			measurementID = s.opts.GAMeasurementID
+		for _, f := range securityHeaders {
+			h[f.key] = f.value
 		}
-		h.Set("Content-Security-Policy", contentSecurityPolicy(measurementID))
-		h.Set("Reporting-Endpoints", cspReportEndpoint)
-		h.Set("X-Content-Type-Options", "nosniff")
-		h.Set("Referrer-Policy", "strict-origin-when-cross-origin")
-		h.Set("Permissions-Policy", permissionsPolicy)
-		h.Set("Cross-Origin-Opener-Policy", "same-origin")
-		h.Set("Cross-Origin-Resource-Policy", "same-origin")
-		h.Set("X-Frame-Options", "DENY") // frame-ancestors, for browsers without CSP 2
+		csp := cspBaseField
+		if s := srv.Site(); s != nil && s.opts.GAMeasurementID != "" {
+			csp = cspAnalyticsField
+		}
+		h["Content-Security-Policy"] = csp
 		if srv.overHTTPS(c.Request()) {
-			h.Set("Strict-Transport-Security", hstsValue)
+			h["Strict-Transport-Security"] = hstsField
 		}
 		return next(c)
 	}
 }
+
+// headerField is a response header field whose value is made once and
+// shared by every answer that carries it: its key is canonical, and its
+// value has room for nothing more, so that Header.Add appends to a copy
+// (net/http only reads it).
+type headerField struct {
+	key   string
+	value []string
+}
+
+func newHeaderField(key, value string) headerField {
+	return headerField{key: http.CanonicalHeaderKey(key), value: []string{value}[:1:1]}
+}
+
+// The security headers' values, made once.
+var (
+	securityHeaders = []headerField{
+		newHeaderField("Reporting-Endpoints", cspReportEndpoint),
+		newHeaderField("X-Content-Type-Options", "nosniff"),
+		newHeaderField("Referrer-Policy", "strict-origin-when-cross-origin"),
+		newHeaderField("Permissions-Policy", permissionsPolicy),
+		newHeaderField("Cross-Origin-Opener-Policy", "same-origin"),
+		newHeaderField("Cross-Origin-Resource-Policy", "same-origin"),
+		newHeaderField("X-Frame-Options", "DENY"), // frame-ancestors, for browsers without CSP 2
+	}
+	cspBaseField      = newHeaderField("Content-Security-Policy", contentSecurityPolicy("")).value
+	cspAnalyticsField = newHeaderField("Content-Security-Policy", cspAnalytics).value
+	hstsField         = newHeaderField("Strict-Transport-Security", hstsValue).value
+)
 
 // overHTTPS reports whether Strict-Transport-Security belongs on the answer
 // to req. A forwarded scheme is believed only from a trusted proxy.
@@ -163,12 +188,14 @@ func (srv *Server) ipExtractor() echo.IPExtractor {
 // of any length, and say anything in our logs.
 func (srv *Server) assignRequestID(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c echo.Context) error {
-		req := c.Request()
-		id := req.Header.Get(echo.HeaderXRequestID)
-		if !srv.TrustProxy || !plainRequestID(id) || !fromPrivateNetwork(req.RemoteAddr) {
-			id = rand.Text()
+		id := ""
+		if req := c.Request(); srv.TrustProxy {
+			id = req.Header.Get(echo.HeaderXRequestID)
+			if !plainRequestID(id) || !fromPrivateNetwork(req.RemoteAddr) {
+				id = "" // a new one
+			}
 		}
-		c.Response().Header().Set(echo.HeaderXRequestID, id)
+		c.Response().Header()[echo.HeaderXRequestID] = srv.requestIDs.header(id)
 		return next(c)
 	}
 }

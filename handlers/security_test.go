@@ -305,8 +305,8 @@ func TestSecurityPanicIsALocalized500(t *testing.T) {
 	var logs logtest.Buffer
 	e := New(NewServer(s, Services{Log: slog.New(slog.NewJSONHandler(&logs, nil))}))
 	boom := func(echo.Context) error { panic("secret internals: db password hunter2") }
-	e.GET("/fr/boom", boom)
-	e.GET("/api/boom", boom)
+	e.Echo.GET("/fr/boom", boom)
+	e.Echo.GET("/api/boom", boom)
 
 	rec := get(t, e, "/fr/boom")
 	body := rec.Body.String()

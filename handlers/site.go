@@ -295,10 +295,15 @@ func (s *Site) lookup(p string) (*render.Resource, bool) {
 	return r, ok
 }
 
-// languageOf returns the language a path's prefix selects.
+// languageOf returns the language a path's prefix selects, as
+// site.SplitPath does, without making the rest of the path.
 func (s *Site) languageOf(p string) site.Language {
-	lang, _ := s.Info.SplitPath(p)
-	return lang
+	for _, l := range s.Info.Languages {
+		if l.Prefix != "" && strings.HasPrefix(p, l.Prefix) && (len(p) == len(l.Prefix) || p[len(l.Prefix)] == '/') {
+			return l
+		}
+	}
+	return s.Info.Default()
 }
 
 // canonicalPath returns the one form of a path the site serves: single

@@ -15,7 +15,8 @@ import (
 // Resource is a response body that does not change while the process runs:
 // a rendered page or a built asset, kept with its gzip and brotli variants,
 // each with its own strong ETag, and served with conditional-request
-// support.
+// support. Its fields are read-only once NewResource or NewAnswer has
+// returned it: the header values it serves are made from them then.
 type Resource struct {
 	ContentType  string
 	CacheControl string
@@ -31,6 +32,8 @@ type Resource struct {
 	ETag       string
 	GzipETag   string
 	BrotliETag string
+
+	fields headerFields // made from the fields above by NewResource
 }
 
 // NewResource compresses body and computes its ETags.
@@ -52,6 +55,7 @@ func NewResource(contentType, cacheControl string, status int, body []byte) *Res
 		r.GzipETag = `"` + tag + `-gzip"`
 		r.BrotliETag = `"` + tag + `-br"`
 	}
+	r.prepare()
 	return r
 }
 
@@ -62,6 +66,7 @@ func NewResource(contentType, cacheControl string, status int, body []byte) *Res
 func NewAnswer(contentType string, status int, body []byte) *Resource {
 	r := NewResource(contentType, "no-store", status, body)
 	r.ETag, r.GzipETag, r.BrotliETag = "", "", ""
+	r.prepare()
 	return r
 }
 
@@ -99,42 +104,110 @@ func brotliBytes(b []byte) []byte {
 }
 
 // ServeHTTP answers with the best encoding the client accepts, or 304 when
-// its cached copy is current.
+// its cached copy is current. Its header fields were made once, by
+// NewResource: it assigns them to the response's header map and allocates
+// nothing.
 func (r *Resource) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 	h := w.Header()
-	h.Set("Content-Type", r.ContentType)
-	if r.CacheControl != "" {
-		h.Set("Cache-Control", r.CacheControl)
+	h["Content-Type"] = r.fields.contentType
+	if r.fields.cacheControl != nil {
+		h["Cache-Control"] = r.fields.cacheControl
 	}
-	body, etag, enc := r.Body, r.ETag, ""
+	rep := &r.fields.identity
 	if r.Gzip != nil {
-		h.Add("Vary", "Accept-Encoding")
-		switch enc = acceptedEncoding(req.Header.Get("Accept-Encoding")); enc {
+		if vary, ok := h["Vary"]; ok {
+			h["Vary"] = append(vary, "Accept-Encoding")
+		} else {
+			h["Vary"] = varyAcceptEncoding
+		}
+		switch acceptedEncoding(headerValue(req.Header, "Accept-Encoding")) {
 		case "br":
-			body, etag = r.Brotli, r.BrotliETag
+			rep = &r.fields.brotli
 		case "gzip":
-			body, etag = r.Gzip, r.GzipETag
+			rep = &r.fields.gzip
 		}
 	}
-	if etag != "" {
-		h.Set("ETag", etag)
-		if r.Status == http.StatusOK && etagMatches(req.Header.Get("If-None-Match"), etag) {
+	if rep.etag != nil {
+		h["Etag"] = rep.etag
+		if r.Status == http.StatusOK && etagMatches(headerValue(req.Header, "If-None-Match"), rep.etag[0]) {
 			w.WriteHeader(http.StatusNotModified)
 			return
 		}
 	}
-	if enc != "" {
-		h.Set("Content-Encoding", enc)
+	if rep.encoding != nil {
+		h["Content-Encoding"] = rep.encoding
 	}
-	h.Set("Content-Length", strconv.Itoa(len(body)))
+	h["Content-Length"] = rep.length
 	w.WriteHeader(r.Status)
 	if req.Method != http.MethodHead {
-		_, _ = w.Write(body)
+		_, _ = w.Write(rep.body)
 	}
 }
 
+// headerValue is h.Get(key) for a key in canonical form, as net/http
+// stores a request's fields, without canonicalizing it again.
+func headerValue(h http.Header, key string) string {
+	if v := h[key]; len(v) > 0 {
+		return v[0]
+	}
+	return ""
+}
+
+// varyAcceptEncoding is the Vary field of every resource with encodings.
+var varyAcceptEncoding = field("Accept-Encoding")
+
+// headerFields are a resource's header values, made once. They are shared
+// by every response that carries them: nothing changes them in place
+// (net/http only reads them, and Header.Add appends to a copy, as each has
+// no room beyond its one value).
+type headerFields struct {
+	contentType, cacheControl []string
+	identity, gzip, brotli    representation
+}
+
+// representation is one encoding of a resource: its body and the fields
+// that describe it.
+type representation struct {
+	body     []byte
+	etag     []string // nil: no ETag is sent
+	encoding []string // nil: identity
+	length   []string
+}
+
+// field returns a header value that a response can share (see headerFields).
+func field(v string) []string { return []string{v}[:1:1] }
+
+// optionalField is field, or nil for an empty value.
+func optionalField(v string) []string {
+	if v == "" {
+		return nil
+	}
+	return field(v)
+}
+
+// prepare makes the header fields from the resource's exported fields,
+// which must not change afterwards.
+func (r *Resource) prepare() {
+	rep := func(body []byte, etag, encoding string) representation {
+		return representation{body: body, etag: optionalField(etag), encoding: optionalField(encoding), length: field(strconv.Itoa(len(body)))}
+	}
+	r.fields = headerFields{
+		contentType:  field(r.ContentType),
+		cacheControl: optionalField(r.CacheControl),
+		identity:     rep(r.Body, r.ETag, ""),
+	}
+	if r.Gzip != nil {
+		r.fields.gzip = rep(r.Gzip, r.GzipETag, "gzip")
+		r.fields.brotli = rep(r.Brotli, r.BrotliETag, "br")
+	}
+}
+
+// etagMatches reports whether an If-None-Match header names etag, weakly
+// compared, or is "*".
 func etagMatches(header, etag string) bool {
-	for _, candidate := range strings.Split(header, ",") {
+	for header != "" {
+		var candidate string
+		candidate, header, _ = strings.Cut(header, ",")
 		candidate = strings.TrimPrefix(strings.TrimSpace(candidate), "W/")
 		if candidate == etag || candidate == "*" {
 			return true
@@ -144,19 +217,46 @@ func etagMatches(header, etag string) bool {
 }
 
 // acceptedEncoding picks br, then gzip, from an Accept-Encoding header,
-// honouring q=0 refusals.
+// honouring q=0 refusals; when a coding is named twice, the last one counts.
 func acceptedEncoding(header string) string {
-	accepted := map[string]bool{}
-	for _, part := range strings.Split(header, ",") {
+	br, gzip := false, false
+	for header != "" {
+		var part string
+		part, header, _ = strings.Cut(header, ",")
 		name, params, _ := strings.Cut(strings.TrimSpace(part), ";")
-		q := strings.ReplaceAll(strings.TrimSpace(params), " ", "")
-		accepted[strings.ToLower(name)] = q != "q=0" && q != "q=0.0" && q != "q=0.00" && q != "q=0.000"
+		switch {
+		case strings.EqualFold(name, "br"):
+			br = !refused(params)
+		case strings.EqualFold(name, "gzip"):
+			gzip = !refused(params)
+		}
 	}
 	switch {
-	case accepted["br"]:
+	case br:
 		return "br"
-	case accepted["gzip"]:
+	case gzip:
 		return "gzip"
 	}
 	return ""
+}
+
+// refused reports whether a coding's parameters are q=0 (with up to three
+// zero decimals, and any spaces).
+func refused(params string) bool {
+	var q [len("q=0.000")]byte
+	n := 0
+	for i := 0; i < len(params); i++ {
+		if c := params[i]; c != ' ' && c != '\t' {
+			if n == len(q) {
+				return false
+			}
+			q[n] = c
+			n++
+		}
+	}
+	switch string(q[:n]) {
+	case "q=0", "q=0.0", "q=0.00", "q=0.000":
+		return true
+	}
+	return false
 }
