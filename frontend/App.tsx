@@ -29,6 +29,7 @@ export function pageOf(rest: string): PageName {
       return second === "cancel" ? "CancelBooking" : "Schedule";
     case "privacy":
     case "cookies":
+    case "imprint":
       return "Legal";
     default:
       return "NotFound";

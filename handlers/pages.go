@@ -63,6 +63,7 @@ var staticRoutes = []staticRoute{
 	{"/schedule/cancel", "CancelBooking", "booking.cancel", true},
 	{"/privacy", "Legal", "", false},
 	{"/cookies", "Legal", "", false},
+	{"/imprint", "Legal", "", false},
 }
 
 // staticPages lists the pages of the static routes in one language.

@@ -59,6 +59,9 @@ export function Footer() {
               <Link to={to("/cookies")}>{t("footer.cookies")}</Link>
             </li>
             <li>
+              <Link to={to("/imprint")}>{t("footer.imprint")}</Link>
+            </li>
+            <li>
               <button type="button" className="link-button" data-cc="show-preferencesModal" aria-haspopup="dialog">
                 {t("footer.cookieSettings")}
               </button>
