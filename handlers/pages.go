@@ -57,6 +57,7 @@ var staticRoutes = []staticRoute{
 	{"/services/platform-engineering", "Home", "platformEngineering", false},
 	{"/services/strategic-consulting", "Home", "strategicConsulting", false},
 	{"/blog", "BlogList", "blog", false},
+	{"/work", "CaseStudies", "work", false},
 	{"/schedule", "Schedule", "schedule", false},
 	{"/schedule/discovery", "Schedule", "schedule.services.discovery", false},
 	{"/schedule/strategy", "Schedule", "schedule.services.strategy", false},
@@ -78,6 +79,9 @@ func (s *Site) staticPages(lang site.Language) []page {
 			alternates: s.sameInEveryLanguage(r.path),
 			noIndex:    r.noIndex,
 		}
+		if r.component == "Home" {
+			p.data = homeData{Work: s.work.Summaries(lang.Code), Testimonials: s.work.Testimonials(lang.Code)}
+		}
 		switch {
 		case r.component == "BlogList":
 			p = s.blogIndex(lang) // the posts, and the feed in the head
@@ -93,6 +97,9 @@ func (s *Site) staticPages(lang site.Language) []page {
 			// A page with strings of its own, such as a booking step.
 			p.title = s.siteTitle(lang.Code, s.Locales.T(lang.Code, r.meta+".title"))
 			p.description = s.Locales.T(lang.Code, r.meta+".description", "name", s.Info.Name)
+		case r.component == "CaseStudies":
+			p = s.workIndex(p)
+			fallthrough
 		default:
 			p.title = s.siteTitle(lang.Code, s.Locales.T(lang.Code, "meta."+r.meta+".title"))
 			p.description = s.Locales.T(lang.Code, "meta."+r.meta+".description", "name", s.Info.Name)

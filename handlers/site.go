@@ -17,6 +17,7 @@ import (
 	"github.com/northbeam/site/internal/blog"
 	"github.com/northbeam/site/internal/legal"
 	"github.com/northbeam/site/internal/site"
+	"github.com/northbeam/site/internal/work"
 	"github.com/northbeam/site/render"
 )
 
@@ -40,6 +41,7 @@ type Site struct {
 
 	legal    map[string]map[string]legal.Doc
 	blog     *blog.Library
+	work     *work.Library
 	mu       sync.Mutex                  // guards the maps below while the site is built
 	index    []page                      // every prerendered page, for the sitemap
 	files    map[string]*render.Resource // sitemap, robots.txt, manifest, icons
@@ -76,6 +78,10 @@ func BuildSite(ctx context.Context, content fs.FS, bundle *assets.Bundle, engine
 	if err != nil {
 		return nil, err
 	}
+	studies, err := loadWork(content, opts)
+	if err != nil {
+		return nil, err
+	}
 	s := &Site{
 		Info: info, Locales: locales, Bundle: bundle, Engine: engine, opts: opts,
 		legal:    docs,
@@ -84,6 +90,7 @@ func BuildSite(ctx context.Context, content fs.FS, bundle *assets.Bundle, engine
 		notFound: map[string]*render.Resource{},
 		assets:   map[string]*render.Resource{},
 		blog:     posts,
+		work:     studies,
 		feeds:    map[string]*render.Resource{},
 
 		notFoundData:   map[string]*render.Resource{},
@@ -108,6 +115,7 @@ func BuildSite(ctx context.Context, content fs.FS, bundle *assets.Bundle, engine
 			jobs = append(jobs, func() error { return s.prerender(ctx, p) })
 		}
 		jobs = append(jobs, s.blogJobs(ctx, lang)...)
+		jobs = append(jobs, s.workJobs(ctx, lang)...)
 		jobs = append(jobs, s.contactAnswerJobs(ctx, lang)...)
 		jobs = append(jobs, func() error {
 			p := s.notFoundPage(lang, lang.LocalPath("/404"))

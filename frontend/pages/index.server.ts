@@ -4,6 +4,8 @@
 import BlogList from "./BlogList";
 import BlogPost from "./BlogPost";
 import CancelBooking from "./CancelBooking";
+import CaseStudies from "./CaseStudies";
+import CaseStudy from "./CaseStudy";
 import Home from "./Home";
 import Legal from "./Legal";
 import NotFound from "./NotFound";
@@ -20,4 +22,6 @@ export const pages: PageMap = {
   CancelBooking: { Component: CancelBooking, preload: ready },
   Legal: { Component: Legal, preload: ready },
   NotFound: { Component: NotFound, preload: ready },
+  CaseStudies: { Component: CaseStudies, preload: ready },
+  CaseStudy: { Component: CaseStudy, preload: ready },
 };

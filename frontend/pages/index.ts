@@ -26,4 +26,6 @@ export const pages: PageMap = {
   CancelBooking: lazyPage(() => import("./CancelBooking")),
   Legal: lazyPage(() => import("./Legal")),
   NotFound: lazyPage(() => import("./NotFound")),
+  CaseStudies: lazyPage(() => import("./CaseStudies")),
+  CaseStudy: lazyPage(() => import("./CaseStudy")),
 };
