@@ -46,7 +46,7 @@ export function StudyCards({ lang, studies, headingLevel }: { lang: Lang; studie
           </H>
           {s.result && (
             <p className="study-result">
-              <strong>{s.result.value}</strong> {s.result.label}
+              <strong dir="auto">{s.result.value}</strong> {s.result.label}
             </p>
           )}
         </li>
@@ -70,7 +70,11 @@ export function Testimonials({ lang, items, titleId }: { lang: Lang; items: Test
                   <p>{q.text}</p>
                 </blockquote>
                 <figcaption>
-                  <strong>{q.name}</strong>, {q.role}, <Link to={studyPath(lang, q.slug)}>{q.company}</Link>
+                  <strong>{q.name}</strong>
+                  {t("work.separator")}
+                  {q.role}
+                  {t("work.separator")}
+                  <Link to={studyPath(lang, q.slug)}>{q.company}</Link>
                 </figcaption>
               </figure>
             </li>

@@ -90,7 +90,7 @@ export default function CaseStudy({ payload }: PageProps) {
         <ul>
           {study.results.map((r) => (
             <li key={r.label}>
-              <strong>{r.value}</strong> {r.label}
+              <strong dir="auto">{r.value}</strong> {r.label}
             </li>
           ))}
         </ul>
@@ -104,7 +104,11 @@ export default function CaseStudy({ payload }: PageProps) {
           <p>{study.quote.text}</p>
         </blockquote>
         <figcaption>
-          <strong>{study.quote.name}</strong>, {study.quote.role}, {study.quote.company}
+          <strong>{study.quote.name}</strong>
+          {t("work.separator")}
+          {study.quote.role}
+          {t("work.separator")}
+          {study.quote.company}
         </figcaption>
       </figure>
 
