@@ -25,6 +25,8 @@ export function pageOf(rest: string): PageName {
       return "Home";
     case "blog":
       return second && second !== "page" && second !== "tag" && !third ? "BlogPost" : "BlogList";
+    case "team":
+      return second && !third ? "Person" : second ? "NotFound" : "Team";
     case "work":
       return second && !third ? "CaseStudy" : second ? "NotFound" : "CaseStudies";
     case "schedule":

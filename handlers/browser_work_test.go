@@ -55,7 +55,8 @@ func TestViewOurWorkLeadsToTheCaseStudies(t *testing.T) {
 }
 
 // TestWorkLayoutAtPhoneAndDesktopWidths takes screenshots of the home
-// page's selected work and testimonials, a case study and the list in
+// page's selected work and testimonials, a case study and the list, the
+// team and a person's page in
 // English and Arabic at 360 and 1280 px, and fails when anything is wider
 // than the viewport or the layout shifts while the page loads.
 func TestWorkLayoutAtPhoneAndDesktopWidths(t *testing.T) {
@@ -68,6 +69,8 @@ func TestWorkLayoutAtPhoneAndDesktopWidths(t *testing.T) {
 			"home-work": lang.LocalPath("/"),
 			"work":      lang.LocalPath("/work"),
 			"study":     lang.LocalPath("/work/" + s.work.Studies(code)[1].Slug),
+			"team":      lang.LocalPath("/team"),
+			"person":    lang.LocalPath("/team/" + s.team.People(code)[1].Slug),
 		}
 		for name, path := range pages {
 			for _, width := range []int64{360, 1280} {

@@ -58,6 +58,7 @@ var staticRoutes = []staticRoute{
 	{"/services/strategic-consulting", "Home", "strategicConsulting", false},
 	{"/blog", "BlogList", "blog", false},
 	{"/work", "CaseStudies", "work", false},
+	{"/team", "Team", "team", false},
 	{"/schedule", "Schedule", "schedule", false},
 	{"/schedule/discovery", "Schedule", "schedule.services.discovery", false},
 	{"/schedule/strategy", "Schedule", "schedule.services.strategy", false},
@@ -79,8 +80,14 @@ func (s *Site) staticPages(lang site.Language) []page {
 			alternates: s.sameInEveryLanguage(r.path),
 			noIndex:    r.noIndex,
 		}
-		if r.component == "Home" {
+		// The data of pages made from content collections.
+		switch r.component {
+		case "Home":
 			p.data = homeData{Work: s.work.Summaries(lang.Code), Testimonials: s.work.Testimonials(lang.Code)}
+		case "CaseStudies":
+			p = s.workIndex(p)
+		case "Team":
+			p = s.teamIndex(p)
 		}
 		switch {
 		case r.component == "BlogList":
@@ -97,9 +104,6 @@ func (s *Site) staticPages(lang site.Language) []page {
 			// A page with strings of its own, such as a booking step.
 			p.title = s.siteTitle(lang.Code, s.Locales.T(lang.Code, r.meta+".title"))
 			p.description = s.Locales.T(lang.Code, r.meta+".description", "name", s.Info.Name)
-		case r.component == "CaseStudies":
-			p = s.workIndex(p)
-			fallthrough
 		default:
 			p.title = s.siteTitle(lang.Code, s.Locales.T(lang.Code, "meta."+r.meta+".title"))
 			p.description = s.Locales.T(lang.Code, "meta."+r.meta+".description", "name", s.Info.Name)

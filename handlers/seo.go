@@ -118,7 +118,7 @@ func (s *Site) postLD(lang site.Language, post *blog.Post, path string) []any {
 		"inLanguage":       lang.Tag,
 		"datePublished":    post.Published.Format(time.DateOnly),
 		"dateModified":     post.LastModified().Format(time.DateOnly),
-		"author":           map[string]string{"@type": "Person", "name": post.Author},
+		"author":           s.authorLD(lang, post.Author),
 		"publisher":        map[string]any{"@type": "Organization", "name": s.Info.Name, "logo": map[string]string{"@type": "ImageObject", "url": s.opts.BaseURL + "/icon-512.png"}},
 		"mainEntityOfPage": url,
 		"url":              url,
@@ -138,6 +138,16 @@ func (s *Site) postLD(lang site.Language, post *blog.Post, path string) []any {
 		},
 	}
 	return []any{posting, crumbs}
+}
+
+// authorLD is a post's author, pointing to their page on the team.
+func (s *Site) authorLD(lang site.Language, name string) map[string]string {
+	author := map[string]string{"@type": "Person", "name": name}
+	if u := s.personURL(lang, name); u != "" {
+		author["@id"] = u + "#person"
+		author["url"] = u
+	}
+	return author
 }
 
 // buildFiles makes the sitemap, robots.txt, the manifest and the images.

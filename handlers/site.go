@@ -17,6 +17,7 @@ import (
 	"github.com/northbeam/site/internal/blog"
 	"github.com/northbeam/site/internal/legal"
 	"github.com/northbeam/site/internal/site"
+	"github.com/northbeam/site/internal/team"
 	"github.com/northbeam/site/internal/work"
 	"github.com/northbeam/site/render"
 )
@@ -42,6 +43,7 @@ type Site struct {
 	legal    map[string]map[string]legal.Doc
 	blog     *blog.Library
 	work     *work.Library
+	team     *team.Team
 	mu       sync.Mutex                  // guards the maps below while the site is built
 	index    []page                      // every prerendered page, for the sitemap
 	files    map[string]*render.Resource // sitemap, robots.txt, manifest, icons
@@ -82,6 +84,10 @@ func BuildSite(ctx context.Context, content fs.FS, bundle *assets.Bundle, engine
 	if err != nil {
 		return nil, err
 	}
+	people, err := loadTeam(content, posts)
+	if err != nil {
+		return nil, err
+	}
 	s := &Site{
 		Info: info, Locales: locales, Bundle: bundle, Engine: engine, opts: opts,
 		legal:    docs,
@@ -91,6 +97,7 @@ func BuildSite(ctx context.Context, content fs.FS, bundle *assets.Bundle, engine
 		assets:   map[string]*render.Resource{},
 		blog:     posts,
 		work:     studies,
+		team:     people,
 		feeds:    map[string]*render.Resource{},
 
 		notFoundData:   map[string]*render.Resource{},
@@ -116,6 +123,7 @@ func BuildSite(ctx context.Context, content fs.FS, bundle *assets.Bundle, engine
 		}
 		jobs = append(jobs, s.blogJobs(ctx, lang)...)
 		jobs = append(jobs, s.workJobs(ctx, lang)...)
+		jobs = append(jobs, s.teamJobs(ctx, lang)...)
 		jobs = append(jobs, s.contactAnswerJobs(ctx, lang)...)
 		jobs = append(jobs, func() error {
 			p := s.notFoundPage(lang, lang.LocalPath("/404"))

@@ -25,6 +25,12 @@ export function Footer() {
               <Link to={to("/")}>{t("nav.home")}</Link>
             </li>
             <li>
+              <Link to={to("/work")}>{t("footer.work")}</Link>
+            </li>
+            <li>
+              <Link to={to("/team")}>{t("footer.team")}</Link>
+            </li>
+            <li>
               <Link to={to("/blog")}>{t("nav.blog")}</Link>
             </li>
             <li>

@@ -1,7 +1,7 @@
 import type { Lang } from "./languages";
 
 /** PageName names a component under frontend/pages (its file name). */
-export type PageName = "Home" | "BlogList" | "BlogPost" | "Schedule" | "CancelBooking" | "Legal" | "NotFound" | "CaseStudies" | "CaseStudy";
+export type PageName = "Home" | "BlogList" | "BlogPost" | "Schedule" | "CancelBooking" | "Legal" | "NotFound" | "CaseStudies" | "CaseStudy" | "Team" | "Person";
 
 /** ClientConfig is the server configuration the browser needs. */
 export interface ClientConfig {

@@ -9,7 +9,9 @@ import CaseStudy from "./CaseStudy";
 import Home from "./Home";
 import Legal from "./Legal";
 import NotFound from "./NotFound";
+import Person from "./Person";
 import Schedule from "./Schedule";
+import Team from "./Team";
 import type { PageMap } from "./types";
 
 const ready = () => Promise.resolve();
@@ -24,4 +26,6 @@ export const pages: PageMap = {
   NotFound: { Component: NotFound, preload: ready },
   CaseStudies: { Component: CaseStudies, preload: ready },
   CaseStudy: { Component: CaseStudy, preload: ready },
+  Team: { Component: Team, preload: ready },
+  Person: { Component: Person, preload: ready },
 };

@@ -28,4 +28,6 @@ export const pages: PageMap = {
   NotFound: lazyPage(() => import("./NotFound")),
   CaseStudies: lazyPage(() => import("./CaseStudies")),
   CaseStudy: lazyPage(() => import("./CaseStudy")),
+  Team: lazyPage(() => import("./Team")),
+  Person: lazyPage(() => import("./Person")),
 };
