@@ -33,6 +33,7 @@ func registerSEO(e *echo.Echo, srv *Server) {
 			return nil
 		})
 	}
+	e.Match([]string{http.MethodGet, http.MethodHead}, "/og/:file", srv.shareImageFile)
 }
 
 // ogLocales are the Open Graph locales of the site's languages.
@@ -47,6 +48,10 @@ func (s *Site) describeForSharing(doc *render.Document, p page) {
 	}
 	doc.Image = s.opts.BaseURL + "/og.png"
 	doc.ImageAlt = s.Info.Name
+	if img, ok := s.shareByPage[p.path]; ok {
+		doc.Image = s.opts.BaseURL + img
+		doc.ImageAlt = s.shareImages[img].title
+	}
 	doc.OGLocale = ogLocales[p.lang.Code]
 	for code := range p.alternates {
 		if code != p.lang.Code && ogLocales[code] != "" {
@@ -124,6 +129,9 @@ func (s *Site) postLD(lang site.Language, post *blog.Post, path string) []any {
 		"url":              url,
 		"image":            s.opts.BaseURL + "/og.png",
 		"keywords":         strings.Join(keywords, ", "),
+	}
+	if img, ok := s.shareByPage[path]; ok {
+		posting["image"] = s.opts.BaseURL + img
 	}
 	if post.Cover != nil {
 		posting["image"] = s.opts.BaseURL + post.Cover.Src

@@ -40,18 +40,22 @@ type Site struct {
 	Engine  *render.Engine
 	opts    Options
 
-	legal    map[string]map[string]legal.Doc
-	blog     *blog.Library
-	work     *work.Library
-	team     *team.Team
-	mu       sync.Mutex                  // guards the maps below while the site is built
-	index    []page                      // every prerendered page, for the sitemap
-	files    map[string]*render.Resource // sitemap, robots.txt, manifest, icons
-	pages    map[string]*render.Resource // canonical path -> HTML
-	payloads map[string]*render.Resource // canonical path -> payload JSON
-	notFound map[string]*render.Resource // language -> the 404 page
-	assets   map[string]*render.Resource // name under /assets/ -> file
-	feeds    map[string]*render.Resource // path -> Atom feed of a language's blog
+	legal map[string]map[string]legal.Doc
+	blog  *blog.Library
+	work  *work.Library
+	team  *team.Team
+	// shareByPage is the path of the share image of a page that has its
+	// own (by the page's path); shareImages the images, by their path.
+	shareByPage map[string]string
+	shareImages map[string]*shareImage
+	mu          sync.Mutex                  // guards the maps below while the site is built
+	index       []page                      // every prerendered page, for the sitemap
+	files       map[string]*render.Resource // sitemap, robots.txt, manifest, icons
+	pages       map[string]*render.Resource // canonical path -> HTML
+	payloads    map[string]*render.Resource // canonical path -> payload JSON
+	notFound    map[string]*render.Resource // language -> the 404 page
+	assets      map[string]*render.Resource // name under /assets/ -> file
+	feeds       map[string]*render.Resource // path -> Atom feed of a language's blog
 
 	// notFoundData is the payload of the 404 page, by language, which
 	// /api/page answers for any path that holds no page.
@@ -103,6 +107,7 @@ func BuildSite(ctx context.Context, content fs.FS, bundle *assets.Bundle, engine
 		notFoundData:   map[string]*render.Resource{},
 		contactAnswers: map[string]map[int]*render.Resource{},
 	}
+	s.planShareImages()
 	var jobs []func() error
 	for name, data := range bundle.Client {
 		jobs = append(jobs, func() error {

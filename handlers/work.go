@@ -120,7 +120,7 @@ func (s *Site) studyLD(lang site.Language, st *work.Study, path string) []any {
 		"publisher":        org,
 		"mainEntityOfPage": u,
 		"url":              u,
-		"image":            s.opts.BaseURL + "/og.png",
+		"image":            s.shareImageURL(path),
 		"about":            map[string]string{"@type": "Organization", "description": st.Client + " (" + st.Sector + ", " + st.Size + ")"},
 		"keywords":         st.Stack,
 	}
