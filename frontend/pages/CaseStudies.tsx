@@ -24,10 +24,10 @@ export default function CaseStudies({ payload }: PageProps) {
       </div>
       <Testimonials lang={lang} items={data.testimonials} titleId="voices-title" />
       <aside className="container post-cta" aria-labelledby="work-cta">
-        <h2 id="work-cta">{t("work.cta.title")}</h2>
-        <p>{t("work.cta.text")}</p>
+        <h2 id="work-cta">{t("blog.cta.title")}</h2>
+        <p>{t("home.contact.bookLead")}</p>
         <Link className="button button-primary" to={localPath(lang, "/schedule")}>
-          {t("work.cta.button")}
+          {t("home.contact.book")}
         </Link>
       </aside>
     </>

@@ -113,10 +113,10 @@ export default function CaseStudy({ payload }: PageProps) {
       </figure>
 
       <aside className="post-cta" aria-labelledby={ctaId}>
-        <h2 id={ctaId}>{t("work.cta.title")}</h2>
-        <p>{t("work.cta.text")}</p>
+        <h2 id={ctaId}>{t("blog.cta.title")}</h2>
+        <p>{t("home.contact.bookLead")}</p>
         <Link className="button button-primary" to={localPath(lang, "/schedule")}>
-          {t("work.cta.button")}
+          {t("home.contact.book")}
         </Link>
       </aside>
 
