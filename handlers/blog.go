@@ -71,8 +71,9 @@ type blogListData struct {
 }
 
 // loadBlog loads the posts; drafts only in development mode.
-func loadBlog(content fs.FS, opts Options) (*blog.Library, error) {
+func loadBlog(content fs.FS, opts Options, images *contentImages) (*blog.Library, error) {
 	mdOpts := []markdown.Option{
+		images.markdownOption(),
 		// The ids the shell around a post already uses.
 		markdown.WithReservedIDs("root", "main", "page-data", "footer-quick", "footer-services", "footer-legal"),
 	}

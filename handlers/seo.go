@@ -34,6 +34,7 @@ func registerSEO(e *echo.Echo, srv *Server) {
 		})
 	}
 	e.Match([]string{http.MethodGet, http.MethodHead}, "/og/:file", srv.shareImageFile)
+	registerImages(e, srv) // the content's own images, beside the brand's
 }
 
 // ogLocales are the Open Graph locales of the site's languages.

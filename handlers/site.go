@@ -44,6 +44,8 @@ type Site struct {
 	blog  *blog.Library
 	work  *work.Library
 	team  *team.Team
+	// images are the files of content/img/.
+	images *contentImages
 	// shareByPage is the path of the share image of a page that has its
 	// own (by the page's path); shareImages the images, by their path.
 	shareByPage map[string]string
@@ -80,11 +82,15 @@ func BuildSite(ctx context.Context, content fs.FS, bundle *assets.Bundle, engine
 	if err != nil {
 		return nil, err
 	}
-	posts, err := loadBlog(content, opts)
+	contentImgs, err := loadImages(content)
 	if err != nil {
 		return nil, err
 	}
-	studies, err := loadWork(content, opts)
+	posts, err := loadBlog(content, opts, contentImgs)
+	if err != nil {
+		return nil, err
+	}
+	studies, err := loadWork(content, opts, contentImgs)
 	if err != nil {
 		return nil, err
 	}
@@ -102,6 +108,7 @@ func BuildSite(ctx context.Context, content fs.FS, bundle *assets.Bundle, engine
 		blog:     posts,
 		work:     studies,
 		team:     people,
+		images:   contentImgs,
 		feeds:    map[string]*render.Resource{},
 
 		notFoundData:   map[string]*render.Resource{},

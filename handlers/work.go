@@ -21,8 +21,9 @@ func studyPath(lang site.Language, slug string) string {
 }
 
 // loadWork loads the case studies.
-func loadWork(content fs.FS, opts Options) (*work.Library, error) {
+func loadWork(content fs.FS, opts Options, images *contentImages) (*work.Library, error) {
 	mdOpts := []markdown.Option{
+		images.markdownOption(),
 		markdown.WithReservedIDs("root", "main", "page-data", "footer-quick", "footer-services", "footer-legal"),
 	}
 	if u, err := url.Parse(opts.BaseURL); err == nil && u.Host != "" {
