@@ -1,10 +1,10 @@
 package markdown
 
 import (
+	"errors"
 	"math"
 	"regexp"
 	"strconv"
-	"errors"
 	"strings"
 	"sync"
 	"testing"
