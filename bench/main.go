@@ -60,6 +60,11 @@ var pages = []struct{ name, path string }{
 	{"blog post", "/blog/boring-technology-for-reliable-saas"},
 	{"schedule", "/schedule/discovery"},
 	{"privacy", "/ar/privacy"},
+	{"imprint", "/de/imprint"},
+	{"case studies", "/work"},
+	{"case study", "/ar/work/fintech-platform-thirty-deploys-a-day"},
+	{"team", "/fr/team"},
+	{"person", "/team/lena-hartmann"},
 	{"not found", "/nope"},
 }
 

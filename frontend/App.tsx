@@ -25,10 +25,15 @@ export function pageOf(rest: string): PageName {
       return "Home";
     case "blog":
       return second && second !== "page" && second !== "tag" && !third ? "BlogPost" : "BlogList";
+    case "team":
+      return second && !third ? "Person" : second ? "NotFound" : "Team";
+    case "work":
+      return second && !third ? "CaseStudy" : second ? "NotFound" : "CaseStudies";
     case "schedule":
       return second === "cancel" ? "CancelBooking" : second === "reschedule" ? "RescheduleBooking" : "Schedule";
     case "privacy":
     case "cookies":
+    case "imprint":
       return "Legal";
     default:
       return "NotFound";

@@ -71,8 +71,9 @@ type blogListData struct {
 }
 
 // loadBlog loads the posts; drafts only in development mode.
-func loadBlog(content fs.FS, opts Options) (*blog.Library, error) {
+func loadBlog(content fs.FS, opts Options, images *contentImages) (*blog.Library, error) {
 	mdOpts := []markdown.Option{
+		images.markdownOption(),
 		// The ids the shell around a post already uses.
 		markdown.WithReservedIDs("root", "main", "page-data", "footer-quick", "footer-services", "footer-legal"),
 	}
@@ -129,6 +130,20 @@ func (s *Site) blogListPage(lang site.Language, number int, tag string) (page, e
 	return p, nil
 }
 
+// blogPostData is the payload data of a post's page.
+type blogPostData struct {
+	blog.Article
+	AuthorPath string `json:"authorPath,omitempty"` // the author's page on the team
+}
+
+// authorPath is the path of the page of a post's author in lang, or "".
+func (s *Site) authorPath(lang site.Language, name string) string {
+	if p, ok := s.team.ByName(lang.Code, name); ok {
+		return personPath(lang, p.Slug)
+	}
+	return ""
+}
+
 // blogPostPage is the page of lang's post with slug, or blog.ErrNotFound.
 func (s *Site) blogPostPage(lang site.Language, slug string) (page, error) {
 	article, err := s.blog.Article(lang.Code, slug)
@@ -160,7 +175,7 @@ func (s *Site) blogPostPage(lang site.Language, slug string) (page, error) {
 		title:       s.siteTitle(lang.Code, article.Title),
 		description: article.Description,
 		alternates:  alternates,
-		data:        article,
+		data:        blogPostData{Article: article, AuthorPath: s.authorPath(lang, post.Author)},
 		links:       s.feedLinks(lang),
 	}, nil
 }

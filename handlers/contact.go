@@ -18,6 +18,7 @@ import (
 
 	"github.com/northbeam/site/internal/contact"
 	"github.com/northbeam/site/internal/site"
+	"github.com/northbeam/site/internal/work"
 	"github.com/northbeam/site/render"
 )
 
@@ -260,7 +261,9 @@ type contactFormState struct {
 
 // homeData is the data of the home page.
 type homeData struct {
-	Contact *contactFormState `json:"contact,omitempty"`
+	Contact      *contactFormState  `json:"contact,omitempty"`
+	Work         []work.Summary     `json:"work"`         // the selected case studies
+	Testimonials []work.Testimonial `json:"testimonials"` // their clients' words
 }
 
 // formState is the contact form after a post with outcome out.
@@ -286,7 +289,9 @@ func (s *Site) contactFormPage(lang string, state contactFormState) page {
 		l = s.Info.Default()
 	}
 	p := s.homePage(l)
-	p.data = homeData{Contact: &state}
+	data, _ := p.data.(homeData)
+	data.Contact = &state
+	p.data = data
 	p.noScript = true
 	return p
 }

@@ -12,7 +12,7 @@ import (
 func TestHomeSectionsInOrder(t *testing.T) {
 	h := testHandler(t)
 	s := testSite(t)
-	sectionOrder := []string{`class="hero"`, `class="stats"`, `id="services"`, `class="why"`, `id="contact"`}
+	sectionOrder := []string{`class="hero"`, `class="stats"`, `id="services"`, `class="work"`, `class="why"`, `class="testimonials"`, `id="contact"`}
 	for _, lang := range s.Info.Languages {
 		for _, path := range []string{"/", "/services", "/services/strategic-consulting"} {
 			body := get(t, h, lang.LocalPath(path)).Body.String()
@@ -32,13 +32,13 @@ func TestHomeSectionsInOrder(t *testing.T) {
 				}
 			}
 			// The hero's calls to action: Start Your Project to the contact
-			// section, View Our Work to the services.
+			// section, View Our Work to the case studies (issue 17).
 			start := regexp.MustCompile(`<a class="button button-primary" href="([^"]+)">` + regexp.QuoteMeta(html.EscapeString(s.Locales.T(lang.Code, "home.hero.start"))))
-			work := regexp.MustCompile(`<a class="button button-secondary" href="([^"]+)">` + regexp.QuoteMeta(html.EscapeString(s.Locales.T(lang.Code, "home.hero.work"))))
+			work := regexp.MustCompile(`<a class="button button-secondary" href="([^"]+)" data-discover="true">` + regexp.QuoteMeta(html.EscapeString(s.Locales.T(lang.Code, "home.hero.work"))))
 			if m := start.FindStringSubmatch(body); m == nil || m[1] != "#contact" {
 				t.Errorf("%s: Start Your Project leads to %v", lang.LocalPath(path), m)
 			}
-			if m := work.FindStringSubmatch(body); m == nil || m[1] != "#services" {
+			if m := work.FindStringSubmatch(body); m == nil || m[1] != lang.LocalPath("/work") {
 				t.Errorf("%s: View Our Work leads to %v", lang.LocalPath(path), m)
 			}
 			for _, svc := range []string{"custom-software", "platform-engineering", "strategic-consulting"} {

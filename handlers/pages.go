@@ -57,6 +57,8 @@ var staticRoutes = []staticRoute{
 	{"/services/platform-engineering", "Home", "platformEngineering", false},
 	{"/services/strategic-consulting", "Home", "strategicConsulting", false},
 	{"/blog", "BlogList", "blog", false},
+	{"/work", "CaseStudies", "work", false},
+	{"/team", "Team", "team", false},
 	{"/schedule", "Schedule", "schedule", false},
 	{"/schedule/discovery", "Schedule", "schedule.services.discovery", false},
 	{"/schedule/strategy", "Schedule", "schedule.services.strategy", false},
@@ -64,6 +66,7 @@ var staticRoutes = []staticRoute{
 	{"/schedule/reschedule", "RescheduleBooking", "booking.reschedule", true},
 	{"/privacy", "Legal", "", false},
 	{"/cookies", "Legal", "", false},
+	{"/imprint", "Legal", "", false},
 }
 
 // staticPages lists the pages of the static routes in one language.
@@ -77,6 +80,15 @@ func (s *Site) staticPages(lang site.Language) []page {
 			status:     http.StatusOK,
 			alternates: s.sameInEveryLanguage(r.path),
 			noIndex:    r.noIndex,
+		}
+		// The data of pages made from content collections.
+		switch r.component {
+		case "Home":
+			p.data = homeData{Work: s.work.Summaries(lang.Code), Testimonials: s.work.Testimonials(lang.Code)}
+		case "CaseStudies":
+			p = s.workIndex(p)
+		case "Team":
+			p = s.teamIndex(p)
 		}
 		switch {
 		case r.component == "BlogList":

@@ -33,6 +33,8 @@ func registerSEO(e *echo.Echo, srv *Server) {
 			return nil
 		})
 	}
+	e.Match([]string{http.MethodGet, http.MethodHead}, "/og/:file", srv.shareImageFile)
+	registerImages(e, srv) // the content's own images, beside the brand's
 }
 
 // ogLocales are the Open Graph locales of the site's languages.
@@ -47,6 +49,10 @@ func (s *Site) describeForSharing(doc *render.Document, p page) {
 	}
 	doc.Image = s.opts.BaseURL + "/og.png"
 	doc.ImageAlt = s.Info.Name
+	if img, ok := s.shareByPage[p.path]; ok {
+		doc.Image = s.opts.BaseURL + img
+		doc.ImageAlt = s.shareImages[img].title
+	}
 	doc.OGLocale = ogLocales[p.lang.Code]
 	for code := range p.alternates {
 		if code != p.lang.Code && ogLocales[code] != "" {
@@ -118,12 +124,15 @@ func (s *Site) postLD(lang site.Language, post *blog.Post, path string) []any {
 		"inLanguage":       lang.Tag,
 		"datePublished":    post.Published.Format(time.DateOnly),
 		"dateModified":     post.LastModified().Format(time.DateOnly),
-		"author":           map[string]string{"@type": "Person", "name": post.Author},
+		"author":           s.authorLD(lang, post.Author),
 		"publisher":        map[string]any{"@type": "Organization", "name": s.Info.Name, "logo": map[string]string{"@type": "ImageObject", "url": s.opts.BaseURL + "/icon-512.png"}},
 		"mainEntityOfPage": url,
 		"url":              url,
 		"image":            s.opts.BaseURL + "/og.png",
 		"keywords":         strings.Join(keywords, ", "),
+	}
+	if img, ok := s.shareByPage[path]; ok {
+		posting["image"] = s.opts.BaseURL + img
 	}
 	if post.Cover != nil {
 		posting["image"] = s.opts.BaseURL + post.Cover.Src
@@ -138,6 +147,16 @@ func (s *Site) postLD(lang site.Language, post *blog.Post, path string) []any {
 		},
 	}
 	return []any{posting, crumbs}
+}
+
+// authorLD is a post's author, pointing to their page on the team.
+func (s *Site) authorLD(lang site.Language, name string) map[string]string {
+	author := map[string]string{"@type": "Person", "name": name}
+	if u := s.personURL(lang, name); u != "" {
+		author["@id"] = u + "#person"
+		author["url"] = u
+	}
+	return author
 }
 
 // buildFiles makes the sitemap, robots.txt, the manifest and the images.

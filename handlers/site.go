@@ -17,6 +17,8 @@ import (
 	"github.com/northbeam/site/internal/blog"
 	"github.com/northbeam/site/internal/legal"
 	"github.com/northbeam/site/internal/site"
+	"github.com/northbeam/site/internal/team"
+	"github.com/northbeam/site/internal/work"
 	"github.com/northbeam/site/render"
 )
 
@@ -45,16 +47,24 @@ type Site struct {
 	// apart from the visitors' so that no page of theirs carries them.
 	StaffLocales *site.Locales
 
-	legal    map[string]map[string]legal.Doc
-	blog     *blog.Library
-	mu       sync.Mutex                  // guards the maps below while the site is built
-	index    []page                      // every prerendered page, for the sitemap
-	files    map[string]*render.Resource // sitemap, robots.txt, manifest, icons
-	pages    map[string]*render.Resource // canonical path -> HTML
-	payloads map[string]*render.Resource // canonical path -> payload JSON
-	notFound map[string]*render.Resource // language -> the 404 page
-	assets   map[string]*render.Resource // name under /assets/ -> file
-	feeds    map[string]*render.Resource // path -> Atom feed of a language's blog
+	legal map[string]map[string]legal.Doc
+	blog  *blog.Library
+	work  *work.Library
+	team  *team.Team
+	// images are the files of content/img/.
+	images *contentImages
+	// shareByPage is the path of the share image of a page that has its
+	// own (by the page's path); shareImages the images, by their path.
+	shareByPage map[string]string
+	shareImages map[string]*shareImage
+	mu          sync.Mutex                  // guards the maps below while the site is built
+	index       []page                      // every prerendered page, for the sitemap
+	files       map[string]*render.Resource // sitemap, robots.txt, manifest, icons
+	pages       map[string]*render.Resource // canonical path -> HTML
+	payloads    map[string]*render.Resource // canonical path -> payload JSON
+	notFound    map[string]*render.Resource // language -> the 404 page
+	assets      map[string]*render.Resource // name under /assets/ -> file
+	feeds       map[string]*render.Resource // path -> Atom feed of a language's blog
 
 	// notFoundData is the payload of the 404 page, by language, which
 	// /api/page answers for any path that holds no page.
@@ -83,7 +93,19 @@ func BuildSite(ctx context.Context, content fs.FS, bundle *assets.Bundle, engine
 	if err != nil {
 		return nil, err
 	}
-	posts, err := loadBlog(content, opts)
+	contentImgs, err := loadImages(content)
+	if err != nil {
+		return nil, err
+	}
+	posts, err := loadBlog(content, opts, contentImgs)
+	if err != nil {
+		return nil, err
+	}
+	studies, err := loadWork(content, opts, contentImgs)
+	if err != nil {
+		return nil, err
+	}
+	people, err := loadTeam(content, posts)
 	if err != nil {
 		return nil, err
 	}
@@ -95,11 +117,15 @@ func BuildSite(ctx context.Context, content fs.FS, bundle *assets.Bundle, engine
 		notFound: map[string]*render.Resource{},
 		assets:   map[string]*render.Resource{},
 		blog:     posts,
+		work:     studies,
+		team:     people,
+		images:   contentImgs,
 		feeds:    map[string]*render.Resource{},
 
 		notFoundData:   map[string]*render.Resource{},
 		contactAnswers: map[string]map[int]*render.Resource{},
 	}
+	s.planShareImages()
 	var jobs []func() error
 	for name, data := range bundle.Client {
 		jobs = append(jobs, func() error {
@@ -119,6 +145,8 @@ func BuildSite(ctx context.Context, content fs.FS, bundle *assets.Bundle, engine
 			jobs = append(jobs, func() error { return s.prerender(ctx, p) })
 		}
 		jobs = append(jobs, s.blogJobs(ctx, lang)...)
+		jobs = append(jobs, s.workJobs(ctx, lang)...)
+		jobs = append(jobs, s.teamJobs(ctx, lang)...)
 		jobs = append(jobs, s.contactAnswerJobs(ctx, lang)...)
 		jobs = append(jobs, func() error {
 			p := s.notFoundPage(lang, lang.LocalPath("/404"))

@@ -25,6 +25,12 @@ export function Footer() {
               <Link to={to("/")}>{t("nav.home")}</Link>
             </li>
             <li>
+              <Link to={to("/work")}>{t("footer.work")}</Link>
+            </li>
+            <li>
+              <Link to={to("/team")}>{t("footer.team")}</Link>
+            </li>
+            <li>
               <Link to={to("/blog")}>{t("nav.blog")}</Link>
             </li>
             <li>
@@ -57,6 +63,9 @@ export function Footer() {
             </li>
             <li>
               <Link to={to("/cookies")}>{t("footer.cookies")}</Link>
+            </li>
+            <li>
+              <Link to={to("/imprint")}>{t("footer.imprint")}</Link>
             </li>
             <li>
               <button type="button" className="link-button" data-cc="show-preferencesModal" aria-haspopup="dialog">

@@ -79,6 +79,8 @@ export interface BlogPostData extends PostSummary {
   translations: Translation[];
   newer?: PostSummary;
   older?: PostSummary;
+  /** authorPath is the author's page on the team, when they have one. */
+  authorPath?: string;
 }
 
 // The blog's URLs; handlers/blog.go builds the same ones. A tag's URL holds

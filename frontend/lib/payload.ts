@@ -1,7 +1,19 @@
 import type { Lang } from "./languages";
 
 /** PageName names a component under frontend/pages (its file name). */
-export type PageName = "Home" | "BlogList" | "BlogPost" | "Schedule" | "CancelBooking" | "RescheduleBooking" | "Legal" | "NotFound";
+export type PageName =
+  | "Home"
+  | "BlogList"
+  | "BlogPost"
+  | "Schedule"
+  | "CancelBooking"
+  | "RescheduleBooking"
+  | "Legal"
+  | "NotFound"
+  | "CaseStudies"
+  | "CaseStudy"
+  | "Team"
+  | "Person";
 
 /** ClientConfig is the server configuration the browser needs. */
 export interface ClientConfig {

@@ -43,7 +43,13 @@ export default function BlogPost({ payload }: PageProps) {
         </h1>
         <p className="lead">{post.description}</p>
         <p className="post-meta">
-          <span>{t("blog.author", { author: post.author })}</span>
+          {post.authorPath ? (
+            <Link to={post.authorPath} rel="author">
+              {t("blog.author", { author: post.author })}
+            </Link>
+          ) : (
+            <span>{t("blog.author", { author: post.author })}</span>
+          )}
           <PostDates post={post} withLabels />
         </p>
         <TagList lang={lang} tags={post.tags} />

@@ -3,6 +3,7 @@ import { useTranslation } from "react-i18next";
 import { Link, useLocation } from "react-router-dom";
 import site from "../../content/site.json";
 import { ContactForm } from "../components/ContactForm";
+import { StudyCards, Testimonials, type StudySummary, type Testimonial } from "../components/work";
 import type { ContactFormState } from "../lib/contact";
 import { useLocalPath } from "../lib/lang";
 import { splitPath } from "../lib/languages";
@@ -44,6 +45,7 @@ export default function Home({ payload }: PageProps) {
   }, [onServices, highlighted]);
 
   const s = site.stats;
+  const data = payload.data as { contact?: ContactFormState; work: StudySummary[]; testimonials: Testimonial[] };
   return (
     <div className="home">
       <section className="hero" aria-labelledby="hero-title">
@@ -57,9 +59,9 @@ export default function Home({ payload }: PageProps) {
             <a className="button button-primary" href="#contact">
               {t("home.hero.start")}
             </a>
-            <a className="button button-secondary" href="#services">
+            <Link className="button button-secondary" to={to("/work")}>
               {t("home.hero.work")}
-            </a>
+            </Link>
           </div>
         </div>
       </section>
@@ -133,6 +135,19 @@ export default function Home({ payload }: PageProps) {
         </div>
       </section>
 
+      <section className="work" aria-labelledby="work-title">
+        <div className="container">
+          <h2 id="work-title">{t("home.work.title")}</h2>
+          <p className="section-lead">{t("home.work.lead")}</p>
+          <StudyCards lang={payload.lang} studies={data.work} headingLevel={3} />
+          <p>
+            <Link className="card-link" to={to("/work")}>
+              {t("home.work.all")}
+            </Link>
+          </p>
+        </div>
+      </section>
+
       <section className="why" aria-labelledby="why-title">
         <div className="container">
           <h2 id="why-title">{t("home.why.title")}</h2>
@@ -147,6 +162,8 @@ export default function Home({ payload }: PageProps) {
           </ul>
         </div>
       </section>
+
+      <Testimonials lang={payload.lang} items={data.testimonials} titleId="voices-title" />
 
       <section id="contact" className="contact" aria-labelledby="contact-title">
         <div className="container contact-grid">
@@ -167,7 +184,7 @@ export default function Home({ payload }: PageProps) {
               </Link>
             </aside>
           </div>
-          <ContactForm id="contact-form" initial={(payload.data as { contact?: ContactFormState } | null)?.contact} />
+          <ContactForm id="contact-form" initial={data.contact} />
         </div>
       </section>
     </div>

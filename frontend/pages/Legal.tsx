@@ -3,7 +3,7 @@ import type { PageProps } from "./types";
 
 /** LegalData is a legal text rendered from content/legal/<lang>/<name>.md by the server. */
 export interface LegalData {
-  name: "privacy" | "cookies";
+  name: "privacy" | "cookies" | "imprint";
   title: string;
   html: string;
 }

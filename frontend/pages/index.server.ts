@@ -4,11 +4,15 @@
 import BlogList from "./BlogList";
 import BlogPost from "./BlogPost";
 import CancelBooking from "./CancelBooking";
+import CaseStudies from "./CaseStudies";
+import CaseStudy from "./CaseStudy";
 import RescheduleBooking from "./RescheduleBooking";
 import Home from "./Home";
 import Legal from "./Legal";
 import NotFound from "./NotFound";
+import Person from "./Person";
 import Schedule from "./Schedule";
+import Team from "./Team";
 import type { PageMap } from "./types";
 
 const ready = () => Promise.resolve();
@@ -22,4 +26,8 @@ export const pages: PageMap = {
   RescheduleBooking: { Component: RescheduleBooking, preload: ready },
   Legal: { Component: Legal, preload: ready },
   NotFound: { Component: NotFound, preload: ready },
+  CaseStudies: { Component: CaseStudies, preload: ready },
+  CaseStudy: { Component: CaseStudy, preload: ready },
+  Team: { Component: Team, preload: ready },
+  Person: { Component: Person, preload: ready },
 };

@@ -27,4 +27,8 @@ export const pages: PageMap = {
   RescheduleBooking: lazyPage(() => import("./RescheduleBooking")),
   Legal: lazyPage(() => import("./Legal")),
   NotFound: lazyPage(() => import("./NotFound")),
+  CaseStudies: lazyPage(() => import("./CaseStudies")),
+  CaseStudy: lazyPage(() => import("./CaseStudy")),
+  Team: lazyPage(() => import("./Team")),
+  Person: lazyPage(() => import("./Person")),
 };

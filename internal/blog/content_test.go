@@ -49,7 +49,7 @@ func TestSeedContent(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			_, body, err := splitFrontMatter([]byte(strings.ReplaceAll(string(src), "\r\n", "\n")))
+			_, body, err := SplitFrontMatter([]byte(strings.ReplaceAll(string(src), "\r\n", "\n")))
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -165,7 +165,7 @@ func parsePost(md *markdown.Renderer, file, lang, slug string, src []byte) (*Pos
 	src = bytes.TrimPrefix(src, []byte("\uFEFF"))
 	src = bytes.ReplaceAll(src, []byte("\r\n"), []byte("\n"))
 
-	front, body, err := splitFrontMatter(src)
+	front, body, err := SplitFrontMatter(src)
 	if err != nil {
 		fail(1, "", err)
 		return nil, errs
@@ -189,9 +189,9 @@ func parsePost(md *markdown.Renderer, file, lang, slug string, src []byte) (*Pos
 	return p, nil
 }
 
-// splitFrontMatter splits src into the YAML between the first two "---"
+// SplitFrontMatter splits src into the YAML between the first two "---"
 // lines and the Markdown after them. The YAML starts on line 2 of the file.
-func splitFrontMatter(src []byte) (front, body []byte, err error) {
+func SplitFrontMatter(src []byte) (front, body []byte, err error) {
 	first, rest, _ := bytes.Cut(src, []byte("\n"))
 	if string(bytes.TrimRight(first, " \t")) != "---" {
 		return nil, nil, errors.New(`front matter missing: the file must start with a line "---"`)

@@ -3,6 +3,7 @@ package brand
 import (
 	"bytes"
 	"encoding/xml"
+	"errors"
 	"image/png"
 	"os"
 	"testing"
@@ -39,5 +40,31 @@ func TestImagesHaveTheirSizes(t *testing.T) {
 	}
 	if err := xml.Unmarshal([]byte(IconSVG), new(struct{})); err != nil {
 		t.Errorf("IconSVG is not well-formed: %v", err)
+	}
+}
+
+// TestPageImage: a page's share image is 1200×630 and differs with its
+// title; Arabic, which these fonts cannot shape, is refused so the page
+// keeps the default image rather than showing boxes.
+func TestPageImage(t *testing.T) {
+	a, err := PageImage("Northbeam", "Case study", "From a weekly release train to thirty deployments a day at a payments company")
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := PageImage("Northbeam", "Étude de cas", "D’une mise en production hebdomadaire à trente déploiements par jour")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, img := range [][]byte{a, b} {
+		cfg, err := png.DecodeConfig(bytes.NewReader(img))
+		if err != nil || cfg.Width != 1200 || cfg.Height != 630 {
+			t.Errorf("image %dx%d, %v", cfg.Width, cfg.Height, err)
+		}
+	}
+	if bytes.Equal(a, b) {
+		t.Error("two titles drew the same image")
+	}
+	if _, err := PageImage("Northbeam", "دراسة حالة", "من إصدار أسبوعي واحد إلى ثلاثين عملية نشر"); !errors.Is(err, ErrUnsupportedScript) {
+		t.Errorf("Arabic: %v, want ErrUnsupportedScript", err)
 	}
 }

@@ -1,4 +1,4 @@
-// Package legal loads the legal texts (privacy and cookie policies) from
+// Package legal loads the legal texts (privacy and cookie policies, imprint) from
 // content/legal/<lang>/<name>.md, fills in the brand facts of site.json and
 // renders them to HTML.
 package legal
@@ -19,7 +19,7 @@ import (
 )
 
 // Names are the legal texts every language has.
-var Names = []string{"privacy", "cookies"}
+var Names = []string{"privacy", "cookies", "imprint"}
 
 // Doc is one legal text, rendered.
 type Doc struct {
@@ -71,6 +71,10 @@ func Load(fsys fs.FS, dir string, s *site.Site, settings Settings) (map[string]m
 				return nil, fmt.Errorf("legal: %s: title and description are required", file)
 			}
 			filled := fill(string(body), s, intl.FormatDate(lang.Code, updated), intl.FormatMonths(lang.Code, settings.RetentionMonths))
+			if i := strings.Index(filled, "{{"); i >= 0 {
+				end := min(len(filled), i+40)
+				return nil, fmt.Errorf("legal: %s: unknown placeholder at %q", file, filled[i:end])
+			}
 			html, _, err := md.Render([]byte(filled))
 			if err != nil {
 				return nil, fmt.Errorf("legal: %s: %w", file, err)
@@ -108,6 +112,9 @@ func fill(text string, s *site.Site, updated, retention string) string {
 		"{{site.email}}", s.Email,
 		"{{site.phone}}", s.Phone,
 		"{{site.address}}", s.Address.OneLine(),
+		"{{site.address.street}}", s.Address.Street,
+		"{{site.address.postalCode}}", s.Address.PostalCode,
+		"{{site.address.city}}", s.Address.City,
 		"{{site.representative}}", s.Representative,
 		"{{site.registration}}", s.Registration,
 		"{{site.vatId}}", s.VATID,

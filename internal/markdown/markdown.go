@@ -29,6 +29,7 @@ package markdown
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"net/url"
 	"strings"
@@ -67,6 +68,15 @@ type Option func(*config)
 type config struct {
 	internalHosts map[string]bool
 	reservedIDs   []string
+	resolveImage  func(src string) (string, error)
+}
+
+// WithImages checks every image of a document: it must have alternative
+// text and a size ("=<width>x<height>" in its title), and resolve returns
+// the address to serve it from, or an error when there is no such image.
+// Convert then fails, naming each image at fault.
+func WithImages(resolve func(src string) (string, error)) Option {
+	return func(c *config) { c.resolveImage = resolve }
 }
 
 // WithInternalHosts declares hosts (such as "northbeam.dev") whose absolute
@@ -90,8 +100,9 @@ func WithReservedIDs(ids ...string) Option {
 // Renderer converts Markdown to HTML. It is immutable and safe for
 // concurrent use.
 type Renderer struct {
-	md          goldmark.Markdown
-	reservedIDs []string
+	md           goldmark.Markdown
+	reservedIDs  []string
+	resolveImage func(src string) (string, error)
 }
 
 // New returns a Renderer configured as the package documentation describes.
@@ -115,7 +126,7 @@ func New(opts ...Option) *Renderer {
 			extension.WithTableCellAlignMethod(extension.TableCellAlignNone),
 		),
 	)
-	return &Renderer{md: md, reservedIDs: cfg.reservedIDs}
+	return &Renderer{md: md, reservedIDs: cfg.reservedIDs, resolveImage: cfg.resolveImage}
 }
 
 // defaultRenderer is built on first use and never changes afterwards.
@@ -146,6 +157,11 @@ func (r *Renderer) Render(src []byte) (html string, toc []Heading, err error) {
 // count from a single parse.
 func (r *Renderer) Convert(src []byte) (Document, error) {
 	root := r.parse(src)
+	if r.resolveImage != nil {
+		if err := r.checkImages(root, src); err != nil {
+			return Document{}, err
+		}
+	}
 	var buf bytes.Buffer
 	if err := r.md.Renderer().Render(&buf, src, root); err != nil {
 		return Document{}, fmt.Errorf("markdown: render: %w", err)
@@ -155,6 +171,36 @@ func (r *Renderer) Convert(src []byte) (Document, error) {
 		TOC:   tableOfContents(root, src),
 		Words: countWords(plainText(root, src, true)),
 	}, nil
+}
+
+// checkImages applies WithImages to every image of root.
+func (r *Renderer) checkImages(root ast.Node, src []byte) error {
+	var errs []error
+	_ = ast.Walk(root, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
+		img, ok := n.(*ast.Image)
+		if !entering || !ok {
+			return ast.WalkContinue, nil
+		}
+		dest := string(img.Destination)
+		var alt strings.Builder
+		for c := img.FirstChild(); c != nil; c = c.NextSibling() {
+			alt.WriteString(plainText(c, src, false))
+		}
+		if strings.TrimSpace(alt.String()) == "" {
+			errs = append(errs, fmt.Errorf("image %q: no alternative text (![what it shows](%s))", dest, dest))
+		}
+		if _, ok := img.AttributeString("width"); !ok {
+			errs = append(errs, fmt.Errorf("image %q: no size (a title ending in \"=<width>x<height>\")", dest))
+		}
+		resolved, err := r.resolveImage(dest)
+		if err != nil {
+			errs = append(errs, fmt.Errorf("image %q: %w", dest, err))
+		} else {
+			img.Destination = []byte(resolved)
+		}
+		return ast.WalkContinue, nil
+	})
+	return errors.Join(errs...)
 }
 
 // CountWords counts the words of src as a reader meets them: the text of

@@ -1,6 +1,7 @@
 package markdown
 
 import (
+	"errors"
 	"math"
 	"regexp"
 	"strconv"
@@ -369,4 +370,25 @@ func luminance(hex string) float64 {
 		return math.Pow((s+0.055)/1.055, 2.4)
 	}
 	return 0.2126*channel(v>>16&0xff) + 0.7152*channel(v>>8&0xff) + 0.0722*channel(v&0xff)
+}
+
+// TestWithImages: each image needs alternative text, a size and a file the
+// resolver knows; a good one is pointed to the resolver's address.
+func TestWithImages(t *testing.T) {
+	r := New(WithImages(func(src string) (string, error) {
+		if src == "/img/a.png" {
+			return "/img/0123/a.png", nil
+		}
+		return "", errors.New("no such image")
+	}))
+	doc, err := r.Convert([]byte("![A chart](/img/a.png \"=800x450\")\n"))
+	if err != nil || !strings.Contains(doc.HTML, `src="/img/0123/a.png"`) || !strings.Contains(doc.HTML, `alt="A chart"`) {
+		t.Fatalf("%v\n%s", err, doc.HTML)
+	}
+	_, err = r.Convert([]byte("![](/img/a.png \"=800x450\")\n\n![B](/img/b.png)\n"))
+	for _, want := range []string{`"/img/a.png": no alternative text`, `"/img/b.png": no size`, `"/img/b.png": no such image`} {
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("error %v lacks %s", err, want)
+		}
+	}
 }

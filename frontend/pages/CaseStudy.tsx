@@ -1,0 +1,131 @@
+import { useId } from "react";
+import { useTranslation } from "react-i18next";
+import { Link } from "react-router-dom";
+import { StudyCards, studyPath, type Result, type StudySummary } from "../components/work";
+import { language, localPath, storeLanguage, type Lang } from "../lib/languages";
+import type { PageProps } from "./types";
+
+/** StudyData is a case study's page (handlers/work.go studyData). */
+export interface StudyData {
+  title: string;
+  description: string;
+  client: string;
+  sector: string;
+  size: string;
+  duration: string;
+  stack: string[];
+  results: Result[];
+  quote: { text: string; name: string; role: string; company: string };
+  html: string;
+  translations: { lang: Lang; slug: string }[];
+  more: StudySummary[];
+}
+
+/** CaseStudy is one case study: the client, the facts, the results, the story and the client's words. */
+export default function CaseStudy({ payload }: PageProps) {
+  const { t } = useTranslation();
+  const titleId = useId();
+  const resultsId = useId();
+  const translationsId = useId();
+  const ctaId = useId();
+  const moreId = useId();
+  const study = payload.data as StudyData;
+  const lang = payload.lang;
+  return (
+    <article className="container post study" aria-labelledby={titleId}>
+      <header className="post-header">
+        <p className="post-back">
+          <Link to={localPath(lang, "/work")}>{t("work.all")}</Link>
+        </p>
+        <h1 id={titleId} tabIndex={-1}>
+          {study.title}
+        </h1>
+        <p className="lead">{study.description}</p>
+        {study.translations.length > 0 && (
+          <nav className="post-translations" aria-labelledby={translationsId}>
+            <span id={translationsId}>{t("work.translations")}</span>
+            <ul>
+              {study.translations.map((tr) => {
+                const l = language(tr.lang);
+                return (
+                  <li key={tr.lang}>
+                    <Link to={studyPath(tr.lang, tr.slug)} lang={l.tag} hrefLang={l.tag} dir={l.dir} onClick={() => storeLanguage(tr.lang)}>
+                      {l.label}
+                    </Link>
+                  </li>
+                );
+              })}
+            </ul>
+          </nav>
+        )}
+      </header>
+
+      <dl className="study-facts">
+        <div>
+          <dt>{t("work.facts.client")}</dt>
+          <dd>{study.client}</dd>
+        </div>
+        <div>
+          <dt>{t("work.facts.sector")}</dt>
+          <dd>{study.sector}</dd>
+        </div>
+        <div>
+          <dt>{t("work.facts.size")}</dt>
+          <dd>{study.size}</dd>
+        </div>
+        <div>
+          <dt>{t("work.facts.duration")}</dt>
+          <dd>{study.duration}</dd>
+        </div>
+        <div>
+          <dt>{t("work.facts.stack")}</dt>
+          <dd>
+            <span dir="ltr">{study.stack.join(", ")}</span>
+          </dd>
+        </div>
+      </dl>
+
+      <section className="study-results" aria-labelledby={resultsId}>
+        <h2 id={resultsId}>{t("work.results")}</h2>
+        <ul>
+          {study.results.map((r) => (
+            <li key={r.label}>
+              <strong dir="auto">{r.value}</strong> {r.label}
+            </li>
+          ))}
+        </ul>
+      </section>
+
+      {/* The server rendered and sanitized this HTML from the case study's Markdown (internal/markdown). */}
+      <div className="prose post-body" dangerouslySetInnerHTML={{ __html: study.html }} />
+
+      <figure className="study-quote">
+        <blockquote>
+          <p>{study.quote.text}</p>
+        </blockquote>
+        <figcaption>
+          <strong>{study.quote.name}</strong>
+          {t("work.separator")}
+          {study.quote.role}
+          {t("work.separator")}
+          {study.quote.company}
+        </figcaption>
+      </figure>
+
+      <aside className="post-cta" aria-labelledby={ctaId}>
+        <h2 id={ctaId}>{t("blog.cta.title")}</h2>
+        <p>{t("home.contact.bookLead")}</p>
+        <Link className="button button-primary" to={localPath(lang, "/schedule")}>
+          {t("home.contact.book")}
+        </Link>
+      </aside>
+
+      {study.more.length > 0 && (
+        <section aria-labelledby={moreId} className="study-more">
+          <h2 id={moreId}>{t("work.more")}</h2>
+          <StudyCards lang={lang} studies={study.more} headingLevel={3} />
+        </section>
+      )}
+    </article>
+  );
+}

@@ -1,0 +1,51 @@
+import { useTranslation } from "react-i18next";
+import { Link } from "react-router-dom";
+import { postPath, type PostSummary } from "../components/blog";
+import { Avatar, type PersonData } from "../components/team";
+import { localPath } from "../lib/languages";
+import type { PageProps } from "./types";
+
+/** PersonPageData is a person's page (handlers/team.go personData). */
+export interface PersonPageData extends PersonData {
+  posts: PostSummary[];
+}
+
+/** Person is one person of the team: role, expertise, biography and what they wrote. */
+export default function Person({ payload }: PageProps) {
+  const { t } = useTranslation();
+  const person = payload.data as PersonPageData;
+  const lang = payload.lang;
+  return (
+    <article className="container post person">
+      <header className="post-header">
+        <p className="post-back">
+          <Link to={localPath(lang, "/team")}>{t("team.all")}</Link>
+        </p>
+        <Avatar name={person.name} />
+        <h1 tabIndex={-1}>{person.name}</h1>
+        <p className="lead">{person.role}</p>
+      </header>
+      <p>{person.description}</p>
+      <h2>{t("team.expertise")}</h2>
+      <ul className="checklist">
+        {person.expertise.map((e) => (
+          <li key={e}>{e}</li>
+        ))}
+      </ul>
+      {/* The server rendered and sanitized this HTML from the person's Markdown (internal/markdown). */}
+      <div className="prose post-body" dangerouslySetInnerHTML={{ __html: person.html }} />
+      {person.posts.length > 0 && (
+        <section aria-labelledby="person-posts">
+          <h2 id="person-posts">{t("team.posts", { name: person.name })}</h2>
+          <ul>
+            {person.posts.map((p) => (
+              <li key={p.slug}>
+                <Link to={postPath(p.lang, p.slug)}>{p.title}</Link>
+              </li>
+            ))}
+          </ul>
+        </section>
+      )}
+    </article>
+  );
+}

@@ -1,0 +1,115 @@
+package handlers
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/chromedp/chromedp"
+)
+
+// TestViewOurWorkLeadsToTheCaseStudies follows the hero's "View Our Work"
+// in each language to the case studies, then a card to its study, within
+// the app (no full page load) and in the page's language and direction.
+func TestViewOurWorkLeadsToTheCaseStudies(t *testing.T) {
+	b, base := browser(t)
+	s := testSite(t)
+	for _, lang := range s.Info.Languages {
+		t.Run(lang.Code, func(t *testing.T) {
+			study := s.work.Studies(lang.Code)[0]
+			list, studyURL := lang.LocalPath("/work"), lang.LocalPath("/work/"+study.Slug)
+			tb := newTab(t, b)
+			var label, heading, path, marker, dir string
+			tb.run(t,
+				chromedp.Navigate(base+lang.LocalPath("/")),
+				waitHydrated(),
+				chromedp.Evaluate(`window.workMarker = "still here"`, nil),
+				chromedp.Text(`.hero .actions a.button-secondary`, &label, chromedp.ByQuery),
+				chromedp.Click(`.hero .actions a.button-secondary`, chromedp.ByQuery),
+				chromedp.WaitVisible(`main .study-grid`, chromedp.ByQuery),
+				chromedp.Text(`main h1`, &heading, chromedp.ByQuery),
+				location(&path),
+				chromedp.Evaluate(`window.workMarker ?? "reloaded"`, &marker),
+				chromedp.Evaluate(`document.documentElement.dir`, &dir),
+			)
+			if label != s.Locales.T(lang.Code, "home.hero.work") || heading != s.Locales.T(lang.Code, "work.title") || path != list || marker != "still here" || dir != lang.Dir {
+				t.Errorf("after %q: h1 %q path %s marker %q dir %s", label, heading, path, marker, dir)
+			}
+			tb.run(t,
+				chromedp.Click(`main .study-card a[href="`+studyURL+`"]`, chromedp.ByQuery),
+				chromedp.WaitVisible(`main .study-facts`, chromedp.ByQuery),
+				chromedp.Text(`main h1`, &heading, chromedp.ByQuery),
+				location(&path),
+				chromedp.Evaluate(`window.workMarker ?? "reloaded"`, &marker),
+			)
+			if heading != study.Title || path != studyURL || marker != "still here" {
+				t.Errorf("on the study: h1 %q path %s marker %q", heading, path, marker)
+			}
+			if problems := tb.consoleProblems(); len(problems) > 0 {
+				t.Errorf("console:\n%s", strings.Join(problems, "\n"))
+			}
+		})
+	}
+}
+
+// TestWorkLayoutAtPhoneAndDesktopWidths takes screenshots of the home
+// page's selected work and testimonials, a case study and the list, the
+// team and a person's page in
+// English and Arabic at 360 and 1280 px, and fails when anything is wider
+// than the viewport or the layout shifts while the page loads.
+func TestWorkLayoutAtPhoneAndDesktopWidths(t *testing.T) {
+	b, base := browser(t)
+	s := testSite(t)
+	dir := screenshotDir(t)
+	for _, code := range []string{"en", "ar"} {
+		lang, _ := s.Info.Language(code)
+		pages := map[string]string{
+			"home-work": lang.LocalPath("/"),
+			"work":      lang.LocalPath("/work"),
+			"study":     lang.LocalPath("/work/" + s.work.Studies(code)[1].Slug),
+			"team":      lang.LocalPath("/team"),
+			"person":    lang.LocalPath("/team/" + s.team.People(code)[1].Slug),
+		}
+		for name, path := range pages {
+			for _, width := range []int64{360, 1280} {
+				t.Run(fmt.Sprintf("%s/%s/%d", code, name, width), func(t *testing.T) {
+					tb := newTab(t, b)
+					var overflow []string
+					var shift float64
+					var shot []byte
+					actions := []chromedp.Action{
+						viewport(width, width < 600),
+						beforeLoad(`window.__cls = 0; new PerformanceObserver((l) => { for (const e of l.getEntries()) if (!e.hadRecentInput) window.__cls += e.value; }).observe({ type: "layout-shift", buffered: true });`),
+						chromedp.Navigate(base + path),
+						waitHydrated(),
+						chromedp.Evaluate(`(() => {
+							const w = document.documentElement.clientWidth;
+							if (document.documentElement.scrollWidth <= w) return [];
+							return [...document.querySelectorAll("body *")].filter((el) => {
+								const r = el.getBoundingClientRect();
+								return r.width > 0 && (r.right > w + 1 || r.left < -1);
+							}).slice(0, 5).map((el) => el.tagName + "." + el.className);
+						})()`, &overflow),
+						chromedp.Evaluate(`window.__cls`, &shift),
+					}
+					if name == "home-work" {
+						actions = append(actions, chromedp.ScrollIntoView(`section.work`, chromedp.ByQuery))
+					}
+					actions = append(actions, chromedp.FullScreenshot(&shot, 100))
+					tb.run(t, actions...)
+					if len(overflow) > 0 {
+						t.Errorf("wider than the %d px viewport: %v", width, overflow)
+					}
+					if shift > 0 {
+						t.Errorf("cumulative layout shift %.4f, want 0", shift)
+					}
+					if err := os.WriteFile(filepath.Join(dir, fmt.Sprintf("%s-%s-%d.png", name, code, width)), shot, 0o644); err != nil {
+						t.Fatal(err)
+					}
+				})
+			}
+		}
+	}
+}

@@ -1,0 +1,201 @@
+// Package team holds the consultancy's people: one Markdown file with YAML
+// front matter per person and language, content/team/<lang>/<slug>.md,
+// loaded and rendered once at start with the blog's front matter rules and
+// file:line errors (internal/blog).
+//
+// A Team is immutable after Load and safe for concurrent use.
+package team
+
+import (
+	"bytes"
+	"cmp"
+	"errors"
+	"fmt"
+	"io/fs"
+	"path"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+
+	"go.yaml.in/yaml/v3"
+
+	"github.com/northbeam/site/internal/blog"
+	"github.com/northbeam/site/internal/markdown"
+)
+
+// ErrNotFound is returned for a language or slug the team does not have.
+var ErrNotFound = errors.New("team: not found")
+
+// Person is one language version of a person's page.
+type Person struct {
+	Lang string `yaml:"-" json:"-"`
+	Slug string `yaml:"-" json:"slug"` // the file name, the same in every language
+	File string `yaml:"-" json:"-"`
+
+	// Name is written as the blog's posts write their author.
+	Name        string   `yaml:"name" json:"name"`
+	Role        string   `yaml:"role" json:"role"`
+	Description string   `yaml:"description" json:"description"` // one sentence, for lists and search results
+	Expertise   []string `yaml:"expertise" json:"expertise"`
+	// Order places the person in the team: lower first, then by slug.
+	Order int `yaml:"order" json:"-"`
+
+	HTML string `yaml:"-" json:"html"`
+}
+
+// Team is every person, by language.
+type Team struct {
+	byLang map[string][]*Person
+}
+
+var (
+	slugPattern  = regexp.MustCompile(`^[a-z0-9]+(?:-[a-z0-9]+)*$`)
+	yamlErrorPos = regexp.MustCompile(`line (\d+): (.*)`)
+)
+
+// Load reads the people under root in fsys, laid out as
+// <root>/<lang>/<slug>.md, each starting with front matter:
+//
+//	---
+//	name: Lena Hartmann
+//	role: Managing director and principal engineer
+//	description: One sentence for lists and search results.
+//	expertise: [Software architecture, Go, Technical due diligence]
+//	order: 1            # optional, lower comes first
+//	---
+//
+// then a short biography in Markdown. Every key but order is required and
+// an unknown key is an error; every mistake is a *blog.ContentError naming
+// the file and line, joined with errors.Join.
+func Load(fsys fs.FS, root string, opts ...markdown.Option) (*Team, error) {
+	t := &Team{byLang: map[string][]*Person{}}
+	langs, err := fs.ReadDir(fsys, root)
+	if errors.Is(err, fs.ErrNotExist) {
+		return t, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("team: reading %s: %w", root, err)
+	}
+	md := markdown.New(opts...)
+	var errs []error
+	for _, langDir := range langs {
+		if !langDir.IsDir() || strings.HasPrefix(langDir.Name(), ".") {
+			continue
+		}
+		lang := langDir.Name()
+		dir := path.Join(root, lang)
+		files, err := fs.ReadDir(fsys, dir)
+		if err != nil {
+			return nil, fmt.Errorf("team: reading %s: %w", dir, err)
+		}
+		for _, f := range files {
+			if f.IsDir() || !strings.HasSuffix(f.Name(), ".md") {
+				continue
+			}
+			file := path.Join(dir, f.Name())
+			src, err := fs.ReadFile(fsys, file)
+			if err != nil {
+				return nil, fmt.Errorf("team: reading %s: %w", file, err)
+			}
+			p, fileErrs := parse(md, file, strings.TrimSuffix(f.Name(), ".md"), src)
+			errs = append(errs, fileErrs...)
+			if p != nil {
+				p.Lang = lang
+				t.byLang[lang] = append(t.byLang[lang], p)
+			}
+		}
+		slices.SortFunc(t.byLang[lang], func(a, b *Person) int {
+			return cmp.Or(cmp.Compare(a.Order, b.Order), cmp.Compare(a.Slug, b.Slug))
+		})
+	}
+	if len(errs) > 0 {
+		return nil, errors.Join(errs...)
+	}
+	return t, nil
+}
+
+func parse(md *markdown.Renderer, file, slug string, src []byte) (*Person, []error) {
+	var errs []error
+	fail := func(line int, field string, err error) {
+		errs = append(errs, &blog.ContentError{File: file, Line: line, Field: field, Err: err})
+	}
+	if !slugPattern.MatchString(slug) {
+		fail(0, "", fmt.Errorf("file name %q: a slug is lower-case ASCII letters, digits and single hyphens", slug+".md"))
+	}
+	src = bytes.ReplaceAll(bytes.TrimPrefix(src, []byte("\uFEFF")), []byte("\r\n"), []byte("\n"))
+	front, body, err := blog.SplitFrontMatter(src)
+	if err != nil {
+		fail(1, "", err)
+		return nil, errs
+	}
+	p := &Person{Slug: slug, File: file}
+	dec := yaml.NewDecoder(bytes.NewReader(front))
+	dec.KnownFields(true)
+	if err := dec.Decode(p); err != nil {
+		for _, m := range yamlErrorPos.FindAllStringSubmatch(err.Error(), -1) {
+			n, _ := strconv.Atoi(m[1])
+			fail(n+1, "", errors.New(m[2])) // the YAML starts on the file's second line
+		}
+		if len(errs) == 0 {
+			fail(1, "", err)
+		}
+		return nil, errs
+	}
+	for field, ok := range map[string]bool{"name": p.Name != "", "role": p.Role != "", "description": p.Description != "", "expertise": len(p.Expertise) > 0} {
+		if !ok {
+			fail(1, field, errors.New("required"))
+		}
+	}
+	if len(bytes.TrimSpace(body)) == 0 {
+		fail(0, "", errors.New("the page has no text after the front matter"))
+	}
+	if len(errs) > 0 {
+		return nil, errs
+	}
+	doc, err := md.Convert(body)
+	if err != nil {
+		fail(0, "", err)
+		return nil, errs
+	}
+	p.HTML = doc.HTML
+	return p, nil
+}
+
+// People returns lang's people in team order.
+func (t *Team) People(lang string) []*Person { return t.byLang[lang] }
+
+// Person returns lang's person with slug, or ErrNotFound.
+func (t *Team) Person(lang, slug string) (*Person, error) {
+	for _, p := range t.byLang[lang] {
+		if p.Slug == slug {
+			return p, nil
+		}
+	}
+	return nil, ErrNotFound
+}
+
+// ByName returns lang's person called name, as a post names its author.
+func (t *Team) ByName(lang, name string) (*Person, bool) {
+	for _, p := range t.byLang[lang] {
+		if p.Name == name {
+			return p, true
+		}
+	}
+	return nil, false
+}
+
+// CheckAuthors reports every post whose author has no page in the post's
+// language, naming the post's file.
+func (t *Team) CheckAuthors(posts *blog.Library) error {
+	var errs []error
+	for _, lang := range posts.Languages() {
+		for _, post := range posts.Posts(lang) {
+			if _, ok := t.ByName(lang, post.Author); !ok {
+				errs = append(errs, &blog.ContentError{File: post.File, Field: "author",
+					Err: fmt.Errorf("%q has no page under team/%s/", post.Author, lang)})
+			}
+		}
+	}
+	return errors.Join(errs...)
+}
