@@ -3,7 +3,7 @@ import { useTranslation } from "react-i18next";
 import { Link } from "react-router-dom";
 import site from "../../content/site.json";
 import { fetchCancellation, postCancellation, type CancellationResult } from "../components/schedule/api";
-import { ContactLink, NoScriptNotice } from "../components/schedule/Intro";
+import { ContactLink, NoScriptNotice, Problem } from "../components/schedule/Intro";
 import { MeetingFact, ServiceFact, TimeFact } from "../components/schedule/Facts";
 import type { ServiceKey } from "../components/schedule/services";
 import { readLinkToken } from "../components/schedule/token";
@@ -131,14 +131,5 @@ function CancelPanel() {
         </>
       )}
     </section>
-  );
-}
-
-function Problem({ text }: { text: string }) {
-  return (
-    <div className="notice notice-problem">
-      <p role="status">{text}</p>
-      <ContactLink className="button button-secondary" />
-    </div>
   );
 }

@@ -4,7 +4,7 @@ import { Link } from "react-router-dom";
 import site from "../../content/site.json";
 import { fetchCancellation, type CancellationResult, type CreatedBooking } from "../components/schedule/api";
 import { MeetingFact, ServiceFact, TimeFact } from "../components/schedule/Facts";
-import { ContactLink, NoScriptNotice } from "../components/schedule/Intro";
+import { ContactLink, NoScriptNotice, Problem } from "../components/schedule/Intro";
 import type { ServiceKey } from "../components/schedule/services";
 import { readLinkToken } from "../components/schedule/token";
 import { useBookingChunk } from "../components/schedule/useBookingChunk";
@@ -168,14 +168,5 @@ function MoveStep({
         ) : null}
       </div>
     </section>
-  );
-}
-
-function Problem({ text }: { text: string }) {
-  return (
-    <div className="notice notice-problem">
-      <p role="status">{text}</p>
-      <ContactLink className="button button-secondary" />
-    </div>
   );
 }

@@ -263,67 +263,53 @@ func (m *mailer) invite(b Booking) Invite {
 // invite attached, and the consultancy's notification, with the invite as
 // the consultancy keeps it (the attendee's name and the topic).
 func (m *mailer) confirmationMails(av Availability, b Booking) ([]mail.Message, error) {
-	const contentType = "text/calendar; charset=utf-8; method=REQUEST"
-	lang := normalizeLang(b.Lang)
-	visitor, err := mail.Render(m.confirmation[lang], m.data(av, b, lang).visitorMailData)
-	if err != nil {
-		return nil, err
-	}
-	visitor.Kind, visitor.To, visitor.ReplyTo, visitor.Lang = KindConfirmation, b.Email, m.inbox, lang
-	vb := visitorView(b)
-	visitor.Attachments = []mail.Attachment{{Filename: "invite.ics", ContentType: contentType, Data: ICS(vb, m.invite(vb))}}
-
-	notify, err := mail.Render(m.notify, m.data(av, b, "en"))
-	if err != nil {
-		return nil, err
-	}
-	notify.Kind, notify.To, notify.ReplyTo, notify.Lang = KindNotify, m.inbox, b.Email, "en"
-	notify.Attachments = []mail.Attachment{{Filename: "invite.ics", ContentType: contentType, Data: ICS(b, m.invite(b))}}
-	return []mail.Message{visitor, notify}, nil
+	return m.pair(av, b, pairOf{m.confirmation, m.notify, KindConfirmation, KindNotify, "invite.ics", "REQUEST", ICS})
 }
 
 // cancellationMails returns the visitor's and the consultancy's
 // cancellation notices, each with its invite's cancellation attached.
 func (m *mailer) cancellationMails(av Availability, b Booking) ([]mail.Message, error) {
-	const contentType = "text/calendar; charset=utf-8; method=CANCEL"
-	lang := normalizeLang(b.Lang)
-	visitor, err := mail.Render(m.cancelled[lang], m.data(av, b, lang).visitorMailData)
-	if err != nil {
-		return nil, err
-	}
-	visitor.Kind, visitor.To, visitor.ReplyTo, visitor.Lang = KindCancelled, b.Email, m.inbox, lang
-	vb := visitorView(b)
-	visitor.Attachments = []mail.Attachment{{Filename: "cancellation.ics", ContentType: contentType, Data: CancelICS(vb, m.invite(vb))}}
-
-	notify, err := mail.Render(m.cancelNotify, m.data(av, b, "en"))
-	if err != nil {
-		return nil, err
-	}
-	notify.Kind, notify.To, notify.ReplyTo, notify.Lang = KindCancelNotify, m.inbox, b.Email, "en"
-	notify.Attachments = []mail.Attachment{{Filename: "cancellation.ics", ContentType: contentType, Data: CancelICS(b, m.invite(b))}}
-	return []mail.Message{visitor, notify}, nil
+	return m.pair(av, b, pairOf{m.cancelled, m.cancelNotify, KindCancelled, KindCancelNotify, "cancellation.ics", "CANCEL", CancelICS})
 }
 
 // movedMails returns the visitor's and the consultancy's notices of a
 // booking moved to its new time, each with the updated invite (same UID,
 // the new SEQUENCE), which calendars apply in place of the old one.
 func (m *mailer) movedMails(av Availability, b Booking) ([]mail.Message, error) {
-	const contentType = "text/calendar; charset=utf-8; method=REQUEST"
-	lang := normalizeLang(b.Lang)
-	visitor, err := mail.Render(m.moved[lang], m.data(av, b, lang).visitorMailData)
-	if err != nil {
-		return nil, err
-	}
-	visitor.Kind, visitor.To, visitor.ReplyTo, visitor.Lang = KindMoved, b.Email, m.inbox, lang
-	vb := visitorView(b)
-	visitor.Attachments = []mail.Attachment{{Filename: "invite.ics", ContentType: contentType, Data: ICS(vb, m.invite(vb))}}
+	return m.pair(av, b, pairOf{m.moved, m.movedNotify, KindMoved, KindMovedNotify, "invite.ics", "REQUEST", ICS})
+}
 
-	notify, err := mail.Render(m.movedNotify, m.data(av, b, "en"))
+// pairOf is what tells one pair of mails about a booking from another: the
+// visitor's templates (by language) and the consultancy's, their kinds,
+// and the calendar file attached to both.
+type pairOf struct {
+	visitor              map[string]*template.Template
+	notify               *template.Template
+	visitorKind, notKind string
+	filename, method     string
+	calendar             func(Booking, Invite) []byte
+}
+
+// pair renders the visitor's mail, in their language and with their view of
+// the invite (nothing they typed), and the consultancy's, in English with
+// the invite as the consultancy keeps it.
+func (m *mailer) pair(av Availability, b Booking, p pairOf) ([]mail.Message, error) {
+	contentType := "text/calendar; charset=utf-8; method=" + p.method
+	lang := normalizeLang(b.Lang)
+	visitor, err := mail.Render(p.visitor[lang], m.data(av, b, lang).visitorMailData)
 	if err != nil {
 		return nil, err
 	}
-	notify.Kind, notify.To, notify.ReplyTo, notify.Lang = KindMovedNotify, m.inbox, b.Email, "en"
-	notify.Attachments = []mail.Attachment{{Filename: "invite.ics", ContentType: contentType, Data: ICS(b, m.invite(b))}}
+	visitor.Kind, visitor.To, visitor.ReplyTo, visitor.Lang = p.visitorKind, b.Email, m.inbox, lang
+	vb := visitorView(b)
+	visitor.Attachments = []mail.Attachment{{Filename: p.filename, ContentType: contentType, Data: p.calendar(vb, m.invite(vb))}}
+
+	notify, err := mail.Render(p.notify, m.data(av, b, "en"))
+	if err != nil {
+		return nil, err
+	}
+	notify.Kind, notify.To, notify.ReplyTo, notify.Lang = p.notKind, m.inbox, b.Email, "en"
+	notify.Attachments = []mail.Attachment{{Filename: p.filename, ContentType: contentType, Data: p.calendar(b, m.invite(b))}}
 	return []mail.Message{visitor, notify}, nil
 }
 

@@ -58,3 +58,13 @@ export function ContactLink({ className }: { className?: string }) {
     </Link>
   );
 }
+
+/** Problem says why a booking link cannot do what it offers, with the way to reach the consultancy instead. */
+export function Problem({ text }: { text: string }) {
+  return (
+    <div className="notice notice-problem">
+      <p role="status">{text}</p>
+      <ContactLink className="button button-secondary" />
+    </div>
+  );
+}
