@@ -2,11 +2,11 @@ import { useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Link } from "react-router-dom";
 import site from "../../content/site.json";
-import { fetchCancellation, postCancellation, type CancellationResult } from "../components/schedule/api";
+import { postCancellation } from "../components/schedule/api";
 import { ContactLink, NoScriptNotice, Problem } from "../components/schedule/Intro";
 import { MeetingFact, ServiceFact, TimeFact } from "../components/schedule/Facts";
 import type { ServiceKey } from "../components/schedule/services";
-import { readLinkToken } from "../components/schedule/token";
+import { useLinkedBooking } from "../components/schedule/useLinkedBooking";
 import { useZoneCatalog } from "../components/schedule/zones";
 import { useLang, useLocalPath } from "../lib/lang";
 import type { PageProps } from "./types";
@@ -33,29 +33,15 @@ export default function CancelBooking(_: PageProps) {
   );
 }
 
-type State = { kind: "loading" } | { kind: "missing" } | CancellationResult;
-
 function CancelPanel() {
   const { t } = useTranslation();
   const lang = useLang();
   const to = useLocalPath();
-  const [token] = useState(readLinkToken);
-  const [state, setState] = useState<State>(token ? { kind: "loading" } : { kind: "missing" });
+  const { token, state, setState } = useLinkedBooking(lang);
   const [busy, setBusy] = useState(false);
   const [justCancelled, setJustCancelled] = useState(false);
   const catalog = useZoneCatalog(lang);
   const outcome = useRef<HTMLParagraphElement>(null);
-
-  useEffect(() => {
-    if (!token) return;
-    let live = true;
-    void fetchCancellation(token, lang).then((r) => {
-      if (live) setState(r);
-    });
-    return () => {
-      live = false;
-    };
-  }, [token, lang]);
 
   useEffect(() => {
     if (justCancelled) outcome.current?.focus();

@@ -2,11 +2,11 @@ import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Link } from "react-router-dom";
 import site from "../../content/site.json";
-import { fetchCancellation, type CancellationResult, type CreatedBooking } from "../components/schedule/api";
+import type { CreatedBooking } from "../components/schedule/api";
 import { MeetingFact, ServiceFact, TimeFact } from "../components/schedule/Facts";
 import { ContactLink, NoScriptNotice, Problem } from "../components/schedule/Intro";
 import type { ServiceKey } from "../components/schedule/services";
-import { readLinkToken } from "../components/schedule/token";
+import { useLinkedBooking } from "../components/schedule/useLinkedBooking";
 import { useBookingChunk } from "../components/schedule/useBookingChunk";
 import { useZoneCatalog, zoneCatalog } from "../components/schedule/zones";
 import { useLang, useLocalPath } from "../lib/lang";
@@ -36,27 +36,13 @@ export default function RescheduleBooking(_: PageProps) {
   );
 }
 
-type State = { kind: "loading" } | { kind: "missing" } | CancellationResult;
-
 function ReschedulePanel() {
   const { t } = useTranslation();
   const lang = useLang();
   const to = useLocalPath();
-  const [token] = useState(readLinkToken);
-  const [state, setState] = useState<State>(token ? { kind: "loading" } : { kind: "missing" });
+  const { token, state, setState } = useLinkedBooking(lang);
   const [moved, setMoved] = useState<CreatedBooking | null>(null);
   const catalog = useZoneCatalog(lang);
-
-  useEffect(() => {
-    if (!token) return;
-    let live = true;
-    void fetchCancellation(token, lang).then((r) => {
-      if (live) setState(r);
-    });
-    return () => {
-      live = false;
-    };
-  }, [token, lang]);
 
   switch (state.kind) {
     case "loading":
