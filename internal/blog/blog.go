@@ -31,6 +31,9 @@ type Cover struct {
 	Alt    string `json:"alt"`
 	Width  int    `json:"width"`
 	Height int    `json:"height"`
+	// WebP is the srcset of the picture's WebP copies, when the site has
+	// some (internal/images); never in front matter.
+	WebP string `json:"webp,omitempty"`
 }
 
 // Post is one language version of a post.

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"path"
 	"regexp"
 	"slices"
 	"strconv"
@@ -90,38 +89,18 @@ const maxTagLength = 32
 // and line, joined with errors.Join. opts configure the Markdown renderer
 // (internal hosts, ids the page layout reserves).
 func Load(fsys fs.FS, root string, includeDrafts bool, opts ...markdown.Option) (*Library, error) {
-	langs, err := fs.ReadDir(fsys, root)
-	if err != nil {
-		return nil, fmt.Errorf("blog: reading %s: %w", root, err)
-	}
 	md := markdown.New(opts...)
 	var posts []*Post
 	var errs []error
-	for _, langDir := range langs {
-		if !langDir.IsDir() || strings.HasPrefix(langDir.Name(), ".") {
-			continue
+	err := EachFile(fsys, root, func(lang, slug, file string, src []byte) {
+		p, fileErrs := parsePost(md, file, lang, slug, src)
+		errs = append(errs, fileErrs...)
+		if p != nil && (includeDrafts || !p.Draft) {
+			posts = append(posts, p)
 		}
-		lang := langDir.Name()
-		dir := path.Join(root, lang)
-		files, err := fs.ReadDir(fsys, dir)
-		if err != nil {
-			return nil, fmt.Errorf("blog: reading %s: %w", dir, err)
-		}
-		for _, f := range files {
-			if f.IsDir() || !strings.HasSuffix(f.Name(), ".md") {
-				continue
-			}
-			file := path.Join(dir, f.Name())
-			src, err := fs.ReadFile(fsys, file)
-			if err != nil {
-				return nil, fmt.Errorf("blog: reading %s: %w", file, err)
-			}
-			p, fileErrs := parsePost(md, file, lang, strings.TrimSuffix(f.Name(), ".md"), src)
-			errs = append(errs, fileErrs...)
-			if p != nil && (includeDrafts || !p.Draft) {
-				posts = append(posts, p)
-			}
-		}
+	})
+	if err != nil {
+		return nil, fmt.Errorf("blog: %w", err)
 	}
 	errs = append(errs, checkTranslationKeys(posts)...)
 	errs = append(errs, checkTagNames(posts)...)
@@ -205,6 +184,18 @@ func SplitFrontMatter(src []byte) (front, body []byte, err error) {
 		offset += len(line) + 1
 	}
 	return nil, nil, errors.New(`front matter not closed by a line "---"`)
+}
+
+// KeyLine returns the line of the file on which the top-level key of the
+// front matter front (as SplitFrontMatter returns it) is written, or 1
+// when it is not there.
+func KeyLine(front []byte, key string) int {
+	for i, line := range bytes.Split(front, []byte("\n")) {
+		if rest, ok := bytes.CutPrefix(line, []byte(key)); ok && bytes.HasPrefix(bytes.TrimLeft(rest, " \t"), []byte(":")) {
+			return frontMatterLine(i + 1)
+		}
+	}
+	return 1
 }
 
 // frontMatterLine turns a line of the YAML into a line of the file.

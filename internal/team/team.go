@@ -12,15 +12,10 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"path"
-	"regexp"
 	"slices"
-	"strconv"
-	"strings"
-
-	"go.yaml.in/yaml/v3"
 
 	"github.com/northbeam/site/internal/blog"
+	"github.com/northbeam/site/internal/images"
 	"github.com/northbeam/site/internal/markdown"
 )
 
@@ -38,6 +33,10 @@ type Person struct {
 	Role        string   `yaml:"role" json:"role"`
 	Description string   `yaml:"description" json:"description"` // one sentence, for lists and search results
 	Expertise   []string `yaml:"expertise" json:"expertise"`
+	// PhotoRef is the portrait as the front matter names it; Photo is the
+	// picture pages show.
+	PhotoRef *images.Ref    `yaml:"photo" json:"-"`
+	Photo    images.Picture `yaml:"-" json:"photo"`
 	// Order places the person in the team: lower first, then by slug.
 	Order int `yaml:"order" json:"-"`
 
@@ -49,11 +48,6 @@ type Team struct {
 	byLang map[string][]*Person
 }
 
-var (
-	slugPattern  = regexp.MustCompile(`^[a-z0-9]+(?:-[a-z0-9]+)*$`)
-	yamlErrorPos = regexp.MustCompile(`line (\d+): (.*)`)
-)
-
 // Load reads the people under root in fsys, laid out as
 // <root>/<lang>/<slug>.md, each starting with front matter:
 //
@@ -62,90 +56,67 @@ var (
 //	role: Managing director and principal engineer
 //	description: One sentence for lists and search results.
 //	expertise: [Software architecture, Go, Technical due diligence]
+//	photo:              # a picture under content/img/ (images.Ref)
+//	  src: /img/team/lena-hartmann.png
+//	  alt: What the portrait shows, in the file's language.
+//	  width: 800
+//	  height: 800
 //	order: 1            # optional, lower comes first
 //	---
 //
 // then a short biography in Markdown. Every key but order is required and
-// an unknown key is an error; every mistake is a *blog.ContentError naming
-// the file and line, joined with errors.Join.
-func Load(fsys fs.FS, root string, opts ...markdown.Option) (*Team, error) {
+// an unknown key is an error; pictures checks the photo and returns what
+// pages show of it. Every mistake is a *blog.ContentError naming the file
+// and line, joined with errors.Join.
+func Load(fsys fs.FS, root string, pictures func(images.Ref) (images.Picture, error), opts ...markdown.Option) (*Team, error) {
 	t := &Team{byLang: map[string][]*Person{}}
-	langs, err := fs.ReadDir(fsys, root)
-	if errors.Is(err, fs.ErrNotExist) {
+	if _, err := fs.Stat(fsys, root); errors.Is(err, fs.ErrNotExist) {
 		return t, nil
-	}
-	if err != nil {
-		return nil, fmt.Errorf("team: reading %s: %w", root, err)
 	}
 	md := markdown.New(opts...)
 	var errs []error
-	for _, langDir := range langs {
-		if !langDir.IsDir() || strings.HasPrefix(langDir.Name(), ".") {
-			continue
+	err := blog.EachFile(fsys, root, func(lang, slug, file string, src []byte) {
+		p, fileErrs := parse(md, pictures, file, slug, src)
+		errs = append(errs, fileErrs...)
+		if p != nil {
+			p.Lang = lang
+			t.byLang[lang] = append(t.byLang[lang], p)
 		}
-		lang := langDir.Name()
-		dir := path.Join(root, lang)
-		files, err := fs.ReadDir(fsys, dir)
-		if err != nil {
-			return nil, fmt.Errorf("team: reading %s: %w", dir, err)
-		}
-		for _, f := range files {
-			if f.IsDir() || !strings.HasSuffix(f.Name(), ".md") {
-				continue
-			}
-			file := path.Join(dir, f.Name())
-			src, err := fs.ReadFile(fsys, file)
-			if err != nil {
-				return nil, fmt.Errorf("team: reading %s: %w", file, err)
-			}
-			p, fileErrs := parse(md, file, strings.TrimSuffix(f.Name(), ".md"), src)
-			errs = append(errs, fileErrs...)
-			if p != nil {
-				p.Lang = lang
-				t.byLang[lang] = append(t.byLang[lang], p)
-			}
-		}
-		slices.SortFunc(t.byLang[lang], func(a, b *Person) int {
-			return cmp.Or(cmp.Compare(a.Order, b.Order), cmp.Compare(a.Slug, b.Slug))
-		})
+	})
+	if err != nil {
+		return nil, fmt.Errorf("team: %w", err)
 	}
 	if len(errs) > 0 {
 		return nil, errors.Join(errs...)
 	}
+	for _, people := range t.byLang {
+		slices.SortFunc(people, func(a, b *Person) int {
+			return cmp.Or(cmp.Compare(a.Order, b.Order), cmp.Compare(a.Slug, b.Slug))
+		})
+	}
 	return t, nil
 }
 
-func parse(md *markdown.Renderer, file, slug string, src []byte) (*Person, []error) {
-	var errs []error
+func parse(md *markdown.Renderer, pictures func(images.Ref) (images.Picture, error), file, slug string, src []byte) (*Person, []error) {
+	p := &Person{Slug: slug, File: file}
+	front, body, errs, ok := blog.DecodeFrontMatter(file, slug, src, p)
+	if !ok {
+		return nil, errs
+	}
 	fail := func(line int, field string, err error) {
 		errs = append(errs, &blog.ContentError{File: file, Line: line, Field: field, Err: err})
 	}
-	if !slugPattern.MatchString(slug) {
-		fail(0, "", fmt.Errorf("file name %q: a slug is lower-case ASCII letters, digits and single hyphens", slug+".md"))
-	}
-	src = bytes.ReplaceAll(bytes.TrimPrefix(src, []byte("\uFEFF")), []byte("\r\n"), []byte("\n"))
-	front, body, err := blog.SplitFrontMatter(src)
-	if err != nil {
-		fail(1, "", err)
-		return nil, errs
-	}
-	p := &Person{Slug: slug, File: file}
-	dec := yaml.NewDecoder(bytes.NewReader(front))
-	dec.KnownFields(true)
-	if err := dec.Decode(p); err != nil {
-		for _, m := range yamlErrorPos.FindAllStringSubmatch(err.Error(), -1) {
-			n, _ := strconv.Atoi(m[1])
-			fail(n+1, "", errors.New(m[2])) // the YAML starts on the file's second line
-		}
-		if len(errs) == 0 {
-			fail(1, "", err)
-		}
-		return nil, errs
-	}
-	for field, ok := range map[string]bool{"name": p.Name != "", "role": p.Role != "", "description": p.Description != "", "expertise": len(p.Expertise) > 0} {
+	for field, ok := range map[string]bool{"name": p.Name != "", "role": p.Role != "", "description": p.Description != "", "expertise": len(p.Expertise) > 0, "photo": p.PhotoRef != nil} {
 		if !ok {
 			fail(1, field, errors.New("required"))
 		}
+	}
+	if p.PhotoRef != nil {
+		pic, err := pictures(*p.PhotoRef)
+		if err != nil {
+			fail(blog.KeyLine(front, "photo"), "photo", err)
+		}
+		p.Photo = pic
 	}
 	if len(bytes.TrimSpace(body)) == 0 {
 		fail(0, "", errors.New("the page has no text after the front matter"))

@@ -5,12 +5,24 @@ import (
 	"strings"
 	"testing"
 	"testing/fstest"
+
+	"github.com/northbeam/site/internal/images"
 )
+
+// shippedPictures checks pictures against the shipped content/img/.
+func shippedPictures(t *testing.T) func(images.Ref) (images.Picture, error) {
+	t.Helper()
+	lib, err := images.Load(os.DirFS("../../content"), "img", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return lib.Picture
+}
 
 // TestShippedTeam: the same people in the four languages, each with a
 // role, expertise and a biography.
 func TestShippedTeam(t *testing.T) {
-	tm, err := Load(os.DirFS("../../content"), "team")
+	tm, err := Load(os.DirFS("../../content"), "team", shippedPictures(t))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -31,6 +43,10 @@ func TestShippedTeam(t *testing.T) {
 			if p.Role == "" || len(p.Expertise) == 0 || !strings.Contains(p.HTML, "<p>") {
 				t.Errorf("%s: %+v", p.File, p)
 			}
+			en, _ := tm.Person("en", slug)
+			if p.Photo.WebP == "" || p.Photo.Src != en.Photo.Src || p.Photo.Alt == en.Photo.Alt || !strings.Contains(p.Photo.Alt, p.Name) {
+				t.Errorf("%s: photo %+v (in English %+v)", p.File, p.Photo, en.Photo)
+			}
 		}
 	}
 }
@@ -40,8 +56,23 @@ func TestLoadNamesTheFile(t *testing.T) {
 	fsys := fstest.MapFS{
 		"team/en/a.md": {Data: []byte("---\nname: A\nrole: R\ndescription: D\nexpertize: [Go]\n---\n\nBio.\n")},
 	}
-	_, err := Load(fsys, "team")
+	_, err := Load(fsys, "team", shippedPictures(t))
 	for _, want := range []string{"team/en/a.md:5: field expertize not found"} {
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("error %v lacks %q", err, want)
+		}
+	}
+}
+
+// TestAPhotoWithoutAltOrFileIsRefused names the file and the photo's line.
+func TestAPhotoWithoutAltOrFileIsRefused(t *testing.T) {
+	fsys := fstest.MapFS{
+		"team/en/a.md": {Data: []byte("---\nname: A\nrole: R\ndescription: D\nexpertise: [Go]\nphoto: {src: /img/team/lena-hartmann.png, width: 800, height: 800}\n---\n\nBio.\n")},
+		"team/en/b.md": {Data: []byte("---\nname: B\nrole: R\ndescription: D\nexpertise: [Go]\nphoto: {src: /img/team/nobody.png, alt: B, width: 800, height: 800}\n---\n\nBio.\n")},
+		"team/en/c.md": {Data: []byte("---\nname: C\nrole: R\ndescription: D\nexpertise: [Go]\n---\n\nBio.\n")},
+	}
+	_, err := Load(fsys, "team", shippedPictures(t))
+	for _, want := range []string{"team/en/a.md:6: photo: alt: required", `team/en/b.md:6: photo: no such image "/img/team/nobody.png"`, "team/en/c.md:1: photo: required"} {
 		if err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("error %v lacks %q", err, want)
 		}

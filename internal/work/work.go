@@ -12,16 +12,11 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"path"
-	"regexp"
 	"slices"
-	"strconv"
-	"strings"
 	"time"
 
-	"go.yaml.in/yaml/v3"
-
 	"github.com/northbeam/site/internal/blog"
+	"github.com/northbeam/site/internal/images"
 	"github.com/northbeam/site/internal/markdown"
 )
 
@@ -50,17 +45,21 @@ type Study struct {
 	Slug string `json:"slug"`
 	File string `json:"-"`
 
-	Title          string    `yaml:"title" json:"title"`
-	Description    string    `yaml:"description" json:"description"`
-	Client         string    `yaml:"client" json:"client"`
-	Sector         string    `yaml:"sector" json:"sector"`
-	Size           string    `yaml:"size" json:"size"`
-	Duration       string    `yaml:"duration" json:"duration"`
-	Published      time.Time `yaml:"published" json:"published"`
-	Stack          []string  `yaml:"stack" json:"stack"`
-	Results        []Result  `yaml:"results" json:"results"`
-	Quote          Quote     `yaml:"quote" json:"quote"`
-	TranslationKey string    `yaml:"translationKey" json:"-"`
+	Title       string    `yaml:"title" json:"title"`
+	Description string    `yaml:"description" json:"description"`
+	Client      string    `yaml:"client" json:"client"`
+	Sector      string    `yaml:"sector" json:"sector"`
+	Size        string    `yaml:"size" json:"size"`
+	Duration    string    `yaml:"duration" json:"duration"`
+	Published   time.Time `yaml:"published" json:"published"`
+	Stack       []string  `yaml:"stack" json:"stack"`
+	Results     []Result  `yaml:"results" json:"results"`
+	Quote       Quote     `yaml:"quote" json:"quote"`
+	// CoverRef is the cover as the front matter names it; Cover is the
+	// picture pages show.
+	CoverRef       *images.Ref    `yaml:"cover" json:"-"`
+	Cover          images.Picture `yaml:"-" json:"cover"`
+	TranslationKey string         `yaml:"translationKey" json:"-"`
 	// Order places the study in lists: lower first, then by slug.
 	Order int `yaml:"order" json:"-"`
 
@@ -69,17 +68,18 @@ type Study struct {
 
 // Summary is what a list or the home page shows of a study.
 type Summary struct {
-	Slug        string  `json:"slug"`
-	Title       string  `json:"title"`
-	Description string  `json:"description"`
-	Sector      string  `json:"sector"`
-	Size        string  `json:"size"`
-	Result      *Result `json:"result,omitempty"` // the headline result
+	Slug        string         `json:"slug"`
+	Title       string         `json:"title"`
+	Description string         `json:"description"`
+	Sector      string         `json:"sector"`
+	Size        string         `json:"size"`
+	Result      *Result        `json:"result,omitempty"` // the headline result
+	Cover       images.Picture `json:"cover"`
 }
 
 // Summary returns the list entry of st.
 func (st *Study) Summary() Summary {
-	s := Summary{Slug: st.Slug, Title: st.Title, Description: st.Description, Sector: st.Sector, Size: st.Size}
+	s := Summary{Slug: st.Slug, Title: st.Title, Description: st.Description, Sector: st.Sector, Size: st.Size, Cover: st.Cover}
 	if len(st.Results) > 0 {
 		s.Result = &st.Results[0]
 	}
@@ -103,11 +103,6 @@ type Library struct {
 	byLang map[string][]*Study
 }
 
-var (
-	slugPattern  = regexp.MustCompile(`^[a-z0-9]+(?:-[a-z0-9]+)*$`)
-	yamlErrorPos = regexp.MustCompile(`line (\d+): (.*)`)
-)
-
 // Load reads the studies under root in fsys, laid out as
 // <root>/<lang>/<slug>.md. Each file starts with front matter:
 //
@@ -128,95 +123,65 @@ var (
 //	  name: Head of Operations
 //	  role: Operations
 //	  company: A regional grocery wholesaler
+//	cover:                         # a picture under content/img/ (images.Ref)
+//	  src: /img/work/wholesale-dispatch.png
+//	  alt: What the picture shows, in the file's language.
+//	  width: 1600
+//	  height: 900
 //	translationKey: wholesale-dispatch
 //	order: 1                       # optional, lower comes first
 //	---
 //
-// Every key but order is required and an unknown key is an error. Every
-// mistake is returned as a *blog.ContentError naming the file and line,
-// joined with errors.Join.
-func Load(fsys fs.FS, root string, opts ...markdown.Option) (*Library, error) {
+// Every key but order is required and an unknown key is an error; pictures
+// checks the cover and returns what pages show of it. Every mistake is
+// returned as a *blog.ContentError naming the file and line, joined with
+// errors.Join.
+func Load(fsys fs.FS, root string, pictures func(images.Ref) (images.Picture, error), opts ...markdown.Option) (*Library, error) {
 	lib := &Library{byLang: map[string][]*Study{}}
-	langs, err := fs.ReadDir(fsys, root)
-	if errors.Is(err, fs.ErrNotExist) {
+	if _, err := fs.Stat(fsys, root); errors.Is(err, fs.ErrNotExist) {
 		return lib, nil
-	}
-	if err != nil {
-		return nil, fmt.Errorf("work: reading %s: %w", root, err)
 	}
 	md := markdown.New(opts...)
 	var errs []error
-	for _, langDir := range langs {
-		if !langDir.IsDir() || strings.HasPrefix(langDir.Name(), ".") {
-			continue
+	keys := map[[2]string]string{} // language and translationKey -> the file that has it
+	err := blog.EachFile(fsys, root, func(lang, slug, file string, src []byte) {
+		st, fileErrs := parse(md, pictures, file, lang, slug, src)
+		errs = append(errs, fileErrs...)
+		if st == nil {
+			return
 		}
-		lang := langDir.Name()
-		dir := path.Join(root, lang)
-		files, err := fs.ReadDir(fsys, dir)
-		if err != nil {
-			return nil, fmt.Errorf("work: reading %s: %w", dir, err)
+		key := [2]string{lang, st.TranslationKey}
+		if other, ok := keys[key]; ok {
+			errs = append(errs, &blog.ContentError{File: file, Field: "translationKey",
+				Err: fmt.Errorf("%q is already used by %s", st.TranslationKey, other)})
+			return
 		}
-		keys := map[string]string{}
-		for _, f := range files {
-			if f.IsDir() || !strings.HasSuffix(f.Name(), ".md") {
-				continue
-			}
-			file := path.Join(dir, f.Name())
-			src, err := fs.ReadFile(fsys, file)
-			if err != nil {
-				return nil, fmt.Errorf("work: reading %s: %w", file, err)
-			}
-			st, fileErrs := parse(md, file, lang, strings.TrimSuffix(f.Name(), ".md"), src)
-			errs = append(errs, fileErrs...)
-			if st == nil {
-				continue
-			}
-			if other, ok := keys[st.TranslationKey]; ok {
-				errs = append(errs, &blog.ContentError{File: file, Field: "translationKey",
-					Err: fmt.Errorf("%q is already used by %s", st.TranslationKey, other)})
-				continue
-			}
-			keys[st.TranslationKey] = file
-			lib.byLang[lang] = append(lib.byLang[lang], st)
-		}
-		slices.SortFunc(lib.byLang[lang], func(a, b *Study) int {
-			return cmp.Or(cmp.Compare(a.Order, b.Order), cmp.Compare(a.Slug, b.Slug))
-		})
+		keys[key] = file
+		lib.byLang[lang] = append(lib.byLang[lang], st)
+	})
+	if err != nil {
+		return nil, fmt.Errorf("work: %w", err)
 	}
 	if len(errs) > 0 {
 		return nil, errors.Join(errs...)
+	}
+	for _, studies := range lib.byLang {
+		slices.SortFunc(studies, func(a, b *Study) int {
+			return cmp.Or(cmp.Compare(a.Order, b.Order), cmp.Compare(a.Slug, b.Slug))
+		})
 	}
 	return lib, nil
 }
 
 // parse reads one file: the study, or nil and every mistake found.
-func parse(md *markdown.Renderer, file, lang, slug string, src []byte) (*Study, []error) {
-	var errs []error
+func parse(md *markdown.Renderer, pictures func(images.Ref) (images.Picture, error), file, lang, slug string, src []byte) (*Study, []error) {
+	st := &Study{Lang: lang, Slug: slug, File: file}
+	front, body, errs, ok := blog.DecodeFrontMatter(file, slug, src, st)
+	if !ok {
+		return nil, errs
+	}
 	fail := func(line int, field string, err error) {
 		errs = append(errs, &blog.ContentError{File: file, Line: line, Field: field, Err: err})
-	}
-	if !slugPattern.MatchString(slug) {
-		fail(0, "", fmt.Errorf("file name %q: a slug is lower-case ASCII letters, digits and single hyphens", slug+".md"))
-	}
-	src = bytes.ReplaceAll(bytes.TrimPrefix(src, []byte("\uFEFF")), []byte("\r\n"), []byte("\n"))
-	front, body, err := blog.SplitFrontMatter(src)
-	if err != nil {
-		fail(1, "", err)
-		return nil, errs
-	}
-	st := &Study{Lang: lang, Slug: slug, File: file}
-	dec := yaml.NewDecoder(bytes.NewReader(front))
-	dec.KnownFields(true)
-	if err := dec.Decode(st); err != nil {
-		// The YAML starts on the file's second line.
-		for _, m := range yamlErrorPos.FindAllStringSubmatch(err.Error(), -1) {
-			n, _ := strconv.Atoi(m[1])
-			fail(n+1, "", errors.New(m[2]))
-		}
-		if len(errs) == 0 {
-			fail(1, "", err)
-		}
-		return nil, errs
 	}
 	required := []struct {
 		field string
@@ -226,12 +191,20 @@ func parse(md *markdown.Renderer, file, lang, slug string, src []byte) (*Study, 
 		{"sector", st.Sector != ""}, {"size", st.Size != ""}, {"duration", st.Duration != ""},
 		{"published", !st.Published.IsZero()}, {"stack", len(st.Stack) > 0}, {"results", len(st.Results) > 0},
 		{"quote", st.Quote.Text != "" && st.Quote.Name != "" && st.Quote.Role != "" && st.Quote.Company != ""},
-		{"translationKey", slugPattern.MatchString(st.TranslationKey)},
+		{"translationKey", blog.IsSlug(st.TranslationKey)},
+		{"cover", st.CoverRef != nil},
 	}
 	for _, r := range required {
 		if !r.ok {
-			fail(1, r.field, errors.New("required (quote: text, name, role and company; translationKey: lower-case letters, digits and hyphens)"))
+			fail(1, r.field, errors.New("required (quote: text, name, role and company; translationKey: lower-case letters, digits and hyphens; cover: src, alt, width and height)"))
 		}
+	}
+	if st.CoverRef != nil {
+		pic, err := pictures(*st.CoverRef)
+		if err != nil {
+			fail(blog.KeyLine(front, "cover"), "cover", err)
+		}
+		st.Cover = pic
 	}
 	for _, r := range st.Results {
 		if r.Value == "" || r.Label == "" {
