@@ -80,7 +80,14 @@ func loadBlog(content fs.FS, opts Options, images *contentImages) (*blog.Library
 	if u, err := url.Parse(opts.BaseURL); err == nil && u.Host != "" {
 		mdOpts = append(mdOpts, markdown.WithInternalHosts(u.Hostname()))
 	}
-	return blog.Load(content, "blog", opts.Dev, mdOpts...)
+	posts, err := blog.Load(content, "blog", opts.Dev, mdOpts...)
+	if err != nil {
+		return nil, err
+	}
+	if err := images.covers(posts); err != nil {
+		return nil, err
+	}
+	return posts, nil
 }
 
 // blogIndex is the first page of lang's list (/blog), a static route.

@@ -5,6 +5,7 @@ import (
 	"context"
 	"image"
 	"image/png"
+	"io/fs"
 	"net/http"
 	"regexp"
 	"strings"
@@ -12,45 +13,73 @@ import (
 	"testing/fstest"
 )
 
-// chartPNG draws a small image in the test: no binary file in the repository.
+// chartPNG draws a 16:9 image in the test: no binary file in the
+// repository.
 func chartPNG(t *testing.T) []byte {
 	t.Helper()
 	var buf bytes.Buffer
-	if err := png.Encode(&buf, image.NewRGBA(image.Rect(0, 0, 8, 4))); err != nil {
+	if err := png.Encode(&buf, image.NewRGBA(image.Rect(0, 0, 480, 270))); err != nil {
 		t.Fatal(err)
 	}
 	return buf.Bytes()
 }
 
+// addImage adds a file under img/ to the overlay of fixtureContent, beside
+// the shipped ones (a directory of the overlay hides the shipped one).
+func addImage(t *testing.T, content fs.FS, name string, data []byte) {
+	t.Helper()
+	o := content.(overlayFS)
+	err := fs.WalkDir(o.base, "img", func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		b, err := fs.ReadFile(o.base, p)
+		o.over[p] = &fstest.MapFile{Data: b}
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	o.over[name] = &fstest.MapFile{Data: data}
+}
+
 // TestContentImagesAreServedAndChecked: an image a post writes as the
 // README shows (/img/<file>) is served from content/img/, the page points
-// to an address that changes with the file and is cached for good, and it
-// keeps its alternative text, size and lazy loading.
+// to an address that changes with the file and is cached for good, offers
+// its WebP copies (never wider than the file) in a <picture>, and keeps its
+// alternative text, size and lazy loading.
 func TestContentImagesAreServedAndChecked(t *testing.T) {
 	real := testSite(t)
 	posts := fixturePosts()
-	posts["en/with-chart.md"] = "---\ntitle: With a chart\ndescription: A post with a chart.\npublished: 2026-03-20\nauthor: Lena Hartmann\ntranslationKey: chart\n---\n\nText.\n\n![Deployments per day, from 1 to 30](/img/chart.png \"=800x450\")\n"
+	posts["en/with-chart.md"] = "---\ntitle: With a chart\ndescription: A post with a chart.\npublished: 2026-03-20\nauthor: Lena Hartmann\ntranslationKey: chart\n---\n\nText.\n\n![Deployments per day, from 1 to 30](/img/chart.png \"=480x270\")\n"
 	content := fixtureContent(t, posts)
-	content.(overlayFS).over["img/chart.png"] = &fstest.MapFile{Data: chartPNG(t)}
+	addImage(t, content, "img/chart.png", chartPNG(t))
 	s, err := BuildSite(context.Background(), content, real.Bundle, real.Engine, Options{BaseURL: "https://example.test"})
 	if err != nil {
 		t.Fatal(err)
 	}
 	h := New(NewServer(s, Services{Log: quietLog()}))
 	body := markup(get(t, h, "/blog/with-chart").Body.String())
-	m := regexp.MustCompile(`<img src="(/img/[0-9a-f]{12}/chart\.png)" alt="Deployments per day, from 1 to 30"[^>]*>`).FindStringSubmatch(body)
+	m := regexp.MustCompile(`<picture><source type="image/webp" srcset="(/img/[0-9a-f]{12}/chart-200\.webp) 200w, (/img/[0-9a-f]{12}/chart-400\.webp) 400w, (/img/[0-9a-f]{12}/chart-480\.webp) 480w" sizes="[^"]+">` +
+		`<img src="(/img/[0-9a-f]{12}/chart\.png)" alt="Deployments per day, from 1 to 30"[^>]*></picture>`).FindStringSubmatch(body)
 	if m == nil {
-		t.Fatalf("no image with its hashed address and alt text in the post:\n%s", body[strings.Index(body, "<main"):])
+		t.Fatalf("no picture with its copies, hashed address and alt text in the post:\n%s", body[strings.Index(body, "<main"):])
 	}
-	for _, attr := range []string{`loading="lazy"`, `width="800"`, `height="450"`} {
+	for _, attr := range []string{`loading="lazy"`, `decoding="async"`, `width="480"`, `height="270"`} {
 		if !strings.Contains(m[0], attr) {
 			t.Errorf("%s lacks %s", m[0], attr)
 		}
 	}
-	for path, cache := range map[string]string{m[1]: "public, max-age=31536000, immutable", "/img/chart.png": "public, max-age=86400"} {
+	for path, want := range map[string]string{
+		m[4]: "image/png public, max-age=31536000, immutable", "/img/chart.png": "image/png public, max-age=86400",
+		m[1]: "image/webp public, max-age=31536000, immutable", m[3]: "image/webp public, max-age=31536000, immutable",
+	} {
 		rec := get(t, h, path)
-		if rec.Code != http.StatusOK || rec.Header().Get("Content-Type") != "image/png" || rec.Header().Get("Cache-Control") != cache {
-			t.Errorf("%s: %d %s %q", path, rec.Code, rec.Header().Get("Content-Type"), rec.Header().Get("Cache-Control"))
+		if got := rec.Header().Get("Content-Type") + " " + rec.Header().Get("Cache-Control"); rec.Code != http.StatusOK || got != want {
+			t.Errorf("%s: %d %s, want %s", path, rec.Code, got, want)
+		}
+		if head := rec.Body.String(); strings.HasSuffix(want, "immutable") && strings.HasPrefix(want, "image/webp") && (len(head) < 12 || head[:4] != "RIFF" || head[8:12] != "WEBP") {
+			t.Errorf("%s is no WebP file", path)
 		}
 	}
 	if rec := get(t, h, "/img/missing.png"); rec.Code != http.StatusNotFound {
@@ -66,7 +95,7 @@ func TestAnImageWithoutAltOrFileStopsTheStart(t *testing.T) {
 	posts := fixturePosts()
 	posts["en/bad-images.md"] = "---\ntitle: Bad images\ndescription: Two mistakes.\npublished: 2026-03-20\nauthor: Lena Hartmann\ntranslationKey: bad\n---\n\n![](/img/chart.png \"=800x450\")\n\n![A photo](/img/x.png \"=800x450\")\n"
 	content := fixtureContent(t, posts)
-	content.(overlayFS).over["img/chart.png"] = &fstest.MapFile{Data: chartPNG(t)}
+	addImage(t, content, "img/chart.png", chartPNG(t))
 	_, err := BuildSite(context.Background(), content, real.Bundle, real.Engine, Options{BaseURL: "https://example.test"})
 	if err == nil {
 		t.Fatal("the site started")

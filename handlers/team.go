@@ -6,6 +6,7 @@ import (
 	"net/http"
 
 	"github.com/northbeam/site/internal/blog"
+	"github.com/northbeam/site/internal/markdown"
 	"github.com/northbeam/site/internal/site"
 	"github.com/northbeam/site/internal/team"
 )
@@ -20,8 +21,9 @@ func personPath(lang site.Language, slug string) string {
 
 // loadTeam loads the people, and checks that every post's author is one
 // of them.
-func loadTeam(content fs.FS, posts *blog.Library) (*team.Team, error) {
-	people, err := team.Load(content, "team")
+func loadTeam(content fs.FS, posts *blog.Library, images *contentImages) (*team.Team, error) {
+	people, err := team.Load(content, "team", images.lib.Picture, images.markdownOption(),
+		markdown.WithReservedIDs("root", "main", "page-data", "footer-quick", "footer-services", "footer-legal"))
 	if err != nil {
 		return nil, err
 	}
@@ -120,6 +122,7 @@ func (s *Site) personLD(lang site.Language, p *team.Person) any {
 			"jobTitle":    p.Role,
 			"description": p.Description,
 			"knowsAbout":  p.Expertise,
+			"image":       s.opts.BaseURL + p.Photo.Src,
 			"url":         u,
 			"worksFor":    map[string]string{"@type": "Organization", "name": s.Info.Name, "url": s.opts.BaseURL + lang.LocalPath("/")},
 		},

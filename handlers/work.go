@@ -29,7 +29,7 @@ func loadWork(content fs.FS, opts Options, images *contentImages) (*work.Library
 	if u, err := url.Parse(opts.BaseURL); err == nil && u.Host != "" {
 		mdOpts = append(mdOpts, markdown.WithInternalHosts(u.Hostname()))
 	}
-	return work.Load(content, "work", mdOpts...)
+	return work.Load(content, "work", images.lib.Picture, mdOpts...)
 }
 
 // workListData is the payload data of the list of case studies.
@@ -121,9 +121,10 @@ func (s *Site) studyLD(lang site.Language, st *work.Study, path string) []any {
 		"publisher":        org,
 		"mainEntityOfPage": u,
 		"url":              u,
-		"image":            s.shareImageURL(path),
-		"about":            map[string]string{"@type": "Organization", "description": st.Client + " (" + st.Sector + ", " + st.Size + ")"},
-		"keywords":         st.Stack,
+		// The cover (16:9, 1600 px wide), then the share image.
+		"image":    []string{s.opts.BaseURL + st.Cover.Src, s.shareImageURL(path)},
+		"about":    map[string]string{"@type": "Organization", "description": st.Client + " (" + st.Sector + ", " + st.Size + ")"},
+		"keywords": st.Stack,
 	}
 	crumbs := map[string]any{
 		"@context": "https://schema.org",

@@ -1,17 +1,14 @@
 import { useTranslation } from "react-i18next";
 import { Link } from "react-router-dom";
 import { localPath, type Lang } from "../lib/languages";
+import type { PictureData } from "./picture";
 
 // The blog's data as the server sends it (internal/blog: Summary, Page,
 // Article). Dates come formatted in the post's language: they are shown as
 // they are, never formatted again here, so server and client agree.
 
-export interface Cover {
-  src: string;
-  alt: string;
-  width: number;
-  height: number;
-}
+/** Cover is a post's cover picture (internal/blog.Cover, checked and completed by handlers/images.go). */
+export type Cover = PictureData;
 
 export interface PostSummary {
   lang: Lang;

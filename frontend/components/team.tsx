@@ -1,4 +1,5 @@
 import { localPath, type Lang } from "../lib/languages";
+import type { PictureData } from "./picture";
 
 /** PersonData is a person of the team (internal/team.Person). */
 export interface PersonData {
@@ -7,22 +8,10 @@ export interface PersonData {
   role: string;
   description: string;
   expertise: string[];
+  photo: PictureData;
   html: string;
 }
 
 export function personPath(lang: Lang, slug: string): string {
   return localPath(lang, `/team/${slug}`);
-}
-
-/** Avatar is a person's initials in a circle: drawn, not photographed. */
-export function Avatar({ name }: { name: string }) {
-  const initials = name
-    .split(" ")
-    .map((w) => w[0])
-    .join("");
-  return (
-    <span className="avatar" aria-hidden="true">
-      {initials}
-    </span>
-  );
 }

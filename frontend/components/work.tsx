@@ -1,6 +1,7 @@
 import { useTranslation } from "react-i18next";
 import { Link } from "react-router-dom";
 import { localPath, type Lang } from "../lib/languages";
+import { Picture, type PictureData } from "./picture";
 
 /** Result is a measured outcome of an engagement (internal/work.Result). */
 export interface Result {
@@ -16,6 +17,7 @@ export interface StudySummary {
   sector: string;
   size: string;
   result?: Result;
+  cover: PictureData;
 }
 
 /** Testimonial is a client's words, from the case study of that client (internal/work.Testimonial). */
@@ -27,17 +29,24 @@ export interface Testimonial {
   slug: string;
 }
 
+/** cardSizes is the width of a card's cover (work.css .study-grid): three cards across a wide screen, two, then one. */
+export const cardSizes = "(min-width: 72rem) 23rem, (min-width: 42rem) 46vw, 92vw";
+
 export function studyPath(lang: Lang, slug: string): string {
   return localPath(lang, `/work/${slug}`);
 }
 
-/** StudyCards lists case studies, each a card with its sector, headline result and link. */
-export function StudyCards({ lang, studies, headingLevel }: { lang: Lang; studies: StudySummary[]; headingLevel: 2 | 3 }) {
+/**
+ * StudyCards lists case studies, each a card with its cover, sector, headline result and link.
+ * eager is how many of the first covers are on the first screen (the rest load lazily).
+ */
+export function StudyCards({ lang, studies, headingLevel, eager = 0 }: { lang: Lang; studies: StudySummary[]; headingLevel: 2 | 3; eager?: number }) {
   const H = headingLevel === 2 ? "h2" : "h3";
   return (
     <ul className="study-grid">
-      {studies.map((s) => (
+      {studies.map((s, i) => (
         <li key={s.slug} className="study-card">
+          <Picture image={s.cover} sizes={cardSizes} lazy={i >= eager} className="card-cover" />
           <p className="study-sector">
             {s.sector} · {s.size}
           </p>

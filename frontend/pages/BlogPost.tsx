@@ -2,6 +2,7 @@ import { useId, type MouseEvent } from "react";
 import { useTranslation } from "react-i18next";
 import { Link, useNavigate } from "react-router-dom";
 import { listPath, postPath, PostDates, TagList, type BlogPostData, type Heading, type PostSummary } from "../components/blog";
+import { Picture, proseSizes } from "../components/picture";
 import { language, localPath, storeLanguage } from "../lib/languages";
 import type { PageProps } from "./types";
 
@@ -73,7 +74,7 @@ export default function BlogPost({ payload }: PageProps) {
       </header>
 
       {post.cover && (
-        <img className="post-cover" src={post.cover.src} alt={post.cover.alt} width={post.cover.width} height={post.cover.height} fetchPriority="high" />
+        <Picture image={post.cover} sizes={proseSizes} priority className="post-cover" />
       )}
 
       {post.toc.length >= tocMinHeadings && (

@@ -20,7 +20,7 @@ export default function CaseStudies({ payload }: PageProps) {
       <div className="container page-intro">
         <h1 tabIndex={-1}>{t("work.title")}</h1>
         <p className="lead">{t("work.lead")}</p>
-        <StudyCards lang={lang} studies={data.studies} headingLevel={2} />
+        <StudyCards lang={lang} studies={data.studies} headingLevel={2} eager={1} />
       </div>
       <Testimonials lang={lang} items={data.testimonials} titleId="voices-title" />
       <aside className="container post-cta" aria-labelledby="work-cta">

@@ -1,6 +1,7 @@
 import { useId } from "react";
 import { useTranslation } from "react-i18next";
 import { Link } from "react-router-dom";
+import { Picture, proseSizes, type PictureData } from "../components/picture";
 import { StudyCards, studyPath, type Result, type StudySummary } from "../components/work";
 import { language, localPath, storeLanguage, type Lang } from "../lib/languages";
 import type { PageProps } from "./types";
@@ -16,6 +17,7 @@ export interface StudyData {
   stack: string[];
   results: Result[];
   quote: { text: string; name: string; role: string; company: string };
+  cover: PictureData;
   html: string;
   translations: { lang: Lang; slug: string }[];
   more: StudySummary[];
@@ -59,6 +61,8 @@ export default function CaseStudy({ payload }: PageProps) {
           </nav>
         )}
       </header>
+
+      <Picture image={study.cover} sizes={proseSizes} priority className="post-cover" />
 
       <dl className="study-facts">
         <div>

@@ -1,7 +1,8 @@
 import { useTranslation } from "react-i18next";
 import { Link } from "react-router-dom";
 import { postPath, type PostSummary } from "../components/blog";
-import { Avatar, type PersonData } from "../components/team";
+import { Picture } from "../components/picture";
+import type { PersonData } from "../components/team";
 import { localPath } from "../lib/languages";
 import type { PageProps } from "./types";
 
@@ -21,9 +22,13 @@ export default function Person({ payload }: PageProps) {
         <p className="post-back">
           <Link to={localPath(lang, "/team")}>{t("team.all")}</Link>
         </p>
-        <Avatar name={person.name} />
-        <h1 tabIndex={-1}>{person.name}</h1>
-        <p className="lead">{person.role}</p>
+        <div className="person-intro">
+          <Picture image={person.photo} sizes="9rem" className="portrait" />
+          <div>
+            <h1 tabIndex={-1}>{person.name}</h1>
+            <p className="lead">{person.role}</p>
+          </div>
+        </div>
       </header>
       <p>{person.description}</p>
       <h2>{t("team.expertise")}</h2>

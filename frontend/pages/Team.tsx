@@ -1,6 +1,7 @@
 import { useTranslation } from "react-i18next";
 import { Link } from "react-router-dom";
-import { Avatar, personPath, type PersonData } from "../components/team";
+import { Picture } from "../components/picture";
+import { personPath, type PersonData } from "../components/team";
 import type { PageProps } from "./types";
 
 /** TeamData is the team page (handlers/team.go teamData). */
@@ -17,9 +18,9 @@ export default function Team({ payload }: PageProps) {
       <h1 tabIndex={-1}>{t("team.title")}</h1>
       <p className="lead">{t("team.lead")}</p>
       <ul className="study-grid">
-        {data.people.map((p) => (
+        {data.people.map((p, i) => (
           <li key={p.slug} className="study-card person-card">
-            <Avatar name={p.name} />
+            <Picture image={p.photo} sizes="6rem" lazy={i > 0} className="portrait" />
             <h2>{p.name}</h2>
             <p className="study-sector">{p.role}</p>
             <p>{p.description}</p>

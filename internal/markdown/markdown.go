@@ -19,7 +19,9 @@
 //   - Images get loading="lazy" decoding="async", and width and height when
 //     the title ends with "=<width>x<height>": ![A chart](/img/c.png "=800x450")
 //     or ![A chart](/img/c.png "Caption =800x450"). The size is removed from
-//     the title, and an empty title is dropped.
+//     the title, and an empty title is dropped. With WithImages, an image
+//     whose file has WebP copies becomes a <picture> offering them, with
+//     the file as the fallback.
 //   - Table cell alignment becomes a class (align-start, align-center,
 //     align-end) instead of a style attribute; left and right in Markdown
 //     mean start and end, so the same table reads naturally in Arabic.
@@ -32,6 +34,7 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -68,14 +71,27 @@ type Option func(*config)
 type config struct {
 	internalHosts map[string]bool
 	reservedIDs   []string
-	resolveImage  func(src string) (string, error)
+	resolveImage  ImageResolver
 }
 
+// ImageFile is where an image is served from.
+type ImageFile struct {
+	// Src is the address of the file.
+	Src string
+	// WebP is the srcset of its WebP copies ("<address> 400w, ..."), or
+	// "" when it has none; Sizes is the sizes attribute that goes with it.
+	WebP, Sizes string
+}
+
+// ImageResolver returns where the image written src, shown at
+// width×height pixels, is served from, or an error when there is no such
+// image or the size does not suit it.
+type ImageResolver func(src string, width, height int) (ImageFile, error)
+
 // WithImages checks every image of a document: it must have alternative
-// text and a size ("=<width>x<height>" in its title), and resolve returns
-// the address to serve it from, or an error when there is no such image.
-// Convert then fails, naming each image at fault.
-func WithImages(resolve func(src string) (string, error)) Option {
+// text and a size ("=<width>x<height>" in its title), and resolve must
+// know it. Convert then fails, naming each image at fault.
+func WithImages(resolve ImageResolver) Option {
 	return func(c *config) { c.resolveImage = resolve }
 }
 
@@ -102,7 +118,7 @@ func WithReservedIDs(ids ...string) Option {
 type Renderer struct {
 	md           goldmark.Markdown
 	reservedIDs  []string
-	resolveImage func(src string) (string, error)
+	resolveImage ImageResolver
 }
 
 // New returns a Renderer configured as the package documentation describes.
@@ -189,18 +205,35 @@ func (r *Renderer) checkImages(root ast.Node, src []byte) error {
 		if strings.TrimSpace(alt.String()) == "" {
 			errs = append(errs, fmt.Errorf("image %q: no alternative text (![what it shows](%s))", dest, dest))
 		}
-		if _, ok := img.AttributeString("width"); !ok {
+		width, height := sizeAttribute(img, "width"), sizeAttribute(img, "height")
+		if width == 0 {
 			errs = append(errs, fmt.Errorf("image %q: no size (a title ending in \"=<width>x<height>\")", dest))
 		}
-		resolved, err := r.resolveImage(dest)
+		resolved, err := r.resolveImage(dest, width, height)
 		if err != nil {
 			errs = append(errs, fmt.Errorf("image %q: %w", dest, err))
 		} else {
-			img.Destination = []byte(resolved)
+			img.Destination = []byte(resolved.Src)
+			if resolved.WebP != "" {
+				img.SetAttributeString(webpAttribute, resolved.WebP)
+				img.SetAttributeString(sizesAttribute, resolved.Sizes)
+			}
 		}
 		return ast.WalkContinue, nil
 	})
 	return errors.Join(errs...)
+}
+
+// sizeAttribute returns the image's width or height set by the
+// transformer, or 0.
+func sizeAttribute(img *ast.Image, name string) int {
+	v, ok := img.AttributeString(name)
+	if !ok {
+		return 0
+	}
+	s, _ := v.(string)
+	n, _ := strconv.Atoi(s)
+	return n
 }
 
 // CountWords counts the words of src as a reader meets them: the text of

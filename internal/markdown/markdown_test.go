@@ -2,6 +2,7 @@ package markdown
 
 import (
 	"errors"
+	"fmt"
 	"math"
 	"regexp"
 	"strconv"
@@ -373,17 +374,35 @@ func luminance(hex string) float64 {
 }
 
 // TestWithImages: each image needs alternative text, a size and a file the
-// resolver knows; a good one is pointed to the resolver's address.
+// resolver knows; a good one is pointed to the resolver's address and, when
+// the file has WebP copies, offers them in a <picture> with the file as the
+// fallback, keeping its size and lazy loading.
 func TestWithImages(t *testing.T) {
-	r := New(WithImages(func(src string) (string, error) {
-		if src == "/img/a.png" {
-			return "/img/0123/a.png", nil
+	var asked []string
+	r := New(WithImages(func(src string, width, height int) (ImageFile, error) {
+		asked = append(asked, fmt.Sprintf("%s %dx%d", src, width, height))
+		switch src {
+		case "/img/a.png":
+			return ImageFile{Src: "/img/0123/a.png", WebP: "/img/4567/a-400.webp 400w, /img/4567/a-800.webp 800w", Sizes: "(min-width: 50rem) 44rem, 100vw"}, nil
+		case "/img/anim.gif":
+			return ImageFile{Src: "/img/89ab/anim.gif"}, nil
 		}
-		return "", errors.New("no such image")
+		return ImageFile{}, errors.New("no such image")
 	}))
-	doc, err := r.Convert([]byte("![A chart](/img/a.png \"=800x450\")\n"))
-	if err != nil || !strings.Contains(doc.HTML, `src="/img/0123/a.png"`) || !strings.Contains(doc.HTML, `alt="A chart"`) {
-		t.Fatalf("%v\n%s", err, doc.HTML)
+	doc, err := r.Convert([]byte("![A chart & a <title>](/img/a.png \"=800x450\")\n\n![An animation](/img/anim.gif \"=40x40\")\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `<picture><source type="image/webp" srcset="/img/4567/a-400.webp 400w, /img/4567/a-800.webp 800w" sizes="(min-width: 50rem) 44rem, 100vw">` +
+		`<img src="/img/0123/a.png" alt="A chart &amp; a &lt;title&gt;" loading="lazy" decoding="async" width="800" height="450"></picture>`
+	if !strings.Contains(doc.HTML, want) {
+		t.Errorf("the image with copies:\n%s\nwant\n%s", doc.HTML, want)
+	}
+	if want := `<img src="/img/89ab/anim.gif" alt="An animation" loading="lazy" decoding="async" width="40" height="40">`; !strings.Contains(doc.HTML, want) || strings.Count(doc.HTML, "<picture>") != 1 {
+		t.Errorf("the image without copies is not a plain <img>:\n%s", doc.HTML)
+	}
+	if fmt.Sprint(asked) != "[/img/a.png 800x450 /img/anim.gif 40x40]" {
+		t.Errorf("the resolver was asked %v", asked)
 	}
 	_, err = r.Convert([]byte("![](/img/a.png \"=800x450\")\n\n![B](/img/b.png)\n"))
 	for _, want := range []string{`"/img/a.png": no alternative text`, `"/img/b.png": no size`, `"/img/b.png": no such image`} {

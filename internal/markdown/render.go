@@ -30,6 +30,57 @@ func (r *nodeRenderer) RegisterFuncs(reg renderer.NodeRendererFuncRegisterer) {
 	reg.Register(ast.KindRawHTML, r.renderRawHTML)
 	reg.Register(ast.KindHTMLBlock, r.renderHTMLBlock)
 	reg.Register(extast.KindTable, r.renderTable)
+	reg.Register(ast.KindImage, r.renderImage)
+}
+
+// The attributes by which WithImages hands an image's WebP copies to
+// renderImage; not HTML attributes, so never written on the <img>.
+const (
+	webpAttribute  = "x-webp-srcset"
+	sizesAttribute = "x-sizes"
+)
+
+// renderImage writes an image as goldmark does, inside a <picture> that
+// offers its WebP copies first when it has some.
+func (r *nodeRenderer) renderImage(w util.BufWriter, src []byte, node ast.Node, entering bool) (ast.WalkStatus, error) {
+	if !entering {
+		return ast.WalkContinue, nil
+	}
+	n := node.(*ast.Image)
+	webp, hasWebP := n.AttributeString(webpAttribute)
+	if hasWebP {
+		sizes, _ := n.AttributeString(sizesAttribute)
+		_, _ = w.WriteString(`<picture><source type="image/webp" srcset="`)
+		_, _ = w.Write(util.EscapeHTML([]byte(webp.(string))))
+		if s, _ := sizes.(string); s != "" {
+			_, _ = w.WriteString(`" sizes="`)
+			_, _ = w.Write(util.EscapeHTML([]byte(s)))
+		}
+		_, _ = w.WriteString(`">`)
+	}
+	_, _ = w.WriteString(`<img src="`)
+	dest := util.URLEscape(n.Destination, true)
+	if !gmhtml.IsDangerousURL(dest) {
+		_, _ = w.Write(util.EscapeHTML(dest))
+	}
+	_, _ = w.WriteString(`" alt="`)
+	var alt strings.Builder
+	for c := n.FirstChild(); c != nil; c = c.NextSibling() {
+		alt.WriteString(plainText(c, src, false))
+	}
+	_, _ = w.Write(util.EscapeHTML([]byte(alt.String())))
+	_ = w.WriteByte('"')
+	if n.Title != nil {
+		_, _ = w.WriteString(` title="`)
+		_, _ = w.Write(util.EscapeHTML(n.Title))
+		_ = w.WriteByte('"')
+	}
+	gmhtml.RenderAttributes(w, n, gmhtml.ImageAttributeFilter)
+	_ = w.WriteByte('>')
+	if hasWebP {
+		_, _ = w.WriteString(`</picture>`)
+	}
+	return ast.WalkSkipChildren, nil
 }
 
 // renderTable writes the table element inside its scroll box; the table
