@@ -1,23 +1,16 @@
 // Package brand draws the site's images from the brand facts: the icon in
-// every size a browser or a phone asks for, and the default share image of
-// social previews. Drawing them at start keeps binary files out of the
-// repository and the images in step with content/site.json.
+// every size a browser or a phone asks for, the default share image of
+// social previews, and a page's own share image in its language and
+// direction. Drawing them keeps images out of the repository (only the
+// fonts are there) and in step with content/site.json and the content.
 package brand
 
 import (
 	"bytes"
-	"fmt"
 	"image"
 	"image/color"
 	"image/png"
 	"math"
-	"strings"
-
-	"golang.org/x/image/font"
-	"golang.org/x/image/font/gofont/gobold"
-	"golang.org/x/image/font/gofont/goregular"
-	"golang.org/x/image/font/opentype"
-	"golang.org/x/image/math/fixed"
 )
 
 // The brand's colours, as in frontend/styles/site.css.
@@ -101,42 +94,13 @@ func ShareImage(name, tagline string) ([]byte, error) {
 		}
 	}
 	drawMark(img, 96, 96, 112)
-	if err := text(img, gobold.TTF, 96, name, 96, 380, paper); err != nil {
+	t, err := newTypesetter("ltr", "en")
+	if err != nil {
 		return nil, err
 	}
-	if err := text(img, goregular.TTF, 40, tagline, 96, 460, muted); err != nil {
-		return nil, err
-	}
+	t.draw(img, t.layout(name, bold, 96, w-2*96), 96, w-96, 380, paper)
+	t.draw(img, t.layout(tagline, regular, 40, w-2*96), 96, w-96, 460, muted)
 	return encode(img), nil
-}
-
-// text draws s from (x, y), wrapping words at the image's right margin.
-func text(img *image.RGBA, ttf []byte, size float64, s string, x, y int, c color.Color) error {
-	f, err := opentype.Parse(ttf)
-	if err != nil {
-		return fmt.Errorf("brand: font: %w", err)
-	}
-	face, err := opentype.NewFace(f, &opentype.FaceOptions{Size: size, DPI: 72, Hinting: font.HintingFull})
-	if err != nil {
-		return fmt.Errorf("brand: font: %w", err)
-	}
-	defer face.Close()
-	d := font.Drawer{Dst: img, Src: image.NewUniform(c), Face: face}
-	maxWidth := fixed.I(img.Bounds().Dx() - 2*x)
-	line := ""
-	for _, word := range strings.Fields(s) {
-		next := strings.TrimSpace(line + " " + word)
-		if line != "" && d.MeasureString(next) > maxWidth {
-			d.Dot = fixed.P(x, y)
-			d.DrawString(line)
-			y += int(size * 1.35)
-			next = word
-		}
-		line = next
-	}
-	d.Dot = fixed.P(x, y)
-	d.DrawString(line)
-	return nil
 }
 
 func mix(a, b color.RGBA, t float64) color.RGBA {
