@@ -1,11 +1,11 @@
 import { useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Link } from "react-router-dom";
-import site from "../../content/site.json";
 import { postCancellation } from "../components/schedule/api";
-import { ContactLink, NoScriptNotice, Problem } from "../components/schedule/Intro";
+import { ContactLink, Problem } from "../components/schedule/Intro";
 import { MeetingFact, ServiceFact, TimeFact } from "../components/schedule/Facts";
 import type { ServiceKey } from "../components/schedule/services";
+import { LinkedBookingPage } from "../components/schedule/LinkedBookingPage";
 import { useLinkedBooking } from "../components/schedule/useLinkedBooking";
 import { useZoneCatalog } from "../components/schedule/zones";
 import { useLang, useLocalPath } from "../lib/lang";
@@ -18,19 +18,7 @@ import type { PageProps } from "./types";
  * is fetched in the browser.
  */
 export default function CancelBooking(_: PageProps) {
-  const { t } = useTranslation();
-  const [mounted, setMounted] = useState(false);
-  useEffect(() => setMounted(true), []);
-  return (
-    <div className="container schedule cancel-booking">
-      <header className="schedule-intro">
-        <h1 tabIndex={-1}>{t("booking.cancel.title")}</h1>
-        <p className="lead">{t("booking.cancel.description", { name: site.name })}</p>
-      </header>
-      <NoScriptNotice />
-      <div className="cancel-area">{mounted ? <CancelPanel /> : null}</div>
-    </div>
-  );
+  return <LinkedBookingPage kind="cancel" Panel={CancelPanel} />;
 }
 
 function CancelPanel() {

@@ -1,11 +1,11 @@
-import { useEffect, useState } from "react";
+import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Link } from "react-router-dom";
-import site from "../../content/site.json";
 import type { CreatedBooking } from "../components/schedule/api";
 import { MeetingFact, ServiceFact, TimeFact } from "../components/schedule/Facts";
-import { ContactLink, NoScriptNotice, Problem } from "../components/schedule/Intro";
+import { ContactLink, Problem } from "../components/schedule/Intro";
 import type { ServiceKey } from "../components/schedule/services";
+import { LinkedBookingPage } from "../components/schedule/LinkedBookingPage";
 import { useLinkedBooking } from "../components/schedule/useLinkedBooking";
 import { useBookingChunk } from "../components/schedule/useBookingChunk";
 import { useZoneCatalog, zoneCatalog } from "../components/schedule/zones";
@@ -21,19 +21,7 @@ import type { PageProps } from "./types";
  * booking is fetched in the browser.
  */
 export default function RescheduleBooking(_: PageProps) {
-  const { t } = useTranslation();
-  const [mounted, setMounted] = useState(false);
-  useEffect(() => setMounted(true), []);
-  return (
-    <div className="container schedule reschedule-booking">
-      <header className="schedule-intro">
-        <h1 tabIndex={-1}>{t("booking.reschedule.title")}</h1>
-        <p className="lead">{t("booking.reschedule.description", { name: site.name })}</p>
-      </header>
-      <NoScriptNotice />
-      <div className="cancel-area">{mounted ? <ReschedulePanel /> : null}</div>
-    </div>
-  );
+  return <LinkedBookingPage kind="reschedule" Panel={ReschedulePanel} />;
 }
 
 function ReschedulePanel() {
