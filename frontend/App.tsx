@@ -1,44 +1,17 @@
 import { Suspense, use, useEffect, useLayoutEffect, type ReactNode } from "react";
 import { I18nextProvider, useTranslation } from "react-i18next";
 import { Route, Routes, useLocation, useNavigationType } from "react-router-dom";
-import { loadI18n, readyI18n } from "#locales";
+import { loadStrings, pageGroups, readyStrings } from "#locales";
 import { pages } from "#pages";
 import { Footer } from "./components/Footer";
 import { Header } from "./components/Header";
 import { setConsentLanguage } from "./consent/language";
 import { LangContext } from "./lib/lang";
-import { languages, splitPath, type Lang } from "./lib/languages";
-import type { PageName, Payload } from "./lib/payload";
+import { languages, type Lang } from "./lib/languages";
+import { useNavigationPending } from "./lib/pending";
+import type { Payload } from "./lib/payload";
 import { PayloadProvider, useCurrentPayload, usePayload } from "./lib/payloadContext";
 import { followScroll, leavingPage, savedScroll } from "./lib/scroll";
-
-/**
- * pageOf guesses which page a path holds (without its language prefix), so
- * that the page's chunk loads while its data does during client navigation.
- * The server's payload has the last word; its route table is the reference.
- */
-export function pageOf(rest: string): PageName {
-  const [first, second, third] = rest.split("/").filter(Boolean);
-  switch (first) {
-    case undefined:
-    case "services":
-      return "Home";
-    case "blog":
-      return second && second !== "page" && second !== "tag" && !third ? "BlogPost" : "BlogList";
-    case "team":
-      return second && !third ? "Person" : second ? "NotFound" : "Team";
-    case "work":
-      return second && !third ? "CaseStudy" : second ? "NotFound" : "CaseStudies";
-    case "schedule":
-      return second === "cancel" ? "CancelBooking" : second === "reschedule" ? "RescheduleBooking" : "Schedule";
-    case "privacy":
-    case "cookies":
-    case "imprint":
-      return "Legal";
-    default:
-      return "NotFound";
-  }
-}
 
 export function App({ initial }: { initial: Payload }) {
   // Marks the document once React has taken it over (tests and styles can rely on it).
@@ -64,9 +37,9 @@ export function App({ initial }: { initial: Payload }) {
   );
 }
 
-/** LanguageLayout provides a language's strings (loading them on a switch) around the shell. */
+/** LanguageLayout provides a language's strings around the shell (a navigation has loaded them). */
 function LanguageLayout({ lang }: { lang: Lang }) {
-  const i18n = readyI18n(lang) ?? use(loadI18n(lang));
+  const i18n = readyStrings(lang, []) ?? use(loadStrings(lang, []));
   return (
     <I18nextProvider i18n={i18n}>
       <LangContext value={lang}>
@@ -79,8 +52,14 @@ function LanguageLayout({ lang }: { lang: Lang }) {
 function Shell() {
   const { t } = useTranslation();
   const { pathname, key } = useLocation();
+  const payload = useCurrentPayload();
+  const pending = useNavigationPending();
   // The page being left keeps where it was scrolled to, for the back button.
   useLayoutEffect(() => () => leavingPage(key), [key]);
+  // The head follows in the commit that shows the page (or its
+  // placeholder), so that the address, the language, the direction and
+  // the title change together.
+  useLayoutEffect(() => applyHead(payload), [payload]);
   return (
     <>
       <a className="skip-link" href="#main">
@@ -88,10 +67,14 @@ function Shell() {
       </a>
       <Header />
       <main id="main" tabIndex={-1}>
-        {/* Keyed by path: a page still loading shows the placeholder, even inside a transition. */}
-        <Suspense key={pathname} fallback={<Loading />}>
-          <RoutePage />
-        </Suspense>
+        {pending ? (
+          <Loading />
+        ) : (
+          // Keyed by path: a page whose chunk or strings are still on their way shows the placeholder.
+          <Suspense key={pathname} fallback={<Loading />}>
+            <RoutePage />
+          </Suspense>
+        )}
       </main>
       <Footer />
     </>
@@ -116,17 +99,13 @@ function Loading(): ReactNode {
   );
 }
 
-/** RoutePage renders the page the server says a path holds, starting its chunk while the data loads. */
+/** RoutePage renders the page the server says a path holds, once its strings are here. */
 function RoutePage() {
   const { pathname, hash, key } = useLocation();
   const navigation = useNavigationType();
-  void pages[pageOf(splitPath(pathname).rest)].preload();
   const payload = usePayload(pathname);
-  const [current, setCurrent] = useCurrentPayload();
-  useEffect(() => {
-    if (current !== payload) setCurrent(payload);
-  }, [payload, current, setCurrent]);
-  useEffect(() => applyHead(payload), [payload]);
+  const groups = pageGroups(payload.page);
+  if (!readyStrings(payload.lang, groups)) use(loadStrings(payload.lang, groups));
   // A page reached by a link opens at its top, or at its #fragment, with
   // the focus on its main heading (or the fragment's), as a new document
   // would be read from its start; the back and forward buttons return to

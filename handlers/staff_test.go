@@ -275,7 +275,7 @@ func TestStaffStaysOutOfThePublicSite(t *testing.T) {
 		}
 	}
 	for _, lang := range s.Info.Languages {
-		for _, u := range append(append([]string{}, m.Locales[lang.Code]...), m.Pages["Home"]...) {
+		for _, u := range m.Preloads("Home", lang.Code) {
 			if strings.HasPrefix(strings.TrimPrefix(u, "/assets/"), "staff/") {
 				t.Errorf("the %s home page preloads %s", lang.Code, u)
 			}

@@ -7,7 +7,7 @@ import { useCurrentPayload } from "../lib/payloadContext";
 export function Footer() {
   const { t } = useTranslation();
   const to = useLocalPath();
-  const [payload] = useCurrentPayload();
+  const payload = useCurrentPayload();
   return (
     <footer className="site-footer">
       <div className="container footer-grid">

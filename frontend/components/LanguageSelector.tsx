@@ -8,7 +8,7 @@ import { useCurrentPayload } from "../lib/payloadContext";
 export function LanguageSelector() {
   const { t } = useTranslation();
   const current = useLang();
-  const [payload] = useCurrentPayload();
+  const payload = useCurrentPayload();
   return (
     <nav className="lang-select" aria-label={t("nav.language")}>
       <ul>

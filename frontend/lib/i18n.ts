@@ -1,16 +1,34 @@
-import i18next, { type i18n as I18n, type Resource } from "i18next";
+import i18next, { type i18n as I18n, type Resource, type ResourceKey } from "i18next";
 import { initReactI18next } from "react-i18next";
 import type en from "../../content/locales/en.json";
 import type { Lang } from "./languages";
+import type { PageName } from "./payload";
+import { pages } from "./strings.json";
+import type stringsFile from "./strings.json";
 
 export type Strings = typeof en;
 
 /**
+ * StringGroup names a group of strings (frontend/lib/strings.json): the
+ * client loads a page's groups, not a language's every string.
+ */
+export type StringGroup = keyof (typeof stringsFile)["groups"];
+
+/** Translate returns a string of a language in the groups loaded. */
+export type Translate = (key: string, options?: Record<string, unknown>) => string;
+
+/** pageGroups returns the string groups a page shows, the shell's first. */
+export function pageGroups(page: PageName): StringGroup[] {
+  return ["common", ...((pages[page] ?? []) as StringGroup[])];
+}
+
+/**
  * createI18n returns a new, fully initialised i18next instance for one
  * language: never the global instance, so no render can leak its language
- * into another.
+ * into another. strings may be some groups only; more are added later
+ * (addStrings).
  */
-export function createI18n(lang: Lang, strings: Strings): I18n {
+export function createI18n(lang: Lang, strings: ResourceKey): I18n {
   const resources: Resource = { [lang]: { translation: strings } };
   const inst = i18next.createInstance();
   void inst.use(initReactI18next).init({
@@ -22,4 +40,9 @@ export function createI18n(lang: Lang, strings: Strings): I18n {
     returnNull: false,
   });
   return inst;
+}
+
+/** addStrings adds a group's strings to a language's instance. */
+export function addStrings(inst: I18n, lang: Lang, strings: ResourceKey): void {
+  inst.addResourceBundle(lang, "translation", strings, true, true);
 }

@@ -1,26 +1,57 @@
-// Client: each language's strings are a chunk of their own, loaded on demand.
+// Client: each language's strings are cut into groups (frontend/lib/
+// strings.json), a module per language and group, loaded on demand: a page
+// loads the shell's group (common) and its own, the consent banner its own.
 import type { i18n as I18n } from "i18next";
-import { createI18n, type Strings } from "./i18n";
+import stringsDir from "virtual:strings";
+import { addStrings, createI18n, type StringGroup, type Translate } from "./i18n";
 import type { Lang } from "./languages";
 
-const ready = new Map<Lang, I18n>();
-const pending = new Map<Lang, Promise<I18n>>();
+export { pageGroups, type StringGroup, type Translate } from "./i18n";
 
-/** loadI18n loads a language's strings once and returns its i18next instance. */
-export function loadI18n(lang: Lang): Promise<I18n> {
-  let p = pending.get(lang);
+const instances = new Map<Lang, I18n>();
+const loading = new Map<string, Promise<void>>();
+const loaded = new Set<string>();
+
+function loadGroup(lang: Lang, group: StringGroup): Promise<void> {
+  const id = `${lang}-${group}`;
+  let p = loading.get(id);
   if (!p) {
-    p = import(`../../content/locales/${lang}.json`).then((m: { default: Strings }) => {
-      const inst = createI18n(lang, m.default);
-      ready.set(lang, inst);
-      return inst;
+    const url = `${stringsDir}${id}.js`;
+    p = (import(/* a module of the build's own, beside the chunks */ url) as Promise<{ default: Record<string, unknown> }>).then((m) => {
+      const inst = instances.get(lang);
+      if (inst) addStrings(inst, lang, m.default);
+      else instances.set(lang, createI18n(lang, m.default));
+      loaded.add(id);
     });
-    pending.set(lang, p);
+    // A failed download may be tried again by the next navigation.
+    p.catch(() => loading.delete(id));
+    loading.set(id, p);
   }
   return p;
 }
 
-/** readyI18n returns the instance of a language already loaded, if any. */
-export function readyI18n(lang: Lang): I18n | undefined {
-  return ready.get(lang);
+const sets = new Map<string, Promise<I18n>>();
+
+/** loadStrings loads a language's groups (the shell's always) once, and returns its i18next instance. */
+export function loadStrings(lang: Lang, groups: readonly StringGroup[]): Promise<I18n> {
+  // The same promise for the same groups, for React's use().
+  const id = `${lang}:${groups.join()}`;
+  let p = sets.get(id);
+  if (!p) {
+    p = Promise.all(["common" as const, ...groups].map((g) => loadGroup(lang, g))).then(() => instances.get(lang)!);
+    p.catch(() => sets.delete(id));
+    sets.set(id, p);
+  }
+  return p;
+}
+
+/** readyStrings returns a language's instance if the groups (and the shell's) are loaded already. */
+export function readyStrings(lang: Lang, groups: readonly StringGroup[]): I18n | undefined {
+  if (!loaded.has(`${lang}-common`) || !groups.every((g) => loaded.has(`${lang}-${g}`))) return undefined;
+  return instances.get(lang);
+}
+
+/** loadTranslate loads a group of a language and returns its translate function (for the consent banner). */
+export function loadTranslate(lang: Lang, group: StringGroup): Promise<Translate> {
+  return loadStrings(lang, [group]).then((i18n): Translate => (key, options) => i18n.t(key, options));
 }

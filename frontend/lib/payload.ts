@@ -19,6 +19,8 @@ export type PageName =
 export interface ClientConfig {
   consentHideFromBots: boolean;
   gaMeasurementId: string;
+  /** consentCSS is the URL of the consent banner's stylesheet, linked when the banner starts. */
+  consentCSS: string;
 }
 
 /** Payload is what the server knows of a page: it is serialized into the HTML and served by /api/page for client navigation. */

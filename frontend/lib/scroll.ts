@@ -6,6 +6,7 @@
 
 const positions = new Map<string, number>();
 let lastY = 0;
+let pinned: number | undefined;
 
 /** followScroll starts following the window's scroll position; it returns the function that stops. */
 export function followScroll(): () => void {
@@ -23,7 +24,17 @@ export function followScroll(): () => void {
  * next page is in the document already, and may have moved the scroll.
  */
 export function leavingPage(key: string): void {
-  positions.set(key, lastY);
+  positions.set(key, pinned ?? lastY);
+  pinned = undefined;
+}
+
+/**
+ * pinScroll keeps where the page on screen is scrolled to as where it was
+ * left, before a placeholder takes its place (and the top of the window)
+ * under its address.
+ */
+export function pinScroll(): void {
+  pinned ??= lastY;
 }
 
 /** savedScroll returns where the page of a history entry was left, if it was. */

@@ -16,18 +16,19 @@ import Team from "./Team";
 import type { PageMap } from "./types";
 
 const ready = () => Promise.resolve();
+const loaded = () => true;
 
 export const pages: PageMap = {
-  Home: { Component: Home, preload: ready },
-  BlogList: { Component: BlogList, preload: ready },
-  BlogPost: { Component: BlogPost, preload: ready },
-  Schedule: { Component: Schedule, preload: ready },
-  CancelBooking: { Component: CancelBooking, preload: ready },
-  RescheduleBooking: { Component: RescheduleBooking, preload: ready },
-  Legal: { Component: Legal, preload: ready },
-  NotFound: { Component: NotFound, preload: ready },
-  CaseStudies: { Component: CaseStudies, preload: ready },
-  CaseStudy: { Component: CaseStudy, preload: ready },
-  Team: { Component: Team, preload: ready },
-  Person: { Component: Person, preload: ready },
+  Home: { Component: Home, preload: ready, loaded },
+  BlogList: { Component: BlogList, preload: ready, loaded },
+  BlogPost: { Component: BlogPost, preload: ready, loaded },
+  Schedule: { Component: Schedule, preload: ready, loaded },
+  CancelBooking: { Component: CancelBooking, preload: ready, loaded },
+  RescheduleBooking: { Component: RescheduleBooking, preload: ready, loaded },
+  Legal: { Component: Legal, preload: ready, loaded },
+  NotFound: { Component: NotFound, preload: ready, loaded },
+  CaseStudies: { Component: CaseStudies, preload: ready, loaded },
+  CaseStudy: { Component: CaseStudy, preload: ready, loaded },
+  Team: { Component: Team, preload: ready, loaded },
+  Person: { Component: Person, preload: ready, loaded },
 };

@@ -15,6 +15,7 @@ function lazyPage(load: () => Promise<{ default: ComponentType<PageProps> }>): P
       load().then((m) => {
         loaded = m.default;
       }),
+    loaded: () => loaded !== undefined,
   };
 }
 

@@ -9,6 +9,8 @@ export interface PageEntry {
   Component: ComponentType<PageProps>;
   /** preload fetches the page's chunk, so that rendering it does not suspend. */
   preload: () => Promise<void>;
+  /** loaded tells whether the page's chunk is here, so that rendering it will not suspend. */
+  loaded: () => boolean;
 }
 
 export type PageMap = Record<PageName, PageEntry>;
