@@ -26,11 +26,14 @@ const shared = {
 
 export default {
   // The browser bundle: ES modules, one chunk per page (pages are React.lazy)
-  // and one per language (locales are imported on demand), content-hashed
-  // names served as immutable from /assets/.
+  // and one per language and string group (strings are imported on demand),
+  // content-hashed names served as immutable from /assets/.
   client: {
     ...shared,
-    entryPoints: ["frontend/entry-client.tsx"],
+    // boot.ts is each page's first script, which starts the entry after the
+    // first paint; the consent banner's stylesheet is an entry of its own,
+    // linked by the consent chunk when it starts (frontend/consent/banner.ts).
+    entryPoints: ["frontend/boot.ts", "frontend/entry-client.tsx", "frontend/consent/consent.css"],
     platform: "browser",
     format: "esm",
     splitting: true,
@@ -40,6 +43,11 @@ export default {
     chunkNames: "chunks/[name]-[hash]",
     assetNames: "media/[name]-[hash]",
     publicPath: "/assets/",
+    // Each language's strings (content/locales/<lang>.json, one file that
+    // translators edit) are cut into the groups this file declares, a chunk
+    // per language and group: a page loads the shell's group and its own
+    // (internal/assets, StringGroups). The server bundle has them all.
+    strings: "frontend/lib/strings.json",
   },
 
   // The server bundle, evaluated by goja. goja has no dynamic import(), so

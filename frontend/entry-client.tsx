@@ -3,25 +3,22 @@ import "./styles/site.css";
 import "./consent/gtag";
 import { StrictMode, startTransition } from "react";
 import { hydrateRoot } from "react-dom/client";
-import { BrowserRouter } from "react-router-dom";
-import { loadI18n } from "#locales";
+import { loadStrings, pageGroups } from "#locales";
 import { pages } from "#pages";
 import { App } from "./App";
 import { startConsent } from "./consent/start";
-import { browserLanguage, languageRedirect, storedLanguage } from "./lib/languages";
+import { PreparedRouter } from "./lib/navigation";
 import { payloadElementId, type Payload } from "./lib/payload";
+import { rememberPayload } from "./lib/payloadContext";
 
+// boot.ts has applied the language rules and started this module after the first paint.
 function start() {
-  const redirect = languageRedirect(window.location.pathname, storedLanguage(), browserLanguage(navigator.language));
-  if (redirect) {
-    window.location.replace(redirect + window.location.search + window.location.hash);
-    return;
-  }
   const payload = JSON.parse(document.getElementById(payloadElementId)?.textContent ?? "null") as Payload;
   // The not-found page is rendered once per language and served at any unknown path: it belongs to this one.
   if (payload.status === 404) payload.path = window.location.pathname;
+  rememberPayload(payload);
   // The page's chunk and strings are loaded before hydration, so hydration never shows the placeholder.
-  void Promise.all([loadI18n(payload.lang), pages[payload.page].preload()]).then(() => {
+  void Promise.all([loadStrings(payload.lang, pageGroups(payload.page)), pages[payload.page].preload()]).then(() => {
     // Hydrating in a transition lets React yield to the browser every few
     // milliseconds instead of holding the main thread for the whole page (a
     // phone's long task). A click that comes first is not lost: React hydrates
@@ -30,9 +27,9 @@ function start() {
       hydrateRoot(
         document.getElementById("root")!,
         <StrictMode>
-          <BrowserRouter>
+          <PreparedRouter>
             <App initial={payload} />
-          </BrowserRouter>
+          </PreparedRouter>
         </StrictMode>,
         {
           // A mismatch between the server's HTML and the first client render is a bug: say so.

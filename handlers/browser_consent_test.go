@@ -445,6 +445,7 @@ func TestConsentAcceptAll(t *testing.T) {
 	b, _ := browser(t)
 	base := consentServer(t, "", false)
 	s := testSite(t)
+	consentChunk := consentChunkName(t, s)
 	for _, lang := range s.Info.Languages {
 		t.Run(lang.Code, func(t *testing.T) {
 			tb, requests := consentTab(t, b)
@@ -511,9 +512,11 @@ func TestConsentAcceptAll(t *testing.T) {
 				t.Errorf("analytics_storage updates %v, want [granted]", got)
 			}
 
-			// The same page again, with a valid decision: nothing is shown; analytics is granted again.
+			// The same page again, with a valid decision: nothing is shown, and
+			// nothing of the banner is fetched; analytics is granted again.
 			var probe probeResult
 			var banner, preferences bool
+			reloaded := len(requests())
 			do(t, tb,
 				chromedp.Reload(),
 				waitHydrated(),
@@ -527,6 +530,11 @@ func TestConsentAcceptAll(t *testing.T) {
 			}
 			if got := analyticsStorageUpdates(commands); !slices.Equal(got, []string{"granted"}) {
 				t.Errorf("after the reload, analytics_storage updates %v, want [granted]", got)
+			}
+			for _, r := range requests()[reloaded:] {
+				if strings.HasSuffix(r, consentChunk) || strings.HasSuffix(r, s.Bundle.Manifest.ConsentCSS) {
+					t.Errorf("a returning visitor with a valid decision fetched the banner: %s", r)
+				}
 			}
 			for _, r := range requests() {
 				if analyticsHost(r) || !strings.HasPrefix(r, base+"/") {
@@ -721,6 +729,101 @@ func TestConsentManagePreferencesThenSave(t *testing.T) {
 			noConsoleProblems(t, tb)
 		})
 	}
+}
+
+// TestConsentReturningVisitorFetchesTheBannerForThePreferences: a visitor
+// whose decision is stored loads none of the banner on their next pages;
+// the footer's cookie settings fetch it, open the dialog styled and with
+// the stored choice, and a change there is applied and stored. A record of
+// another revision, or one the library would not accept, is no decision:
+// the banner asks.
+func TestConsentReturningVisitorFetchesTheBannerForThePreferences(t *testing.T) {
+	b, _ := browser(t)
+	base := consentServer(t, "", false)
+	s := testSite(t)
+	consentChunk := consentChunkName(t, s)
+	tb, requests := consentTab(t, b)
+	page := base + "/ar"
+	do(t, tb,
+		chromedp.Navigate(page),
+		waitHydrated(),
+		waitBanner(),
+		clickReachable(`#cc-main .cm [data-role="all"]`),
+		waitDecision(),
+		waitClosed(),
+	)
+	fetchedBanner := func(since int) (js, css bool) {
+		for _, r := range requests()[since:] {
+			js = js || strings.HasSuffix(r, consentChunk)
+			css = css || strings.HasSuffix(r, s.Bundle.Manifest.ConsentCSS)
+		}
+		return js, css
+	}
+
+	// Another page, loaded as a new document, with the decision stored.
+	before := len(requests())
+	var commands [][]any
+	var banner, preferences bool
+	do(t, tb,
+		chromedp.Navigate(base+"/ar/blog"),
+		waitHydrated(),
+		chromedp.Sleep(600*time.Millisecond),
+		shown(&banner, &preferences),
+		dataLayerCommands(&commands),
+	)
+	if js, css := fetchedBanner(before); js || css || banner || preferences {
+		t.Errorf("returning visitor: fetched the chunk %v, the stylesheet %v; banner %v, dialog %v", js, css, banner, preferences)
+	}
+	if got := analyticsStorageUpdates(commands); !slices.Equal(got, []string{"granted"}) {
+		t.Errorf("stored decision: analytics_storage updates %v, want [granted]", got)
+	}
+
+	// The footer's cookie settings: the dialog, styled, in Arabic, with the stored choice.
+	var analyticsOn bool
+	var position, direction string
+	do(t, tb,
+		clickReachable(`footer [data-cc="show-preferencesModal"]`),
+		waitPreferences(),
+		chromedp.Evaluate(`document.querySelector('#cc-main input.section__toggle[value="analytics"]').checked`, &analyticsOn),
+		chromedp.Evaluate(`getComputedStyle(document.querySelector('#cc-main .pm')).position`, &position),
+		chromedp.Evaluate(`getComputedStyle(document.querySelector('#cc-main .pm')).direction`, &direction),
+	)
+	if js, css := fetchedBanner(before); !js || !css {
+		t.Errorf("opening the preferences fetched the chunk %v and the stylesheet %v, want both", js, css)
+	}
+	if !analyticsOn || position != "fixed" || direction != "rtl" {
+		t.Errorf("dialog: analytics on %v (stored: on), position %q (want fixed: styled), direction %q", analyticsOn, position, direction)
+	}
+	var cookies []*network.Cookie
+	do(t, tb,
+		clickReachable(`#cc-main .pm .section__toggle-wrapper:has(input[value="analytics"])`),
+		clickReachable(`#cc-main .pm [data-role="save"]`),
+		waitClosed(),
+		browserCookies(page, &cookies),
+		dataLayerCommands(&commands),
+	)
+	if got := analyticsStorageUpdates(commands); !slices.Equal(got, []string{"granted", "denied"}) {
+		t.Errorf("after withdrawing: analytics_storage updates %v, want [granted denied]", got)
+	}
+	rec := consentRecord(t, cookieNamed(cookies, "cc_cookie"))
+	if got := recordField[[]string](t, rec, "categories"); !slices.Equal(got, []string{"necessary"}) {
+		t.Errorf("categories after withdrawing %v", got)
+	}
+
+	// Records the library would not accept: the banner asks again.
+	for name, record := range map[string]string{
+		"not JSON":      `{"categories":`,
+		"no consent id": `{"categories":["necessary"],"revision":0,"consentTimestamp":"2026-01-01T00:00:00Z","lastConsentTimestamp":"2026-01-01T00:00:00Z"}`,
+		"no categories": `{"revision":0,"consentId":"x","consentTimestamp":"2026-01-01T00:00:00Z","lastConsentTimestamp":"2026-01-01T00:00:00Z"}`,
+	} {
+		do(t, tb,
+			chromedp.Evaluate(fmt.Sprintf(`document.cookie = "cc_cookie=" + encodeURIComponent(%q) + "; path=/; SameSite=Lax; max-age=86400"`, record), nil),
+			chromedp.Reload(),
+			waitHydrated(),
+			named("the banner for a record with "+name, waitBanner()),
+		)
+	}
+	noConsoleProblems(t, tb)
 }
 
 // TestConsentPreferencesCloseOnEscape: the footer's cookie settings open
@@ -1003,7 +1106,8 @@ func consentChunkName(t testing.TB, s *Site) string {
 	t.Helper()
 	var found []string
 	for name, data := range s.Bundle.Client {
-		if strings.HasSuffix(name, ".js") && strings.Contains(string(data), "cc_cookie") {
+		// A class name of the library's preferences dialog: the entry, which reads the record itself, has none.
+		if strings.HasSuffix(name, ".js") && strings.Contains(string(data), "cm-wrapper") {
 			found = append(found, name)
 		}
 	}

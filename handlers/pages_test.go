@@ -4,6 +4,7 @@ import (
 	"html"
 	"net/http"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -169,13 +170,31 @@ func TestEachPagePreloadsItsOwnChunk(t *testing.T) {
 	s := testSite(t)
 	for path, page := range map[string]string{"/": "Home", "/fr/privacy": "Legal", "/ar/schedule": "Schedule", "/de/blog": "BlogList"} {
 		body := get(t, h, path).Body.String()
-		chunk := s.Bundle.Manifest.Pages[page][0]
-		if !strings.Contains(body, `<link rel="modulepreload" href="`+chunk+`" fetchpriority="low">`) {
-			t.Errorf("%s does not preload %s", path, chunk)
+		m := bootScript.FindStringSubmatch(body)
+		if m == nil || m[1] != s.Bundle.Manifest.Boot || m[2] != s.Bundle.Manifest.Entry {
+			t.Fatalf("%s: no boot script starting the entry: %v", path, m)
+		}
+		preloads := strings.Fields(m[3])
+		if chunk := s.Bundle.Manifest.Pages[page][0]; !slices.Contains(preloads, chunk) {
+			t.Errorf("%s does not preload %s: %v", path, chunk, preloads)
 		}
 		lang, _ := s.Info.SplitPath(path)
-		if !strings.Contains(body, `<link rel="modulepreload" href="`+s.Bundle.Manifest.Locales[lang.Code][0]+`" fetchpriority="low">`) {
-			t.Errorf("%s does not preload its strings", path)
+		groups := s.Bundle.Manifest.StringsOf(page, lang.Code)
+		if len(groups) < 2 {
+			t.Errorf("%s: strings %v, want the shell's and the page's", path, groups)
+		}
+		for _, u := range groups {
+			if !slices.Contains(preloads, u) {
+				t.Errorf("%s does not preload its strings %s: %v", path, u, preloads)
+			}
+		}
+		// Only its own: the strings of another language or page are not preloaded.
+		for _, other := range s.Bundle.Manifest.Strings {
+			for group, u := range other {
+				if strings.Contains(body, u) && !slices.Contains(groups, u) {
+					t.Errorf("%s preloads the strings %s (%s) it does not show", path, u, group)
+				}
+			}
 		}
 	}
 }

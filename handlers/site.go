@@ -31,6 +31,9 @@ type Options struct {
 	// RetentionMonths is how long personal data is kept (RETENTION), as
 	// the privacy policy states it; 0 means 12.
 	RetentionMonths int
+	// ImageCopies holds the WebP copies of the content's pictures that the
+	// build wrote (internal/images); nil: each is encoded on first use.
+	ImageCopies fs.FS
 }
 
 // Site is one build of the whole site: content, bundles, and every page
@@ -93,7 +96,7 @@ func BuildSite(ctx context.Context, content fs.FS, bundle *assets.Bundle, engine
 	if err != nil {
 		return nil, err
 	}
-	contentImgs, err := loadImages(content)
+	contentImgs, err := loadImages(content, opts.ImageCopies)
 	if err != nil {
 		return nil, err
 	}
@@ -105,7 +108,7 @@ func BuildSite(ctx context.Context, content fs.FS, bundle *assets.Bundle, engine
 	if err != nil {
 		return nil, err
 	}
-	people, err := loadTeam(content, posts)
+	people, err := loadTeam(content, posts, contentImgs)
 	if err != nil {
 		return nil, err
 	}
@@ -255,6 +258,7 @@ func (s *Site) document(ctx context.Context, p page) ([]byte, error) {
 		Canonical:   s.opts.BaseURL + p.path,
 		Body:        body,
 		Payload:     payload,
+		Boot:        m.Boot,
 		Entry:       entry,
 		CSS:         m.CSS,
 		Preloads:    preloads,
@@ -297,6 +301,7 @@ type head struct {
 type clientConfig struct {
 	ConsentHideFromBots bool   `json:"consentHideFromBots"`
 	GAMeasurementID     string `json:"gaMeasurementId"`
+	ConsentCSS          string `json:"consentCSS"`
 }
 
 func (s *Site) payload(p page) payload {
@@ -313,7 +318,10 @@ func (s *Site) payload(p page) payload {
 		Alternates: alternates,
 		Data:       p.data,
 		Year:       time.Now().Year(),
-		Config:     clientConfig{ConsentHideFromBots: s.opts.ConsentHideFromBots, GAMeasurementID: s.opts.GAMeasurementID},
+		Config: clientConfig{
+			ConsentHideFromBots: s.opts.ConsentHideFromBots, GAMeasurementID: s.opts.GAMeasurementID,
+			ConsentCSS: s.Bundle.Manifest.ConsentCSS,
+		},
 	}
 }
 

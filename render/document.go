@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"html/template"
+	"strings"
 )
 
 // Alternate is a language version of a page, for hreflang links.
@@ -30,13 +31,14 @@ type Document struct {
 	Body        string // the server-rendered React tree
 	Payload     any    // serialized for hydration
 	Entry       string // URL of the client entry module; empty for a page without the client app
-	CSS         []string
-	// Preloads are the modules to preload: the page's chunks and strings,
-	// fetched at low priority so that they do not take the bandwidth the
-	// first paint needs (Lighthouse, mobile: first paint 2.0 s at high
-	// priority, 1.3 s at low); hydration still never waits on a chunk.
-	Preloads []string
-	NoIndex  bool // keep the page out of search engines
+	// Boot is the page's one script tag (frontend/boot.ts): it starts the
+	// entry, and preloads the page's chunks and strings, after the first
+	// paint, so that neither takes the bandwidth or the main thread the
+	// first paint needs; hydration still never waits on a chunk.
+	Boot     string
+	CSS      []string
+	Preloads []string // the modules to preload: the page's chunks and strings
+	NoIndex  bool     // keep the page out of search engines
 
 	// Social previews (Open Graph, and Twitter's card, which reads them).
 	SiteName     string
@@ -88,8 +90,7 @@ var shell = template.Must(template.New("shell").Parse(`<!doctype html>
 {{end}}<meta name="twitter:card" content="summary_large_image">
 {{end}}{{range .JSONLDScripts}}<script type="application/ld+json">{{.}}</script>
 {{end}}{{range .CSS}}<link rel="stylesheet" href="{{.}}">
-{{end}}{{if .Entry}}<script type="module" src="{{.Entry}}"></script>
-{{end}}{{range .Preloads}}<link rel="modulepreload" href="{{.}}" fetchpriority="low">
+{{end}}{{if .Entry}}<script type="module" src="{{.Boot}}" data-entry="{{.Entry}}" data-preload="{{.PreloadList}}"></script>
 {{end}}</head>
 <body>
 <div id="root">{{.BodyHTML}}</div>
@@ -119,7 +120,8 @@ func (d *Document) HTML() ([]byte, error) {
 		BodyHTML      template.HTML
 		PayloadJSON   template.JS
 		JSONLDScripts []template.JS
-	}{d, template.HTML(d.Body), template.JS(payload), ld})
+		PreloadList   string
+	}{d, template.HTML(d.Body), template.JS(payload), ld, strings.Join(d.Preloads, " ")})
 	if err != nil {
 		return nil, fmt.Errorf("render: document: %w", err)
 	}

@@ -35,7 +35,7 @@ func TestDocumentHead(t *testing.T) {
 	d := Document{
 		Lang: "ar", Dir: "rtl", Title: "t", Description: "d", Canonical: "https://x.test/ar",
 		Alternates: []Alternate{{"en", "https://x.test/"}, {"x-default", "https://x.test/"}},
-		Entry:      "/assets/entry-ABC.js", CSS: []string{"/assets/entry-ABC.css"}, Preloads: []string{"/assets/chunks/Home-X.js"},
+		Boot:       "/assets/boot-B.js", Entry: "/assets/entry-ABC.js", CSS: []string{"/assets/entry-ABC.css"}, Preloads: []string{"/assets/chunks/Home-X.js"},
 		Body: "<p>hi</p>",
 	}
 	out, err := d.HTML()
@@ -47,8 +47,7 @@ func TestDocumentHead(t *testing.T) {
 		`<link rel="expect" href="#main" blocking="render">`,
 		`<link rel="canonical" href="https://x.test/ar">`,
 		`<link rel="alternate" hreflang="x-default" href="https://x.test/">`,
-		`<link rel="modulepreload" href="/assets/chunks/Home-X.js" fetchpriority="low">`,
-		`<script type="module" src="/assets/entry-ABC.js"></script>`,
+		`<script type="module" src="/assets/boot-B.js" data-entry="/assets/entry-ABC.js" data-preload="/assets/chunks/Home-X.js"></script>`,
 		`<div id="root"><p>hi</p></div>`,
 	} {
 		if !strings.Contains(string(out), want) {

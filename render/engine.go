@@ -75,14 +75,30 @@ func NewEngine(serverBundle []byte, opts Options) (*Engine, error) {
 	if e.memo != nil {
 		e.bundleSum = sha256.Sum256(serverBundle)
 	}
-	for range opts.Runtimes {
-		rt, err := e.newRuntime()
-		if err != nil {
-			return nil, err
-		}
-		e.pool <- rt
+	// One runtime at once, so that a bundle that cannot run fails here; the
+	// others start on first use (an empty slot is nil).
+	rt, err := e.newRuntime()
+	if err != nil {
+		return nil, err
+	}
+	e.pool <- rt
+	for range opts.Runtimes - 1 {
+		e.pool <- nil
 	}
 	return e, nil
+}
+
+// Release lets go of the runtimes not in use, with all they hold: once
+// every page is rendered at start, renders are rare (a form posted without
+// JavaScript), and a runtime starts again on the next one.
+func (e *Engine) Release() {
+	for range len(e.pool) {
+		select {
+		case <-e.pool:
+			e.pool <- nil
+		default:
+		}
+	}
 }
 
 func (e *Engine) newRuntime() (*runtime, error) {
@@ -134,6 +150,14 @@ func (e *Engine) render(ctx context.Context, payloadJSON []byte) (string, error)
 	case rt = <-e.pool:
 	case <-ctx.Done():
 		return "", fmt.Errorf("render: waiting for a runtime: %w", ctx.Err())
+	}
+	if rt == nil {
+		fresh, err := e.newRuntime()
+		if err != nil {
+			e.pool <- nil
+			return "", err
+		}
+		rt = fresh
 	}
 	timer := time.AfterFunc(e.timeout, func() { rt.vm.Interrupt(ErrTimeout) })
 	out, err := rt.render(goja.Undefined(), rt.vm.ToValue(string(payloadJSON)))

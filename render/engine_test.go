@@ -112,3 +112,38 @@ func TestConsoleAndURLShims(t *testing.T) {
 		t.Errorf("got %q, %v", got, err)
 	}
 }
+
+// TestRendersAfterRelease: once the engine has let go of its runtimes,
+// the next renders start them again, as many at once as the pool allows.
+func TestRendersAfterRelease(t *testing.T) {
+	e, err := NewEngine([]byte(echoBundle), Options{Runtimes: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	e.Release()
+	for i := range len(e.pool) {
+		if rt := <-e.pool; rt != nil {
+			t.Fatalf("slot %d still holds a runtime after Release", i)
+		} else {
+			e.pool <- rt
+		}
+	}
+	done := make(chan string, 4)
+	for range 4 {
+		go func() {
+			html, err := e.Render(context.Background(), []byte(`{"text":"again"}`))
+			if err != nil {
+				t.Error(err)
+			}
+			done <- html
+		}()
+	}
+	for range 4 {
+		if html := <-done; html != "<p>again</p>" {
+			t.Errorf("after Release: %q", html)
+		}
+	}
+	if n := len(e.pool); n != 2 {
+		t.Errorf("the pool has %d slots after the renders, want 2", n)
+	}
+}

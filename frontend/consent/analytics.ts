@@ -10,14 +10,19 @@ export function gtagScriptURL(measurementId: string): string {
 
 /**
  * analyticsFollower returns the function to call with the analytics choice
- * whenever it is known or changes.
+ * whenever it is known or changes. Consent Mode hears each change once: the
+ * entry applies a stored decision, and the library, started later for the
+ * preferences, repeats it.
  */
 export function analyticsFollower(
   gtag: (...command: unknown[]) => void,
   measurementId: string,
 ): (granted: boolean) => void {
   let loaded = false;
+  let last: boolean | undefined;
   return (granted) => {
+    if (granted === last) return;
+    last = granted;
     gtag("consent", "update", { analytics_storage: granted ? "granted" : "denied" });
     if (!granted || !measurementId || loaded) return;
     loaded = true;

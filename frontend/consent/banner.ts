@@ -1,42 +1,41 @@
-// The consent chunk: vanilla-cookieconsent, its stylesheet and its
-// configuration, loaded by start.ts while the page hydrates.
+// The consent chunk: vanilla-cookieconsent, its configuration and its
+// stylesheet, loaded by start.ts when there is something to show.
 //
-// The library's stylesheet travels in this chunk as text and is adopted as
-// a constructed stylesheet: esbuild would emit a dynamic chunk's CSS as a
-// file nothing links, and in the site's stylesheet it would weigh on every
-// first paint (about 4.8 KB gzip of a 10 KB budget). A constructed sheet
-// needs no inline <style>, so it works under the site's CSP. The banner's
-// colours and the site's adjustments stay in styles/consent.css.
+// The stylesheet (consent.css: the library's, then the site's colours and
+// adjustments) is an entry point of its own in esbuild.config.mjs; the
+// server names it in the page's configuration (consentCSS). It is linked,
+// not inlined, so the site's CSP holds, and its bytes are neither in the
+// page's stylesheet, where they would weigh on every first paint, nor in
+// this JavaScript. (Imported from here, esbuild would put it in the
+// entry's stylesheet.)
 
 import * as CookieConsent from "vanilla-cookieconsent";
-import baseCSS from "vanilla-cookieconsent/dist/css-components/base.css" with { type: "text" };
-import consentModalCSS from "vanilla-cookieconsent/dist/css-components/consent-modal.css" with { type: "text" };
-import preferencesModalCSS from "vanilla-cookieconsent/dist/css-components/preferences-modal.css" with { type: "text" };
 import type { Lang } from "../lib/languages";
-import { analyticsFollower } from "./analytics";
-import { analyticsCategory, analyticsService, consentConfig, type ConsentContext } from "./config";
+import { consentConfig, type ConsentContext } from "./config";
+import { analyticsCategory, analyticsService } from "./record";
 
-function adoptStyles(): void {
-  const css = baseCSS + consentModalCSS + preferencesModalCSS;
-  if ("adoptedStyleSheets" in Document.prototype) {
-    const sheet = new CSSStyleSheet();
-    sheet.replaceSync(css);
-    document.adoptedStyleSheets = [...document.adoptedStyleSheets, sheet];
-  } else {
-    // Browsers before constructed stylesheets (Safari < 16.4); a strict CSP leaves the banner unstyled there, still usable.
-    const style = document.createElement("style");
-    style.textContent = css;
-    document.head.appendChild(style);
-  }
+/**
+ * linkStylesheet links the banner's stylesheet once and resolves when it
+ * has loaded, so that the banner never shows unstyled. A stylesheet that
+ * fails leaves the banner usable, unstyled.
+ */
+function linkStylesheet(href: string): Promise<void> {
+  if (!href || document.querySelector(`link[rel="stylesheet"][href="${CSS.escape(href)}"]`)) return Promise.resolve();
+  return new Promise((resolve) => {
+    const link = document.createElement("link");
+    link.rel = "stylesheet";
+    link.href = href;
+    link.onload = link.onerror = () => resolve();
+    document.head.appendChild(link);
+  });
 }
 
 /** runConsent starts vanilla-cookieconsent without showing anything. */
 export async function runConsent(ctx: ConsentContext): Promise<void> {
-  adoptStyles();
-  const follow = analyticsFollower(ctx.gtag, ctx.config.gaMeasurementId);
+  await linkStylesheet(ctx.config.consentCSS);
   await CookieConsent.run(
     consentConfig(ctx, window.location.hostname, () =>
-      follow(CookieConsent.acceptedService(analyticsService, analyticsCategory)),
+      ctx.onAnalytics(CookieConsent.acceptedService(analyticsService, analyticsCategory)),
     ),
   );
 }

@@ -1,11 +1,12 @@
 // The vanilla-cookieconsent configuration: SPEC.md sections 2, 3, 4 and 9.
 // Only the consent chunk imports this file; what it needs from the app
-// (strings, languages, the gtag queue) arrives in a ConsentContext, so the
+// (strings, languages, what to do with the analytics choice) arrives in a ConsentContext, so the
 // chunk shares no module with the entry and changes nothing in its layout.
 
 import type * as CookieConsent from "vanilla-cookieconsent";
 import type { Lang, Language } from "../lib/languages";
 import type { ClientConfig } from "../lib/payload";
+import { analyticsCategory, analyticsService, consentCookie, necessaryCategory, revision } from "./record";
 
 /** Translate returns a string of the locale files (content/locales) in one language. */
 export type Translate = (key: string, options?: { skipInterpolation?: boolean }) => string;
@@ -19,16 +20,9 @@ export interface ConsentContext {
   /** storageKey is the local storage key of the language preference (listed as necessary). */
   storageKey: string;
   strings(lang: Lang): Promise<Translate>;
-  gtag(...command: unknown[]): void;
+  /** onAnalytics hears the analytics choice whenever it is known or changes. */
+  onAnalytics(granted: boolean): void;
 }
-
-/** Categories and the one service, as stored in the consent cookie. */
-export const necessaryCategory = "necessary";
-export const analyticsCategory = "analytics";
-export const analyticsService = "ga4";
-
-/** The consent record's cookie (SPEC.md section 9). */
-export const consentCookie = { name: "cc_cookie", days: 182, path: "/", sameSite: "Lax" } as const;
 
 /** analyticsCookieNames: every cookie whose name begins with _ga, and _gid. */
 const analyticsCookieNames: (string | RegExp)[] = [/^_ga/, "_gid"];
@@ -77,7 +71,7 @@ export function consentConfig(
   return {
     mode: "opt-in",
     // Set explicitly: only then does vanilla-cookieconsent compare the stored revision and re-prompt when it differs.
-    revision: 0,
+    revision,
     autoShow: false,
     hideFromBots: ctx.config.consentHideFromBots,
     // gtag.js is loaded by code, never by a <script data-category> in the page.

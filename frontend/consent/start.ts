@@ -1,14 +1,18 @@
 // Starting the consent banner: after the page is built, without weighing on
-// the first paint. This module is in the entry (under 1 KB gzip); the
-// banner library is a chunk of its own, fetched while React hydrates the
-// server-rendered page and run once it has.
+// the first paint. This module is in the entry (about 1 KB gzip); the
+// banner library is a chunk of its own, with its stylesheet, fetched only
+// when there is something to show: while React hydrates the page of a
+// visitor without a valid decision, or when the preferences are opened. A
+// returning visitor's stored decision is applied here, without it.
 
-import { loadI18n } from "#locales";
+import { loadTranslate } from "#locales";
 import { languages, storageKey, type Lang } from "../lib/languages";
 import type { ClientConfig } from "../lib/payload";
-import type { ConsentContext, Translate } from "./config";
+import { analyticsFollower } from "./analytics";
+import type { ConsentContext } from "./config";
 import { gtag } from "./gtag";
 import { consentLanguage, followConsentLanguage, setConsentLanguage } from "./language";
+import { storedChoice } from "./record";
 
 /** showDelayMs: the banner appears about 100 ms after the page is built (SPEC.md section 4). */
 export const showDelayMs = 100;
@@ -22,26 +26,39 @@ type Banner = typeof import("./banner");
  * startConsent wires the consent banner into a page being hydrated: about
  * 100 ms after React has built the page, the banner appears when there is
  * no valid decision; the preferences buttons open the dialog at any time,
- * before a decision too (it offers the same choice). With bot hiding on,
- * crawlers and automated browsers get nothing, not even the download.
+ * before a decision too (it offers the same choice). A valid decision's
+ * analytics choice is applied at once, and the banner's chunk is not
+ * fetched for it. With bot hiding on, crawlers and automated browsers get
+ * nothing, not even the download.
  */
 export function startConsent(config: ClientConfig, lang: Lang): void {
   setConsentLanguage(lang);
   if (config.consentHideFromBots && looksLikeBot()) return;
 
-  // The chunk downloads while React hydrates the page; it runs once the page is built.
-  const chunk = import("./banner");
-  chunk.catch(() => undefined); // a failure is reported by load()
+  const onAnalytics = analyticsFollower(gtag, config.gaMeasurementId);
+  const stored = storedChoice();
+  if (stored) onAnalytics(stored.analytics);
+
+  // Without a decision, the chunk downloads while React hydrates the page
+  // and runs once the page is built; with one, on the first click on a
+  // preferences button.
+  let chunk: Promise<Banner> | null = null;
+  const fetchChunk = (): Promise<Banner> => (chunk ??= import("./banner"));
+  if (!stored) {
+    fetchChunk().catch(() => undefined); // a failure is reported by load()
+    // The banner's strings download beside it, not after it has run.
+    loadTranslate(consentLanguage(lang), "consent").catch(() => undefined);
+  }
   let started: Promise<Banner> | null = null;
   const load = (): Promise<Banner> =>
-    (started ??= chunk.then(async (m) => {
+    (started ??= fetchChunk().then(async (m) => {
       const ctx: ConsentContext = {
         config,
         lang: consentLanguage(lang),
         languages,
         storageKey,
-        strings: (l) => loadI18n(l).then((i18n): Translate => (key, options) => i18n.t(key, options)),
-        gtag,
+        strings: (l) => loadTranslate(l, "consent"),
+        onAnalytics,
       };
       await m.runConsent(ctx);
       followConsentLanguage(m.setBannerLanguage);
@@ -60,6 +77,7 @@ export function startConsent(config: ClientConfig, lang: Lang): void {
     load().then((m) => m.showPreferences(), report);
   });
 
+  if (stored) return;
   whenHydrated(() => {
     const showAt = performance.now() + showDelayMs;
     load().then((m) => {

@@ -27,10 +27,18 @@ type Bundle struct {
 
 // Manifest says which files a page needs.
 type Manifest struct {
-	Entry   string              `json:"entry"`   // URL of the client entry module
-	CSS     []string            `json:"css"`     // URLs of the stylesheets
-	Pages   map[string][]string `json:"pages"`   // page name -> its chunk and the chunks it imports
-	Locales map[string][]string `json:"locales"` // language code -> its chunk
+	Boot  string              `json:"boot"`  // URL of the first script, which starts the entry after the first paint
+	Entry string              `json:"entry"` // URL of the client entry module
+	CSS   []string            `json:"css"`   // URLs of the stylesheets
+	Pages map[string][]string `json:"pages"` // page name -> its chunk and the chunks it imports
+	// Strings maps a language code and a string group to the group's
+	// chunk; PageStrings lists the groups of each page, CommonGroup first
+	// (see StringGroups).
+	Strings     map[string]map[string]string `json:"strings"`
+	PageStrings map[string][]string          `json:"pageStrings"`
+	// ConsentCSS is the consent banner's stylesheet, which its chunk links
+	// when it starts: in no page's stylesheet.
+	ConsentCSS string `json:"consentCSS"`
 	// Staff is what the staff workspace's pages load: nothing of it is in
 	// the fields above, nor any of those in it.
 	Staff StaffManifest `json:"staff"`
@@ -43,12 +51,27 @@ type StaffManifest struct {
 	Locales map[string]string `json:"locales"` // language code -> the chunk of its strings
 }
 
+// StringsOf returns the chunks of the strings a page shows in a language.
+func (m Manifest) StringsOf(page, lang string) []string {
+	groups := m.PageStrings[page]
+	if groups == nil {
+		groups = []string{CommonGroup}
+	}
+	out := make([]string, 0, len(groups))
+	for _, g := range groups {
+		if u := m.Strings[lang][g]; u != "" {
+			out = append(out, u)
+		}
+	}
+	return out
+}
+
 // Preloads returns the modules to preload for a page in a language: the
-// page's chunks and the language's strings, without the entry itself.
+// page's chunks and its strings in that language, without the entry itself.
 func (m Manifest) Preloads(page, lang string) []string {
 	seen := map[string]bool{m.Entry: true}
 	var out []string
-	for _, u := range append(append([]string{}, m.Locales[lang]...), m.Pages[page]...) {
+	for _, u := range append(m.StringsOf(page, lang), m.Pages[page]...) {
 		if !seen[u] {
 			seen[u] = true
 			out = append(out, u)
@@ -118,10 +141,42 @@ func Build(dir string) (*Bundle, error) {
 	if b.Manifest, err = manifest(client.Metafile, outdir); err != nil {
 		return nil, err
 	}
+	if cfg.Client.Strings != "" {
+		if err := b.addStrings(dir, cfg.Client.Strings); err != nil {
+			return nil, err
+		}
+	}
 	if b.Manifest.Staff, err = staffManifest(staff.Metafile, outdir); err != nil {
 		return nil, err
 	}
 	return b, nil
+}
+
+// addStrings adds the modules of the string groups to the client's files,
+// and says in the manifest where each is and which a page loads.
+func (b *Bundle) addStrings(dir, groupsFile string) error {
+	groups, err := LoadStringGroups(filepath.Join(dir, groupsFile))
+	if err != nil {
+		return err
+	}
+	files, err := groups.Files(dir)
+	if err != nil {
+		return err
+	}
+	b.Manifest.Strings = map[string]map[string]string{}
+	for name, data := range files.Files {
+		lang, group, _ := strings.Cut(strings.TrimSuffix(name, ".js"), "-")
+		if b.Manifest.Strings[lang] == nil {
+			b.Manifest.Strings[lang] = map[string]string{}
+		}
+		b.Client[files.Dir()+name] = data
+		b.Manifest.Strings[lang][group] = URLPrefix + files.Dir() + name
+	}
+	b.Manifest.PageStrings = map[string][]string{}
+	for page := range b.Manifest.Pages {
+		b.Manifest.PageStrings[page] = groups.PageGroups(page)
+	}
+	return nil
 }
 
 // staffManifest reads the staff build's metafile: its entry, stylesheet
@@ -162,8 +217,8 @@ type metafile struct {
 	} `json:"outputs"`
 }
 
-// manifest reads esbuild's metafile: dynamically imported pages and locale
-// files are entry points of their own, which is what makes them chunks.
+// manifest reads esbuild's metafile: dynamically imported pages and string
+// groups are entry points of their own, which is what makes them chunks.
 func manifest(meta, outdir string) (Manifest, error) {
 	var mf metafile
 	if err := json.Unmarshal([]byte(meta), &mf); err != nil {
@@ -185,7 +240,7 @@ func manifest(meta, outdir string) (Manifest, error) {
 		}
 		return deps
 	}
-	m := Manifest{Pages: map[string][]string{}, Locales: map[string][]string{}}
+	m := Manifest{Pages: map[string][]string{}}
 	names := make([]string, 0, len(mf.Outputs))
 	for out := range mf.Outputs {
 		names = append(names, out)
@@ -194,7 +249,11 @@ func manifest(meta, outdir string) (Manifest, error) {
 	for _, out := range names {
 		o := mf.Outputs[out]
 		switch {
+		case o.EntryPoint == "frontend/consent/consent.css" && strings.HasSuffix(out, ".css"):
+			m.ConsentCSS = url(out)
 		case o.EntryPoint == "" || !strings.HasSuffix(out, ".js"):
+		case o.EntryPoint == "frontend/boot.ts":
+			m.Boot = url(out)
 		case strings.HasSuffix(o.EntryPoint, "entry-client.tsx"):
 			m.Entry = url(out)
 			if o.CSSBundle != "" {
@@ -203,13 +262,16 @@ func manifest(meta, outdir string) (Manifest, error) {
 		case strings.HasPrefix(o.EntryPoint, "frontend/pages/"):
 			page := strings.TrimSuffix(path.Base(o.EntryPoint), path.Ext(o.EntryPoint))
 			m.Pages[page] = staticDeps(out, map[string]bool{})
-		case strings.HasPrefix(o.EntryPoint, "content/locales/"):
-			lang := strings.TrimSuffix(path.Base(o.EntryPoint), ".json")
-			m.Locales[lang] = []string{url(out)}
 		}
 	}
 	if m.Entry == "" {
 		return m, fmt.Errorf("assets: no client entry in the build")
+	}
+	if m.Boot == "" {
+		return m, fmt.Errorf("assets: no boot script in the build")
+	}
+	if m.ConsentCSS == "" {
+		return m, fmt.Errorf("assets: no consent stylesheet in the build")
 	}
 	return m, nil
 }

@@ -38,6 +38,9 @@ type spec struct {
 	Charset       string            `json:"charset"`
 	LegalComments string            `json:"legalComments"`
 	Tsconfig      string            `json:"tsconfig"`
+	// Strings names a string groups file (see StringGroups): the build
+	// then cuts each language's strings into a chunk per group.
+	Strings string `json:"strings"`
 }
 
 // Config is esbuild.config.mjs, evaluated.
@@ -124,6 +127,17 @@ func (s spec) options(dir string) (api.BuildOptions, error) {
 		Metafile:          true,
 		Write:             false,
 		LogLevel:          api.LogLevelSilent,
+	}
+	if s.Strings != "" {
+		g, err := LoadStringGroups(filepath.Join(dir, s.Strings))
+		if err != nil {
+			return o, err
+		}
+		files, err := g.Files(dir)
+		if err != nil {
+			return o, err
+		}
+		o.Plugins = []api.Plugin{stringsPlugin(s.PublicPath, files)}
 	}
 	var ok bool
 	if o.Platform, ok = map[string]api.Platform{"": api.PlatformBrowser, "browser": api.PlatformBrowser, "node": api.PlatformNode, "neutral": api.PlatformNeutral}[s.Platform]; !ok {
