@@ -35,8 +35,13 @@ export default function Schedule({ payload }: PageProps) {
             {t("schedule.title")}
           </h1>
         )}
-        {/* The introduction explains both steps: step 2 goes straight to the calendar. */}
-        {service ? null : <p className="lead">{t("schedule.lead")}</p>}
+        {/*
+          The introduction (free, how long, the invite and the confirmation)
+          is on both steps, as a visitor may arrive at step 2 by a link,
+          without having seen step 1; on a phone, step 2 leaves it out so
+          that the calendar is on the first screen (schedule.css).
+        */}
+        {booked ? null : <p className="lead">{t("schedule.lead")}</p>}
         <Steps current={booked ? "done" : service ? 2 : 1} />
       </header>
       <NoScriptNotice />
