@@ -16,13 +16,13 @@ import (
 	"io/fs"
 	"log/slog"
 	"net"
-	"net/http"
 	"net/url"
 	"os"
 	"os/signal"
 	"path/filepath"
 	"regexp"
 	"runtime"
+	"runtime/debug"
 	"strconv"
 	"strings"
 	"sync"
@@ -296,9 +296,22 @@ func buildCommand(args []string) error {
 	}
 	memo := render.NewMemo()
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
-	if _, err := newSite(context.Background(), content, b, cfg, log, memo); err != nil {
+	built, err := newSite(context.Background(), content, b, cfg, log, memo, nil)
+	if err != nil {
 		return err
 	}
+	// The WebP copies of the content's pictures, which the binary serves
+	// without encoding anything (internal/images).
+	started := time.Now()
+	copies, err := built.WriteImageCopies(filepath.Join(*out, "img"), runtime.GOMAXPROCS(0))
+	if err != nil {
+		return err
+	}
+	var total int
+	for _, c := range copies {
+		total += c.Bytes
+	}
+	fmt.Fprintf(os.Stderr, "build: %d picture copies, %d KB, encoded in %s\n", len(copies), total/1024, time.Since(started).Round(time.Millisecond))
 	f, err := os.Create(filepath.Join(*out, memoFile))
 	if err != nil {
 		return err
@@ -457,20 +470,21 @@ func serve(args []string, log *slog.Logger, accessLog *accesslog.Writer) error {
 	if err != nil {
 		return err
 	}
+	// Rendering every page at start leaves tens of megabytes behind: goja's
+	// runtimes (started again for the rare render after start) and the
+	// garbage of the renders. Let go of them and give the memory back to
+	// the system now, rather than keep it resident until the runtime's
+	// scavenger gets to it.
+	built.Engine.Release()
+	debug.FreeOSMemory()
 	srv := handlers.NewServer(built, handlers.Services{
 		Log: log, Store: st, Contact: contacts, Booking: bookings, Calendar: feeds,
 		ContactRate: cfg.contactRate, BookingRate: cfg.bookingRate,
 		TrustProxy: cfg.TrustProxy, HSTS: cfg.HSTS, Staff: workspace, AccessLog: accessLog,
 	})
-	httpServer := &http.Server{
-		Addr:              cfg.Addr,
-		Handler:           handlers.New(srv),
-		ReadHeaderTimeout: 5 * time.Second,
-		ReadTimeout:       15 * time.Second,
-		WriteTimeout:      30 * time.Second,
-		IdleTimeout:       120 * time.Second,
-		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelWarn),
-	}
+	httpServer := handlers.HTTPServer(handlers.New(srv))
+	httpServer.Addr = cfg.Addr
+	httpServer.ErrorLog = slog.NewLogLogger(log.Handler(), slog.LevelWarn)
 	ln, err := net.Listen("tcp", cfg.Addr)
 	if err != nil {
 		return fmt.Errorf("listen: %w", err)
@@ -478,13 +492,23 @@ func serve(args []string, log *slog.Logger, accessLog *accesslog.Writer) error {
 	rendered, fromBuild := built.Engine.Counts()
 	log.Info("ready", "addr", ln.Addr().String(), "base_url", cfg.BaseURL, "dev", cfg.Dev,
 		"start_to_ready", time.Since(started).Round(time.Millisecond), "pages_rendered", rendered, "pages_from_build", fromBuild)
+	// Without a build, the pictures' WebP copies are encoded now, behind
+	// the start, so that they are ready before a browser asks for them.
+	warmImages := func(s *handlers.Site) {
+		if err := s.WarmImages(ctx); err != nil && ctx.Err() == nil {
+			log.Error("encoding the pictures' copies", "err", err)
+		}
+	}
+	go warmImages(built)
 	if cfg.Dev {
 		go src.watch(ctx, log, func() {
 			if s, err := src.buildSite(ctx, cfg, log); err != nil {
 				log.Error("rebuild failed; still serving the previous build", "err", err)
 			} else {
+				s.KeepImageCopies(srv.Site())
 				srv.Swap(s)
 				log.Info("rebuilt")
+				go warmImages(s)
 			}
 		})
 	}
@@ -617,7 +641,7 @@ func (s sources) buildSite(ctx context.Context, cfg Config, log *slog.Logger) (*
 		if err != nil {
 			return nil, err
 		}
-		return newSite(ctx, content, bundle, cfg, log, nil)
+		return newSite(ctx, content, bundle, cfg, log, nil, nil)
 	}
 	bundle, err := assets.Read(s.embedded)
 	if err != nil {
@@ -627,12 +651,17 @@ func (s sources) buildSite(ctx context.Context, cfg Config, log *slog.Logger) (*
 	if err != nil {
 		return nil, err
 	}
-	return newSite(ctx, content, bundle, cfg, log, memo)
+	copies, err := fs.Sub(s.embedded, "img")
+	if err != nil {
+		return nil, err
+	}
+	return newSite(ctx, content, bundle, cfg, log, memo, copies)
 }
 
 // newSite renders the site's pages with bundle; memo, when not nil, holds
-// pages already rendered with it.
-func newSite(ctx context.Context, content fs.FS, bundle *assets.Bundle, cfg Config, log *slog.Logger, memo *render.Memo) (*handlers.Site, error) {
+// pages already rendered with it, and imageCopies the WebP copies of the
+// content's pictures the build wrote.
+func newSite(ctx context.Context, content fs.FS, bundle *assets.Bundle, cfg Config, log *slog.Logger, memo *render.Memo, imageCopies fs.FS) (*handlers.Site, error) {
 	engine, err := render.NewEngine(bundle.Server, render.Options{Runtimes: runtime.GOMAXPROCS(0), Logger: log, Memo: memo})
 	if err != nil {
 		return nil, err
@@ -643,6 +672,7 @@ func newSite(ctx context.Context, content fs.FS, bundle *assets.Bundle, cfg Conf
 		ConsentHideFromBots: cfg.ConsentHideFromBots,
 		Dev:                 cfg.Dev,
 		RetentionMonths:     cfg.Retention,
+		ImageCopies:         imageCopies,
 	})
 }
 

@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/evanw/esbuild/pkg/api"
+	"github.com/northbeam/site/handlers"
 	"github.com/northbeam/site/internal/assets"
 )
 
@@ -20,7 +21,7 @@ import (
 // startFloor starts the bench itself again, placed as the site is, as a
 // bare net/http server answering every request with body and header, the
 // bytes and headers the site sent for the cached page.
-func startFloor(dir string, body []byte, header http.Header, p placement) (url string, stop func(), err error) {
+func startFloor(dir string, body []byte, header http.Header, p placement, timeouts bool) (url string, stop func(), err error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return "", nil, err
 	}
@@ -41,7 +42,7 @@ func startFloor(dir string, body []byte, header http.Header, p placement) (url s
 		return "", nil, err
 	}
 	addr := freeAddr()
-	cmd := pinned(p.server, self, "-serve-floor", dir, "-floor-addr", addr)
+	cmd := pinned(p.server, self, "-serve-floor", dir, "-floor-addr", addr, "-floor-timeouts="+strconv.FormatBool(timeouts))
 	cmd.Env = append(os.Environ(), "GOMAXPROCS="+strconv.Itoa(p.workers))
 	cmd.Stderr = os.Stderr
 	if err := cmd.Start(); err != nil {
@@ -58,7 +59,7 @@ func startFloor(dir string, body []byte, header http.Header, p placement) (url s
 
 // floorServer is the bare server startFloor runs: no router, no
 // middleware, no log; the header map is assigned, not built.
-func floorServer(dir, addr string) error {
+func floorServer(dir, addr string, timeouts bool) error {
 	body, err := os.ReadFile(filepath.Join(dir, "body"))
 	if err != nil {
 		return err
@@ -71,13 +72,19 @@ func floorServer(dir, addr string) error {
 	if err := json.Unmarshal(hj, &header); err != nil {
 		return err
 	}
-	return http.ListenAndServe(addr, http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+	handler := http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
 		h := w.Header()
 		for k, v := range header {
 			h[k] = v
 		}
 		_, _ = w.Write(body)
-	}))
+	})
+	if timeouts {
+		srv := handlers.HTTPServer(handler)
+		srv.Addr = addr
+		return srv.ListenAndServe()
+	}
+	return http.ListenAndServe(addr, handler)
 }
 
 // libraryFloor bundles, minified and tree-shaken as the client bundle is,
