@@ -2,6 +2,7 @@ package handlers
 
 import (
 	"context"
+	"html"
 	"net/http"
 	"regexp"
 	"strings"
@@ -24,6 +25,13 @@ func TestTeamInEveryLanguage(t *testing.T) {
 			path := lang.LocalPath("/team/" + p.Slug)
 			if !strings.Contains(list, `href="`+path+`"`) || !strings.Contains(list, p.Role) {
 				t.Errorf("%s does not introduce %s", lang.LocalPath("/team"), p.Name)
+			}
+			// Each field a tag of its own: in Arabic, a list joined into one
+			// line would carry its separators along with a Latin run.
+			for _, e := range p.Expertise {
+				if !strings.Contains(list, "<li>"+html.EscapeString(e)+"</li>") {
+					t.Errorf("%s: %s's expertise %q is not an item of its own", lang.LocalPath("/team"), p.Name, e)
+				}
 			}
 			rec := get(t, h, path)
 			if rec.Code != http.StatusOK {

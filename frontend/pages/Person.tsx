@@ -31,16 +31,18 @@ export default function Person({ payload }: PageProps) {
         </div>
       </header>
       <p>{person.description}</p>
-      <h2>{t("team.expertise")}</h2>
-      <ul className="checklist">
-        {person.expertise.map((e) => (
-          <li key={e}>{e}</li>
-        ))}
-      </ul>
       {/* The server rendered and sanitized this HTML from the person's Markdown (internal/markdown). */}
       <div className="prose post-body" dangerouslySetInnerHTML={{ __html: person.html }} />
+      <section className="person-section" aria-labelledby="person-expertise">
+        <h2 id="person-expertise">{t("team.expertise")}</h2>
+        <ul className="checklist">
+          {person.expertise.map((e) => (
+            <li key={e}>{e}</li>
+          ))}
+        </ul>
+      </section>
       {person.posts.length > 0 && (
-        <section aria-labelledby="person-posts">
+        <section className="person-section" aria-labelledby="person-posts">
           <h2 id="person-posts">{t("team.posts", { name: person.name })}</h2>
           <ul>
             {person.posts.map((p) => (

@@ -1,7 +1,7 @@
 import { useTranslation } from "react-i18next";
 import { Link } from "react-router-dom";
 import { Picture } from "../components/picture";
-import { personPath, type PersonData } from "../components/team";
+import { ExpertiseTags, personPath, type PersonData } from "../components/team";
 import type { PageProps } from "./types";
 
 /** TeamData is the team page (handlers/team.go teamData). */
@@ -24,9 +24,7 @@ export default function Team({ payload }: PageProps) {
             <h2>{p.name}</h2>
             <p className="study-sector">{p.role}</p>
             <p>{p.description}</p>
-            <p className="study-sector">
-              {t("team.expertise")}: {p.expertise.join(" · ")}
-            </p>
+            <ExpertiseTags label={t("team.expertise")} items={p.expertise} />
             <Link className="card-link" to={personPath(payload.lang, p.slug)}>
               {t("team.more", { name: p.name })}
             </Link>
