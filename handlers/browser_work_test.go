@@ -115,3 +115,51 @@ func TestWorkLayoutAtPhoneAndDesktopWidths(t *testing.T) {
 		}
 	}
 }
+
+// TestResultsReadFromBeforeToAfter: a result such as "11 → 2" reads from
+// the figure before to the figure after in the page's direction. In
+// Arabic ("11 ← 2") the first figure stands to the right of the arrow, and
+// the arrow points left, to the second; a result made only of digits and
+// signs must not fall back to left to right.
+func TestResultsReadFromBeforeToAfter(t *testing.T) {
+	b, base := browser(t)
+	s := testSite(t)
+	for _, lang := range s.Info.Languages {
+		t.Run(lang.Code, func(t *testing.T) {
+			tb := newTab(t, b)
+			pages := []string{lang.LocalPath("/work")}
+			for _, st := range s.work.Studies(lang.Code) {
+				pages = append(pages, lang.LocalPath("/work/"+st.Slug))
+			}
+			checked := 0
+			for _, path := range pages {
+				// For each result on one line: where its first character and
+				// its arrow stand, and which way the arrow points.
+				var results []struct {
+					Value string  `json:"value"`
+					First float64 `json:"first"`
+					Arrow float64 `json:"arrow"`
+					Glyph string  `json:"glyph"`
+				}
+				tb.run(t, viewport(1280, false), chromedp.Navigate(base+path), waitHydrated(), chromedp.Evaluate(`[...document.querySelectorAll(".study-result strong, .study-results strong")].flatMap((el) => {
+					const node = el.firstChild, text = node.textContent, i = text.search(/[←→]/);
+					if (i < 1) return [];
+					const at = (k) => { const r = document.createRange(); r.setStart(node, k); r.setEnd(node, k + 1); return r.getBoundingClientRect(); };
+					const first = at(0), arrow = at(i);
+					if (Math.abs(first.top - arrow.top) > 2) return []; // wrapped: no line to compare on
+					return [{ value: text, first: first.left + first.width / 2, arrow: arrow.left + arrow.width / 2, glyph: text[i] }];
+				})`, &results))
+				for _, r := range results {
+					checked++
+					rtl := lang.Dir == "rtl"
+					if rtl != (r.First > r.Arrow) || rtl != (r.Glyph == "←") {
+						t.Errorf("%s: %q reads the wrong way in %s (first figure at %.0f px, arrow %s at %.0f px)", path, r.Value, lang.Dir, r.First, r.Glyph, r.Arrow)
+					}
+				}
+			}
+			if checked == 0 {
+				t.Fatalf("no result with an arrow on one line in %v", pages)
+			}
+		})
+	}
+}

@@ -55,7 +55,7 @@ export function StudyCards({ lang, studies, headingLevel, eager = 0 }: { lang: L
           </H>
           {s.result && (
             <p className="study-result">
-              <strong dir="auto">{s.result.value}</strong> {s.result.label}
+              <strong>{s.result.value}</strong> {s.result.label}
             </p>
           )}
         </li>

@@ -94,7 +94,7 @@ export default function CaseStudy({ payload }: PageProps) {
         <ul>
           {study.results.map((r) => (
             <li key={r.label}>
-              <strong dir="auto">{r.value}</strong> {r.label}
+              <strong>{r.value}</strong> {r.label}
             </li>
           ))}
         </ul>
