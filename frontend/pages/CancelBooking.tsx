@@ -2,7 +2,7 @@ import { useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Link } from "react-router-dom";
 import { postCancellation } from "../components/schedule/api";
-import { ContactLink, Problem } from "../components/schedule/Intro";
+import { ContactLink, Loading, Problem } from "../components/schedule/Intro";
 import { MeetingFact, ServiceFact, TimeFact } from "../components/schedule/Facts";
 import type { ServiceKey } from "../components/schedule/services";
 import { LinkedBookingPage } from "../components/schedule/LinkedBookingPage";
@@ -46,11 +46,7 @@ function CancelPanel() {
 
   switch (state.kind) {
     case "loading":
-      return (
-        <p className="loading-inline" role="status">
-          {t("loading")}
-        </p>
-      );
+      return <Loading />;
     case "missing":
     case "notFound":
       return <Problem text={t("booking.cancel.notFound")} />;

@@ -3,7 +3,7 @@ import { useTranslation } from "react-i18next";
 import { Link } from "react-router-dom";
 import type { CreatedBooking } from "../components/schedule/api";
 import { MeetingFact, ServiceFact, TimeFact } from "../components/schedule/Facts";
-import { ContactLink, Problem } from "../components/schedule/Intro";
+import { BookingPending, ContactLink, Loading, Problem } from "../components/schedule/Intro";
 import type { ServiceKey } from "../components/schedule/services";
 import { LinkedBookingPage } from "../components/schedule/LinkedBookingPage";
 import { useLinkedBooking } from "../components/schedule/useLinkedBooking";
@@ -28,17 +28,13 @@ function ReschedulePanel() {
   const { t } = useTranslation();
   const lang = useLang();
   const to = useLocalPath();
-  const { token, state, setState } = useLinkedBooking(lang);
+  const { token, state } = useLinkedBooking(lang);
   const [moved, setMoved] = useState<CreatedBooking | null>(null);
   const catalog = useZoneCatalog(lang);
 
   switch (state.kind) {
     case "loading":
-      return (
-        <p className="loading-inline" role="status">
-          {t("loading")}
-        </p>
-      );
+      return <Loading />;
     case "missing":
     case "notFound":
       return <Problem text={t("booking.cancel.notFound")} />;
@@ -128,18 +124,9 @@ function MoveStep({
             onBooked={() => undefined}
             move={{ token, onMoved }}
           />
-        ) : failed ? (
-          <div className="times-error" role="alert">
-            <p>{t("schedule.times.error")}</p>
-            <button type="button" className="button button-secondary" onClick={() => setAttempt((n) => n + 1)}>
-              {t("schedule.times.retry")}
-            </button>
-          </div>
-        ) : started ? (
-          <p className="loading-inline" role="status">
-            {t("loading")}
-          </p>
-        ) : null}
+        ) : (
+          <BookingPending failed={failed} started={started} onRetry={() => setAttempt((n) => n + 1)} />
+        )}
       </div>
     </section>
   );

@@ -62,18 +62,10 @@ export async function createPasskey(options: CreationOptionsJSON): Promise<unkno
   })) as PublicKeyCredential | null;
   if (!cred) throw new DOMException("no credential", "NotAllowedError");
   const response = cred.response as AuthenticatorAttestationResponse;
-  return {
-    id: cred.id,
-    rawId: toBase64url(cred.rawId),
-    type: cred.type,
-    authenticatorAttachment: cred.authenticatorAttachment ?? undefined,
-    response: {
-      clientDataJSON: toBase64url(response.clientDataJSON),
-      attestationObject: toBase64url(response.attestationObject),
-      transports: typeof response.getTransports === "function" ? response.getTransports() : [],
-    },
-    clientExtensionResults: cred.getClientExtensionResults(),
-  };
+  return credentialJSON(cred, {
+    attestationObject: toBase64url(response.attestationObject),
+    transports: typeof response.getTransports === "function" ? response.getTransports() : [],
+  });
 }
 
 /** getPasskey asks the authenticator to sign in with one of this site's passkeys and returns its answer as JSON. */
@@ -84,17 +76,21 @@ export async function getPasskey(options: RequestOptionsJSON): Promise<unknown> 
   })) as PublicKeyCredential | null;
   if (!cred) throw new DOMException("no credential", "NotAllowedError");
   const response = cred.response as AuthenticatorAssertionResponse;
+  return credentialJSON(cred, {
+    authenticatorData: toBase64url(response.authenticatorData),
+    signature: toBase64url(response.signature),
+    userHandle: response.userHandle ? toBase64url(response.userHandle) : undefined,
+  });
+}
+
+/** credentialJSON is a credential as the server reads it: the fields every credential has, and its response's own. */
+function credentialJSON(cred: PublicKeyCredential, response: Record<string, unknown>) {
   return {
     id: cred.id,
     rawId: toBase64url(cred.rawId),
     type: cred.type,
     authenticatorAttachment: cred.authenticatorAttachment ?? undefined,
-    response: {
-      clientDataJSON: toBase64url(response.clientDataJSON),
-      authenticatorData: toBase64url(response.authenticatorData),
-      signature: toBase64url(response.signature),
-      userHandle: response.userHandle ? toBase64url(response.userHandle) : undefined,
-    },
+    response: { clientDataJSON: toBase64url(cred.response.clientDataJSON), ...response },
     clientExtensionResults: cred.getClientExtensionResults(),
   };
 }

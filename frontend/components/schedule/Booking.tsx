@@ -8,6 +8,7 @@ import { useLang } from "../../lib/lang";
 import { fetchOpenDays, type CreatedBooking, type OpenDays, type Slot, type SlotsResponse } from "./api";
 import { Calendar } from "./Calendar";
 import { Details } from "./Details";
+import { Loading, TimesError } from "./Intro";
 import { MoveForm } from "./MoveForm";
 import { draftOf, updateDraft } from "./draft";
 import { daysAhead, type ServiceKey } from "./services";
@@ -122,19 +123,8 @@ export function Booking({ service, catalog, weekdaysShort, detected, zone: initi
         : t("schedule.time.zoneNoteCity", { city: shown.city });
   // Until the times arrive, the placeholder alone holds the space kept for
   // the booking: nothing appears there only to be pushed down a moment later.
-  const failed = (
-    <div className="times-error" role="alert">
-      <p>{t("schedule.times.error")}</p>
-      <button type="button" className="button button-secondary" onClick={() => setAttempt((n) => n + 1)}>
-        {t("schedule.times.retry")}
-      </button>
-    </div>
-  );
-  const loading = (
-    <p className="loading-inline" role="status">
-      {t("loading")}
-    </p>
-  );
+  const failed = <TimesError onRetry={() => setAttempt((n) => n + 1)} />;
+  const loading = <Loading />;
   if (!openDays || !today || !month) return status === "error" ? failed : loading;
   return (
     <>

@@ -138,16 +138,7 @@ export function Details({ service, zone, zoneCity, slot, onBooked, onTaken, onSt
   return (
     <form ref={form} className="booking-details" noValidate onSubmit={(e) => void submit(e)} aria-labelledby={`${id}-title`}>
       <h3 id={`${id}-title`}>{t("schedule.details.title")}</h3>
-      <p className="booking-summary">
-        {slot
-          ? t("schedule.details.summary", {
-              service: t(`schedule.services.${service}.title`),
-              date: formatDay(lang, dateIn(new Date(slot.start), zone)),
-              time: formatTime(lang, slot.start, zone),
-              zone: zoneCity,
-            })
-          : t("schedule.details.pick")}
-      </p>
+      <SlotSummary service={service} slot={slot} zone={zone} zoneCity={zoneCity} />
       <div className="form-alert" role="alert">
         {summary}
       </div>
@@ -209,5 +200,23 @@ export function Details({ service, zone, zoneCity, slot, onBooked, onTaken, onSt
         {sending ? t("schedule.details.sending") : t("schedule.details.confirm")}
       </button>
     </form>
+  );
+}
+
+/** SlotSummary says which consultation the form books or moves to, and when, or asks for a time while none is chosen. */
+export function SlotSummary({ service, slot, zone, zoneCity }: { service: ServiceKey; slot: Slot | null; zone: string; zoneCity: string }) {
+  const { t } = useTranslation();
+  const lang = useLang();
+  return (
+    <p className="booking-summary">
+      {slot
+        ? t("schedule.details.summary", {
+            service: t(`schedule.services.${service}.title`),
+            date: formatDay(lang, dateIn(new Date(slot.start), zone)),
+            time: formatTime(lang, slot.start, zone),
+            zone: zoneCity,
+          })
+        : t("schedule.details.pick")}
+    </p>
   );
 }

@@ -68,3 +68,35 @@ export function Problem({ text }: { text: string }) {
     </div>
   );
 }
+
+/** Loading is the inline placeholder of a part of a step that is on its way. */
+export function Loading() {
+  const { t } = useTranslation();
+  return (
+    <p className="loading-inline" role="status">
+      {t("loading")}
+    </p>
+  );
+}
+
+/** TimesError says that the open times could not be loaded, with a button to try again. */
+export function TimesError({ onRetry }: { onRetry: () => void }) {
+  const { t } = useTranslation();
+  return (
+    <div className="times-error" role="alert">
+      <p>{t("schedule.times.error")}</p>
+      <button type="button" className="button button-secondary" onClick={onRetry}>
+        {t("schedule.times.retry")}
+      </button>
+    </div>
+  );
+}
+
+/**
+ * BookingPending stands where the booking's chunk goes until it is here
+ * (useBookingChunk): the error with its retry, the placeholder once it is
+ * on its way, or nothing before.
+ */
+export function BookingPending({ failed, started, onRetry }: { failed: boolean; started: boolean; onRetry: () => void }) {
+  return failed ? <TimesError onRetry={onRetry} /> : started ? <Loading /> : null;
+}

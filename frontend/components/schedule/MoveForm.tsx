@@ -2,8 +2,8 @@ import { useId, useState, type FormEvent } from "react";
 import { useTranslation } from "react-i18next";
 import { useLang } from "../../lib/lang";
 import { postReschedule, type CreatedBooking, type Slot, type SlotsResponse } from "./api";
+import { SlotSummary } from "./Details";
 import type { ServiceKey } from "./services";
-import { dateIn, formatDay, formatTime } from "./time";
 
 export interface MoveFormProps {
   service: ServiceKey;
@@ -55,16 +55,7 @@ export function MoveForm({ service, token, zone, zoneCity, slot, onMoved, onTake
   return (
     <form className="booking-details" noValidate onSubmit={(e) => void submit(e)} aria-labelledby={`${id}-title`}>
       <h3 id={`${id}-title`}>{t("booking.reschedule.newTime")}</h3>
-      <p className="booking-summary">
-        {slot
-          ? t("schedule.details.summary", {
-              service: t(`schedule.services.${service}.title`),
-              date: formatDay(lang, dateIn(new Date(slot.start), zone)),
-              time: formatTime(lang, slot.start, zone),
-              zone: zoneCity,
-            })
-          : t("schedule.details.pick")}
-      </p>
+      <SlotSummary service={service} slot={slot} zone={zone} zoneCity={zoneCity} />
       <div className="form-alert" role="alert">
         {message}
       </div>

@@ -3,7 +3,7 @@ import { useTranslation } from "react-i18next";
 import { Link, useLocation } from "react-router-dom";
 import { useLang, useLocalPath } from "../../lib/lang";
 import { bookedOf, draftOf, subscribeBooked, updateDraft } from "./draft";
-import { ContactLink } from "./Intro";
+import { BookingPending, ContactLink, Loading } from "./Intro";
 import { serviceMinutes, type ServiceKey, type StepState } from "./services";
 import { useBookingChunk } from "./useBookingChunk";
 import { zoneCatalog } from "./zones";
@@ -38,13 +38,7 @@ export function TimeStep({ service }: { service: ServiceKey }) {
   }, [focusStep]);
 
   if (booked) {
-    if (!ready) {
-      return (
-        <p className="loading-inline" role="status">
-          {t("loading")}
-        </p>
-      );
-    }
+    if (!ready) return <Loading />;
     const { Confirmation } = ready.module;
     return <Confirmation booking={booked.booking} email={booked.email} catalog={zoneCatalog(ready.cldr)} />;
   }
@@ -80,18 +74,9 @@ export function TimeStep({ service }: { service: ServiceKey }) {
               updateDraft(service, { booked: { booking, email }, date: undefined, slot: undefined, fields: { name, email, company } });
             }}
           />
-        ) : failed ? (
-          <div className="times-error" role="alert">
-            <p>{t("schedule.times.error")}</p>
-            <button type="button" className="button button-secondary" onClick={() => setAttempt((n) => n + 1)}>
-              {t("schedule.times.retry")}
-            </button>
-          </div>
-        ) : started ? (
-          <p className="loading-inline" role="status">
-            {t("loading")}
-          </p>
-        ) : null}
+        ) : (
+          <BookingPending failed={failed} started={started} onRetry={() => setAttempt((n) => n + 1)} />
+        )}
       </div>
       <p className="schedule-contact">
         <ContactLink className="button button-secondary" />

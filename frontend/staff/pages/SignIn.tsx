@@ -171,11 +171,27 @@ function linkRefusal(err: unknown): Exclude<LinkState, "valid"> | null {
   return null;
 }
 
-/** refusals name what is wrong with a link, per kind. */
-const refusals: Record<"enrol" | "link", Record<Exclude<LinkState, "valid">, Key>> = {
-  enrol: { used: "enrol.used", expired: "enrol.expired", unknown: "enrol.unknown" },
-  link: { used: "link.used", expired: "link.expired", unknown: "link.unknown" },
+/** refusals are what each kind of link says once it opens nothing: its title, what is wrong, and the way back. */
+const refusals: Record<"enrol" | "link", { title: Key; why: Record<Exclude<LinkState, "valid">, Key>; back: Key }> = {
+  enrol: { title: "enrol.invalidTitle", why: { used: "enrol.used", expired: "enrol.expired", unknown: "enrol.unknown" }, back: "enrol.toSignIn" },
+  link: { title: "link.invalidTitle", why: { used: "link.used", expired: "link.expired", unknown: "link.unknown" }, back: "link.again" },
 };
+
+/** RefusedLink is the page of a link that was used, has expired or was never made. */
+function RefusedLink({ kind, state }: { kind: "enrol" | "link"; state: Exclude<LinkState, "valid"> | null }) {
+  const t = useT();
+  const r = refusals[kind];
+  return (
+    <Outside title={r.title}>
+      <p className="ws-notice ws-error" role="alert">
+        {t(r.why[state ?? "unknown"])}
+      </p>
+      <p>
+        <a href="/staff/sign-in">{t(r.back)}</a>
+      </p>
+    </Outside>
+  );
+}
 
 /** Enrol is the page an invitation opens: it makes the person's first passkey. */
 export function Enrol() {
@@ -188,18 +204,7 @@ export function Enrol() {
   const [state, setState] = useState<LinkState | null>(link);
   const passkeyProblem = usePasskeyProblem("enrol.refused");
 
-  if (state !== "valid") {
-    return (
-      <Outside title="enrol.invalidTitle">
-        <p className="ws-notice ws-error" role="alert">
-          {t(refusals.enrol[state ?? "unknown"])}
-        </p>
-        <p>
-          <a href="/staff/sign-in">{t("enrol.toSignIn")}</a>
-        </p>
-      </Outside>
-    );
-  }
+  if (state !== "valid") return <RefusedLink kind="enrol" state={state} />;
   const enrol = async () => {
     setBusy(true);
     setProblem("");
@@ -248,18 +253,7 @@ export function LinkSignIn() {
   const [state, setState] = useState<LinkState | null>(link);
   const text = useErrorText();
 
-  if (state !== "valid") {
-    return (
-      <Outside title="link.invalidTitle">
-        <p className="ws-notice ws-error" role="alert">
-          {t(refusals.link[state ?? "unknown"])}
-        </p>
-        <p>
-          <a href="/staff/sign-in">{t("link.again")}</a>
-        </p>
-      </Outside>
-    );
-  }
+  if (state !== "valid") return <RefusedLink kind="link" state={state} />;
   const use = async () => {
     setBusy(true);
     setProblem(null);
