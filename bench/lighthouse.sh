@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Lighthouse over every page type in every language (mobile settings), with
-# the four scores and every lost point written to reports/lighthouse.md.
+# the four scores and every lost point written to docs/lighthouse.md.
 #
 #   bash bench/lighthouse.sh
 #
@@ -32,4 +32,4 @@ for _ in $(seq 1 120); do
 done
 curl -fsS -o /dev/null "http://$addr/readyz"
 kill -0 "$pid" # the answer came from the site started here
-"$node22" bench/lighthouse/run.mjs "http://$addr" reports/lighthouse.md
+"$node22" bench/lighthouse/run.mjs "http://$addr" docs/lighthouse.md
