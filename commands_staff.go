@@ -115,7 +115,7 @@ func staffCommand(args []string, out io.Writer) error {
 // newStaffWorkspace starts the staff workspace: its strings and mail from
 // content, the consultancy's zone from the booking service (bookings nil:
 // no cancellations, as in the staff command).
-func newStaffWorkspace(st *store.Store, content fs.FS, info *site.Site, cfg Config, bookings *booking.Service, queued func(), log *slog.Logger) (*staff.Workspace, error) {
+func newStaffWorkspace(st *store.Store, content fs.FS, info *site.Info, cfg Config, bookings *booking.Service, queued func(), log *slog.Logger) (*staff.Workspace, error) {
 	texts, err := site.LoadLocales(content, "staff/locales", info)
 	if err != nil {
 		return nil, err

@@ -591,7 +591,7 @@ func envDuration(getenv func(string) string, name string, def time.Duration) (ti
 // newBookingService starts the booking service on the consultancy's
 // availability and calendars; its mails and invites use the interface
 // strings.
-func newBookingService(st *store.Store, content fs.FS, info *site.Site, cfg Config, av booking.Availability,
+func newBookingService(st *store.Store, content fs.FS, info *site.Info, cfg Config, av booking.Availability,
 	feeds *calendar.Source, queued func()) (*booking.Service, error) {
 	locales, err := site.LoadLocales(content, "locales", info)
 	if err != nil {

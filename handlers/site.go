@@ -40,7 +40,7 @@ type Options struct {
 // that depends only on (path, language, content), rendered once. In -dev
 // mode a new Site replaces the old one when a file changes.
 type Site struct {
-	Info    *site.Site
+	Info    *site.Info
 	Locales *site.Locales
 	Bundle  *assets.Bundle
 	Engine  *render.Engine

@@ -39,7 +39,7 @@ func TestPrivacyPolicyStatesTheRetentionSetting(t *testing.T) {
 	}
 }
 
-func testSite(t *testing.T) *site.Site {
+func testSite(t *testing.T) *site.Info {
 	t.Helper()
 	s, err := site.Load(os.DirFS("../../content"), "site.json")
 	if err != nil {

@@ -42,8 +42,8 @@ type Stats struct {
 	ResponseHours int `json:"responseHours"`
 }
 
-// Site is the content of site.json.
-type Site struct {
+// Info is the content of site.json.
+type Info struct {
 	Name               string            `json:"name"`
 	LegalName          string            `json:"legalName"`
 	Email              string            `json:"email"`
@@ -62,12 +62,12 @@ type Site struct {
 }
 
 // Load reads and checks site.json from fsys.
-func Load(fsys fs.FS, name string) (*Site, error) {
+func Load(fsys fs.FS, name string) (*Info, error) {
 	raw, err := fs.ReadFile(fsys, name)
 	if err != nil {
 		return nil, fmt.Errorf("site: %w", err)
 	}
-	var s Site
+	var s Info
 	dec := json.NewDecoder(strings.NewReader(string(raw)))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&s); err != nil {
@@ -79,7 +79,7 @@ func Load(fsys fs.FS, name string) (*Site, error) {
 	return &s, nil
 }
 
-func (s *Site) check() error {
+func (s *Info) check() error {
 	if s.Name == "" {
 		return fmt.Errorf("name is empty")
 	}
@@ -110,7 +110,7 @@ func (s *Site) check() error {
 }
 
 // Language returns the language with the given code.
-func (s *Site) Language(code string) (Language, bool) {
+func (s *Info) Language(code string) (Language, bool) {
 	for _, l := range s.Languages {
 		if l.Code == code {
 			return l, true
@@ -120,14 +120,14 @@ func (s *Site) Language(code string) (Language, bool) {
 }
 
 // Default returns the default (unprefixed) language.
-func (s *Site) Default() Language {
+func (s *Info) Default() Language {
 	l, _ := s.Language(s.DefaultLanguage)
 	return l
 }
 
 // SplitPath returns the language a path's prefix selects and the path without
 // that prefix ("/" for a language root).
-func (s *Site) SplitPath(p string) (Language, string) {
+func (s *Info) SplitPath(p string) (Language, string) {
 	for _, l := range s.Languages {
 		if l.Prefix == "" {
 			continue
