@@ -11,6 +11,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/northbeam/site/internal/blog"
+	"github.com/northbeam/site/internal/content"
 	"github.com/northbeam/site/internal/images"
 	"github.com/northbeam/site/internal/markdown"
 	"github.com/northbeam/site/render"
@@ -83,7 +84,7 @@ func (ci *contentImages) covers(posts *blog.Library) error {
 			}
 			pic, err := ci.lib.Picture(images.Ref{Src: c.Src, Alt: c.Alt, Width: c.Width, Height: c.Height})
 			if err != nil {
-				errs = append(errs, &blog.ContentError{File: p.File, Field: "cover", Err: err})
+				errs = append(errs, &content.Error{File: p.File, Field: "cover", Err: err})
 				continue
 			}
 			c.Src, c.WebP = pic.Src, pic.WebP

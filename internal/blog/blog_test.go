@@ -9,6 +9,8 @@ import (
 	"testing"
 	"testing/fstest"
 	"time"
+
+	"github.com/northbeam/site/internal/content"
 )
 
 // file builds a post file from front matter lines and a body.
@@ -259,9 +261,9 @@ func TestLoadErrors(t *testing.T) {
 					t.Errorf("error lacks %q:\n%v", w, err)
 				}
 			}
-			var ce *ContentError
+			var ce *content.Error
 			if !errors.As(err, &ce) {
-				t.Errorf("error %v holds no *ContentError", err)
+				t.Errorf("error %v holds no *content.Error", err)
 			}
 		})
 	}
