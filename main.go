@@ -37,6 +37,7 @@ import (
 	"github.com/northbeam/site/internal/contact"
 	"github.com/northbeam/site/internal/mail"
 	"github.com/northbeam/site/internal/site"
+	"github.com/northbeam/site/internal/sitebuild"
 	"github.com/northbeam/site/internal/staff"
 	"github.com/northbeam/site/internal/store"
 	"github.com/northbeam/site/render"
@@ -494,7 +495,7 @@ func serve(args []string, log *slog.Logger, accessLog *accesslog.Writer) error {
 		"start_to_ready", time.Since(started).Round(time.Millisecond), "pages_rendered", rendered, "pages_from_build", fromBuild)
 	// Without a build, the pictures' WebP copies are encoded now, behind
 	// the start, so that they are ready before a browser asks for them.
-	warmImages := func(s *handlers.Site) {
+	warmImages := func(s *sitebuild.Build) {
 		if err := s.WarmImages(ctx); err != nil && ctx.Err() == nil {
 			log.Error("encoding the pictures' copies", "err", err)
 		}
@@ -505,7 +506,7 @@ func serve(args []string, log *slog.Logger, accessLog *accesslog.Writer) error {
 			if s, err := src.buildSite(ctx, cfg, log); err != nil {
 				log.Error("rebuild failed; still serving the previous build", "err", err)
 			} else {
-				s.KeepImageCopies(srv.Site())
+				s.KeepImageCopies(srv.Build())
 				srv.Swap(s)
 				log.Info("rebuilt")
 				go warmImages(s)
@@ -631,7 +632,7 @@ func (s sources) content() (fs.FS, error) {
 	return os.DirFS(filepath.Join(s.root, "content")), nil
 }
 
-func (s sources) buildSite(ctx context.Context, cfg Config, log *slog.Logger) (*handlers.Site, error) {
+func (s sources) buildSite(ctx context.Context, cfg Config, log *slog.Logger) (*sitebuild.Build, error) {
 	content, err := s.content()
 	if err != nil {
 		return nil, err
@@ -661,12 +662,12 @@ func (s sources) buildSite(ctx context.Context, cfg Config, log *slog.Logger) (*
 // newSite renders the site's pages with bundle; memo, when not nil, holds
 // pages already rendered with it, and imageCopies the WebP copies of the
 // content's pictures the build wrote.
-func newSite(ctx context.Context, content fs.FS, bundle *assets.Bundle, cfg Config, log *slog.Logger, memo *render.Memo, imageCopies fs.FS) (*handlers.Site, error) {
+func newSite(ctx context.Context, content fs.FS, bundle *assets.Bundle, cfg Config, log *slog.Logger, memo *render.Memo, imageCopies fs.FS) (*sitebuild.Build, error) {
 	engine, err := render.NewEngine(bundle.Server, render.Options{Runtimes: runtime.GOMAXPROCS(0), Logger: log, Memo: memo})
 	if err != nil {
 		return nil, err
 	}
-	return handlers.BuildSite(ctx, content, bundle, engine, handlers.Options{
+	return sitebuild.New(ctx, content, bundle, engine, sitebuild.Options{
 		BaseURL:             cfg.BaseURL,
 		GAMeasurementID:     cfg.GAMeasurementID,
 		ConsentHideFromBots: cfg.ConsentHideFromBots,

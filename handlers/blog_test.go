@@ -22,6 +22,7 @@ import (
 
 	"github.com/northbeam/site/internal/markdown"
 	"github.com/northbeam/site/internal/site"
+	"github.com/northbeam/site/internal/sitebuild"
 )
 
 var (
@@ -35,19 +36,19 @@ var (
 // blogURLs lists every URL of a language's blog as a reader reaches them
 // (tags percent-encoded, as a browser sends them), with the title the page
 // must have, derived from the library rather than from the handlers.
-func blogURLs(s *Site, lang site.Language) map[string]string {
+func blogURLs(s *sitebuild.Build, lang site.Language) map[string]string {
 	urls := map[string]string{}
 	list := s.Locales.T(lang.Code, "meta.blog.title")
-	posts := s.blog.Posts(lang.Code)
-	urls[lang.LocalPath("/blog")] = s.siteTitle(lang.Code, list)
+	posts := s.Blog().Posts(lang.Code)
+	urls[lang.LocalPath("/blog")] = siteTitle(s, lang.Code, list)
 	for n := 2; n <= (len(posts)+9)/10; n++ {
-		urls[lang.LocalPath(fmt.Sprintf("/blog/page/%d", n))] = s.siteTitle(lang.Code, s.Locales.T(lang.Code, "meta.blog.pageTitle", "title", list, "page", fmt.Sprint(n)))
+		urls[lang.LocalPath(fmt.Sprintf("/blog/page/%d", n))] = siteTitle(s, lang.Code, s.Locales.T(lang.Code, "meta.blog.pageTitle", "title", list, "page", fmt.Sprint(n)))
 	}
-	for _, tc := range s.blog.Tags(lang.Code) {
-		urls[lang.LocalPath("/blog/tag/"+url.PathEscape(tc.Tag))] = s.siteTitle(lang.Code, s.Locales.T(lang.Code, "blog.tagTitle", "tag", tc.Name))
+	for _, tc := range s.Blog().Tags(lang.Code) {
+		urls[lang.LocalPath("/blog/tag/"+url.PathEscape(tc.Tag))] = siteTitle(s, lang.Code, s.Locales.T(lang.Code, "blog.tagTitle", "tag", tc.Name))
 	}
 	for _, p := range posts {
-		urls[lang.LocalPath("/blog/"+p.Slug)] = s.siteTitle(lang.Code, p.Title)
+		urls[lang.LocalPath("/blog/"+p.Slug)] = siteTitle(s, lang.Code, p.Title)
 	}
 	return urls
 }
@@ -59,8 +60,8 @@ func TestBlogEveryURLInEveryLanguage(t *testing.T) {
 	s := testSite(t)
 	for _, lang := range s.Info.Languages {
 		urls := blogURLs(s, lang)
-		if len(s.blog.Posts(lang.Code)) < 4 || len(urls) < 9 {
-			t.Fatalf("%s: %d posts, %d URLs: the seed content is missing", lang.Code, len(s.blog.Posts(lang.Code)), len(urls))
+		if len(s.Blog().Posts(lang.Code)) < 4 || len(urls) < 9 {
+			t.Fatalf("%s: %d posts, %d URLs: the seed content is missing", lang.Code, len(s.Blog().Posts(lang.Code)), len(urls))
 		}
 		titles := map[string]string{}
 		for path, wantTitle := range urls {
@@ -102,7 +103,7 @@ func TestBlogListShowsPostsNewestFirstWithTheirDetails(t *testing.T) {
 	for _, lang := range s.Info.Languages {
 		body := get(t, h, lang.LocalPath("/blog")).Body.String()
 		var want []string
-		for _, p := range s.blog.Posts(lang.Code) {
+		for _, p := range s.Blog().Posts(lang.Code) {
 			want = append(want, lang.LocalPath("/blog/"+p.Slug))
 			for _, tag := range p.Tags {
 				// The link goes to the tag's slug and reads as its name.
@@ -172,7 +173,7 @@ func TestBlogDatesInEachLanguage(t *testing.T) {
 func TestBlogPostPage(t *testing.T) {
 	h := testHandler(t)
 	s := testSite(t)
-	post := s.blog.Posts("ar")[0]
+	post := s.Blog().Posts("ar")[0]
 	body := get(t, h, "/ar/blog/"+post.Slug).Body.String()
 	for name, want := range map[string]string{
 		"the article":                   `<article class="container post" aria-labelledby=`,
@@ -182,7 +183,7 @@ func TestBlogPostPage(t *testing.T) {
 		"code kept left to right":       `<pre class="chroma" dir="ltr"`,
 		"the call to book":              `href="/ar/schedule"`,
 		"the link back to the list":     `href="/ar/blog"`,
-		"the older post":                `rel="prev" href="/ar/blog/` + s.blog.Posts("ar")[1].Slug + `"`,
+		"the older post":                `rel="prev" href="/ar/blog/` + s.Blog().Posts("ar")[1].Slug + `"`,
 		"the English version":           `hrefLang="en" dir="ltr" title="`,
 		"the translations' nav":         `<nav class="post-translations" aria-labelledby=`,
 		"the post's description (head)": `<meta name="description" content="` + html.EscapeString(post.Description) + `">`,
@@ -195,7 +196,7 @@ func TestBlogPostPage(t *testing.T) {
 		t.Error("the newest post has a next post")
 	}
 	// A post with fewer headings has no table of contents.
-	for _, p := range s.blog.Posts("en") {
+	for _, p := range s.Blog().Posts("en") {
 		if got := strings.Contains(get(t, h, "/blog/"+p.Slug).Body.String(), `<nav class="toc"`); got != (len(p.TOC) >= 4) {
 			t.Errorf("%s: %d headings, table of contents %v", p.Slug, len(p.TOC), got)
 		}
@@ -208,10 +209,10 @@ func TestBlogHreflangOnlyBetweenTranslations(t *testing.T) {
 	h := testHandler(t)
 	s := testSite(t)
 	for _, lang := range s.Info.Languages {
-		for _, p := range s.blog.Posts(lang.Code) {
+		for _, p := range s.Blog().Posts(lang.Code) {
 			path := lang.LocalPath("/blog/" + p.Slug)
 			want := map[string]string{lang.Tag: "https://example.test" + path}
-			translations, _ := s.blog.Translations(lang.Code, p.Slug)
+			translations, _ := s.Blog().Translations(lang.Code, p.Slug)
 			for _, tr := range translations {
 				l, _ := s.Info.Language(tr.Lang)
 				want[l.Tag] = "https://example.test" + l.LocalPath("/blog/"+tr.Slug)
@@ -234,7 +235,7 @@ func TestBlogUnknownPagesAreLocalized404s(t *testing.T) {
 	h := testHandler(t)
 	s := testSite(t)
 	for _, lang := range s.Info.Languages {
-		tag := s.blog.Tags(lang.Code)[0].Tag
+		tag := s.Blog().Tags(lang.Code)[0].Tag
 		for _, path := range []string{
 			lang.LocalPath("/blog/no-such-post"),
 			lang.LocalPath("/blog/page/2"), // four posts: one page
@@ -242,7 +243,7 @@ func TestBlogUnknownPagesAreLocalized404s(t *testing.T) {
 			lang.LocalPath("/blog/page/two"),
 			lang.LocalPath("/blog/tag/no-such-tag"),
 			lang.LocalPath("/blog/tag/" + url.PathEscape(tag) + "/page/2"),
-			lang.LocalPath("/blog/" + s.blog.Posts(lang.Code)[0].Slug + "/more"),
+			lang.LocalPath("/blog/" + s.Blog().Posts(lang.Code)[0].Slug + "/more"),
 		} {
 			rec := get(t, h, path)
 			if rec.Code != http.StatusNotFound {
@@ -266,7 +267,7 @@ func TestBlogUnknownPagesAreLocalized404s(t *testing.T) {
 // TestBlogFirstPageHasOneURL: page 1 of a list is the list itself.
 func TestBlogFirstPageHasOneURL(t *testing.T) {
 	h := testHandler(t)
-	arabicTag := "/ar/blog/tag/" + url.PathEscape(testSite(t).blog.Tags("ar")[0].Tag)
+	arabicTag := "/ar/blog/tag/" + url.PathEscape(testSite(t).Blog().Tags("ar")[0].Tag)
 	for from, to := range map[string]string{
 		"/blog/page/1":                 "/blog",
 		"/fr/blog/page/1":              "/fr/blog",
@@ -292,7 +293,7 @@ func TestBlogFirstPageHasOneURL(t *testing.T) {
 func TestBlogTagsInTheirOwnScript(t *testing.T) {
 	h := testHandler(t)
 	s := testSite(t)
-	tag := s.blog.Tags("ar")[0].Tag
+	tag := s.Blog().Tags("ar")[0].Tag
 	encoded := "/ar/blog/tag/" + url.PathEscape(tag)
 	page := get(t, h, encoded)
 	if page.Code != http.StatusOK || !strings.Contains(page.Body.String(), `"path":"`+encoded+`"`) {
@@ -326,13 +327,13 @@ func TestBlogTagsInTheirOwnScript(t *testing.T) {
 func TestBlogPayloadForClientNavigation(t *testing.T) {
 	h := testHandler(t)
 	s := testSite(t)
-	p := s.blog.Posts("fr")[1]
+	p := s.Blog().Posts("fr")[1]
 	rec := get(t, h, "/api/page?path=/fr/blog/"+p.Slug)
 	var payload struct {
-		Page       string            `json:"page"`
-		Lang       string            `json:"lang"`
-		Head       head              `json:"head"`
-		Alternates map[string]string `json:"alternates"`
+		Page       string                              `json:"page"`
+		Lang       string                              `json:"lang"`
+		Head       struct{ Title, Description string } `json:"head"`
+		Alternates map[string]string                   `json:"alternates"`
 		Data       struct {
 			Title         string `json:"title"`
 			HTML          string `json:"html"`
@@ -347,7 +348,7 @@ func TestBlogPayloadForClientNavigation(t *testing.T) {
 	if err := json.Unmarshal(rec.Body.Bytes(), &payload); err != nil || rec.Code != http.StatusOK {
 		t.Fatalf("%d %v", rec.Code, err)
 	}
-	if payload.Page != "BlogPost" || payload.Lang != "fr" || payload.Data.Title != p.Title || payload.Data.HTML != p.HTML || payload.Head.Title != s.siteTitle("fr", p.Title) {
+	if payload.Page != "BlogPost" || payload.Lang != "fr" || payload.Data.Title != p.Title || payload.Data.HTML != p.HTML || payload.Head.Title != siteTitle(s, "fr", p.Title) {
 		t.Errorf("payload: page %s lang %s title %q head %q", payload.Page, payload.Lang, payload.Data.Title, payload.Head.Title)
 	}
 	if !strings.Contains(payload.Data.PublishedText, " 2026") || payload.Data.Newer == nil {
@@ -407,7 +408,7 @@ func TestBlogFeeds(t *testing.T) {
 		if err := xml.NewDecoder(zr).Decode(&feed); err != nil {
 			t.Fatalf("%s does not parse: %v", path, err)
 		}
-		posts := s.blog.Posts(lang.Code)
+		posts := s.Blog().Posts(lang.Code)
 		if feed.Lang != lang.Code || feed.Title != s.Locales.T(lang.Code, "meta.blog.feedTitle", "name", s.Info.Name) || feed.Updated == "" || len(feed.Entries) != len(posts) {
 			t.Fatalf("%s: lang %q title %q updated %q, %d entries for %d posts", path, feed.Lang, feed.Title, feed.Updated, len(feed.Entries), len(posts))
 		}
@@ -536,19 +537,19 @@ func fixturePosts() map[string]string {
 	return posts
 }
 
-var fixtureSites sync.Map // dev bool -> func() (*Site, error)
+var fixtureSites sync.Map // dev bool -> func() (*sitebuild.Build, error)
 
 // fixtureHandler serves the fixture blog, in development mode or not.
 func fixtureHandler(t *testing.T, dev bool) http.Handler {
 	t.Helper()
 	real := testSite(t)
 	content := fixtureContent(t, fixturePosts())
-	build, _ := fixtureSites.LoadOrStore(dev, sync.OnceValues(func() (*Site, error) {
-		return BuildSite(context.Background(), content, real.Bundle, real.Engine, Options{
+	build, _ := fixtureSites.LoadOrStore(dev, sync.OnceValues(func() (*sitebuild.Build, error) {
+		return sitebuild.New(context.Background(), content, real.Bundle, real.Engine, sitebuild.Options{
 			BaseURL: "https://example.test", ConsentHideFromBots: true, Dev: dev,
 		})
 	}))
-	s, err := build.(func() (*Site, error))()
+	s, err := build.(func() (*sitebuild.Build, error))()
 	if err != nil {
 		t.Fatalf("building the fixture site: %v", err)
 	}
@@ -663,8 +664,13 @@ func TestBlogFrontMatterErrorsStopTheBuild(t *testing.T) {
 	real := testSite(t)
 	posts := fixturePosts()
 	posts["en/broken.md"] = "---\ntitle: Broken\ndescription: A post with a bad date.\npublished: 2026-13-45\nauthor: Lena Hartmann\ntranslationKey: broken\n---\n\nText.\n"
-	_, err := BuildSite(context.Background(), fixtureContent(t, posts), real.Bundle, real.Engine, Options{BaseURL: "https://example.test"})
+	_, err := sitebuild.New(context.Background(), fixtureContent(t, posts), real.Bundle, real.Engine, sitebuild.Options{BaseURL: "https://example.test"})
 	if err == nil || !strings.Contains(err.Error(), "blog/en/broken.md:4: published:") {
 		t.Errorf("error %v, want one naming blog/en/broken.md:4 and the field", err)
 	}
+}
+
+// siteTitle is the title of a page in lang, as a browser's tab shows it.
+func siteTitle(s *sitebuild.Build, lang, pageTitle string) string {
+	return s.Locales.T(lang, "meta.siteTitle", "page", pageTitle, "name", s.Info.Name)
 }

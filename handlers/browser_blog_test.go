@@ -21,7 +21,7 @@ func TestBlogClientNavigation(t *testing.T) {
 	for _, code := range []string{"fr", "ar"} {
 		t.Run(code, func(t *testing.T) {
 			lang, _ := s.Info.Language(code)
-			post := s.blog.Posts(code)[1]
+			post := s.Blog().Posts(code)[1]
 			list, postURL := lang.LocalPath("/blog"), lang.LocalPath("/blog/"+post.Slug)
 			tb := newTab(t, b)
 			held := make(chan fetch.RequestID, 1)
@@ -60,7 +60,7 @@ func TestBlogClientNavigation(t *testing.T) {
 				chromedp.Evaluate(`window.blogMarker ?? "reloaded"`, &marker),
 				chromedp.Evaluate(`document.documentElement.dir`, &dir),
 			)
-			if heading != post.Title || title != s.siteTitle(code, post.Title) || path != postURL || marker != "still here" || dir != lang.Dir {
+			if heading != post.Title || title != siteTitle(s, code, post.Title) || path != postURL || marker != "still here" || dir != lang.Dir {
 				t.Errorf("on the post: h1 %q title %q path %s marker %q dir %s", heading, title, path, marker, dir)
 			}
 
@@ -88,7 +88,7 @@ func TestBlogClientNavigation(t *testing.T) {
 func TestBlogDirectLoadHydrates(t *testing.T) {
 	b, base := browser(t)
 	s := testSite(t)
-	post := s.blog.Posts("ar")[0]
+	post := s.Blog().Posts("ar")[0]
 	tag := post.Tags[0]
 	tb := newTab(t, b)
 	var heading, codeDir, tocLinks string

@@ -474,7 +474,7 @@ func TestBookingWithoutJavaScript(t *testing.T) {
 	s := testSite(t)
 	for _, path := range []string{"/schedule", "/ar/schedule/discovery"} {
 		t.Run(path, func(t *testing.T) {
-			lang := s.languageOf(path)
+			lang, _ := s.Info.SplitPath(path)
 			tb := newTab(t, b)
 			var text, contact, mailto string
 			tb.run(t,

@@ -26,6 +26,7 @@ import (
 	"github.com/chromedp/cdproto/security"
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
+	"github.com/northbeam/site/internal/sitebuild"
 )
 
 // The cookie banner (SPEC.md sections 2, 3, 4 and 9) in headless Chromium.
@@ -36,7 +37,7 @@ import (
 
 var (
 	consentSitesMu   sync.Mutex
-	consentSites     = map[string]*Site{}
+	consentSites     = map[string]*sitebuild.Build{}
 	consentServersMu sync.Mutex
 	consentServers   = map[string]*httptest.Server{}
 )
@@ -44,7 +45,7 @@ var (
 // consentSite returns the site built with bot hiding off and the given
 // Google Analytics measurement ID ("" for none), from the shared site's
 // bundles and render engine; it is built once per ID for the package.
-func consentSite(t *testing.T, measurementID string) *Site {
+func consentSite(t *testing.T, measurementID string) *sitebuild.Build {
 	t.Helper()
 	consentSitesMu.Lock()
 	defer consentSitesMu.Unlock()
@@ -52,7 +53,7 @@ func consentSite(t *testing.T, measurementID string) *Site {
 		return s
 	}
 	shared := testSite(t)
-	s, err := BuildSite(context.Background(), os.DirFS(filepath.Join(projectRoot, "content")), shared.Bundle, shared.Engine, Options{
+	s, err := sitebuild.New(context.Background(), os.DirFS(filepath.Join(projectRoot, "content")), shared.Bundle, shared.Engine, sitebuild.Options{
 		BaseURL:             "https://example.test",
 		GAMeasurementID:     measurementID,
 		ConsentHideFromBots: false,
@@ -1102,7 +1103,7 @@ func TestConsentHiddenFromBots(t *testing.T) {
 }
 
 // consentChunkName returns the file name of the chunk that holds vanilla-cookieconsent.
-func consentChunkName(t testing.TB, s *Site) string {
+func consentChunkName(t testing.TB, s *sitebuild.Build) string {
 	t.Helper()
 	var found []string
 	for name, data := range s.Bundle.Client {

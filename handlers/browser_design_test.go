@@ -116,7 +116,7 @@ func TestAccessibility(t *testing.T) {
 	axe := axeSource(t)
 	for _, lang := range s.Info.Languages {
 		for _, path := range []string{"/", "/services/custom-software", "/blog", "/schedule", "/privacy", "/cookies", "/imprint",
-			"/work", "/work/" + s.work.Studies(lang.Code)[0].Slug, "/team", "/team/" + s.team.People(lang.Code)[0].Slug, "/missing-page"} {
+			"/work", "/work/" + s.Work().Studies(lang.Code)[0].Slug, "/team", "/team/" + s.Team().People(lang.Code)[0].Slug, "/missing-page"} {
 			url := lang.LocalPath(path)
 			t.Run(url, func(t *testing.T) {
 				tb := newTab(t, b)

@@ -211,7 +211,7 @@ func languageHref(t *testing.T, tb *tab, lang string) string {
 func TestLanguageSwitchChangesEverythingTogether(t *testing.T) {
 	b, base, _ := bookingBrowser(t)
 	s := testSite(t)
-	post := s.blog.Posts("en")[0]
+	post := s.Blog().Posts("en")[0]
 
 	t.Run("blog post", func(t *testing.T) {
 		tb := newTab(t, b)

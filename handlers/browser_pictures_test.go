@@ -52,9 +52,9 @@ func TestPicturesWithoutLayoutShiftAndLazyBelow(t *testing.T) {
 	for _, code := range []string{"en", "ar"} {
 		lang, _ := s.Info.Language(code)
 		pages := []struct{ name, path string }{
-			{"study", lang.LocalPath("/work/" + s.work.Studies(code)[0].Slug)},
+			{"study", lang.LocalPath("/work/" + s.Work().Studies(code)[0].Slug)},
 			{"team", lang.LocalPath("/team")},
-			{"person", lang.LocalPath("/team/" + s.team.People(code)[1].Slug)},
+			{"person", lang.LocalPath("/team/" + s.Team().People(code)[1].Slug)},
 			{"home-work", lang.LocalPath("/")},
 		}
 		for _, pg := range pages {

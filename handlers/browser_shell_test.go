@@ -77,7 +77,7 @@ func TestClientNavigationShowsThePlaceholderWhileAChunkLoads(t *testing.T) {
 		chromedp.Text(`main h1`, &heading, chromedp.ByQuery),
 		chromedp.Title(&title),
 	)
-	if heading != s.legal["fr"]["privacy"].Title || !strings.Contains(title, heading) {
+	if privacy, _ := s.Legal("fr", "privacy"); heading != privacy.Title || !strings.Contains(title, heading) {
 		t.Errorf("heading %q, title %q", heading, title)
 	}
 	if problems := tb.consoleProblems(); len(problems) > 0 {

@@ -18,7 +18,7 @@ func TestViewOurWorkLeadsToTheCaseStudies(t *testing.T) {
 	s := testSite(t)
 	for _, lang := range s.Info.Languages {
 		t.Run(lang.Code, func(t *testing.T) {
-			study := s.work.Studies(lang.Code)[0]
+			study := s.Work().Studies(lang.Code)[0]
 			list, studyURL := lang.LocalPath("/work"), lang.LocalPath("/work/"+study.Slug)
 			tb := newTab(t, b)
 			var label, heading, path, marker, dir string
@@ -70,9 +70,9 @@ func TestWorkLayoutAtPhoneAndDesktopWidths(t *testing.T) {
 		pages := map[string]string{
 			"home-work": lang.LocalPath("/"),
 			"work":      lang.LocalPath("/work"),
-			"study":     lang.LocalPath("/work/" + s.work.Studies(code)[1].Slug),
+			"study":     lang.LocalPath("/work/" + s.Work().Studies(code)[1].Slug),
 			"team":      lang.LocalPath("/team"),
-			"person":    lang.LocalPath("/team/" + s.team.People(code)[1].Slug),
+			"person":    lang.LocalPath("/team/" + s.Team().People(code)[1].Slug),
 		}
 		for name, path := range pages {
 			for _, width := range []int64{360, 1280} {
@@ -128,7 +128,7 @@ func TestResultsReadFromBeforeToAfter(t *testing.T) {
 		t.Run(lang.Code, func(t *testing.T) {
 			tb := newTab(t, b)
 			pages := []string{lang.LocalPath("/work")}
-			for _, st := range s.work.Studies(lang.Code) {
+			for _, st := range s.Work().Studies(lang.Code) {
 				pages = append(pages, lang.LocalPath("/work/"+st.Slug))
 			}
 			checked := 0

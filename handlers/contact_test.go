@@ -18,9 +18,11 @@ import (
 	"testing"
 	"time"
 
+	"github.com/labstack/echo/v4"
 	"github.com/northbeam/site/internal/contact"
 	"github.com/northbeam/site/internal/mail"
 	"github.com/northbeam/site/internal/mail/mailtest"
+	"github.com/northbeam/site/internal/sitebuild"
 	"github.com/northbeam/site/internal/store"
 	"github.com/northbeam/site/internal/store/storetest"
 )
@@ -319,7 +321,7 @@ func TestContactValidationInEveryLanguage(t *testing.T) {
 	}
 }
 
-func assertInvalidJSON(t *testing.T, s *Site, rec *httptest.ResponseRecorder, lang, field, want string) {
+func assertInvalidJSON(t *testing.T, s *sitebuild.Build, rec *httptest.ResponseRecorder, lang, field, want string) {
 	t.Helper()
 	if rec.Code != http.StatusUnprocessableEntity {
 		t.Fatalf("status %d: %s", rec.Code, rec.Body)
@@ -741,7 +743,7 @@ func TestContactMailArrives(t *testing.T) {
 func floodPost(t testing.TB, h http.Handler, body, lang string) *httptest.ResponseRecorder {
 	t.Helper()
 	req := httptest.NewRequest(http.MethodPost, "/api/contact", strings.NewReader(body))
-	req.Header.Set("Content-Type", mimeForm)
+	req.Header.Set("Content-Type", echo.MIMEApplicationForm)
 	req.Header.Set("Accept-Language", lang)
 	req.RemoteAddr = "198.51.100.20:4321"
 	rec := httptest.NewRecorder()

@@ -26,11 +26,11 @@ func FuzzCanonicalPath(f *testing.F) {
 	}
 	s := testSite(f)
 	f.Fuzz(func(t *testing.T, p string) {
-		c, moved := s.canonicalPath(p)
+		c, moved := canonicalPath(s.Info, p)
 		if moved == (c == p) {
 			t.Fatalf("canonicalPath(%q) = %q, moved %v", p, c, moved)
 		}
-		if again, movedAgain := s.canonicalPath(c); movedAgain {
+		if again, movedAgain := canonicalPath(s.Info, c); movedAgain {
 			t.Fatalf("canonicalPath(%q) = %q, which moves again to %q", p, c, again)
 		}
 		if strings.HasPrefix(p, "/") && !strings.HasPrefix(c, "/") {

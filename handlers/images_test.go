@@ -11,6 +11,8 @@ import (
 	"strings"
 	"testing"
 	"testing/fstest"
+
+	"github.com/northbeam/site/internal/sitebuild"
 )
 
 // chartPNG draws a 16:9 image in the test: no binary file in the
@@ -54,7 +56,7 @@ func TestContentImagesAreServedAndChecked(t *testing.T) {
 	posts["en/with-chart.md"] = "---\ntitle: With a chart\ndescription: A post with a chart.\npublished: 2026-03-20\nauthor: Lena Hartmann\ntranslationKey: chart\n---\n\nText.\n\n![Deployments per day, from 1 to 30](/img/chart.png \"=480x270\")\n"
 	content := fixtureContent(t, posts)
 	addImage(t, content, "img/chart.png", chartPNG(t))
-	s, err := BuildSite(context.Background(), content, real.Bundle, real.Engine, Options{BaseURL: "https://example.test"})
+	s, err := sitebuild.New(context.Background(), content, real.Bundle, real.Engine, sitebuild.Options{BaseURL: "https://example.test"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -96,7 +98,7 @@ func TestAnImageWithoutAltOrFileStopsTheStart(t *testing.T) {
 	posts["en/bad-images.md"] = "---\ntitle: Bad images\ndescription: Two mistakes.\npublished: 2026-03-20\nauthor: Lena Hartmann\ntranslationKey: bad\n---\n\n![](/img/chart.png \"=800x450\")\n\n![A photo](/img/x.png \"=800x450\")\n"
 	content := fixtureContent(t, posts)
 	addImage(t, content, "img/chart.png", chartPNG(t))
-	_, err := BuildSite(context.Background(), content, real.Bundle, real.Engine, Options{BaseURL: "https://example.test"})
+	_, err := sitebuild.New(context.Background(), content, real.Bundle, real.Engine, sitebuild.Options{BaseURL: "https://example.test"})
 	if err == nil {
 		t.Fatal("the site started")
 	}

@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/northbeam/site/internal/sitebuild"
 )
 
 var (
@@ -23,8 +25,8 @@ func TestEveryRouteInEveryLanguage(t *testing.T) {
 	s := testSite(t)
 	for _, lang := range s.Info.Languages {
 		titles := map[string]string{} // unique within a language
-		for _, r := range staticRoutes {
-			path := lang.LocalPath(r.path)
+		for _, r := range sitebuild.StaticRoutes() {
+			path := lang.LocalPath(r.Path)
 			t.Run(path, func(t *testing.T) {
 				rec := get(t, h, path)
 				if rec.Code != http.StatusOK {
@@ -51,11 +53,11 @@ func TestEveryRouteInEveryLanguage(t *testing.T) {
 					alternates[a[1]] = a[2]
 				}
 				for _, l := range s.Info.Languages {
-					if alternates[l.Tag] != "https://example.test"+l.LocalPath(r.path) {
+					if alternates[l.Tag] != "https://example.test"+l.LocalPath(r.Path) {
 						t.Errorf("hreflang %s = %q", l.Tag, alternates[l.Tag])
 					}
 				}
-				if alternates["x-default"] != "https://example.test"+r.path {
+				if alternates["x-default"] != "https://example.test"+r.Path {
 					t.Errorf("x-default = %q", alternates["x-default"])
 				}
 				assertCompleteRender(t, s, lang.Code, body)
@@ -69,7 +71,7 @@ func TestEveryRouteInEveryLanguage(t *testing.T) {
 
 // assertCompleteRender fails when the server emitted a Suspense fallback
 // instead of the page.
-func assertCompleteRender(t *testing.T, s *Site, lang, body string) {
+func assertCompleteRender(t *testing.T, s *sitebuild.Build, lang, body string) {
 	t.Helper()
 	if strings.Contains(body, "<!--$!-->") {
 		t.Error("server output holds a fallen-back Suspense boundary <!--$!-->")

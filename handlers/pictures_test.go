@@ -12,6 +12,7 @@ import (
 	"testing/fstest"
 
 	"github.com/northbeam/site/internal/images"
+	"github.com/northbeam/site/internal/sitebuild"
 )
 
 // pictureTag is a content picture as pages render it: its WebP copies, then
@@ -81,16 +82,16 @@ func TestPicturesOnEveryPage(t *testing.T) {
 	}
 	for _, lang := range s.Info.Languages {
 		var covers, portraits []images.Picture
-		for _, st := range s.work.Studies(lang.Code) {
+		for _, st := range s.Work().Studies(lang.Code) {
 			covers = append(covers, st.Cover)
 		}
-		for _, p := range s.team.People(lang.Code) {
+		for _, p := range s.Team().People(lang.Code) {
 			portraits = append(portraits, p.Photo)
 		}
 		check(lang.LocalPath("/"), covers, 0, false)
 		check(lang.LocalPath("/work"), covers, 1, false)
 		check(lang.LocalPath("/team"), portraits, 1, false)
-		for i, st := range s.work.Studies(lang.Code) {
+		for i, st := range s.Work().Studies(lang.Code) {
 			path := lang.LocalPath("/work/" + st.Slug)
 			others := append(append([]images.Picture{}, covers[:i]...), covers[i+1:]...)
 			check(path, append([]images.Picture{st.Cover}, others...), 1, true)
@@ -99,7 +100,7 @@ func TestPicturesOnEveryPage(t *testing.T) {
 				t.Errorf("%s: Article image %v, want the cover first", path, ld[0]["image"])
 			}
 		}
-		for _, p := range s.team.People(lang.Code) {
+		for _, p := range s.Team().People(lang.Code) {
 			path := lang.LocalPath("/team/" + p.Slug)
 			check(path, []images.Picture{p.Photo}, 1, false)
 			ld := structuredData(t, get(t, h, path).Body.String())
@@ -147,7 +148,7 @@ func TestAPictureMistakeInFrontMatterStopsTheStart(t *testing.T) {
 				t.Fatalf("%s has no %q", tc.file, tc.from)
 			}
 			content.(overlayFS).over[tc.file] = &fstest.MapFile{Data: []byte(strings.Replace(string(src), tc.from, tc.to, 1))}
-			_, err = BuildSite(context.Background(), content, real.Bundle, real.Engine, Options{BaseURL: "https://example.test"})
+			_, err = sitebuild.New(context.Background(), content, real.Bundle, real.Engine, sitebuild.Options{BaseURL: "https://example.test"})
 			if err == nil || !strings.Contains(err.Error(), tc.want) {
 				t.Errorf("the start says %v; want %q", err, tc.want)
 			}

@@ -19,6 +19,7 @@ import (
 	"github.com/northbeam/site/internal/booking"
 	"github.com/northbeam/site/internal/calendar"
 	"github.com/northbeam/site/internal/contact"
+	"github.com/northbeam/site/internal/sitebuild"
 	"github.com/northbeam/site/internal/staff"
 	"github.com/northbeam/site/internal/store"
 )
@@ -66,8 +67,8 @@ type Services struct {
 // build of the site, which -dev mode swaps when a file changes.
 type Server struct {
 	Services
-	site atomic.Pointer[Site]
-	log  *slog.Logger
+	build atomic.Pointer[sitebuild.Build]
+	log   *slog.Logger
 
 	contactLimiter limiter
 	bookingLimiter limiter
@@ -81,8 +82,8 @@ type Server struct {
 	draining atomic.Bool
 }
 
-// NewServer returns a Server serving s.
-func NewServer(s *Site, svc Services) *Server {
+// NewServer returns a Server serving the site b built.
+func NewServer(b *sitebuild.Build, svc Services) *Server {
 	if svc.Log == nil {
 		svc.Log = slog.Default()
 	}
@@ -95,7 +96,7 @@ func NewServer(s *Site, svc Services) *Server {
 		bookingLimiter: newLimiter(svc.Store, "booking", svc.BookingRate.or(defaultBookingRate)),
 		slotsLimiter:   newLimiter(svc.Store, "slots", svc.SlotsRate.or(defaultSlotsRate)),
 	}
-	srv.site.Store(s)
+	srv.build.Store(b)
 	return srv
 }
 
@@ -105,7 +106,7 @@ func (srv *Server) notReady(ctx context.Context) string {
 	switch {
 	case srv.draining.Load():
 		return "shutting down"
-	case srv.Site() == nil:
+	case srv.Build() == nil:
 		return "the site is not built"
 	case srv.Store != nil && !srv.Store.Ready():
 		return "waiting for the database"
@@ -124,11 +125,11 @@ func (srv *Server) notReady(ctx context.Context) string {
 // moment and shuts the HTTP server down.
 func (srv *Server) Drain() { srv.draining.Store(true) }
 
-// Site returns the site being served.
-func (srv *Server) Site() *Site { return srv.site.Load() }
+// Build returns the build of the site being served.
+func (srv *Server) Build() *sitebuild.Build { return srv.build.Load() }
 
-// Swap replaces the site being served, as -dev mode does after a rebuild.
-func (srv *Server) Swap(s *Site) { srv.site.Store(s) }
+// Swap replaces the build being served, as -dev mode does after a rebuild.
+func (srv *Server) Swap(b *sitebuild.Build) { srv.build.Store(b) }
 
 // Handler is the whole HTTP surface: Echo's router, context and error
 // handling, with the middlewares composed once, when New is called. (Echo's

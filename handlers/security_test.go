@@ -48,7 +48,7 @@ func TestSecurityHeadersOnEveryResponse(t *testing.T) {
 	s := testSite(t)
 	h := testHandler(t)
 	var asset string
-	for name := range s.assets {
+	for name := range s.Bundle.Client {
 		asset = "/assets/" + name
 		break
 	}
@@ -180,7 +180,7 @@ func TestSecurityOriginCheck(t *testing.T) {
 		// A fresh environment each: the rate limit counts every post.
 		env := newContactEnv(t, contactOptions{})
 		header := append([]string{"Accept-Language", "fr"}, tc.header...)
-		rec := env.post(t, mimeJSON, humanForm("fr").json(), header...)
+		rec := env.post(t, echo.MIMEApplicationJSON, humanForm("fr").json(), header...)
 		if tc.refused {
 			if rec.Code != http.StatusForbidden {
 				t.Errorf("%s: status %d, want 403", tc.name, rec.Code)
@@ -209,10 +209,10 @@ func TestSecurityOriginCheck(t *testing.T) {
 func TestSecurityBodyLimits(t *testing.T) {
 	env := newContactEnv(t, contactOptions{})
 	big := `{"name":"` + strings.Repeat("a", 300<<10) + `"}`
-	if rec := env.post(t, mimeJSON, big); rec.Code != http.StatusRequestEntityTooLarge {
+	if rec := env.post(t, echo.MIMEApplicationJSON, big); rec.Code != http.StatusRequestEntityTooLarge {
 		t.Errorf("300 KB contact post: %d", rec.Code)
 	}
-	if rec := env.post(t, mimeJSON, `{"name":"`+strings.Repeat("a", 70<<10)+`"}`); rec.Code != http.StatusRequestEntityTooLarge {
+	if rec := env.post(t, echo.MIMEApplicationJSON, `{"name":"`+strings.Repeat("a", 70<<10)+`"}`); rec.Code != http.StatusRequestEntityTooLarge {
 		t.Errorf("70 KB contact post: %d", rec.Code)
 	}
 	benv := newBookingEnv(t, bookingFixture, &monday7am)
@@ -359,10 +359,10 @@ func TestSecurityLogsHoldNoVisitorData(t *testing.T) {
 	log := slog.New(slog.NewJSONHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
 	env := newContactEnv(t, contactOptions{log: log})
 	form := humanForm("en").with("name", "Grace Hopperina", "email", "grace.private@example.org", "message", "Our secret merger plans need a platform.")
-	if rec := env.post(t, mimeJSON, form.json()); rec.Code != http.StatusCreated {
+	if rec := env.post(t, echo.MIMEApplicationJSON, form.json()); rec.Code != http.StatusCreated {
 		t.Fatalf("contact: %d %s", rec.Code, rec.Body)
 	}
-	if rec := env.post(t, mimeForm, form.with("email", "not-an-address").form()); rec.Code != http.StatusUnprocessableEntity {
+	if rec := env.post(t, echo.MIMEApplicationForm, form.with("email", "not-an-address").form()); rec.Code != http.StatusUnprocessableEntity {
 		t.Fatalf("invalid contact: %d", rec.Code)
 	}
 	benv := newBookingEnv(t, bookingFixture, &monday7am)
@@ -654,7 +654,7 @@ func TestSecurityInvisibleCharactersNeverReachMail(t *testing.T) {
 	}
 
 	env := newContactEnv(t, contactOptions{})
-	if rec := env.post(t, mimeJSON, humanForm("en").with("name", "Ada\u202e\u200fecalevoL").json()); rec.Code != http.StatusCreated {
+	if rec := env.post(t, echo.MIMEApplicationJSON, humanForm("en").with("name", "Ada\u202e\u200fecalevoL").json()); rec.Code != http.StatusCreated {
 		t.Fatalf("contact: %d %s", rec.Code, rec.Body)
 	}
 	var name string

@@ -7,6 +7,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/northbeam/site/internal/sitebuild"
 )
 
 var (
@@ -20,31 +22,31 @@ func TestHeadTagsOnEveryPage(t *testing.T) {
 	h := testHandler(t)
 	s := testSite(t)
 	descriptions := map[string]string{}
-	for _, p := range s.index {
-		if p.status != http.StatusOK || p.noIndex {
+	for _, p := range s.Pages() {
+		if p.Status != http.StatusOK || p.NoIndex {
 			continue
 		}
-		body := get(t, h, p.path).Body.String()
+		body := get(t, h, p.Path).Body.String()
 		meta := map[string]string{}
 		for _, m := range metaProperty.FindAllStringSubmatch(body, -1) {
 			meta[m[1]] = m[2]
 		}
 		for _, name := range []string{"description", "og:title", "og:description", "og:url", "og:image", "og:type", "og:locale", "twitter:card", "theme-color"} {
 			if meta[name] == "" {
-				t.Errorf("%s: no %s", p.path, name)
+				t.Errorf("%s: no %s", p.Path, name)
 			}
 		}
-		if meta["og:url"] != "https://example.test"+p.path || !strings.HasPrefix(meta["og:image"], "https://example.test/") {
-			t.Errorf("%s: og:url %q og:image %q", p.path, meta["og:url"], meta["og:image"])
+		if meta["og:url"] != "https://example.test"+p.Path || !strings.HasPrefix(meta["og:image"], "https://example.test/") {
+			t.Errorf("%s: og:url %q og:image %q", p.Path, meta["og:url"], meta["og:image"])
 		}
-		key := p.lang.Code + " " + meta["description"]
-		if other, dup := descriptions[key]; dup && !strings.HasPrefix(p.path, p.lang.LocalPath("/blog/")) {
-			t.Errorf("%s has the description of %s", p.path, other)
+		key := p.Lang.Code + " " + meta["description"]
+		if other, dup := descriptions[key]; dup && !strings.HasPrefix(p.Path, p.Lang.LocalPath("/blog/")) {
+			t.Errorf("%s has the description of %s", p.Path, other)
 		}
-		descriptions[key] = p.path
+		descriptions[key] = p.Path
 		for _, want := range []string{`rel="icon" href="/favicon.svg"`, `rel="manifest" href="/manifest.webmanifest"`, `rel="apple-touch-icon"`} {
 			if !strings.Contains(body, want) {
-				t.Errorf("%s: no %s", p.path, want)
+				t.Errorf("%s: no %s", p.Path, want)
 			}
 		}
 	}
@@ -88,7 +90,7 @@ func TestStructuredData(t *testing.T) {
 		if services != 3 {
 			t.Errorf("%s: %d services in the structured data", lang.Code, services)
 		}
-		posts := s.blog.Posts(lang.Code)
+		posts := s.Blog().Posts(lang.Code)
 		if len(posts) == 0 {
 			continue
 		}
@@ -136,10 +138,10 @@ func TestSitemapAndRobots(t *testing.T) {
 		locs[u.Loc] = i
 	}
 	for _, lang := range s.Info.Languages {
-		for _, r := range staticRoutes {
-			loc := "https://example.test" + lang.LocalPath(r.path)
+		for _, r := range sitebuild.StaticRoutes() {
+			loc := "https://example.test" + lang.LocalPath(r.Path)
 			i, ok := locs[loc]
-			if r.noIndex {
+			if r.NoIndex {
 				if ok {
 					t.Errorf("%s is in the sitemap", loc)
 				}
@@ -153,7 +155,7 @@ func TestSitemapAndRobots(t *testing.T) {
 				t.Errorf("%s has %d alternates, want the four languages and x-default", loc, n)
 			}
 		}
-		for _, post := range s.blog.Posts(lang.Code) {
+		for _, post := range s.Blog().Posts(lang.Code) {
 			loc := "https://example.test" + lang.LocalPath("/blog/"+post.Slug)
 			i, ok := locs[loc]
 			if !ok || set.URLs[i].LastMod != post.LastModified().Format("2006-01-02") {

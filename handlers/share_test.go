@@ -23,14 +23,14 @@ func TestPagesHaveTheirOwnShareImage(t *testing.T) {
 	for _, lang := range s.Info.Languages {
 		type page struct{ path, title string }
 		var pages []page
-		for _, p := range s.blog.Posts(lang.Code) {
-			pages = append(pages, page{postPath(lang, p.Slug), p.Title})
+		for _, p := range s.Blog().Posts(lang.Code) {
+			pages = append(pages, page{lang.LocalPath("/blog/" + p.Slug), p.Title})
 		}
-		for _, st := range s.work.Studies(lang.Code) {
-			pages = append(pages, page{studyPath(lang, st.Slug), st.Title})
+		for _, st := range s.Work().Studies(lang.Code) {
+			pages = append(pages, page{lang.LocalPath("/work/" + st.Slug), st.Title})
 		}
-		for _, p := range s.team.People(lang.Code) {
-			pages = append(pages, page{personPath(lang, p.Slug), p.Name})
+		for _, p := range s.Team().People(lang.Code) {
+			pages = append(pages, page{lang.LocalPath("/team/" + p.Slug), p.Name})
 		}
 		fetched := map[string]bool{}
 		for _, p := range pages {

@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/northbeam/site/internal/assets"
+	"github.com/northbeam/site/internal/sitebuild"
 	"github.com/northbeam/site/render"
 )
 
@@ -20,13 +21,13 @@ var projectRoot, _ = filepath.Abs("..")
 
 var (
 	builtOnce sync.Once
-	built     *Site
+	built     *sitebuild.Build
 	buildErr  error
 )
 
 // testSite builds the real site from the project once for the package's
 // tests: the shipped content, the real bundles, the real render engine.
-func testSite(t testing.TB) *Site {
+func testSite(t testing.TB) *sitebuild.Build {
 	t.Helper()
 	builtOnce.Do(func() {
 		var bundle *assets.Bundle
@@ -37,7 +38,7 @@ func testSite(t testing.TB) *Site {
 		if engine, buildErr = render.NewEngine(bundle.Server, render.Options{Logger: quietLog()}); buildErr != nil {
 			return
 		}
-		built, buildErr = BuildSite(context.Background(), os.DirFS(filepath.Join(projectRoot, "content")), bundle, engine, Options{
+		built, buildErr = sitebuild.New(context.Background(), os.DirFS(filepath.Join(projectRoot, "content")), bundle, engine, sitebuild.Options{
 			BaseURL:             "https://example.test",
 			ConsentHideFromBots: true,
 		})

@@ -681,7 +681,7 @@ func TestStaffStringsComplete(t *testing.T) {
 		}
 	}
 	var src strings.Builder
-	for _, dir := range []string{"frontend/staff", "handlers", "internal/staff"} {
+	for _, dir := range []string{"frontend/staff", "handlers", "internal/sitebuild", "internal/staff"} {
 		filepath.WalkDir(filepath.Join(projectRoot, dir), func(p string, d os.DirEntry, err error) error {
 			if err != nil || d.IsDir() || strings.HasSuffix(p, "_test.go") || !(strings.HasSuffix(p, ".go") || strings.HasSuffix(p, ".ts") || strings.HasSuffix(p, ".tsx")) {
 				return err

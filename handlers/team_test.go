@@ -7,6 +7,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/northbeam/site/internal/sitebuild"
 )
 
 // TestTeamInEveryLanguage: the team page introduces everyone, each person
@@ -16,7 +18,7 @@ func TestTeamInEveryLanguage(t *testing.T) {
 	h := testHandler(t)
 	s := testSite(t)
 	for _, lang := range s.Info.Languages {
-		people := s.team.People(lang.Code)
+		people := s.Team().People(lang.Code)
 		if len(people) < 4 {
 			t.Fatalf("%s: %d people", lang.Code, len(people))
 		}
@@ -54,8 +56,8 @@ func TestTeamInEveryLanguage(t *testing.T) {
 				t.Errorf("%s: ProfilePage %v", path, profile)
 			}
 		}
-		for _, post := range s.blog.Posts(lang.Code) {
-			author, _ := s.team.ByName(lang.Code, post.Author)
+		for _, post := range s.Blog().Posts(lang.Code) {
+			author, _ := s.Team().ByName(lang.Code, post.Author)
 			want := lang.LocalPath("/team/" + author.Slug)
 			postURL := lang.LocalPath("/blog/" + post.Slug)
 			body := get(t, h, postURL).Body.String()
@@ -83,7 +85,7 @@ func TestAnAuthorWithoutAPageStopsTheStart(t *testing.T) {
 	real := testSite(t)
 	posts := fixturePosts()
 	posts["en/guest.md"] = "---\ntitle: Guest\ndescription: A guest post.\npublished: 2026-03-20\nauthor: Nobody Here\ntranslationKey: guest\n---\n\nText.\n"
-	_, err := BuildSite(context.Background(), fixtureContent(t, posts), real.Bundle, real.Engine, Options{BaseURL: "https://example.test"})
+	_, err := sitebuild.New(context.Background(), fixtureContent(t, posts), real.Bundle, real.Engine, sitebuild.Options{BaseURL: "https://example.test"})
 	if err == nil || !strings.Contains(err.Error(), `blog/en/guest.md: author: "Nobody Here" has no page under team/en/`) {
 		t.Errorf("error %v, want one naming blog/en/guest.md and its author", err)
 	}

@@ -78,7 +78,7 @@ func BenchmarkCachedPage(b *testing.B) {
 func TestCachedRequestsDoNotAllocate(t *testing.T) {
 	s := testSite(t)
 	var asset string
-	for name := range s.assets {
+	for name := range s.Bundle.Client {
 		asset = "/assets/" + name
 		break
 	}

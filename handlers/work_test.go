@@ -32,7 +32,7 @@ func TestCaseStudiesInEveryLanguage(t *testing.T) {
 		inSitemap[u.Loc] = len(u.Links)
 	}
 	for _, lang := range s.Info.Languages {
-		studies := s.work.Studies(lang.Code)
+		studies := s.Work().Studies(lang.Code)
 		if len(studies) < 3 {
 			t.Fatalf("%s: %d case studies", lang.Code, len(studies))
 		}
@@ -102,7 +102,7 @@ func TestHomeLeadsToTheWork(t *testing.T) {
 		if work < 0 || voices < 0 || !(work < voices && voices < contact) {
 			t.Errorf("%s: selected work at %d, testimonials at %d, contact at %d", lang.LocalPath("/"), work, voices, contact)
 		}
-		for _, st := range s.work.Studies(lang.Code) {
+		for _, st := range s.Work().Studies(lang.Code) {
 			if !strings.Contains(body, st.Title) || !strings.Contains(body, st.Quote.Text) {
 				t.Errorf("%s: no %q or its quote", lang.LocalPath("/"), st.Title)
 			}

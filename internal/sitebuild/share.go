@@ -1,12 +1,10 @@
-package handlers
+package sitebuild
 
 import (
 	"crypto/sha256"
 	"encoding/hex"
 	"net/http"
 	"sync"
-
-	"github.com/labstack/echo/v4"
 
 	"github.com/northbeam/site/internal/brand"
 	"github.com/northbeam/site/render"
@@ -45,7 +43,7 @@ func (im *shareImage) resource() (*render.Resource, error) {
 
 // planShareImages decides the share image of every post, case study and
 // person, before the pages that name them are rendered.
-func (s *Site) planShareImages() {
+func (s *Build) planShareImages() {
 	s.shareByPage = map[string]string{}
 	s.shareImages = map[string]*shareImage{}
 	for _, lang := range s.Info.Languages {
@@ -72,23 +70,9 @@ func (s *Site) planShareImages() {
 
 // shareImageURL is the absolute address of the share image of the page
 // at path: its own, or the site's.
-func (s *Site) shareImageURL(path string) string {
+func (s *Build) shareImageURL(path string) string {
 	if img, ok := s.shareByPage[path]; ok {
 		return s.opts.BaseURL + img
 	}
 	return s.opts.BaseURL + "/og.png"
-}
-
-// shareImageFile serves a page's share image, drawing it on first request.
-func (srv *Server) shareImageFile(c echo.Context) error {
-	im, ok := srv.Site().shareImages["/og/"+c.Param("file")]
-	if !ok {
-		return echo.NewHTTPError(http.StatusNotFound)
-	}
-	res, err := im.resource()
-	if err != nil {
-		return err
-	}
-	res.ServeHTTP(c.Response(), c.Request())
-	return nil
 }

@@ -1,4 +1,4 @@
-package handlers
+package sitebuild
 
 import (
 	"context"
@@ -45,13 +45,13 @@ type personData struct {
 }
 
 // teamIndex fills in the team page of lang (/team), a static route.
-func (s *Site) teamIndex(p page) page {
+func (s *Build) teamIndex(p page) page {
 	p.data = teamData{People: s.team.People(p.lang.Code)}
 	return p
 }
 
 // personPage is the page of lang's person with slug, or team.ErrNotFound.
-func (s *Site) personPage(lang site.Language, slug string) (page, error) {
+func (s *Build) personPage(lang site.Language, slug string) (page, error) {
 	person, err := s.team.Person(lang.Code, slug)
 	if err != nil {
 		return page{}, err
@@ -84,7 +84,7 @@ func (s *Site) personPage(lang site.Language, slug string) (page, error) {
 
 // personURL is the absolute address of the page of a post's author in
 // lang, or "" when they have none.
-func (s *Site) personURL(lang site.Language, name string) string {
+func (s *Build) personURL(lang site.Language, name string) string {
 	if p, ok := s.team.ByName(lang.Code, name); ok {
 		return s.opts.BaseURL + personPath(lang, p.Slug)
 	}
@@ -92,7 +92,7 @@ func (s *Site) personURL(lang site.Language, name string) string {
 }
 
 // teamJobs prerender lang's people's pages.
-func (s *Site) teamJobs(ctx context.Context, lang site.Language) []func() error {
+func (s *Build) teamJobs(ctx context.Context, lang site.Language) []func() error {
 	var jobs []func() error
 	for _, person := range s.team.People(lang.Code) {
 		jobs = append(jobs, func() error {
@@ -108,7 +108,7 @@ func (s *Site) teamJobs(ctx context.Context, lang site.Language) []func() error 
 
 // personLD describes a person's page: a ProfilePage about a Person who
 // works for the consultancy.
-func (s *Site) personLD(lang site.Language, p *team.Person) any {
+func (s *Build) personLD(lang site.Language, p *team.Person) any {
 	u := s.opts.BaseURL + personPath(lang, p.Slug)
 	return map[string]any{
 		"@context":   "https://schema.org",

@@ -1,14 +1,11 @@
-package handlers
+package sitebuild
 
 import (
 	"context"
 	"errors"
-	"fmt"
 	"io/fs"
 	"net/http"
 	"sync"
-
-	"github.com/labstack/echo/v4"
 
 	"github.com/northbeam/site/internal/blog"
 	"github.com/northbeam/site/internal/content"
@@ -127,31 +124,16 @@ func (ci *contentImages) resource(p string) (*render.Resource, error) {
 	return r, nil
 }
 
-// registerImages serves the content's images.
-func registerImages(e *echo.Echo, srv *Server) {
-	e.Match([]string{http.MethodGet, http.MethodHead}, "/img/*", func(c echo.Context) error {
-		r, err := srv.Site().images.resource(c.Request().URL.Path)
-		if err != nil {
-			return fmt.Errorf("content image %s: %w", c.Request().URL.Path, err)
-		}
-		if r == nil {
-			return echo.NewHTTPError(http.StatusNotFound)
-		}
-		r.ServeHTTP(c.Response(), c.Request())
-		return nil
-	})
-}
-
 // WarmImages encodes the WebP copies of the content's pictures that are
 // not made yet, one at a time, until ctx ends (see images.Library.Warm).
-func (s *Site) WarmImages(ctx context.Context) error { return s.images.lib.Warm(ctx) }
+func (s *Build) WarmImages(ctx context.Context) error { return s.images.lib.Warm(ctx) }
 
 // KeepImageCopies takes over the WebP copies earlier made that s has too,
 // so that -dev mode does not encode them again after a change.
-func (s *Site) KeepImageCopies(earlier *Site) { s.images.lib.Adopt(earlier.images.lib) }
+func (s *Build) KeepImageCopies(earlier *Build) { s.images.lib.Adopt(earlier.images.lib) }
 
 // WriteImageCopies writes every WebP copy of the content's pictures under
 // dir for a production binary to embed (Options.ImageCopies).
-func (s *Site) WriteImageCopies(dir string, workers int) ([]images.Written, error) {
+func (s *Build) WriteImageCopies(dir string, workers int) ([]images.Written, error) {
 	return s.images.lib.WriteVariants(dir, workers)
 }

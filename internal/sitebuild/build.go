@@ -1,4 +1,11 @@
-package handlers
+// Package sitebuild builds the site: it loads the content, renders every
+// page that depends only on its path, language and content once in goja,
+// and makes what is served beside the pages (payloads, feeds, the sitemap,
+// robots.txt, icons, share and content images). The HTTP surface
+// (handlers) looks up what a Build made and answers with it; pages that
+// differ per request (a contact form post's answer, the staff workspace's
+// shell, a server error) are rendered here too, on its call.
+package sitebuild
 
 import (
 	"context"
@@ -7,9 +14,7 @@ import (
 	"io/fs"
 	"mime"
 	"net/http"
-	"net/url"
 	"path"
-	"strings"
 	"sync"
 	"time"
 
@@ -22,7 +27,7 @@ import (
 	"github.com/northbeam/site/render"
 )
 
-// Options are the parts of the configuration the handlers use.
+// Options are the parts of the configuration a build uses.
 type Options struct {
 	BaseURL             string // public URL without a trailing slash
 	GAMeasurementID     string
@@ -36,10 +41,10 @@ type Options struct {
 	ImageCopies fs.FS
 }
 
-// Site is one build of the whole site: content, bundles, and every page
+// Build is one build of the whole site: content, bundles, and every page
 // that depends only on (path, language, content), rendered once. In -dev
-// mode a new Site replaces the old one when a file changes.
-type Site struct {
+// mode a new Build replaces the old one when a file changes.
+type Build struct {
 	Info    *site.Info
 	Locales *site.Locales
 	Bundle  *assets.Bundle
@@ -77,42 +82,42 @@ type Site struct {
 	contactAnswers map[string]map[int]*render.Resource
 }
 
-// BuildSite loads the content, starts the render engine and renders every
-// static page in every language.
-func BuildSite(ctx context.Context, content fs.FS, bundle *assets.Bundle, engine *render.Engine, opts Options) (*Site, error) {
-	info, err := site.Load(content, "site.json")
+// New loads the content (the files of content/) and renders every static
+// page in every language with engine.
+func New(ctx context.Context, contentFS fs.FS, bundle *assets.Bundle, engine *render.Engine, opts Options) (*Build, error) {
+	info, err := site.Load(contentFS, "site.json")
 	if err != nil {
 		return nil, err
 	}
-	locales, err := site.LoadLocales(content, "locales", info)
+	locales, err := site.LoadLocales(contentFS, "locales", info)
 	if err != nil {
 		return nil, err
 	}
-	staffLocales, err := site.LoadLocales(content, "staff/locales", info)
+	staffLocales, err := site.LoadLocales(contentFS, "staff/locales", info)
 	if err != nil {
 		return nil, err
 	}
-	docs, err := legal.Load(content, "legal", info, legal.Settings{RetentionMonths: opts.RetentionMonths})
+	docs, err := legal.Load(contentFS, "legal", info, legal.Settings{RetentionMonths: opts.RetentionMonths})
 	if err != nil {
 		return nil, err
 	}
-	contentImgs, err := loadImages(content, opts.ImageCopies)
+	contentImgs, err := loadImages(contentFS, opts.ImageCopies)
 	if err != nil {
 		return nil, err
 	}
-	posts, err := loadBlog(content, opts, contentImgs)
+	posts, err := loadBlog(contentFS, opts, contentImgs)
 	if err != nil {
 		return nil, err
 	}
-	studies, err := loadWork(content, opts, contentImgs)
+	studies, err := loadWork(contentFS, opts, contentImgs)
 	if err != nil {
 		return nil, err
 	}
-	people, err := loadTeam(content, posts, contentImgs)
+	people, err := loadTeam(contentFS, posts, contentImgs)
 	if err != nil {
 		return nil, err
 	}
-	s := &Site{
+	s := &Build{
 		Info: info, Locales: locales, StaffLocales: staffLocales, Bundle: bundle, Engine: engine, opts: opts,
 		legal:    docs,
 		pages:    map[string]*render.Resource{},
@@ -184,7 +189,7 @@ func BuildSite(ctx context.Context, content fs.FS, bundle *assets.Bundle, engine
 	return s, nil
 }
 
-func (s *Site) prerender(ctx context.Context, p page) error {
+func (s *Build) prerender(ctx context.Context, p page) error {
 	html, err := s.document(ctx, p)
 	if err != nil {
 		return err
@@ -233,7 +238,7 @@ func parallel(n int, jobs []func() error) error {
 }
 
 // document renders a page into its full HTML document.
-func (s *Site) document(ctx context.Context, p page) ([]byte, error) {
+func (s *Build) document(ctx context.Context, p page) ([]byte, error) {
 	payload := s.payload(p)
 	pj, err := json.Marshal(payload)
 	if err != nil {
@@ -304,7 +309,7 @@ type clientConfig struct {
 	ConsentCSS          string `json:"consentCSS"`
 }
 
-func (s *Site) payload(p page) payload {
+func (s *Build) payload(p page) payload {
 	alternates := p.alternates
 	if p.status != http.StatusOK {
 		alternates = map[string]string{}
@@ -323,80 +328,4 @@ func (s *Site) payload(p page) payload {
 			ConsentCSS: s.Bundle.Manifest.ConsentCSS,
 		},
 	}
-}
-
-// lookup finds the prerendered page at a canonical path.
-func (s *Site) lookup(p string) (*render.Resource, bool) {
-	r, ok := s.pages[p]
-	return r, ok
-}
-
-// languageOf returns the language a path's prefix selects, as
-// site.SplitPath does, without making the rest of the path.
-func (s *Site) languageOf(p string) site.Language {
-	for _, l := range s.Info.Languages {
-		if l.Prefix != "" && strings.HasPrefix(p, l.Prefix) && (len(p) == len(l.Prefix) || p[len(l.Prefix)] == '/') {
-			return l
-		}
-	}
-	return s.Info.Default()
-}
-
-// canonicalPath returns the one form of a path the site serves: single
-// slashes, no trailing slash (but "/"), no /en prefix for the default
-// language. ok is false when p is already canonical. p and the result are
-// decoded paths; a redirect escapes the result (see redirectTarget).
-func (s *Site) canonicalPath(p string) (string, bool) {
-	c := collapseSlashes(p)
-	if len(c) > 1 {
-		c = strings.TrimRight(c, "/")
-		if c == "" {
-			c = "/"
-		}
-	}
-	def := s.Info.Default()
-	if c == "/"+def.Code || strings.HasPrefix(c, "/"+def.Code+"/") {
-		c = strings.TrimPrefix(c, "/"+def.Code)
-		if c == "" {
-			c = "/"
-		}
-	}
-	return c, c != p
-}
-
-// collapseSlashes turns every run of slashes in p into one. A path that
-// starts with two would be read back from a Location header as a host
-// ("//evil.com" is another site); no path of the site holds an empty
-// segment.
-func collapseSlashes(p string) string {
-	if !strings.Contains(p, "//") {
-		return p
-	}
-	var b strings.Builder
-	b.Grow(len(p))
-	for i := 0; i < len(p); i++ {
-		if p[i] == '/' && i > 0 && p[i-1] == '/' {
-			continue
-		}
-		b.WriteByte(p[i])
-	}
-	return b.String()
-}
-
-// redirectTarget returns the Location of a redirect to the canonical path c
-// with the request's query, and false when c cannot be one. The path is
-// escaped, so that what it holds stays in it: a backslash (which browsers
-// read as a slash, "/\evil.com" as another host), a tab or a line break
-// (which they drop), "?" or "#" (which would start a query or a fragment)
-// and "%" are sent as %5C, %09, %0A, %3F, %23 and %25. The target is always
-// a path on this site: one slash, then anything but a slash.
-func redirectTarget(c, rawQuery string) (string, bool) {
-	target := (&url.URL{Path: c}).EscapedPath()
-	if !strings.HasPrefix(target, "/") || strings.HasPrefix(target, "//") {
-		return "", false
-	}
-	if rawQuery != "" {
-		target += "?" + rawQuery
-	}
-	return target, true
 }

@@ -1,11 +1,10 @@
-package handlers
+package sitebuild
 
 import (
 	"bytes"
 	"html/template"
-	"net/http"
 
-	"github.com/labstack/echo/v4"
+	"github.com/northbeam/site/internal/site"
 )
 
 // errorPageTemplate is the page answering a server error: rendered by Go
@@ -34,20 +33,12 @@ type errorPageData struct {
 	CSS                                       []string
 }
 
-// serverErrorPage answers a page request that failed on our side.
-func (srv *Server) serverErrorPage(c echo.Context, status int) {
-	h := c.Response().Header()
-	h.Set("Cache-Control", "no-store")
-	s := srv.Site()
-	if s == nil {
-		_ = c.String(status, http.StatusText(status)+"\n")
-		return
-	}
-	lang := s.languageOf(c.Request().URL.Path)
-	_, key := errorCode(status)
+// ErrorPage renders the page answering a page request that failed on the
+// server's side, in lang, saying message.
+func (s *Build) ErrorPage(lang site.Language, message string) ([]byte, error) {
 	data := errorPageData{
 		Lang: lang.Tag, Dir: lang.Dir, Name: s.Info.Name,
-		Message:   s.Locales.T(lang.Code, key),
+		Message:   message,
 		Home:      lang.LocalPath("/"),
 		HomeLabel: s.Locales.T(lang.Code, "notFound.home"),
 	}
@@ -56,8 +47,7 @@ func (srv *Server) serverErrorPage(c echo.Context, status int) {
 	}
 	var b bytes.Buffer
 	if err := errorPageTemplate.Execute(&b, data); err != nil {
-		_ = c.String(status, data.Message+"\n")
-		return
+		return nil, err
 	}
-	_ = c.HTMLBlob(status, b.Bytes())
+	return b.Bytes(), nil
 }

@@ -1,4 +1,4 @@
-package handlers
+package sitebuild
 
 import (
 	"context"
@@ -14,7 +14,7 @@ import (
 
 // The case studies live at /work (the list, a static route) and
 // /work/<slug> (a study, its slug in its own language), in every language;
-// both are prerendered with the other pages and served by registerPages.
+// both are prerendered with the other pages.
 
 func studyPath(lang site.Language, slug string) string {
 	return lang.LocalPath("/work/" + slug)
@@ -46,13 +46,13 @@ type studyData struct {
 }
 
 // workIndex fills in the list page of lang (/work), a static route.
-func (s *Site) workIndex(p page) page {
+func (s *Build) workIndex(p page) page {
 	p.data = workListData{Studies: s.work.Summaries(p.lang.Code), Testimonials: s.work.Testimonials(p.lang.Code)}
 	return p
 }
 
 // studyPage is the page of lang's study with slug, or work.ErrNotFound.
-func (s *Site) studyPage(lang site.Language, slug string) (page, error) {
+func (s *Build) studyPage(lang site.Language, slug string) (page, error) {
 	st, err := s.work.Study(lang.Code, slug)
 	if err != nil {
 		return page{}, err
@@ -88,7 +88,7 @@ func (s *Site) studyPage(lang site.Language, slug string) (page, error) {
 }
 
 // workJobs prerender lang's case studies.
-func (s *Site) workJobs(ctx context.Context, lang site.Language) []func() error {
+func (s *Build) workJobs(ctx context.Context, lang site.Language) []func() error {
 	var jobs []func() error
 	for _, st := range s.work.Studies(lang.Code) {
 		jobs = append(jobs, func() error {
@@ -104,7 +104,7 @@ func (s *Site) workJobs(ctx context.Context, lang site.Language) []func() error 
 
 // studyLD describes a case study as an Article about the client's
 // engagement, and where it sits (home, case studies, study).
-func (s *Site) studyLD(lang site.Language, st *work.Study, path string) []any {
+func (s *Build) studyLD(lang site.Language, st *work.Study, path string) []any {
 	u := s.opts.BaseURL + path
 	org := map[string]any{"@type": "Organization", "name": s.Info.Name, "url": s.opts.BaseURL + lang.LocalPath("/"),
 		"logo": map[string]string{"@type": "ImageObject", "url": s.opts.BaseURL + "/icon-512.png"}}
