@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/northbeam/site/internal/sitebuild"
+	"github.com/northbeam/site/internal/sitetest"
 )
 
 // The cookie banner is built in the browser only: the server's pages never
@@ -16,8 +17,8 @@ import (
 // Data blocks (application/json page data, application/ld+json structured
 // data) are not executed and are allowed.
 func TestServerHTMLHasNoBannerMarkup(t *testing.T) {
-	shared := testSite(t)
-	botsSeeIt := consentSite(t, "G-TEST0001")
+	shared := sitetest.Site(t)
+	botsSeeIt := sitetest.ConsentSite(t, "G-TEST0001")
 	banner := regexp.MustCompile(`cc-main|cm-wrapper|pm-wrapper|\bcm__|\bpm__|show--consent|show--preferences|googletagmanager`)
 	script := regexp.MustCompile(`<script\b[^>]*>`)
 	dataBlock := regexp.MustCompile(`type="application/(?:ld\+)?json"`)
@@ -75,8 +76,8 @@ type homeFirstLoad struct {
 
 func measureHomeFirstLoad(t testing.TB) homeFirstLoad {
 	t.Helper()
-	s := testSite(t)
-	html := get(t, testHandler(t), "/").Body.String()
+	s := sitetest.Site(t)
+	html := sitetest.Get(t, testHandler(t), "/").Body.String()
 	var roots []string
 	for _, m := range bootScript.FindAllStringSubmatch(html, -1) {
 		roots = append(append(roots, m[1], m[2]), strings.Fields(m[3])...)
@@ -107,7 +108,7 @@ func measureHomeFirstLoad(t testing.TB) homeFirstLoad {
 			closure(m[1], into)
 		}
 	}
-	fl := homeFirstLoad{beforeHydration: map[string]int{}, consent: map[string]int{}, consentChunk: consentChunkName(t, s)}
+	fl := homeFirstLoad{beforeHydration: map[string]int{}, consent: map[string]int{}, consentChunk: sitetest.ConsentChunk(t, s)}
 	for _, u := range roots {
 		closure(u, fl.beforeHydration)
 	}

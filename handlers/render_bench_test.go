@@ -4,12 +4,14 @@ import (
 	"context"
 	"encoding/json"
 	"testing"
+
+	"github.com/northbeam/site/internal/sitetest"
 )
 
 // BenchmarkRender measures one goja render of each page type (the cost of
 // a render before caching), in English and Arabic.
 func BenchmarkRender(b *testing.B) {
-	s := testSite(b)
+	s := sitetest.Site(b)
 	for _, lang := range []string{"en", "ar"} {
 		l, _ := s.Info.Language(lang)
 		for _, path := range []string{"/", "/schedule", "/privacy"} {

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/northbeam/site/internal/sitebuild"
+	"github.com/northbeam/site/internal/sitetest"
 )
 
 var (
@@ -20,13 +21,13 @@ var (
 // every page of every language.
 func TestHeadTagsOnEveryPage(t *testing.T) {
 	h := testHandler(t)
-	s := testSite(t)
+	s := sitetest.Site(t)
 	descriptions := map[string]string{}
 	for _, p := range s.Pages() {
 		if p.Status != http.StatusOK || p.NoIndex {
 			continue
 		}
-		body := get(t, h, p.Path).Body.String()
+		body := sitetest.Get(t, h, p.Path).Body.String()
 		meta := map[string]string{}
 		for _, m := range metaProperty.FindAllStringSubmatch(body, -1) {
 			meta[m[1]] = m[2]
@@ -50,7 +51,7 @@ func TestHeadTagsOnEveryPage(t *testing.T) {
 			}
 		}
 	}
-	if cancel := get(t, h, "/fr/schedule/cancel").Body.String(); !strings.Contains(cancel, `<meta name="robots" content="noindex">`) {
+	if cancel := sitetest.Get(t, h, "/fr/schedule/cancel").Body.String(); !strings.Contains(cancel, `<meta name="robots" content="noindex">`) {
 		t.Error("the cancel page must be kept out of search engines")
 	}
 }
@@ -70,9 +71,9 @@ func structuredData(t *testing.T, body string) []map[string]any {
 
 func TestStructuredData(t *testing.T) {
 	h := testHandler(t)
-	s := testSite(t)
+	s := sitetest.Site(t)
 	for _, lang := range s.Info.Languages {
-		home := structuredData(t, get(t, h, lang.LocalPath("/")).Body.String())
+		home := structuredData(t, sitetest.Get(t, h, lang.LocalPath("/")).Body.String())
 		if len(home) != 1 || home[0]["@context"] != "https://schema.org" {
 			t.Fatalf("%s home: %v", lang.Code, home)
 		}
@@ -95,7 +96,7 @@ func TestStructuredData(t *testing.T) {
 			continue
 		}
 		path := lang.LocalPath("/blog/" + posts[0].Slug)
-		ld := structuredData(t, get(t, h, path).Body.String())
+		ld := structuredData(t, sitetest.Get(t, h, path).Body.String())
 		types := map[string]map[string]any{}
 		for _, v := range ld {
 			types[v["@type"].(string)] = v
@@ -115,8 +116,8 @@ func TestStructuredData(t *testing.T) {
 
 func TestSitemapAndRobots(t *testing.T) {
 	h := testHandler(t)
-	s := testSite(t)
-	rec := get(t, h, "/sitemap.xml")
+	s := sitetest.Site(t)
+	rec := sitetest.Get(t, h, "/sitemap.xml")
 	if rec.Code != http.StatusOK || !strings.HasPrefix(rec.Header().Get("Content-Type"), "application/xml") {
 		t.Fatalf("sitemap: %d %s", rec.Code, rec.Header().Get("Content-Type"))
 	}
@@ -163,12 +164,12 @@ func TestSitemapAndRobots(t *testing.T) {
 			}
 		}
 	}
-	robots := get(t, h, "/robots.txt").Body.String()
+	robots := sitetest.Get(t, h, "/robots.txt").Body.String()
 	if !strings.Contains(robots, "Sitemap: https://example.test/sitemap.xml") || !strings.Contains(robots, "Disallow: /api/") {
 		t.Errorf("robots.txt:\n%s", robots)
 	}
 	for path, ctype := range map[string]string{"/manifest.webmanifest": "application/manifest+json", "/favicon.svg": "image/svg+xml", "/og.png": "image/png", "/icon-192.png": "image/png", "/apple-touch-icon.png": "image/png"} {
-		if rec := get(t, h, path); rec.Code != http.StatusOK || rec.Header().Get("Content-Type") != ctype {
+		if rec := sitetest.Get(t, h, path); rec.Code != http.StatusOK || rec.Header().Get("Content-Type") != ctype {
 			t.Errorf("%s: %d %s", path, rec.Code, rec.Header().Get("Content-Type"))
 		}
 	}

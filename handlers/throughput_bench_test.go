@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/northbeam/site/internal/accesslog"
+	"github.com/northbeam/site/internal/sitetest"
 )
 
 // discardWriter is a ResponseWriter that keeps its header map from one
@@ -42,7 +43,7 @@ func (w *discardWriter) Write(b []byte) (int, error) {
 // with gzip asks for it.
 func cachedRequest(t testing.TB, method, path string, header ...string) (serve func() *discardWriter, stop func()) {
 	logs := accesslog.New(io.Discard, time.Second)
-	h := New(NewServer(testSite(t), Services{Log: quietLog(), AccessLog: logs}))
+	h := New(NewServer(sitetest.Site(t), Services{Log: sitetest.QuietLog(), AccessLog: logs}))
 	req := httptest.NewRequest(method, path, nil)
 	req.Header.Set("Accept-Encoding", "gzip, deflate, br")
 	for i := 0; i+1 < len(header); i += 2 {
@@ -76,13 +77,13 @@ func BenchmarkCachedPage(b *testing.B) {
 // over 4096 requests, no more than the blocks of request ids (two
 // allocations per 256 requests) and a few of the runtime's own.
 func TestCachedRequestsDoNotAllocate(t *testing.T) {
-	s := testSite(t)
+	s := sitetest.Site(t)
 	var asset string
 	for name := range s.Bundle.Client {
 		asset = "/assets/" + name
 		break
 	}
-	page := get(t, testHandler(t), "/de/blog", "Accept-Encoding", "br")
+	page := sitetest.Get(t, testHandler(t), "/de/blog", "Accept-Encoding", "br")
 	cases := []struct {
 		name, method, path string
 		header             []string

@@ -1,4 +1,4 @@
-package handlers
+package e2e
 
 import (
 	"context"
@@ -14,6 +14,7 @@ import (
 	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
+	"github.com/northbeam/site/internal/sitetest"
 )
 
 // firstScreenSettled waits until every picture on the first screen is
@@ -47,7 +48,7 @@ var copyWidthPattern = regexp.MustCompile(`-(\d+)\.webp$`)
 // work.
 func TestPicturesWithoutLayoutShiftAndLazyBelow(t *testing.T) {
 	b, base := browser(t)
-	s := testSite(t)
+	s := sitetest.Site(t)
 	dir := screenshotDir(t)
 	for _, code := range []string{"en", "ar"} {
 		lang, _ := s.Info.Language(code)

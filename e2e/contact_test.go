@@ -1,4 +1,4 @@
-package handlers
+package e2e
 
 import (
 	"encoding/base64"
@@ -19,6 +19,7 @@ import (
 	"github.com/evanw/esbuild/pkg/api"
 
 	"github.com/northbeam/site/internal/contact"
+	"github.com/northbeam/site/internal/sitetest"
 )
 
 // contactBrowserServer serves the site with a contact service on a fresh
@@ -26,7 +27,7 @@ import (
 // people do, so the minimum fill time is a millisecond.
 func contactBrowserServer(t *testing.T) (*contactEnv, string) {
 	t.Helper()
-	env := newContactEnv(t, contactOptions{minFillTime: time.Millisecond})
+	env := newContactEnv(t, time.Millisecond)
 	srv := httptest.NewServer(env.h)
 	t.Cleanup(srv.Close)
 	return env, srv.URL
@@ -119,7 +120,7 @@ func formValues(dst *map[string]string) chromedp.Action {
 // message is stored in the page's language.
 func TestContactFormSends(t *testing.T) {
 	b, _ := browser(t)
-	s := testSite(t)
+	s := sitetest.Site(t)
 	for _, tc := range []struct{ lang, name, message string }{
 		{"en", "Ada Lovelace", "We would like to modernise our platform."},
 		{"ar", "ليلى حداد", "نودّ تحديث منصتنا البرمجية هذا العام."},
@@ -172,7 +173,7 @@ func TestContactFormSends(t *testing.T) {
 			if !maps.Equal(values, map[string]string{"name": "", "email": "", "message": "", "service": ""}) {
 				t.Errorf("after success the form holds %v", values)
 			}
-			if n := env.count(t, `SELECT count(*) FROM messages WHERE lang = ? AND name = ? AND spam = 0`, tc.lang, tc.name); n != 1 {
+			if n := sitetest.Count(t, env.st, `SELECT count(*) FROM messages WHERE lang = ? AND name = ? AND spam = 0`, tc.lang, tc.name); n != 1 {
 				t.Errorf("%d messages stored in %s", n, tc.lang)
 			}
 			if problems := tb.consoleProblems(); len(problems) > 0 {
@@ -186,7 +187,7 @@ func TestContactFormSends(t *testing.T) {
 // reached, the error message shows and what the visitor typed stays.
 func TestContactFormKeepsTheInputOnError(t *testing.T) {
 	b, _ := browser(t)
-	s := testSite(t)
+	s := sitetest.Site(t)
 	for _, tc := range []struct {
 		name, lang string
 		answer     func(fetch.RequestID) chromedp.Action
@@ -235,7 +236,7 @@ func TestContactFormKeepsTheInputOnError(t *testing.T) {
 			if !maps.Equal(values, typed) {
 				t.Errorf("after the error the form holds %v, the visitor typed %v", values, typed)
 			}
-			if n := env.count(t, `SELECT count(*) FROM messages`); n != 0 {
+			if n := sitetest.Count(t, env.st, `SELECT count(*) FROM messages`); n != 0 {
 				t.Errorf("%d messages stored", n)
 			}
 		})
@@ -246,7 +247,7 @@ func TestContactFormKeepsTheInputOnError(t *testing.T) {
 // the server's, tie each error to its field and move focus to the first.
 func TestContactFormShowsErrorsBesideTheFields(t *testing.T) {
 	b, _ := browser(t)
-	s := testSite(t)
+	s := sitetest.Site(t)
 	_, base := contactBrowserServer(t)
 	tb := newTab(t, b)
 	held := heldPosts(t, tb)
@@ -318,7 +319,7 @@ func TestContactFormShowsErrorsBesideTheFields(t *testing.T) {
 // when something is wrong.
 func TestContactFormWithoutJavaScript(t *testing.T) {
 	b, _ := browser(t)
-	s := testSite(t)
+	s := sitetest.Site(t)
 	env, base := contactBrowserServer(t)
 	tb := newTab(t, b)
 	var path, status string
@@ -340,7 +341,7 @@ func TestContactFormWithoutJavaScript(t *testing.T) {
 	if !maps.Equal(values, map[string]string{"name": "", "email": "", "message": "", "service": ""}) {
 		t.Errorf("after success the form holds %v", values)
 	}
-	if n := env.count(t, `SELECT count(*) FROM messages WHERE lang = 'fr' AND service = 'custom-software' AND spam = 0`); n != 1 {
+	if n := sitetest.Count(t, env.st, `SELECT count(*) FROM messages WHERE lang = 'fr' AND service = 'custom-software' AND spam = 0`); n != 1 {
 		t.Errorf("%d messages stored", n)
 	}
 
@@ -362,7 +363,7 @@ func TestContactFormWithoutJavaScript(t *testing.T) {
 	if status != s.Locales.T("ar", "validation.invalid") || nameErr != s.Locales.T("ar", contact.KeyName) || emailErr != s.Locales.T("ar", contact.KeyEmail) {
 		t.Errorf("status %q; errors beside the fields: name %q, email %q", status, nameErr, emailErr)
 	}
-	if n := env.count(t, `SELECT count(*) FROM messages`); n != 1 {
+	if n := sitetest.Count(t, env.st, `SELECT count(*) FROM messages`); n != 1 {
 		t.Errorf("%d messages stored, want only the first", n)
 	}
 }
@@ -372,7 +373,7 @@ func TestContactFormWithoutJavaScript(t *testing.T) {
 // below and compares them with the server's.
 func TestContactRulesMatchTheServer(t *testing.T) {
 	b, _ := browser(t)
-	src, err := os.ReadFile(filepath.Join(projectRoot, "frontend", "lib", "contact.ts"))
+	src, err := os.ReadFile(filepath.Join(sitetest.Root(), "frontend", "lib", "contact.ts"))
 	if err != nil {
 		t.Fatal(err)
 	}

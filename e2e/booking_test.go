@@ -1,4 +1,4 @@
-package handlers
+package e2e
 
 import (
 	"context"
@@ -21,6 +21,7 @@ import (
 	"github.com/chromedp/chromedp/kb"
 
 	"github.com/northbeam/site/internal/booking"
+	"github.com/northbeam/site/internal/sitetest"
 )
 
 // browserFixture opens every hour of every day with no notice, so that the
@@ -53,7 +54,7 @@ const browserFixture = `{
 func bookingBrowser(t *testing.T) (context.Context, string, *bookingEnv) {
 	t.Helper()
 	b, _ := browser(t)
-	env := newBookingEnv(t, browserFixture, nil)
+	env := newBookingEnv(t, browserFixture)
 	srv := httptest.NewServer(env.handler)
 	t.Cleanup(srv.Close)
 	return b, srv.URL, env
@@ -109,7 +110,7 @@ func waitTimes() chromedp.Action {
 // exist after clicks.
 func checkAccessibility(t *testing.T, tb *tab, state string) {
 	t.Helper()
-	src, err := os.ReadFile(filepath.Join(projectRoot, "node_modules", "axe-core", "axe.min.js"))
+	src, err := os.ReadFile(filepath.Join(sitetest.Root(), "node_modules", "axe-core", "axe.min.js"))
 	if err != nil {
 		t.Fatalf("axe-core is missing (npm ci): %v", err)
 	}
@@ -186,7 +187,7 @@ func storedBookings(t *testing.T, env *bookingEnv) []string {
 // consultation to the confirmation, and downloads the invite.
 func TestBookingFlowByKeyboard(t *testing.T) {
 	b, base, env := bookingBrowser(t)
-	s := testSite(t)
+	s := sitetest.Site(t)
 	for _, tc := range []struct {
 		lang, zone, name string
 		nextDayKey       string   // the arrow key that moves to the next day
@@ -283,7 +284,7 @@ func TestBookingFlowByKeyboard(t *testing.T) {
 			if err != nil || res.StatusCode != http.StatusOK {
 				t.Fatalf("invite: %d %v", res.StatusCode, err)
 			}
-			ev := parseBookingInvite(t, data, "REQUEST")
+			ev := sitetest.ParseInvite(t, data, "REQUEST")
 			if got, _ := ev.GetStartAt(); !got.Equal(start) {
 				t.Errorf("invite starts %v, want %v", got, start)
 			}
@@ -310,7 +311,7 @@ func nextDayOf(t *testing.T, d string) string {
 // links, the browser's back and forward buttons and a reload.
 func TestBookingStepsFollowHistory(t *testing.T) {
 	b, base, _ := bookingBrowser(t)
-	s := testSite(t)
+	s := sitetest.Site(t)
 	tb := newTab(t, b)
 	servicesTitle := s.Locales.T("fr", "schedule.services.title")
 	timeTitle := s.Locales.T("fr", "schedule.time.title")
@@ -370,7 +371,7 @@ func TestBookingStepsFollowHistory(t *testing.T) {
 // message and fresh times without it, then books another time.
 func TestBookingSlotTakenWhileConfirming(t *testing.T) {
 	b, base, env := bookingBrowser(t)
-	s := testSite(t)
+	s := sitetest.Site(t)
 	tb := newTab(t, b)
 	var chosen string
 	tb.run(t,
@@ -385,7 +386,7 @@ func TestBookingSlotTakenWhileConfirming(t *testing.T) {
 		chromedp.SendKeys(`input[name="email"]`, "jonas@example.com", chromedp.ByQuery),
 	)
 	// Someone else takes the time.
-	rec := bookingPost(t, env.handler, "/api/bookings", map[string]string{
+	rec := sitetest.PostJSON(t, env.handler, "/api/bookings", map[string]string{
 		"service": "discovery", "start": chosen, "name": "Someone Else", "email": "else@example.com", "timeZone": "UTC", "lang": "en",
 		"phone": "+44 20 7946 0000",
 	})
@@ -425,16 +426,16 @@ func TestBookingSlotTakenWhileConfirming(t *testing.T) {
 // is shown, cancelled after the click, and a second visit says so.
 func TestBookingCancelPage(t *testing.T) {
 	b, base, env := bookingBrowser(t)
-	s := testSite(t)
+	s := sitetest.Site(t)
 	start := time.Now().UTC().Add(48 * time.Hour).Truncate(time.Hour)
-	rec := bookingPost(t, env.handler, "/api/bookings", map[string]string{
+	rec := sitetest.PostJSON(t, env.handler, "/api/bookings", map[string]string{
 		"service": "discovery", "start": start.Format(time.RFC3339), "name": "Claire Martin", "email": "claire@example.com",
 		"timeZone": "Europe/Paris", "lang": "fr", "phone": "+33 1 23 45 67 89",
 	})
 	if rec.Code != http.StatusCreated {
 		t.Fatalf("booking: %d %s", rec.Code, rec.Body.String())
 	}
-	link := base + "/fr/schedule/cancel?token=" + emailedCancelToken(t, env.store, "/fr")
+	link := base + "/fr/schedule/cancel?token=" + sitetest.EmailedCancelToken(t, env.store, "/fr")
 	tb := newTab(t, b)
 	var outcome string
 	tb.run(t,
@@ -471,7 +472,7 @@ func TestBookingCancelPage(t *testing.T) {
 // reads on both steps: booking needs it; the contact form and the address.
 func TestBookingWithoutJavaScript(t *testing.T) {
 	b, base, _ := bookingBrowser(t)
-	s := testSite(t)
+	s := sitetest.Site(t)
 	for _, path := range []string{"/schedule", "/ar/schedule/discovery"} {
 		t.Run(path, func(t *testing.T) {
 			lang, _ := s.Info.SplitPath(path)
@@ -502,9 +503,9 @@ func TestBookingWithoutJavaScript(t *testing.T) {
 // the consultancy) and follows the offer of the next day that has some.
 func TestBookingLoadingAndEmptyDay(t *testing.T) {
 	b, _ := browser(t)
-	s := testSite(t)
-	weekdays := strings.NewReplacer(`"minimumNoticeHours": 12`, `"minimumNoticeHours": 0`).Replace(bookingFixture)
-	env := newBookingEnv(t, weekdays, nil)
+	s := sitetest.Site(t)
+	weekdays := strings.NewReplacer(`"minimumNoticeHours": 12`, `"minimumNoticeHours": 0`).Replace(sitetest.BookingFixture)
+	env := newBookingEnv(t, weekdays)
 	srv := httptest.NewServer(env.handler)
 	defer srv.Close()
 	tb := newTab(t, b)
@@ -578,8 +579,8 @@ func TestBookingLoadingAndEmptyDay(t *testing.T) {
 // "إثنين").
 func TestCalendarWeekdaysFitAPhone(t *testing.T) {
 	b, _ := browser(t)
-	s := testSite(t)
-	env := newBookingEnv(t, bookingFixture, nil)
+	s := sitetest.Site(t)
+	env := newBookingEnv(t, sitetest.BookingFixture)
 	srv := httptest.NewServer(env.handler)
 	defer srv.Close()
 	for _, lang := range s.Info.Languages {

@@ -1,4 +1,4 @@
-package handlers
+package e2e
 
 import (
 	"fmt"
@@ -8,13 +8,14 @@ import (
 
 	"github.com/chromedp/cdproto/fetch"
 	"github.com/chromedp/chromedp"
+	"github.com/northbeam/site/internal/sitetest"
 )
 
 // TestPagesHydrateCleanly loads every page type in every language and
 // fails on any console error or warning, hydration mismatches included.
 func TestPagesHydrateCleanly(t *testing.T) {
 	b, base := browser(t)
-	s := testSite(t)
+	s := sitetest.Site(t)
 	for _, lang := range s.Info.Languages {
 		for _, path := range []string{"/", "/services/platform-engineering", "/blog", "/schedule", "/privacy", "/cookies", "/no-such-page"} {
 			url := base + lang.LocalPath(path)
@@ -44,7 +45,7 @@ func TestPagesHydrateCleanly(t *testing.T) {
 // privacy page's chunk and checks the translated placeholder, then the page.
 func TestClientNavigationShowsThePlaceholderWhileAChunkLoads(t *testing.T) {
 	b, base := browser(t)
-	s := testSite(t)
+	s := sitetest.Site(t)
 	tb := newTab(t, b)
 	held := make(chan string, 1)
 	chromedp.ListenTarget(tb.ctx, func(ev any) {
@@ -92,7 +93,7 @@ func fetchRequestID(id string) fetch.RequestID { return fetch.RequestID(id) }
 // choice is stored.
 func TestLanguageSelector(t *testing.T) {
 	b, base := browser(t)
-	s := testSite(t)
+	s := sitetest.Site(t)
 	tb := newTab(t, b)
 	var path, dir, stored, heading string
 	tb.run(t,
@@ -123,7 +124,7 @@ func TestLanguageSelector(t *testing.T) {
 // TestLanguageRedirects covers every rule of SPEC.md section 4.
 func TestLanguageRedirects(t *testing.T) {
 	b, base := browser(t)
-	s := testSite(t)
+	s := sitetest.Site(t)
 	key := s.Info.LanguageStorageKey
 	browserLanguage := func(l string) string {
 		return fmt.Sprintf(`Object.defineProperty(Navigator.prototype, "language", { get: () => %q });`, l)

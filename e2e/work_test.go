@@ -1,4 +1,4 @@
-package handlers
+package e2e
 
 import (
 	"fmt"
@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/chromedp/chromedp"
+	"github.com/northbeam/site/internal/sitetest"
 )
 
 // TestViewOurWorkLeadsToTheCaseStudies follows the hero's "View Our Work"
@@ -15,7 +16,7 @@ import (
 // the app (no full page load) and in the page's language and direction.
 func TestViewOurWorkLeadsToTheCaseStudies(t *testing.T) {
 	b, base := browser(t)
-	s := testSite(t)
+	s := sitetest.Site(t)
 	for _, lang := range s.Info.Languages {
 		t.Run(lang.Code, func(t *testing.T) {
 			study := s.Work().Studies(lang.Code)[0]
@@ -63,7 +64,7 @@ func TestViewOurWorkLeadsToTheCaseStudies(t *testing.T) {
 // than the viewport or the layout shifts while the page loads.
 func TestWorkLayoutAtPhoneAndDesktopWidths(t *testing.T) {
 	b, base := browser(t)
-	s := testSite(t)
+	s := sitetest.Site(t)
 	dir := screenshotDir(t)
 	for _, code := range []string{"en", "ar"} {
 		lang, _ := s.Info.Language(code)
@@ -123,7 +124,7 @@ func TestWorkLayoutAtPhoneAndDesktopWidths(t *testing.T) {
 // signs must not fall back to left to right.
 func TestResultsReadFromBeforeToAfter(t *testing.T) {
 	b, base := browser(t)
-	s := testSite(t)
+	s := sitetest.Site(t)
 	for _, lang := range s.Info.Languages {
 		t.Run(lang.Code, func(t *testing.T) {
 			tb := newTab(t, b)

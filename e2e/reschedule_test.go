@@ -1,4 +1,4 @@
-package handlers
+package e2e
 
 import (
 	"context"
@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/chromedp/chromedp"
+	"github.com/northbeam/site/internal/sitetest"
 )
 
 // TestBookingRescheduleScreen follows "choose another time" from the cancel
@@ -17,21 +18,21 @@ import (
 // offered again.
 func TestBookingRescheduleScreen(t *testing.T) {
 	b, base, env := bookingBrowser(t)
-	s := testSite(t)
+	s := sitetest.Site(t)
 	for i, tc := range []struct{ lang, prefix, zone string }{
 		{"en", "", "America/New_York"},
 		{"ar", "/ar", "Asia/Riyadh"},
 	} {
 		t.Run(tc.lang, func(t *testing.T) {
 			start := time.Now().UTC().Add(time.Duration(30+i) * time.Hour).Truncate(time.Hour)
-			rec := bookingPost(t, env.handler, "/api/bookings", map[string]string{
+			rec := sitetest.PostJSON(t, env.handler, "/api/bookings", map[string]string{
 				"service": "strategy", "start": start.Format(time.RFC3339), "name": "Nadia Rahman", "email": "nadia" + tc.lang + "@example.com",
 				"timeZone": tc.zone, "lang": tc.lang,
 			})
 			if rec.Code != http.StatusCreated {
 				t.Fatalf("booking: %d %s", rec.Code, rec.Body.String())
 			}
-			created := bookingDecode[bookingCreated](t, rec).Booking
+			created := sitetest.DecodeJSON[bookingCreated](t, rec).Booking
 			if created.Meeting == nil || !strings.HasPrefix(created.Meeting.URL, "https://meet.example.com/Northbeam-") {
 				t.Errorf("the strategy session's video room: %+v", created.Meeting)
 			}
@@ -75,7 +76,7 @@ func TestBookingRescheduleScreen(t *testing.T) {
 			if moved.Start.Format(time.RFC3339) != chosen || moved.Sequence != 1 {
 				t.Errorf("stored start %s (sequence %d), want %s (1)", moved.Start.Format(time.RFC3339), moved.Sequence, chosen)
 			}
-			offered := bookingDo(t, env.handler, "GET", "/api/slots?service=strategy&from="+start.Format("2006-01-02")+"&days=1&tz=UTC", "", nil)
+			offered := sitetest.Do(t, env.handler, "GET", "/api/slots?service=strategy&from="+start.Format("2006-01-02")+"&days=1&tz=UTC", "", nil)
 			if !strings.Contains(offered.Body.String(), `"start":"`+start.Format("2006-01-02T15:04:05Z")+`"`) {
 				t.Errorf("the old time %s is not offered again", start)
 			}

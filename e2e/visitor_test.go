@@ -1,4 +1,4 @@
-package handlers
+package e2e
 
 import (
 	"bytes"
@@ -17,6 +17,7 @@ import (
 	cdppage "github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
+	"github.com/northbeam/site/internal/sitetest"
 )
 
 // Browser tests of what visitors noticed (issue 18): the booking's finished
@@ -59,7 +60,7 @@ func bookDiscovery(name string) chromedp.Action {
 // confirmation, in the new language.
 func TestBookingConfirmationIsAFinishedState(t *testing.T) {
 	b, base, _ := bookingBrowser(t)
-	s := testSite(t)
+	s := sitetest.Site(t)
 	type state struct {
 		H1      []string `json:"h1"`
 		Focus   string   `json:"focus"`
@@ -207,7 +208,7 @@ func chooseZone(query, want string) chromedp.Action {
 // same way.
 func TestZonePickerSpeaksThePagesLanguage(t *testing.T) {
 	b, base, _ := bookingBrowser(t)
-	s := testSite(t)
+	s := sitetest.Site(t)
 	for _, tc := range []struct {
 		lang, zone  string
 		first       string // the device's zone, first in the list
@@ -295,7 +296,7 @@ func TestZonePickerSpeaksThePagesLanguage(t *testing.T) {
 // does. A time and its day period never part across lines.
 func TestNightTimesSayTheyAreAtNight(t *testing.T) {
 	b, base, _ := bookingBrowser(t)
-	s := testSite(t)
+	s := sitetest.Site(t)
 	tb := newTab(t, b)
 	var times []struct {
 		Start string `json:"start"`
@@ -348,7 +349,7 @@ func TestNightTimesSayTheyAreAtNight(t *testing.T) {
 // and the back button returns to where the first page was left.
 func TestNavigationFocusAndScroll(t *testing.T) {
 	b, base := browser(t)
-	s := testSite(t)
+	s := sitetest.Site(t)
 	tb := newTab(t, b)
 	held := make(chan string, 1)
 	chromedp.ListenTarget(tb.ctx, func(ev any) {
@@ -515,7 +516,7 @@ func TestIconsWithoutDirectionAreNotMirrored(t *testing.T) {
 func TestCookieBannerOnAPhone(t *testing.T) {
 	b, _ := browser(t)
 	base := consentServer(t, "", false)
-	s := testSite(t)
+	s := sitetest.Site(t)
 	for _, lang := range s.Info.Languages {
 		t.Run(lang.Code, func(t *testing.T) {
 			tb := newTab(t, b)
@@ -621,7 +622,7 @@ func TestCodeBlocksShowTheyScroll(t *testing.T) {
 // is on the screen, with the focus on the step's heading.
 func TestTimeStepOnAPhone(t *testing.T) {
 	b, base, _ := bookingBrowser(t)
-	s := testSite(t)
+	s := sitetest.Site(t)
 	type rect struct{ Top, Bottom, Screen float64 }
 	const calendar = `(() => { const r = document.querySelector(".calendar").getBoundingClientRect(); return { Top: r.top, Bottom: r.bottom, Screen: innerHeight }; })()`
 	for _, lang := range s.Info.Languages {

@@ -1,4 +1,4 @@
-package handlers
+package e2e
 
 import (
 	"context"
@@ -13,6 +13,7 @@ import (
 
 	"github.com/chromedp/cdproto/fetch"
 	"github.com/chromedp/chromedp"
+	"github.com/northbeam/site/internal/sitetest"
 )
 
 // navigationSample is what a visitor sees at one moment of a navigation:
@@ -90,7 +91,7 @@ var (
 // while the page is really loading). It returns the samples.
 func checkNavigation(t *testing.T, tb *tab, base string, from, to pageView, selector string) []navigationSample {
 	t.Helper()
-	s := testSite(t)
+	s := sitetest.Site(t)
 	var samples []navigationSample
 	tb.run(t,
 		chromedp.Evaluate(`window.navigationMarker = "same document"`, nil),
@@ -210,7 +211,7 @@ func languageHref(t *testing.T, tb *tab, lang string) string {
 // the shell's strings, the title and the page always belong together.
 func TestLanguageSwitchChangesEverythingTogether(t *testing.T) {
 	b, base, _ := bookingBrowser(t)
-	s := testSite(t)
+	s := sitetest.Site(t)
 	post := s.Blog().Posts("en")[0]
 
 	t.Run("blog post", func(t *testing.T) {

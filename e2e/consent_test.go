@@ -1,4 +1,4 @@
-package handlers
+package e2e
 
 import (
 	"context"
@@ -26,7 +26,8 @@ import (
 	"github.com/chromedp/cdproto/security"
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
-	"github.com/northbeam/site/internal/sitebuild"
+	"github.com/northbeam/site/handlers"
+	"github.com/northbeam/site/internal/sitetest"
 )
 
 // The cookie banner (SPEC.md sections 2, 3, 4 and 9) in headless Chromium.
@@ -36,47 +37,22 @@ import (
 // what they get. TestConsentHiddenFromBots checks the shipped default.
 
 var (
-	consentSitesMu   sync.Mutex
-	consentSites     = map[string]*sitebuild.Build{}
 	consentServersMu sync.Mutex
 	consentServers   = map[string]*httptest.Server{}
 )
 
-// consentSite returns the site built with bot hiding off and the given
-// Google Analytics measurement ID ("" for none), from the shared site's
-// bundles and render engine; it is built once per ID for the package.
-func consentSite(t *testing.T, measurementID string) *sitebuild.Build {
-	t.Helper()
-	consentSitesMu.Lock()
-	defer consentSitesMu.Unlock()
-	if s, ok := consentSites[measurementID]; ok {
-		return s
-	}
-	shared := testSite(t)
-	s, err := sitebuild.New(context.Background(), os.DirFS(filepath.Join(projectRoot, "content")), shared.Bundle, shared.Engine, sitebuild.Options{
-		BaseURL:             "https://example.test",
-		GAMeasurementID:     measurementID,
-		ConsentHideFromBots: false,
-	})
-	if err != nil {
-		t.Fatalf("building the site with bot hiding off: %v", err)
-	}
-	consentSites[measurementID] = s
-	return s
-}
-
-// consentServer returns the base URL of a server of consentSite(measurementID),
+// consentServer returns the base URL of a server of sitetest.ConsentSite(measurementID),
 // over https when tls is set. Servers are shared by the package's tests.
 func consentServer(t *testing.T, measurementID string, tls bool) string {
 	t.Helper()
-	s := consentSite(t, measurementID)
+	s := sitetest.ConsentSite(t, measurementID)
 	consentServersMu.Lock()
 	defer consentServersMu.Unlock()
 	key := fmt.Sprintf("%s/%v", measurementID, tls)
 	if srv, ok := consentServers[key]; ok {
 		return srv.URL
 	}
-	site := New(NewServer(s, Services{Log: quietLog()}))
+	site := handlers.New(handlers.NewServer(s, handlers.Services{Log: sitetest.QuietLog()}))
 	// The strict policy the site is meant to run under: no inline script or
 	// style; Google's hosts for gtag.js only.
 	h := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -366,7 +342,7 @@ func noConsoleProblems(t *testing.T, tb *tab) {
 func TestConsentBannerAppearsAfterThePageIsBuilt(t *testing.T) {
 	b, _ := browser(t)
 	base := consentServer(t, "", false)
-	s := testSite(t)
+	s := sitetest.Site(t)
 	for _, lang := range s.Info.Languages {
 		t.Run(lang.Code, func(t *testing.T) {
 			tb, requests := consentTab(t, b)
@@ -445,8 +421,8 @@ func TestConsentBannerAppearsAfterThePageIsBuilt(t *testing.T) {
 func TestConsentAcceptAll(t *testing.T) {
 	b, _ := browser(t)
 	base := consentServer(t, "", false)
-	s := testSite(t)
-	consentChunk := consentChunkName(t, s)
+	s := sitetest.Site(t)
+	consentChunk := sitetest.ConsentChunk(t, s)
 	for _, lang := range s.Info.Languages {
 		t.Run(lang.Code, func(t *testing.T) {
 			tb, requests := consentTab(t, b)
@@ -554,7 +530,7 @@ func TestConsentAcceptAll(t *testing.T) {
 func TestConsentRejectAll(t *testing.T) {
 	b, _ := browser(t)
 	base := consentServer(t, "", false)
-	s := testSite(t)
+	s := sitetest.Site(t)
 	for _, lang := range s.Info.Languages {
 		t.Run(lang.Code, func(t *testing.T) {
 			tb, _ := consentTab(t, b)
@@ -650,7 +626,7 @@ func TestConsentRejectClearsAnalyticsCookiesOnEveryDomain(t *testing.T) {
 func TestConsentManagePreferencesThenSave(t *testing.T) {
 	b, _ := browser(t)
 	base := consentServer(t, "", false)
-	s := testSite(t)
+	s := sitetest.Site(t)
 	for _, code := range []string{"fr", "ar"} {
 		lang, _ := s.Info.Language(code)
 		t.Run(code, func(t *testing.T) {
@@ -741,8 +717,8 @@ func TestConsentManagePreferencesThenSave(t *testing.T) {
 func TestConsentReturningVisitorFetchesTheBannerForThePreferences(t *testing.T) {
 	b, _ := browser(t)
 	base := consentServer(t, "", false)
-	s := testSite(t)
-	consentChunk := consentChunkName(t, s)
+	s := sitetest.Site(t)
+	consentChunk := sitetest.ConsentChunk(t, s)
 	tb, requests := consentTab(t, b)
 	page := base + "/ar"
 	do(t, tb,
@@ -872,7 +848,7 @@ func TestConsentPreferencesCloseOnEscape(t *testing.T) {
 func TestConsentRevisionChangeReprompts(t *testing.T) {
 	b, _ := browser(t)
 	base := consentServer(t, "", false)
-	s := testSite(t)
+	s := sitetest.Site(t)
 	tb, _ := consentTab(t, b)
 	page := base + "/fr"
 	var cookies []*network.Cookie
@@ -914,7 +890,7 @@ func TestConsentRevisionChangeReprompts(t *testing.T) {
 func TestConsentFollowsTheLanguageOnClientNavigation(t *testing.T) {
 	b, _ := browser(t)
 	base := consentServer(t, "", false)
-	s := testSite(t)
+	s := sitetest.Site(t)
 	tb, _ := consentTab(t, b)
 	var title, link string
 	var rtl bool
@@ -1075,7 +1051,7 @@ func TestConsentSecureOverHTTPS(t *testing.T) {
 // even the banner's code.
 func TestConsentHiddenFromBots(t *testing.T) {
 	b, base := browser(t)
-	s := testSite(t)
+	s := sitetest.Site(t)
 	tb, requests := consentTab(t, b)
 	var webdriver, present bool
 	do(t, tb,
@@ -1093,7 +1069,7 @@ func TestConsentHiddenFromBots(t *testing.T) {
 	if present {
 		t.Error("the banner was built for a bot")
 	}
-	consentChunk := consentChunkName(t, s)
+	consentChunk := sitetest.ConsentChunk(t, s)
 	for _, r := range requests() {
 		if strings.HasSuffix(r, consentChunk) {
 			t.Errorf("a bot downloaded the banner: %s", r)
@@ -1102,29 +1078,13 @@ func TestConsentHiddenFromBots(t *testing.T) {
 	noConsoleProblems(t, tb)
 }
 
-// consentChunkName returns the file name of the chunk that holds vanilla-cookieconsent.
-func consentChunkName(t testing.TB, s *sitebuild.Build) string {
-	t.Helper()
-	var found []string
-	for name, data := range s.Bundle.Client {
-		// A class name of the library's preferences dialog: the entry, which reads the record itself, has none.
-		if strings.HasSuffix(name, ".js") && strings.Contains(string(data), "cm-wrapper") {
-			found = append(found, name)
-		}
-	}
-	if len(found) != 1 {
-		t.Fatalf("the consent library is in %d files (%v), want 1 chunk", len(found), found)
-	}
-	return found[0]
-}
-
 // TestConsentAccessibility runs axe-core (WCAG 2.2 AA and best practices)
 // on the banner and on the dialog, left to right and right to left, in the
 // light and the dark colour scheme.
 func TestConsentAccessibility(t *testing.T) {
 	b, _ := browser(t)
 	base := consentServer(t, "", false)
-	axe, err := os.ReadFile(filepath.Join(projectRoot, "node_modules", "axe-core", "axe.min.js"))
+	axe, err := os.ReadFile(filepath.Join(sitetest.Root(), "node_modules", "axe-core", "axe.min.js"))
 	if err != nil {
 		t.Fatalf("axe-core is missing (npm ci): %v", err)
 	}

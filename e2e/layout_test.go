@@ -1,4 +1,4 @@
-package handlers
+package e2e
 
 import (
 	"bytes"
@@ -10,6 +10,8 @@ import (
 
 	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/chromedp"
+	"github.com/northbeam/site/handlers"
+	"github.com/northbeam/site/internal/sitetest"
 )
 
 // layoutShiftProbe records every layout shift of the document, with the
@@ -30,8 +32,8 @@ const layoutShiftProbe = `(() => {
 // network, and the browser may paint what it has in between.
 func slowHeaderServer(t *testing.T) string {
 	t.Helper()
-	bookings := newBookingEnv(t, browserFixture, nil) // the time step loads real slots
-	site := New(NewServer(consentSite(t, ""), Services{Log: quietLog(), Store: bookings.store, Booking: bookings.service}))
+	bookings := newBookingEnv(t, browserFixture) // the time step loads real slots
+	site := handlers.New(handlers.NewServer(sitetest.ConsentSite(t, ""), handlers.Services{Log: sitetest.QuietLog(), Store: bookings.store, Booking: bookings.service}))
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		plain := r.Clone(r.Context())
 		plain.Header.Del("Accept-Encoding")

@@ -1,4 +1,4 @@
-package handlers
+package e2e
 
 import (
 	"context"
@@ -11,6 +11,7 @@ import (
 
 	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/chromedp"
+	"github.com/northbeam/site/internal/sitetest"
 )
 
 // tourZones is the visitor's clock in each language of the tour.
@@ -72,12 +73,12 @@ func shoot(t *testing.T, tb *tab, dir, name string, whole bool) {
 // (tour-<lang>-<width>-<state>.png), which are how a person checks the rest.
 func TestVisitorsTour(t *testing.T) {
 	b, _ := browser(t)
-	s := testSite(t)
-	av, err := os.ReadFile(filepath.Join(projectRoot, "content", "availability.json"))
+	s := sitetest.Site(t)
+	av, err := os.ReadFile(filepath.Join(sitetest.Root(), "content", "availability.json"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	env := newBookingEnv(t, string(av), nil) // the consultancy's real hours, on the real clock
+	env := newBookingEnv(t, string(av)) // the consultancy's real hours, on the real clock
 	srv := httptest.NewServer(env.handler)
 	defer srv.Close()
 	bannerBase := consentServer(t, "", false)

@@ -1,4 +1,4 @@
-package handlers
+package e2e
 
 import (
 	"context"

@@ -1,4 +1,4 @@
-package handlers
+package e2e
 
 import (
 	"context"
@@ -12,6 +12,7 @@ import (
 	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
+	"github.com/northbeam/site/internal/sitetest"
 )
 
 // screenshotDir is where layout screenshots are written: $SCREENSHOT_DIR,
@@ -77,7 +78,7 @@ func TestHomeLayoutAtPhoneAndDesktopWidths(t *testing.T) {
 
 // axeSource is axe-core from node_modules, injected into the page under test.
 func axeSource(t *testing.T) string {
-	src, err := os.ReadFile(filepath.Join(projectRoot, "node_modules", "axe-core", "axe.min.js"))
+	src, err := os.ReadFile(filepath.Join(sitetest.Root(), "node_modules", "axe-core", "axe.min.js"))
 	if err != nil {
 		t.Fatalf("axe-core is missing (npm ci): %v", err)
 	}
@@ -112,7 +113,7 @@ func runAxe(t *testing.T, tb *tab, axe string) []axeViolation {
 // TestAccessibility runs axe-core on every page type in every language.
 func TestAccessibility(t *testing.T) {
 	b, base := browser(t)
-	s := testSite(t)
+	s := sitetest.Site(t)
 	axe := axeSource(t)
 	for _, lang := range s.Info.Languages {
 		for _, path := range []string{"/", "/services/custom-software", "/blog", "/schedule", "/privacy", "/cookies", "/imprint",

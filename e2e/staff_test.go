@@ -1,4 +1,4 @@
-package handlers
+package e2e
 
 import (
 	"context"
@@ -15,9 +15,11 @@ import (
 	"github.com/chromedp/cdproto/webauthn"
 	"github.com/chromedp/chromedp"
 
+	"github.com/northbeam/site/handlers"
 	"github.com/northbeam/site/internal/contact"
 	"github.com/northbeam/site/internal/mail"
 	"github.com/northbeam/site/internal/site"
+	"github.com/northbeam/site/internal/sitetest"
 	"github.com/northbeam/site/internal/staff"
 	"github.com/northbeam/site/internal/store"
 	"github.com/northbeam/site/internal/store/storetest"
@@ -43,10 +45,10 @@ func newStaffBrowserEnv(t *testing.T) *staffBrowserEnv {
 	port := srv.Listener.Addr().(*net.TCPAddr).Port
 	base := fmt.Sprintf("https://localhost:%d", port)
 	st := storetest.Open(t, store.SQLite)
-	ws := newStaffWorkspace(t, st, base, time.Now)
-	unlimited := RateLimit{Requests: 1 << 20, Window: time.Minute}
-	srv.Config.Handler = New(NewServer(testSite(t), Services{
-		Log: quietLog(), Store: st, Staff: ws, StaffSignInRate: unlimited, StaffLinkRate: unlimited,
+	ws := sitetest.StaffWorkspace(t, st, base, time.Now)
+	unlimited := handlers.RateLimit{Requests: 1 << 20, Window: time.Minute}
+	srv.Config.Handler = handlers.New(handlers.NewServer(sitetest.Site(t), handlers.Services{
+		Log: sitetest.QuietLog(), Store: st, Staff: ws, StaffSignInRate: unlimited, StaffLinkRate: unlimited,
 	}))
 	cert, _ := browserTLS()
 	srv.TLS = &tls.Config{Certificates: []tls.Certificate{cert}}
@@ -129,16 +131,7 @@ func httpStatus(dst *int64) chromedp.Action {
 // latestLink returns the path of the latest sign-in link in the outbox.
 func (env *staffBrowserEnv) latestLink(t *testing.T) string {
 	t.Helper()
-	var body string
-	if err := env.st.QueryRowContext(context.Background(), `SELECT text_body FROM outbox WHERE kind = ? ORDER BY id DESC LIMIT 1`,
-		staff.KindSignInLink).Scan(&body); err != nil {
-		t.Fatalf("no sign-in link mailed: %v", err)
-	}
-	m := staffLinkToken.FindStringSubmatch(body)
-	if m == nil {
-		t.Fatalf("no link in:\n%s", body)
-	}
-	return "/staff/link?token=" + m[1]
+	return "/staff/link?token=" + sitetest.MailedSignInToken(t, env.st)
 }
 
 // An invitation enrols a passkey and opens the inbox; signing out and in
@@ -147,7 +140,7 @@ func (env *staffBrowserEnv) latestLink(t *testing.T) string {
 func TestBrowserStaffPasskeys(t *testing.T) {
 	b, _ := browser(t)
 	env := newStaffBrowserEnv(t)
-	locales := testSite(t).StaffLocales
+	locales := sitetest.Site(t).StaffLocales
 	inv, err := env.ws.Invite(context.Background(), "ada@northbeam.test", staff.ActorCommandLine)
 	if err != nil {
 		t.Fatal(err)
@@ -178,7 +171,7 @@ func TestBrowserStaffPasskeys(t *testing.T) {
 	if h1 != "Messages" {
 		t.Errorf("the enrolment opened %q, want the inbox", h1)
 	}
-	if n := countStaffRows(t, env.st, `SELECT count(*) FROM staff_passkeys`); n != 1 {
+	if n := sitetest.Count(t, env.st, `SELECT count(*) FROM staff_passkeys`); n != 1 {
 		t.Fatalf("%d passkeys stored", n)
 	}
 
@@ -225,7 +218,7 @@ func TestBrowserStaffPasskeys(t *testing.T) {
 	if code != 410 {
 		t.Errorf("a used invitation answers %d, want 410", code)
 	}
-	if n := countStaffRows(t, env.st, `SELECT count(*) FROM staff_passkeys`); n != 2 {
+	if n := sitetest.Count(t, env.st, `SELECT count(*) FROM staff_passkeys`); n != 2 {
 		t.Errorf("%d passkeys, want 2", n)
 	}
 
@@ -276,12 +269,6 @@ func TestBrowserStaffPasskeys(t *testing.T) {
 	if got := strings.Join(actions, " "); got != want {
 		t.Errorf("audit log:\n got %s\nwant %s", got, want)
 	}
-}
-
-// countStaffRows counts with a query.
-func countStaffRows(t *testing.T, st *store.Store, query string) int {
-	t.Helper()
-	return count(t, st, query)
 }
 
 // fillWorkspace gives every page of the workspace something to show.
@@ -374,7 +361,7 @@ func pageText(locales *site.Locales, lang, key string) string {
 func TestBrowserStaffAccessibility(t *testing.T) {
 	b, _ := browser(t)
 	env := newStaffBrowserEnv(t)
-	locales := testSite(t).StaffLocales
+	locales := sitetest.Site(t).StaffLocales
 	axe := axeSource(t)
 	fillWorkspace(t, env)
 	inv, err := env.ws.Invite(context.Background(), "ada@northbeam.test", staff.ActorCommandLine)
@@ -464,7 +451,7 @@ func TestBrowserStaffOnAPhone(t *testing.T) {
 			if p.prepare != nil {
 				tb.run(t, p.prepare())
 			}
-			tb.run(t, waitMain(pageText(testSite(t).StaffLocales, lang, p.key)))
+			tb.run(t, waitMain(pageText(sitetest.Site(t).StaffLocales, lang, p.key)))
 			if overflow := overflowing(t, tb); len(overflow) > 0 {
 				t.Errorf("%s in %s is wider than a phone: %v", p.path, lang, overflow)
 			}

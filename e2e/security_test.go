@@ -1,4 +1,4 @@
-package handlers
+package e2e
 
 import (
 	"context"
@@ -10,7 +10,9 @@ import (
 
 	"github.com/chromedp/chromedp"
 
+	"github.com/northbeam/site/handlers"
 	"github.com/northbeam/site/internal/logtest"
+	"github.com/northbeam/site/internal/sitetest"
 )
 
 // TestBrowserUnderServerCSP loads page types in every script direction
@@ -25,10 +27,10 @@ func TestBrowserUnderServerCSP(t *testing.T) {
 	ctx, _ := browser(t)
 	// The booking service is there, as in production: the time step loads
 	// its slots under the policy too.
-	env := newBookingEnv(t, browserFixture, nil)
+	env := newBookingEnv(t, browserFixture)
 	var logs logtest.Buffer
-	unlimited := RateLimit{Requests: 1 << 20, Window: time.Minute}
-	base := serveTLS(t, New(NewServer(testSite(t), Services{
+	unlimited := handlers.RateLimit{Requests: 1 << 20, Window: time.Minute}
+	base := serveTLS(t, handlers.New(handlers.NewServer(sitetest.Site(t), handlers.Services{
 		Log: logs.Logger(), Store: env.store, Booking: env.service, BookingRate: unlimited, SlotsRate: unlimited,
 	})))
 	tb := newTab(t, ctx)
@@ -115,7 +117,7 @@ func TestBrowserRedirectsStayOnTheSite(t *testing.T) {
 		t.Fatal(err)
 	}
 	tb := newTab(t, ctx)
-	for _, path := range offSiteRedirects {
+	for _, path := range sitetest.OffSiteRedirects() {
 		var href string
 		// The network is closed: a tab sent to evil.com ends on an error
 		// page, or its navigation fails; either way its address tells.

@@ -1,4 +1,4 @@
-package handlers
+package e2e
 
 import (
 	"net/url"
@@ -9,6 +9,7 @@ import (
 
 	"github.com/chromedp/cdproto/fetch"
 	"github.com/chromedp/chromedp"
+	"github.com/northbeam/site/internal/sitetest"
 )
 
 // TestBlogClientNavigation goes from the list to a post and back in French
@@ -17,7 +18,7 @@ import (
 // in the head, and no console error.
 func TestBlogClientNavigation(t *testing.T) {
 	b, base := browser(t)
-	s := testSite(t)
+	s := sitetest.Site(t)
 	for _, code := range []string{"fr", "ar"} {
 		t.Run(code, func(t *testing.T) {
 			lang, _ := s.Info.Language(code)
@@ -60,7 +61,7 @@ func TestBlogClientNavigation(t *testing.T) {
 				chromedp.Evaluate(`window.blogMarker ?? "reloaded"`, &marker),
 				chromedp.Evaluate(`document.documentElement.dir`, &dir),
 			)
-			if heading != post.Title || title != siteTitle(s, code, post.Title) || path != postURL || marker != "still here" || dir != lang.Dir {
+			if heading != post.Title || title != sitetest.PageTitle(s, code, post.Title) || path != postURL || marker != "still here" || dir != lang.Dir {
 				t.Errorf("on the post: h1 %q title %q path %s marker %q dir %s", heading, title, path, marker, dir)
 			}
 
@@ -87,7 +88,7 @@ func TestBlogClientNavigation(t *testing.T) {
 // without a console error and the tag links keep working in the app.
 func TestBlogDirectLoadHydrates(t *testing.T) {
 	b, base := browser(t)
-	s := testSite(t)
+	s := sitetest.Site(t)
 	post := s.Blog().Posts("ar")[0]
 	tag := post.Tags[0]
 	tb := newTab(t, b)
