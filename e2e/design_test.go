@@ -15,16 +15,35 @@ import (
 	"github.com/northbeam/site/internal/sitetest"
 )
 
-// screenshotDir is where layout screenshots are written: $SCREENSHOT_DIR,
-// or a temporary directory that the test run removes.
+// screenshotDir is where layout screenshots are kept: $SCREENSHOT_DIR, or
+// "" when it is not set. Screenshots are for a person to look at; a whole
+// page's costs a quarter of a second, so none is taken unless asked for.
 func screenshotDir(t *testing.T) string {
-	if dir := os.Getenv("SCREENSHOT_DIR"); dir != "" {
+	dir := os.Getenv("SCREENSHOT_DIR")
+	if dir != "" {
 		if err := os.MkdirAll(dir, 0o755); err != nil {
 			t.Fatal(err)
 		}
-		return dir
 	}
-	return t.TempDir()
+	return dir
+}
+
+// keepScreenshot writes dir/name.png, a screenshot of the first screen or
+// of the whole page in the tab, when dir is set.
+func keepScreenshot(t *testing.T, tb *tab, dir, name string, whole bool) {
+	t.Helper()
+	if dir == "" {
+		return
+	}
+	var png []byte
+	capture := chromedp.CaptureScreenshot(&png)
+	if whole {
+		capture = chromedp.FullScreenshot(&png, 100) // 100: PNG
+	}
+	tb.run(t, capture)
+	if err := os.WriteFile(filepath.Join(dir, name+".png"), png, 0o644); err != nil {
+		t.Fatal(err)
+	}
 }
 
 // viewport sets the tab's width as a phone or a desktop would have it.
@@ -34,9 +53,10 @@ func viewport(width int64, mobile bool) chromedp.Action {
 	})
 }
 
-// TestHomeLayoutAtPhoneAndDesktopWidths takes screenshots of the home page
-// in English and Arabic at 390 and 1280 px and fails when anything is wider
-// than the viewport (a horizontal scrollbar on a phone).
+// TestHomeLayoutAtPhoneAndDesktopWidths loads the home page in English and
+// Arabic at 320, 390 and 1280 px and fails when anything is wider than the
+// viewport (a horizontal scrollbar on a phone); SCREENSHOT_DIR keeps a
+// screenshot of each.
 func TestHomeLayoutAtPhoneAndDesktopWidths(t *testing.T) {
 	b, base := browser(t)
 	dir := screenshotDir(t)
@@ -44,9 +64,9 @@ func TestHomeLayoutAtPhoneAndDesktopWidths(t *testing.T) {
 		for _, width := range []int64{320, 390, 1280} {
 			path := map[string]string{"en": "/", "ar": "/ar"}[lang]
 			t.Run(fmt.Sprintf("%s/%d", lang, width), func(t *testing.T) {
+				t.Parallel() // a tab of its own on a page of its own: nothing timed
 				tb := newTab(t, b)
 				var overflow []string
-				var shot []byte
 				tb.run(t,
 					viewport(width, width < 600),
 					chromedp.Navigate(base+path),
@@ -63,14 +83,11 @@ func TestHomeLayoutAtPhoneAndDesktopWidths(t *testing.T) {
 						return ["page is " + document.documentElement.scrollWidth + " px wide"].concat(
 							wide.slice(0, 5).map((el) => el.tagName + "." + el.className + " " + Math.round(el.getBoundingClientRect().right)));
 					})()`, &overflow),
-					chromedp.FullScreenshot(&shot, 100), // 100: PNG
 				)
 				if len(overflow) > 0 {
 					t.Errorf("wider than the %d px viewport: %v", width, overflow)
 				}
-				if err := os.WriteFile(filepath.Join(dir, fmt.Sprintf("home-%s-%d.png", lang, width)), shot, 0o644); err != nil {
-					t.Fatal(err)
-				}
+				keepScreenshot(t, tb, dir, fmt.Sprintf("home-%s-%d", lang, width), true)
 			})
 		}
 	}
@@ -120,6 +137,7 @@ func TestAccessibility(t *testing.T) {
 			"/work", "/work/" + s.Work().Studies(lang.Code)[0].Slug, "/team", "/team/" + s.Team().People(lang.Code)[0].Slug, "/missing-page"} {
 			url := lang.LocalPath(path)
 			t.Run(url, func(t *testing.T) {
+				t.Parallel() // a tab of its own on a page of its own: nothing timed
 				tb := newTab(t, b)
 				tb.run(t, chromedp.Navigate(base+url), waitHydrated())
 				for _, v := range runAxe(t, tb, axe) {

@@ -20,6 +20,7 @@ func TestPagesHydrateCleanly(t *testing.T) {
 		for _, path := range []string{"/", "/services/platform-engineering", "/blog", "/schedule", "/privacy", "/cookies", "/no-such-page"} {
 			url := base + lang.LocalPath(path)
 			t.Run(lang.LocalPath(path), func(t *testing.T) {
+				t.Parallel() // a tab of its own on a page of its own: nothing timed
 				tb := newTab(t, b)
 				var dir, htmlLang, title string
 				tb.run(t,
@@ -149,6 +150,7 @@ func TestLanguageRedirects(t *testing.T) {
 		{"storage throws: browser language, with a warning", brokenStorage + browserLanguage("de-CH"), "/", "/de", true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel() // a tab of its own, with storage of its own: nothing timed
 			tb := newTab(t, b)
 			var path string
 			var historyLength int

@@ -48,22 +48,15 @@ const overflowProbe = `(() => {
 })()`
 
 // shoot checks that the page in the tab does not scroll sideways and keeps
-// a screenshot of it: the first screen, or the whole page.
+// a screenshot of it in dir: the first screen, or the whole page.
 func shoot(t *testing.T, tb *tab, dir, name string, whole bool) {
 	t.Helper()
 	var overflow []string
-	var png []byte
-	capture := chromedp.CaptureScreenshot(&png)
-	if whole {
-		capture = chromedp.FullScreenshot(&png, 100) // 100: PNG
-	}
-	tb.run(t, chromedp.Evaluate(overflowProbe, &overflow), capture)
+	tb.run(t, chromedp.Evaluate(overflowProbe, &overflow))
 	if len(overflow) > 0 {
 		t.Errorf("%s is wider than the screen: %v", name, overflow)
 	}
-	if err := os.WriteFile(filepath.Join(dir, name+".png"), png, 0o644); err != nil {
-		t.Fatal(err)
-	}
+	keepScreenshot(t, tb, dir, name, whole)
 }
 
 // TestVisitorsTour walks the site as a visitor does, on a 360 px phone and
@@ -78,14 +71,17 @@ func TestVisitorsTour(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	env := newBookingEnv(t, string(av)) // the consultancy's real hours, on the real clock
-	srv := httptest.NewServer(env.handler)
-	defer srv.Close()
 	bannerBase := consentServer(t, "", false)
 	dir := screenshotDir(t)
 	for _, lang := range s.Info.Languages {
 		for _, width := range []int64{360, 1280} {
 			t.Run(fmt.Sprintf("%s/%d", lang.Code, width), func(t *testing.T) {
+				// Each visitor books on a server of their own, so that the
+				// tours can run side by side: nothing in them is timed.
+				t.Parallel()
+				env := newBookingEnv(t, string(av)) // the consultancy's real hours, on the real clock
+				srv := httptest.NewServer(env.handler)
+				t.Cleanup(srv.Close)
 				name := func(state string) string { return fmt.Sprintf("tour-%s-%d-%s", lang.Code, width, state) }
 				tb := newTab(t, b)
 				tb.run(t, screen(width), inZone(tourZones[lang.Code]),

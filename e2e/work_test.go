@@ -2,8 +2,6 @@ package e2e
 
 import (
 	"fmt"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -57,11 +55,11 @@ func TestViewOurWorkLeadsToTheCaseStudies(t *testing.T) {
 	}
 }
 
-// TestWorkLayoutAtPhoneAndDesktopWidths takes screenshots of the home
-// page's selected work and testimonials, a case study and the list, the
-// team and a person's page in
-// English and Arabic at 360 and 1280 px, and fails when anything is wider
-// than the viewport or the layout shifts while the page loads.
+// TestWorkLayoutAtPhoneAndDesktopWidths loads the home page's selected
+// work and testimonials, a case study and the list, the team and a
+// person's page in English and Arabic at 360 and 1280 px, and fails when
+// anything is wider than the viewport or the layout shifts while the page
+// loads; SCREENSHOT_DIR keeps a screenshot of each.
 func TestWorkLayoutAtPhoneAndDesktopWidths(t *testing.T) {
 	b, base := browser(t)
 	s := sitetest.Site(t)
@@ -81,7 +79,6 @@ func TestWorkLayoutAtPhoneAndDesktopWidths(t *testing.T) {
 					tb := newTab(t, b)
 					var overflow []string
 					var shifts []string
-					var shot []byte
 					actions := []chromedp.Action{
 						viewport(width, width < 600),
 						beforeLoad(layoutShiftProbe),
@@ -100,7 +97,6 @@ func TestWorkLayoutAtPhoneAndDesktopWidths(t *testing.T) {
 					if name == "home-work" {
 						actions = append(actions, chromedp.ScrollIntoView(`section.work`, chromedp.ByQuery))
 					}
-					actions = append(actions, chromedp.FullScreenshot(&shot, 100))
 					tb.run(t, actions...)
 					if len(overflow) > 0 {
 						t.Errorf("wider than the %d px viewport: %v", width, overflow)
@@ -108,9 +104,7 @@ func TestWorkLayoutAtPhoneAndDesktopWidths(t *testing.T) {
 					if len(shifts) > 0 {
 						t.Errorf("layout shifts while the page loads:\n%s", strings.Join(shifts, "\n"))
 					}
-					if err := os.WriteFile(filepath.Join(dir, fmt.Sprintf("%s-%s-%d.png", name, code, width)), shot, 0o644); err != nil {
-						t.Fatal(err)
-					}
+					keepScreenshot(t, tb, dir, fmt.Sprintf("%s-%s-%d", name, code, width), true)
 				})
 			}
 		}
