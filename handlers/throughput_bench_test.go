@@ -2,6 +2,7 @@ package handlers
 
 import (
 	"io"
+	"math"
 	"net/http"
 	"net/http/httptest"
 	"runtime"
@@ -105,15 +106,23 @@ func TestCachedRequestsDoNotAllocate(t *testing.T) {
 		if w := serve(); w.status != tc.status || w.header.Get("Content-Security-Policy") == "" || w.header.Get("X-Request-Id") == "" {
 			t.Fatalf("%s: status %d, %v", tc.name, w.status, w.header)
 		}
+		// The count is the process's: a goroutine the runtime or the
+		// access log wakes meanwhile adds a few allocations of its own, now
+		// and then. The fewest of three counts is the requests'; an
+		// allocation per request would show in every one.
 		const requests = 4096
-		var before, after runtime.MemStats
-		runtime.ReadMemStats(&before)
-		for range requests {
-			serve()
+		fewest := uint64(math.MaxUint64)
+		for range 3 {
+			var before, after runtime.MemStats
+			runtime.ReadMemStats(&before)
+			for range requests {
+				serve()
+			}
+			runtime.ReadMemStats(&after)
+			fewest = min(fewest, after.Mallocs-before.Mallocs)
 		}
-		runtime.ReadMemStats(&after)
-		if n := after.Mallocs - before.Mallocs; n > 2*requests/idBlockSize+8 {
-			t.Errorf("%s: %d allocations for %d requests", tc.name, n, requests)
+		if fewest > 2*requests/idBlockSize+8 {
+			t.Errorf("%s: %d allocations for %d requests", tc.name, fewest, requests)
 		}
 		stop()
 	}
