@@ -76,7 +76,7 @@ func browser(t *testing.T) (context.Context, string) {
 			chromedp.Flag("disable-quic", true),
 			chromedp.Flag("disable-dev-shm-usage", true),
 			// serveTLS's certificate, and reports sent at once rather
-			// than a minute later (browser_tls_test.go).
+			// than a minute later (tls_test.go).
 			chromedp.Flag("ignore-certificate-errors-spki-list", browserSPKI),
 			chromedp.Flag("short-reporting-delay", true),
 			chromedp.WindowSize(1280, 900),

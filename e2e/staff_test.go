@@ -28,7 +28,7 @@ import (
 // The staff workspace in a real browser. Passkeys need a secure context
 // and a relying party that is a domain name, not an IP address: the
 // workspace runs over https at https://localhost:<port>, with the
-// certificate the test browser trusts (browser_tls_test.go), and Chromium's
+// certificate the test browser trusts (tls_test.go), and Chromium's
 // virtual authenticator (the DevTools WebAuthn domain) plays the person's
 // device: a platform authenticator with user verification.
 
