@@ -111,8 +111,8 @@ func (s *Build) Legal(lang, name string) (legal.Doc, bool) {
 	return doc, ok
 }
 
-// Listed is what a build tells of one of its prerendered pages.
-type Listed struct {
+// Prerendered is one page the build rendered, as the build lists it.
+type Prerendered struct {
 	Path      string // canonical, with the language prefix
 	Lang      site.Language
 	Component string // the React page
@@ -121,10 +121,10 @@ type Listed struct {
 }
 
 // Pages lists every prerendered page, in no particular order.
-func (s *Build) Pages() []Listed {
-	out := make([]Listed, 0, len(s.index))
+func (s *Build) Pages() []Prerendered {
+	out := make([]Prerendered, 0, len(s.index))
 	for _, p := range s.index {
-		out = append(out, Listed{Path: p.path, Lang: p.lang, Component: p.component, Status: p.status, NoIndex: p.noIndex})
+		out = append(out, Prerendered{Path: p.path, Lang: p.lang, Component: p.component, Status: p.status, NoIndex: p.noIndex})
 	}
 	return out
 }
