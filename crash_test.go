@@ -20,6 +20,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/northbeam/site/internal/config"
 	"github.com/northbeam/site/internal/store"
 )
 
@@ -291,7 +292,7 @@ func (a *acked) add(message, token string) {
 // twice.
 func checkStored(t *testing.T, dataDir string, a *acked) (messages, bookings int) {
 	t.Helper()
-	st, err := store.Open(context.Background(), databasePath(dataDir))
+	st, err := store.Open(context.Background(), config.SQLiteFile(dataDir))
 	if err != nil {
 		t.Fatal(err)
 	}
