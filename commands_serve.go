@@ -257,7 +257,10 @@ func (f *front) serve(ctx context.Context, drain time.Duration, bg *background, 
 	case err := <-errc:
 		return fmt.Errorf("serve: %w", err)
 	case err := <-bg.dbFailed:
-		return fmt.Errorf("database: %w", err)
+		// The signal also ends the wait for the database: that is a stop.
+		if ctx.Err() == nil {
+			return fmt.Errorf("database: %w", err)
+		}
 	case <-ctx.Done():
 	}
 	return f.stop(drain, bg, log)
