@@ -27,9 +27,9 @@ import (
 
 // serveCommand runs the site until SIGINT or SIGTERM, with its access log
 // to accessLog. The pages come up first; the database connects behind them.
-func serveCommand(args []string, log *slog.Logger, accessLog *accesslog.Writer) error {
+func serveCommand(args []string, getenv func(string) string, log *slog.Logger, accessLog *accesslog.Writer) error {
 	started := time.Now()
-	cfg, err := config.Load(args, os.Getenv)
+	cfg, err := config.Load(args, getenv)
 	if err != nil {
 		return fmt.Errorf("configuration: %w", err)
 	}
@@ -37,11 +37,7 @@ func serveCommand(args []string, log *slog.Logger, accessLog *accesslog.Writer) 
 	defer stop()
 
 	src := projectSources(cfg)
-	content, err := src.content()
-	if err != nil {
-		return err
-	}
-	info, err := site.Load(content, "site.json")
+	content, info, err := src.siteContent()
 	if err != nil {
 		return err
 	}

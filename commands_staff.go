@@ -45,11 +45,7 @@ func staffCommand(args []string, getenv func(string) string, out io.Writer) erro
 		return fmt.Errorf("configuration: %w", err)
 	}
 	ctx := context.Background()
-	content, err := projectSources(cfg).content()
-	if err != nil {
-		return err
-	}
-	info, err := site.Load(content, "site.json")
+	content, info, err := projectSources(cfg).siteContent()
 	if err != nil {
 		return err
 	}

@@ -65,5 +65,5 @@ func run(args []string, log *slog.Logger, logs *accesslog.Writer) error {
 			return staffCommand(args[1:], os.Getenv, os.Stdout)
 		}
 	}
-	return serveCommand(args, log, logs)
+	return serveCommand(args, os.Getenv, log, logs)
 }

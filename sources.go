@@ -12,6 +12,7 @@ import (
 	"github.com/northbeam/site/handlers"
 	"github.com/northbeam/site/internal/assets"
 	"github.com/northbeam/site/internal/config"
+	"github.com/northbeam/site/internal/site"
 	"github.com/northbeam/site/internal/store"
 	"github.com/northbeam/site/render"
 )
@@ -35,6 +36,19 @@ func (s sources) content() (fs.FS, error) {
 		return fs.Sub(embeddedContent, "content")
 	}
 	return os.DirFS(filepath.Join(s.root, "content")), nil
+}
+
+// siteContent returns the content directory and its site.json.
+func (s sources) siteContent() (fs.FS, *site.Site, error) {
+	content, err := s.content()
+	if err != nil {
+		return nil, nil, err
+	}
+	info, err := site.Load(content, "site.json")
+	if err != nil {
+		return nil, nil, err
+	}
+	return content, info, nil
 }
 
 // buildSite builds the site: from the embedded bundle and the pages its
