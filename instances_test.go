@@ -291,6 +291,21 @@ func TestStartWaitsForTheDatabase(t *testing.T) {
 	}
 	bin := buildSite(t)
 	const unreachable = "postgres://site:hunter2@127.0.0.1:1/site?sslmode=disable"
+	// The give-up needs no request, so nothing races its wait; it runs
+	// beside the first instance.
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	giveUp := exec.CommandContext(ctx, bin)
+	giveUp.Dir = t.TempDir()
+	giveUp.Env = append(os.Environ(), append(instanceEnv(t, unreachable, ""), "DATABASE_WAIT=1s")...)
+	var lastWords []byte
+	gaveUp := make(chan error, 1)
+	go func() {
+		var err error
+		lastWords, err = giveUp.CombinedOutput()
+		gaveUp <- err
+	}()
+
 	p := startSite(t, bin, append(instanceEnv(t, unreachable, ""), "DATABASE_WAIT=10m", "SHUTDOWN_DRAIN=0s"))
 	t.Cleanup(func() { p.cmd.Process.Kill() })
 	res, err := http.Get("http://" + p.addr + "/fr/blog")
@@ -323,19 +338,12 @@ func TestStartWaitsForTheDatabase(t *testing.T) {
 		t.Errorf("SIGTERM while waiting for the database: %v\n%s", err, p.output())
 	}
 
-	// The give-up needs no request: nothing races the wait.
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, bin)
-	cmd.Dir = t.TempDir()
-	cmd.Env = append(os.Environ(), append(instanceEnv(t, unreachable, ""), "DATABASE_WAIT=1s")...)
-	out, err := cmd.CombinedOutput()
-	var exit *exec.ExitError
-	if !errors.As(err, &exit) || exit.ExitCode() != 1 {
+	err = <-gaveUp
+	if exit := (*exec.ExitError)(nil); !errors.As(err, &exit) || exit.ExitCode() != 1 {
 		t.Errorf("without a database: %v, want exit code 1", err)
 	}
-	if !strings.Contains(string(out), "did not answer within 1s") || strings.Contains(string(out), "hunter2") || strings.Contains(string(out), unreachable) {
-		t.Errorf("the last words of the process:\n%s", out)
+	if out := string(lastWords); !strings.Contains(out, "did not answer within 1s") || strings.Contains(out, "hunter2") || strings.Contains(out, unreachable) {
+		t.Errorf("the last words of the process that gave up:\n%s", out)
 	}
 }
 
