@@ -33,9 +33,6 @@ func registerContact(e *echo.Echo, srv *Server) {
 // and percent-encoded, stays well below it.
 const contactBodyLimit = 64 << 10
 
-// defaultContactRate is how many posts one client may make.
-var defaultContactRate = RateLimit{Requests: 5, Window: 10 * time.Minute}
-
 // Content types the endpoint reads.
 const (
 	mimeJSON = "application/json"
