@@ -52,8 +52,7 @@ type Config struct {
 	Staff spec `json:"staff"`
 }
 
-// LoadConfig evaluates esbuild.config.mjs: esbuild turns the module into
-// CommonJS and goja runs it, the way Vite loads its own config file.
+// LoadConfig evaluates esbuild.config.mjs.
 func LoadConfig(path string) (*Config, error) {
 	src, err := os.ReadFile(path)
 	if err != nil {
@@ -63,34 +62,62 @@ func LoadConfig(path string) (*Config, error) {
 }
 
 func parseConfig(name string, src []byte) (*Config, error) {
-	res := api.Transform(string(src), api.TransformOptions{
-		Loader:     api.LoaderJS,
-		Format:     api.FormatCommonJS,
-		Sourcefile: name,
-	})
-	if len(res.Errors) > 0 {
-		return nil, fmt.Errorf("assets: %s", formatMessages(res.Errors))
+	vm, exports, err := evalModule(name, src, api.LoaderJS)
+	if err != nil {
+		return nil, err
 	}
-	vm := goja.New()
-	module := vm.NewObject()
-	exports := vm.NewObject()
-	_ = module.Set("exports", exports)
-	_ = vm.Set("module", module)
-	_ = vm.Set("exports", exports)
-	if _, err := vm.RunScript(name, string(res.Code)); err != nil {
-		return nil, fmt.Errorf("assets: evaluating %s: %w", name, err)
-	}
-	out, err := vm.RunString(`JSON.stringify(module.exports.default)`)
-	if err != nil || goja.IsUndefined(out) {
+	out, ok := exportedJSON(vm, exports, "default")
+	if !ok {
 		return nil, fmt.Errorf("assets: %s has no default export", name)
 	}
 	var cfg Config
-	dec := json.NewDecoder(strings.NewReader(out.String()))
+	dec := json.NewDecoder(strings.NewReader(out))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&cfg); err != nil {
 		return nil, fmt.Errorf("assets: %s: %w", name, err)
 	}
 	return &cfg, nil
+}
+
+// evalModule evaluates an ES module in goja and returns its exports:
+// esbuild turns the module into CommonJS and goja runs it, the way Vite
+// loads its own config file. So the module may import types only.
+func evalModule(name string, src []byte, loader api.Loader) (*goja.Runtime, *goja.Object, error) {
+	res := api.Transform(string(src), api.TransformOptions{
+		Loader:     loader,
+		Format:     api.FormatCommonJS,
+		Sourcefile: name,
+	})
+	if len(res.Errors) > 0 {
+		return nil, nil, fmt.Errorf("assets: %s", formatMessages(res.Errors))
+	}
+	vm := goja.New()
+	module := vm.NewObject()
+	_ = module.Set("exports", vm.NewObject())
+	_ = vm.Set("module", module)
+	_ = vm.Set("exports", module.Get("exports"))
+	if _, err := vm.RunScript(name, string(res.Code)); err != nil {
+		return nil, nil, fmt.Errorf("assets: evaluating %s: %w", name, err)
+	}
+	return vm, module.Get("exports").ToObject(vm), nil
+}
+
+// exportedJSON returns what a module exports under name, as JSON, or false
+// when it exports nothing there.
+func exportedJSON(vm *goja.Runtime, exports *goja.Object, name string) (string, bool) {
+	v := exports.Get(name)
+	if v == nil || goja.IsUndefined(v) {
+		return "", false
+	}
+	stringify, ok := goja.AssertFunction(vm.Get("JSON").ToObject(vm).Get("stringify"))
+	if !ok {
+		return "", false
+	}
+	out, err := stringify(goja.Undefined(), v)
+	if err != nil || goja.IsUndefined(out) {
+		return "", false
+	}
+	return out.String(), true
 }
 
 // ClientOptions returns the client bundle's options, rooted at dir, as
