@@ -142,7 +142,7 @@ func Build(dir string) (*Bundle, error) {
 		return nil, err
 	}
 	if cfg.Client.Strings != "" {
-		if err := b.addStrings(dir, cfg.Client.Strings); err != nil {
+		if err := b.addStrings(dir, cfg.Client.Strings, cfg.Client.Pages); err != nil {
 			return nil, err
 		}
 	}
@@ -153,8 +153,9 @@ func Build(dir string) (*Bundle, error) {
 }
 
 // addStrings adds the modules of the string groups to the client's files,
-// and says in the manifest where each is and which a page loads.
-func (b *Bundle) addStrings(dir, groupsFile string) error {
+// and says in the manifest where each is and which a page loads (as the
+// page table says).
+func (b *Bundle) addStrings(dir, groupsFile, tableFile string) error {
 	groups, err := LoadStringGroups(filepath.Join(dir, groupsFile))
 	if err != nil {
 		return err
@@ -172,9 +173,16 @@ func (b *Bundle) addStrings(dir, groupsFile string) error {
 		b.Client[files.Dir()+name] = data
 		b.Manifest.Strings[lang][group] = URLPrefix + files.Dir() + name
 	}
+	if tableFile == "" {
+		return nil
+	}
+	table, err := LoadPageTable(filepath.Join(dir, tableFile))
+	if err != nil {
+		return err
+	}
 	b.Manifest.PageStrings = map[string][]string{}
 	for page := range b.Manifest.Pages {
-		b.Manifest.PageStrings[page] = groups.PageGroups(page)
+		b.Manifest.PageStrings[page] = table.StringGroups(page)
 	}
 	return nil
 }

@@ -41,6 +41,9 @@ type spec struct {
 	// Strings names a string groups file (see StringGroups): the build
 	// then cuts each language's strings into a chunk per group.
 	Strings string `json:"strings"`
+	// Pages names the page table (see PageTable): the build then makes
+	// the page lists the bundle imports.
+	Pages string `json:"pages"`
 }
 
 // Config is esbuild.config.mjs, evaluated.
@@ -155,6 +158,7 @@ func (s spec) options(dir string) (api.BuildOptions, error) {
 		Write:             false,
 		LogLevel:          api.LogLevelSilent,
 	}
+	var groups *StringGroups
 	if s.Strings != "" {
 		g, err := LoadStringGroups(filepath.Join(dir, s.Strings))
 		if err != nil {
@@ -164,7 +168,20 @@ func (s spec) options(dir string) (api.BuildOptions, error) {
 		if err != nil {
 			return o, err
 		}
-		o.Plugins = []api.Plugin{stringsPlugin(s.PublicPath, files)}
+		o.Plugins = append(o.Plugins, stringsPlugin(s.PublicPath, files))
+		groups = g
+	}
+	if s.Pages != "" {
+		t, err := LoadPageTable(filepath.Join(dir, s.Pages))
+		if err != nil {
+			return o, err
+		}
+		if groups != nil {
+			if err := t.checkStrings(groups); err != nil {
+				return o, err
+			}
+		}
+		o.Plugins = append(o.Plugins, pagesPlugin(t))
 	}
 	var ok bool
 	if o.Platform, ok = map[string]api.Platform{"": api.PlatformBrowser, "browser": api.PlatformBrowser, "node": api.PlatformNode, "neutral": api.PlatformNeutral}[s.Platform]; !ok {
