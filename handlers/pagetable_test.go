@@ -20,7 +20,7 @@ func TestPageTableHoldsEveryRoute(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	table, err := assets.LoadPageTable(filepath.Join(projectRoot, cfg.Client.Pages))
+	table, err := cfg.PageTable(projectRoot)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -142,7 +142,7 @@ func Build(dir string) (*Bundle, error) {
 		return nil, err
 	}
 	if cfg.Client.Strings != "" {
-		if err := b.addStrings(dir, cfg.Client.Strings, cfg.Client.Pages); err != nil {
+		if err := b.addStrings(dir, cfg); err != nil {
 			return nil, err
 		}
 	}
@@ -155,8 +155,8 @@ func Build(dir string) (*Bundle, error) {
 // addStrings adds the modules of the string groups to the client's files,
 // and says in the manifest where each is and which a page loads (as the
 // page table says).
-func (b *Bundle) addStrings(dir, groupsFile, tableFile string) error {
-	groups, err := LoadStringGroups(filepath.Join(dir, groupsFile))
+func (b *Bundle) addStrings(dir string, cfg *Config) error {
+	groups, err := LoadStringGroups(filepath.Join(dir, cfg.Client.Strings))
 	if err != nil {
 		return err
 	}
@@ -173,10 +173,7 @@ func (b *Bundle) addStrings(dir, groupsFile, tableFile string) error {
 		b.Client[files.Dir()+name] = data
 		b.Manifest.Strings[lang][group] = URLPrefix + files.Dir() + name
 	}
-	if tableFile == "" {
-		return nil
-	}
-	table, err := LoadPageTable(filepath.Join(dir, tableFile))
+	table, err := cfg.PageTable(dir)
 	if err != nil {
 		return err
 	}

@@ -65,21 +65,24 @@ func LoadConfig(path string) (*Config, error) {
 }
 
 func parseConfig(name string, src []byte) (*Config, error) {
-	vm, exports, err := evalModule(name, src, api.LoaderJS)
+	_, exports, err := evalModule(name, src, api.LoaderJS)
 	if err != nil {
 		return nil, err
 	}
-	out, ok := exportedJSON(vm, exports, "default")
-	if !ok {
-		return nil, fmt.Errorf("assets: %s has no default export", name)
-	}
 	var cfg Config
-	dec := json.NewDecoder(strings.NewReader(out))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&cfg); err != nil {
+	if err := decodeExport(exports, "default", &cfg); err != nil {
 		return nil, fmt.Errorf("assets: %s: %w", name, err)
 	}
 	return &cfg, nil
+}
+
+// PageTable loads the page table that the client bundle names, rooted at
+// dir.
+func (c *Config) PageTable(dir string) (*PageTable, error) {
+	if c.Client.Pages == "" {
+		return nil, fmt.Errorf("assets: the client bundle names no page table")
+	}
+	return LoadPageTable(filepath.Join(dir, c.Client.Pages))
 }
 
 // evalModule evaluates an ES module in goja and returns its exports:
@@ -105,22 +108,26 @@ func evalModule(name string, src []byte, loader api.Loader) (*goja.Runtime, *goj
 	return vm, module.Get("exports").ToObject(vm), nil
 }
 
-// exportedJSON returns what a module exports under name, as JSON, or false
-// when it exports nothing there.
-func exportedJSON(vm *goja.Runtime, exports *goja.Object, name string) (string, bool) {
+// decodeExport decodes what a module exports under name into dst, by way
+// of JSON.
+func decodeExport(exports *goja.Object, name string, dst any) error {
 	v := exports.Get(name)
 	if v == nil || goja.IsUndefined(v) {
-		return "", false
+		return fmt.Errorf("no export %q", name)
 	}
-	stringify, ok := goja.AssertFunction(vm.Get("JSON").ToObject(vm).Get("stringify"))
-	if !ok {
-		return "", false
+	data, err := json.Marshal(v.Export())
+	if err != nil {
+		return fmt.Errorf("export %q: %w", name, err)
 	}
-	out, err := stringify(goja.Undefined(), v)
-	if err != nil || goja.IsUndefined(out) {
-		return "", false
-	}
-	return out.String(), true
+	return decodeStrictly(data, dst)
+}
+
+// decodeStrictly decodes JSON into dst and refuses a key that dst has no
+// field for, so that an option or a field is never silently ignored.
+func decodeStrictly(data []byte, dst any) error {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	return dec.Decode(dst)
 }
 
 // ClientOptions returns the client bundle's options, rooted at dir, as

@@ -1,7 +1,6 @@
 package assets
 
 import (
-	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -71,10 +70,6 @@ func LoadPageTable(path string) (*PageTable, error) {
 	if err != nil {
 		return nil, err
 	}
-	table, ok := exportedJSON(vm, exports, "pageTable")
-	if !ok {
-		return nil, fmt.Errorf("assets: %s exports no pageTable", path)
-	}
 	routeOf, ok := goja.AssertFunction(exports.Get("routeOf"))
 	if !ok {
 		return nil, fmt.Errorf("assets: %s exports no routeOf function", path)
@@ -84,9 +79,7 @@ func LoadPageTable(path string) (*PageTable, error) {
 		return nil, fmt.Errorf("assets: %w", err)
 	}
 	t := &PageTable{dir: dir, vm: vm, routeOf: routeOf}
-	dec := json.NewDecoder(strings.NewReader(table))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&t.Pages); err != nil {
+	if err := decodeExport(exports, "pageTable", &t.Pages); err != nil {
 		return nil, fmt.Errorf("assets: %s: %w", path, err)
 	}
 	// The table's order, which a Go map forgets.

@@ -12,12 +12,8 @@ import (
 // says which page it is. A literal pattern wins over a segment of any
 // name, and a path no pattern holds is the not-found page.
 func TestPageTableGuessesThePageOfAPath(t *testing.T) {
-	root, _ := filepath.Abs("../..")
-	cfg, err := LoadConfig(filepath.Join(root, "esbuild.config.mjs"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	table, err := LoadPageTable(filepath.Join(root, cfg.Client.Pages))
+	root, cfg := projectConfig(t)
+	table, err := cfg.PageTable(root)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -49,9 +49,7 @@ func LoadStringGroups(path string) (*StringGroups, error) {
 		return nil, fmt.Errorf("assets: strings: %w", err)
 	}
 	var g StringGroups
-	dec := json.NewDecoder(bytes.NewReader(b))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&g); err != nil {
+	if err := decodeStrictly(b, &g); err != nil {
 		return nil, fmt.Errorf("assets: %s: %w", path, err)
 	}
 	if _, ok := g.Groups[CommonGroup]; !ok {

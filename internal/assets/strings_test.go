@@ -72,16 +72,12 @@ func keysUsedBy(t *testing.T, file string, known map[string]bool) map[string]boo
 // table gives the page). A string missing there would show as its key
 // after a client navigation.
 func TestEveryPageLoadsTheStringsItShows(t *testing.T) {
-	root, _ := filepath.Abs("../..")
-	cfg, err := LoadConfig(filepath.Join(root, "esbuild.config.mjs"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	root, cfg := projectConfig(t)
 	groups, err := LoadStringGroups(filepath.Join(root, cfg.Client.Strings))
 	if err != nil {
 		t.Fatal(err)
 	}
-	table, err := LoadPageTable(filepath.Join(root, cfg.Client.Pages))
+	table, err := cfg.PageTable(root)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -185,7 +181,7 @@ func TestEveryPageLoadsTheStringsItShows(t *testing.T) {
 		case strings.HasPrefix(ep, "frontend/pages/"):
 			page := strings.TrimSuffix(filepath.Base(ep), filepath.Ext(ep))
 			if _, ok := table.Pages[page]; !ok {
-				t.Errorf("%s has no page %s", cfg.Client.Pages, page)
+				t.Errorf("the page table has no page %s", page)
 			}
 			check("the page "+page, out, table.StringGroups(page))
 			pages++
