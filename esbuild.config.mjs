@@ -48,6 +48,10 @@ export default {
     // per language and group: a page loads the shell's group and its own
     // (internal/assets, StringGroups). The server bundle has them all.
     strings: "frontend/lib/strings.json",
+    // The page table: every page type, declared once. The build makes the
+    // page list that frontend/pages/index.ts imports from it, each page a
+    // chunk loaded on demand (internal/assets, PageTable).
+    pages: "frontend/pages/table.ts",
   },
 
   // The server bundle, evaluated by goja. goja has no dynamic import(), so
@@ -69,6 +73,8 @@ export default {
       "react-dom/server": "./node_modules/react-dom/cjs/react-dom-server-legacy.browser.production.js",
     },
     loader: { ".css": "empty" },
+    // The same page table: index.server.ts imports every page at once.
+    pages: "frontend/pages/table.ts",
   },
 
   // The staff workspace under /staff: a build of its own, rendered in the

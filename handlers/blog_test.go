@@ -541,6 +541,13 @@ var fixtureSites sync.Map // dev bool -> func() (*Site, error)
 // fixtureHandler serves the fixture blog, in development mode or not.
 func fixtureHandler(t *testing.T, dev bool) http.Handler {
 	t.Helper()
+	return New(NewServer(fixtureSite(t, dev), Services{Log: quietLog()}))
+}
+
+// fixtureSite builds the site of the fixture blog once, in development
+// mode or not.
+func fixtureSite(t testing.TB, dev bool) *Site {
+	t.Helper()
 	real := testSite(t)
 	content := fixtureContent(t, fixturePosts())
 	build, _ := fixtureSites.LoadOrStore(dev, sync.OnceValues(func() (*Site, error) {
@@ -552,7 +559,7 @@ func fixtureHandler(t *testing.T, dev bool) http.Handler {
 	if err != nil {
 		t.Fatalf("building the fixture site: %v", err)
 	}
-	return New(NewServer(s, Services{Log: quietLog()}))
+	return s
 }
 
 func TestBlogPagination(t *testing.T) {

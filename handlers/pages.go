@@ -48,8 +48,9 @@ type staticRoute struct {
 	noIndex   bool   // a page for one visitor (a cancel link), not for search engines
 }
 
-// staticRoutes are the routes of SPEC.md section 2 that are not the blog;
-// frontend/App.tsx declares the same list.
+// staticRoutes are the routes with one page in each language, whatever the
+// content; the client's page table (frontend/pages/table.ts) must hold each
+// path under its component (TestPageTableHoldsEveryRoute).
 var staticRoutes = []staticRoute{
 	{"/", "Home", "home", false},
 	{"/services", "Home", "services", false},

@@ -142,7 +142,7 @@ func Build(dir string) (*Bundle, error) {
 		return nil, err
 	}
 	if cfg.Client.Strings != "" {
-		if err := b.addStrings(dir, cfg.Client.Strings); err != nil {
+		if err := b.addStrings(dir, cfg); err != nil {
 			return nil, err
 		}
 	}
@@ -153,9 +153,10 @@ func Build(dir string) (*Bundle, error) {
 }
 
 // addStrings adds the modules of the string groups to the client's files,
-// and says in the manifest where each is and which a page loads.
-func (b *Bundle) addStrings(dir, groupsFile string) error {
-	groups, err := LoadStringGroups(filepath.Join(dir, groupsFile))
+// and says in the manifest where each is and which a page loads (as the
+// page table says).
+func (b *Bundle) addStrings(dir string, cfg *Config) error {
+	groups, err := LoadStringGroups(filepath.Join(dir, cfg.Client.Strings))
 	if err != nil {
 		return err
 	}
@@ -172,9 +173,13 @@ func (b *Bundle) addStrings(dir, groupsFile string) error {
 		b.Client[files.Dir()+name] = data
 		b.Manifest.Strings[lang][group] = URLPrefix + files.Dir() + name
 	}
+	table, err := cfg.PageTable(dir)
+	if err != nil {
+		return err
+	}
 	b.Manifest.PageStrings = map[string][]string{}
 	for page := range b.Manifest.Pages {
-		b.Manifest.PageStrings[page] = groups.PageGroups(page)
+		b.Manifest.PageStrings[page] = table.StringGroups(page)
 	}
 	return nil
 }

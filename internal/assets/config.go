@@ -41,6 +41,9 @@ type spec struct {
 	// Strings names a string groups file (see StringGroups): the build
 	// then cuts each language's strings into a chunk per group.
 	Strings string `json:"strings"`
+	// Pages names the page table (see PageTable): the build then makes
+	// the page lists the bundle imports.
+	Pages string `json:"pages"`
 }
 
 // Config is esbuild.config.mjs, evaluated.
@@ -52,8 +55,7 @@ type Config struct {
 	Staff spec `json:"staff"`
 }
 
-// LoadConfig evaluates esbuild.config.mjs: esbuild turns the module into
-// CommonJS and goja runs it, the way Vite loads its own config file.
+// LoadConfig evaluates esbuild.config.mjs.
 func LoadConfig(path string) (*Config, error) {
 	src, err := os.ReadFile(path)
 	if err != nil {
@@ -63,34 +65,69 @@ func LoadConfig(path string) (*Config, error) {
 }
 
 func parseConfig(name string, src []byte) (*Config, error) {
+	_, exports, err := evalModule(name, src, api.LoaderJS)
+	if err != nil {
+		return nil, err
+	}
+	var cfg Config
+	if err := decodeExport(exports, "default", &cfg); err != nil {
+		return nil, fmt.Errorf("assets: %s: %w", name, err)
+	}
+	return &cfg, nil
+}
+
+// PageTable loads the page table that the client bundle names, rooted at
+// dir.
+func (c *Config) PageTable(dir string) (*PageTable, error) {
+	if c.Client.Pages == "" {
+		return nil, fmt.Errorf("assets: the client bundle names no page table")
+	}
+	return LoadPageTable(filepath.Join(dir, c.Client.Pages))
+}
+
+// evalModule evaluates an ES module in goja and returns its exports:
+// esbuild turns the module into CommonJS and goja runs it, the way Vite
+// loads its own config file. So the module may import types only.
+func evalModule(name string, src []byte, loader api.Loader) (*goja.Runtime, *goja.Object, error) {
 	res := api.Transform(string(src), api.TransformOptions{
-		Loader:     api.LoaderJS,
+		Loader:     loader,
 		Format:     api.FormatCommonJS,
 		Sourcefile: name,
 	})
 	if len(res.Errors) > 0 {
-		return nil, fmt.Errorf("assets: %s", formatMessages(res.Errors))
+		return nil, nil, fmt.Errorf("assets: %s", formatMessages(res.Errors))
 	}
 	vm := goja.New()
 	module := vm.NewObject()
-	exports := vm.NewObject()
-	_ = module.Set("exports", exports)
+	_ = module.Set("exports", vm.NewObject())
 	_ = vm.Set("module", module)
-	_ = vm.Set("exports", exports)
+	_ = vm.Set("exports", module.Get("exports"))
 	if _, err := vm.RunScript(name, string(res.Code)); err != nil {
-		return nil, fmt.Errorf("assets: evaluating %s: %w", name, err)
+		return nil, nil, fmt.Errorf("assets: evaluating %s: %w", name, err)
 	}
-	out, err := vm.RunString(`JSON.stringify(module.exports.default)`)
-	if err != nil || goja.IsUndefined(out) {
-		return nil, fmt.Errorf("assets: %s has no default export", name)
+	return vm, module.Get("exports").ToObject(vm), nil
+}
+
+// decodeExport decodes what a module exports under name into dst, by way
+// of JSON.
+func decodeExport(exports *goja.Object, name string, dst any) error {
+	v := exports.Get(name)
+	if v == nil || goja.IsUndefined(v) {
+		return fmt.Errorf("no export %q", name)
 	}
-	var cfg Config
-	dec := json.NewDecoder(strings.NewReader(out.String()))
+	data, err := json.Marshal(v.Export())
+	if err != nil {
+		return fmt.Errorf("export %q: %w", name, err)
+	}
+	return decodeStrictly(data, dst)
+}
+
+// decodeStrictly decodes JSON into dst and refuses a key that dst has no
+// field for, so that an option or a field is never silently ignored.
+func decodeStrictly(data []byte, dst any) error {
+	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
-	if err := dec.Decode(&cfg); err != nil {
-		return nil, fmt.Errorf("assets: %s: %w", name, err)
-	}
-	return &cfg, nil
+	return dec.Decode(dst)
 }
 
 // ClientOptions returns the client bundle's options, rooted at dir, as
@@ -128,6 +165,7 @@ func (s spec) options(dir string) (api.BuildOptions, error) {
 		Write:             false,
 		LogLevel:          api.LogLevelSilent,
 	}
+	var groups *StringGroups
 	if s.Strings != "" {
 		g, err := LoadStringGroups(filepath.Join(dir, s.Strings))
 		if err != nil {
@@ -137,7 +175,20 @@ func (s spec) options(dir string) (api.BuildOptions, error) {
 		if err != nil {
 			return o, err
 		}
-		o.Plugins = []api.Plugin{stringsPlugin(s.PublicPath, files)}
+		o.Plugins = append(o.Plugins, stringsPlugin(s.PublicPath, files))
+		groups = g
+	}
+	if s.Pages != "" {
+		t, err := LoadPageTable(filepath.Join(dir, s.Pages))
+		if err != nil {
+			return o, err
+		}
+		if groups != nil {
+			if err := t.checkStrings(groups); err != nil {
+				return o, err
+			}
+		}
+		o.Plugins = append(o.Plugins, pagesPlugin(t))
 	}
 	var ok bool
 	if o.Platform, ok = map[string]api.Platform{"": api.PlatformBrowser, "browser": api.PlatformBrowser, "node": api.PlatformNode, "neutral": api.PlatformNeutral}[s.Platform]; !ok {
