@@ -35,6 +35,7 @@ import (
 	"github.com/northbeam/site/internal/booking"
 	"github.com/northbeam/site/internal/calendar"
 	"github.com/northbeam/site/internal/contact"
+	"github.com/northbeam/site/internal/intl"
 	"github.com/northbeam/site/internal/mail"
 	"github.com/northbeam/site/internal/site"
 	"github.com/northbeam/site/internal/staff"
@@ -456,7 +457,11 @@ func serve(args []string, log *slog.Logger, accessLog *accesslog.Writer) error {
 		return err
 	}
 
-	bookings, err := newBookingService(st, content, info, cfg, av, feeds, worker.Wake)
+	dates, err := src.dates(info)
+	if err != nil {
+		return err
+	}
+	bookings, err := newBookingService(st, content, info, dates, cfg, av, feeds, worker.Wake)
 	if err != nil {
 		return err
 	}
@@ -591,7 +596,7 @@ func envDuration(getenv func(string) string, name string, def time.Duration) (ti
 // newBookingService starts the booking service on the consultancy's
 // availability and calendars; its mails and invites use the interface
 // strings.
-func newBookingService(st *store.Store, content fs.FS, info *site.Site, cfg Config, av booking.Availability,
+func newBookingService(st *store.Store, content fs.FS, info *site.Site, dates *intl.Formatter, cfg Config, av booking.Availability,
 	feeds *calendar.Source, queued func()) (*booking.Service, error) {
 	locales, err := site.LoadLocales(content, "locales", info)
 	if err != nil {
@@ -602,6 +607,7 @@ func newBookingService(st *store.Store, content fs.FS, info *site.Site, cfg Conf
 		Inbox:        cfg.MailTo,
 		Brand:        booking.Brand{Name: info.Name, Email: info.Email, BaseURL: cfg.BaseURL},
 		Texts:        locales,
+		Dates:        dates,
 		LocalURL: func(lang, path string) string {
 			l, ok := info.Language(lang)
 			if !ok {
@@ -629,6 +635,20 @@ func (s sources) content() (fs.FS, error) {
 		return fs.Sub(embeddedContent, "content")
 	}
 	return os.DirFS(filepath.Join(s.root, "content")), nil
+}
+
+// dates writes dates and times in the site's languages, from the CLDR
+// data of the project's node_modules, or the part of it a production
+// binary embeds (internal/assets, Bundle.CLDR).
+func (s sources) dates(info *site.Site) (*intl.Formatter, error) {
+	cldr := os.DirFS(filepath.Join(s.root, "node_modules"))
+	if s.embedded != nil {
+		var err error
+		if cldr, err = assets.ReadCLDR(s.embedded); err != nil {
+			return nil, err
+		}
+	}
+	return intl.Load(cldr, info.Languages)
 }
 
 func (s sources) buildSite(ctx context.Context, cfg Config, log *slog.Logger) (*handlers.Site, error) {

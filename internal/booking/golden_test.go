@@ -38,6 +38,7 @@ func TestGoldenMails(t *testing.T) {
 		Inbox:        "team@northbeam.test",
 		Brand:        Brand{Name: info.Name, Email: info.Email, BaseURL: "https://northbeam.test"},
 		Texts:        texts,
+		Dates:        shippedDates(t),
 		LocalURL: func(lang, path string) string {
 			l, ok := info.Language(lang)
 			if !ok {

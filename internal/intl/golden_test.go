@@ -66,32 +66,22 @@ func checkGolden(t *testing.T, name, got string) {
 // TestGoldenFormats holds every date and time the site writes, in every
 // language, to what testdata/formats.golden recorded.
 func TestGoldenFormats(t *testing.T) {
+	f := shipped(t)
 	var b strings.Builder
 	for _, lang := range goldenLangs {
 		for m := time.January; m <= time.December; m++ {
-			fmt.Fprintf(&b, "%q\tmonth %d\t%s\n", lang, m, Month(lang, m))
+			fmt.Fprintf(&b, "%q\tmonth %d\t%s\n", lang, m, f.Month(lang, m))
 		}
 		for d := time.Sunday; d <= time.Saturday; d++ {
-			fmt.Fprintf(&b, "%q\tweekday %d\t%s\n", lang, d, Weekday(lang, d))
+			fmt.Fprintf(&b, "%q\tweekday %d\t%s\n", lang, d, f.Weekday(lang, d))
 		}
 		for _, at := range goldenTimes() {
 			in := at.Format("2006-01-02T15:04")
-			fmt.Fprintf(&b, "%q\tdate %s\t%s\n", lang, in, FormatDate(lang, at))
-			fmt.Fprintf(&b, "%q\tfull date %s\t%s\n", lang, in, FormatFullDate(lang, at))
-			fmt.Fprintf(&b, "%q\ttime %s\t%s\n", lang, in, FormatTime(lang, at))
-			fmt.Fprintf(&b, "%q\tdate and time %s\t%s\n", lang, in, FormatDateTime(lang, at))
+			fmt.Fprintf(&b, "%q\tdate %s\t%s\n", lang, in, f.FormatDate(lang, at))
+			fmt.Fprintf(&b, "%q\tfull date %s\t%s\n", lang, in, f.FormatFullDate(lang, at))
+			fmt.Fprintf(&b, "%q\ttime %s\t%s\n", lang, in, f.FormatTime(lang, at))
+			fmt.Fprintf(&b, "%q\tdate and time %s\t%s\n", lang, in, f.FormatDateTime(lang, at))
 		}
 	}
 	checkGolden(t, "formats.golden", b.String())
-}
-
-// TestGoldenMonths holds the counts of months the privacy policies state.
-func TestGoldenMonths(t *testing.T) {
-	var b strings.Builder
-	for _, lang := range goldenLangs {
-		for n := 0; n <= 130; n++ {
-			fmt.Fprintf(&b, "%q\t%d\t%s\n", lang, n, FormatMonths(lang, n))
-		}
-	}
-	checkGolden(t, "months.golden", b.String())
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -23,7 +24,7 @@ func TestGoldenLegalTexts(t *testing.T) {
 		t.Fatal(err)
 	}
 	load := func(months int) map[string]map[string]Doc {
-		docs, err := Load(content, "legal", info, Settings{RetentionMonths: months})
+		docs, err := Load(content, "legal", info, shippedSettings(t, info, months))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -66,5 +67,43 @@ func TestGoldenLegalTexts(t *testing.T) {
 	}
 	if b.String() != string(want) {
 		t.Errorf("the legal texts differ from %s", path)
+	}
+}
+
+// TestGoldenMonths holds the counts of months the privacy policies state to
+// what testdata/months.golden recorded for the site's languages (the file
+// also holds what other tags gave when the counts were written by code:
+// the policies are only ever written in the site's languages).
+func TestGoldenMonths(t *testing.T) {
+	info, err := site.Load(os.DirFS("../../content"), site.File)
+	if err != nil {
+		t.Fatal(err)
+	}
+	texts := shippedSettings(t, info, 0).Texts
+	want, err := os.ReadFile(filepath.Join("testdata", "months.golden"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	checked := 0
+	for _, line := range strings.Split(strings.TrimSpace(string(want)), "\n") {
+		fields := strings.Split(line, "\t")
+		lang, err := strconv.Unquote(fields[0])
+		if err != nil {
+			t.Fatalf("%q: %v", line, err)
+		}
+		if _, ok := info.Language(lang); !ok {
+			continue
+		}
+		n, err := strconv.Atoi(fields[1])
+		if err != nil {
+			t.Fatalf("%q: %v", line, err)
+		}
+		if got := texts.Plural(lang, "privacy.retention", n); got != fields[2] {
+			t.Errorf("%s, %d months: %q, want %q", lang, n, got, fields[2])
+		}
+		checked++
+	}
+	if checked != 4*131 {
+		t.Errorf("%d counts checked, want %d", checked, 4*131)
 	}
 }
