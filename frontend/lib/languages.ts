@@ -1,6 +1,15 @@
-import site from "../../content/site.json";
+// The site's languages come from content/site.json alone, through the
+// table the build derives from it ("virtual:languages"): no language is
+// named in the code.
+import table from "virtual:languages";
 
-export type Lang = "en" | "fr" | "de" | "ar";
+declare const langBrand: unique symbol;
+
+/**
+ * Lang is the code of one of the site's languages. A string becomes one
+ * only through isLang, the table or a path (splitPath), never by naming it.
+ */
+export type Lang = string & { readonly [langBrand]: true };
 
 export interface Language {
   code: Lang;
@@ -8,11 +17,17 @@ export interface Language {
   label: string;
   dir: "ltr" | "rtl";
   prefix: string;
+  /** locale is the BCP 47 locale Intl writes the language's dates and times in ("ar-u-nu-latn": Western digits). */
+  locale: string;
+  /** hourCycle is the clock the site writes times on, where it is not the locale's own. */
+  hourCycle?: "h12" | "h23";
+  /** firstDay is the first day of the language's week, 0 for Sunday (CLDR). */
+  firstDay: number;
 }
 
-export const languages = site.languages as Language[];
-export const defaultLang: Lang = "en";
-export const storageKey: string = site.languageStorageKey;
+export const languages = table.languages as Language[];
+export const defaultLang = table.defaultLanguage as Lang;
+export const storageKey: string = table.storageKey;
 
 export function isLang(value: unknown): value is Lang {
   return languages.some((l) => l.code === value);
