@@ -14,8 +14,10 @@
 // data: its locale picks CLDR's data ("en-GB": 20 November 2026) and its
 // digits through a Unicode extension; hourCycle puts the clock on 12 or 24
 // hours where the locale's own differs (British English on a 12-hour
-// clock); dates.dateTime and dates.days are the site's departures from
-// CLDR ("1er" for the first of the month in French). The clock and its day
+// clock); dates (date, fullDate, time, dateTime, days) are the site's
+// departures from CLDR ("1er" for the first of the month in French), and
+// what a language whose CLDR patterns use a field this package does not
+// write declares instead. The clock and its day
 // period are joined by a no-break space (U+00A0), so that "3:30 pm" never
 // breaks across two lines.
 //
@@ -311,10 +313,18 @@ func loadCalendar(cldr fs.FS, l site.Language) (*calendar, error) {
 	if dateTimePattern == "" {
 		dateTimePattern = g.DateTimeFormats.Full
 	}
-	if l.Dates != nil {
-		c.days = l.Dates.Days
-		if l.Dates.DateTime != "" {
-			dateTimePattern = l.Dates.DateTime
+	datePattern, fullDatePattern := g.DateFormats["long"], g.DateFormats["full"]
+	if d := l.Dates; d != nil {
+		c.days = d.Days
+		for _, o := range []struct {
+			dst *string
+			src string
+		}{
+			{&datePattern, d.Date}, {&fullDatePattern, d.FullDate}, {&timePattern, d.Time}, {&dateTimePattern, d.DateTime},
+		} {
+			if o.src != "" {
+				*o.dst = o.src
+			}
 		}
 	}
 	for _, p := range []struct {
@@ -323,8 +333,8 @@ func loadCalendar(cldr fs.FS, l site.Language) (*calendar, error) {
 		src   string
 		slots bool
 	}{
-		{&c.date, "long date", g.DateFormats["long"], false},
-		{&c.fullDate, "full date", g.DateFormats["full"], false},
+		{&c.date, "long date", datePattern, false},
+		{&c.fullDate, "full date", fullDatePattern, false},
 		{&c.time, "time", timePattern, false},
 		{&c.dateTime, "date and time", dateTimePattern, true},
 	} {

@@ -207,6 +207,17 @@ func TestLanguagesCLDRCannotWriteStopTheStart(t *testing.T) {
 			t.Errorf("%s (%s): error %v, want one naming the language", l.Code, l.Locale, err)
 		}
 	}
+	// What CLDR's pattern asks for (B, flexible day periods), site.json
+	// can write otherwise.
+	zh := lang("zh", "zh-Hant", "")
+	zh.Dates = &site.DateStyle{Time: "ah:mm"}
+	f, err := Load(cldr, site.Languages{en, zh})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := f.FormatTime("zh", time.Date(2026, time.November, 20, 15, 30, 0, 0, time.UTC)); got != "下午3:30" {
+		t.Errorf("zh-Hant with its own time pattern: %q", got)
+	}
 }
 
 // TestSourcesAreEnough loads the shipped languages from the files Sources

@@ -32,23 +32,31 @@ type Language struct {
 	// and times follow, on the server (internal/intl, from CLDR) and in
 	// the browser (Intl): a region picks among a language's conventions
 	// ("en-GB": 20 November 2026), a Unicode extension among its digits
-	// ("ar-u-nu-latn": Western digits).
-	Locale string `json:"locale"`
+	// ("ar-u-nu-latn": Western digits). Default: the tag.
+	Locale string `json:"locale,omitempty"`
 	// HourCycle is the clock the site writes times on, "h12" or "h23",
 	// where it is not the locale's own; empty keeps the locale's.
 	HourCycle string `json:"hourCycle,omitempty"`
 	// OpenGraph is the language's Open Graph locale (og:locale), "en_GB".
-	OpenGraph string `json:"openGraph"`
+	// Default: the locale's language and its region, or its likely one
+	// ("nl" is nl_NL).
+	OpenGraph string `json:"openGraph,omitempty"`
 	// Dates are the site's departures from CLDR in how the language writes
 	// dates on the server (internal/intl); nil: none.
 	Dates *DateStyle `json:"dates,omitempty"`
 }
 
 // DateStyle is how a language writes dates where the site departs from
-// CLDR's patterns for its locale.
+// CLDR's patterns for its locale, in CLDR's pattern syntax
+// (https://unicode.org/reports/tr35/tr35-dates.html#Date_Format_Patterns).
 type DateStyle struct {
-	// DateTime joins a full date ({1}) and a time ({0}), in CLDR's pattern
-	// syntax, in place of CLDR's pattern for a date "at" a time.
+	// Date, FullDate and Time stand in for CLDR's long date ("d MMMM y"),
+	// full date ("EEEE d MMMM y") and short time ("HH:mm").
+	Date     string `json:"date,omitempty"`
+	FullDate string `json:"fullDate,omitempty"`
+	Time     string `json:"time,omitempty"`
+	// DateTime joins a full date ({1}) and a time ({0}) in place of CLDR's
+	// pattern for a date "at" a time.
 	DateTime string `json:"dateTime,omitempty"`
 	// Days writes days of the month otherwise than as a number, by day:
 	// French writes the first as an ordinal, {"1": "1er"}.
@@ -168,7 +176,7 @@ func (s *Site) check() error {
 		return fmt.Errorf("no languages")
 	}
 	seen := map[string]bool{}
-	for _, l := range s.Languages {
+	for i, l := range s.Languages {
 		switch {
 		case l.Code == "" || seen[l.Code]:
 			return fmt.Errorf("language code %q is empty or repeated", l.Code)
@@ -179,7 +187,7 @@ func (s *Site) check() error {
 		case l.Code != s.DefaultLanguage && l.Prefix != "/"+l.Code:
 			return fmt.Errorf("language %s: prefix must be /%s", l.Code, l.Code)
 		}
-		if err := l.checkFormats(); err != nil {
+		if err := s.Languages[i].completeFormats(); err != nil {
 			return fmt.Errorf("language %s: %w", l.Code, err)
 		}
 		seen[l.Code] = true
@@ -192,10 +200,20 @@ func (s *Site) check() error {
 
 var openGraphLocale = regexp.MustCompile(`^[a-z]{2,3}_[A-Z]{2}$`)
 
-// checkFormats checks what the language says about its dates and times.
-func (l Language) checkFormats() error {
-	if _, err := language.Parse(l.Locale); err != nil || l.Locale == "" {
+// completeFormats fills in what the language leaves to its defaults, and
+// checks what it says about its dates and times.
+func (l *Language) completeFormats() error {
+	if l.Locale == "" {
+		l.Locale = l.Tag
+	}
+	tag, err := language.Parse(l.Locale)
+	if err != nil || l.Locale == "" {
 		return fmt.Errorf("locale %q is not a BCP 47 locale such as en-GB", l.Locale)
+	}
+	if l.OpenGraph == "" {
+		base, _ := tag.Base()
+		region, _ := tag.Region()
+		l.OpenGraph = base.String() + "_" + region.String()
 	}
 	if l.HourCycle != "" && l.HourCycle != "h12" && l.HourCycle != "h23" {
 		return fmt.Errorf("hourCycle %q: h12, h23 or nothing", l.HourCycle)

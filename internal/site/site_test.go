@@ -86,3 +86,23 @@ func TestPlural(t *testing.T) {
 		}
 	}
 }
+
+// TestLanguageDefaults gives a language declared as before (code, tag,
+// label, direction, prefix) its tag as its locale and an Open Graph locale
+// of its likely region.
+func TestLanguageDefaults(t *testing.T) {
+	doc := `{"name": "N", "email": "a@example.com", "defaultLanguage": "en", "languages": [
+		{ "code": "en", "tag": "en", "label": "English", "dir": "ltr", "prefix": "" },
+		{ "code": "nl", "tag": "nl", "label": "Nederlands", "dir": "ltr", "prefix": "/nl" },
+		{ "code": "pt", "tag": "pt-PT", "label": "Português", "dir": "ltr", "prefix": "/pt" }]}`
+	s, err := Load(fstest.MapFS{File: {Data: []byte(doc)}}, File)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for code, want := range map[string][2]string{"en": {"en", "en_US"}, "nl": {"nl", "nl_NL"}, "pt": {"pt-PT", "pt_PT"}} {
+		l, _ := s.Language(code)
+		if l.Locale != want[0] || l.OpenGraph != want[1] {
+			t.Errorf("%s: locale %q, Open Graph %q; want %q, %q", code, l.Locale, l.OpenGraph, want[0], want[1])
+		}
+	}
+}
