@@ -36,10 +36,6 @@ const (
 	movedNotifyTemplate  = "mail/en/booking-moved-notify.txt"
 )
 
-// staffLocales holds the staff workspace's strings, which name the
-// languages in the consultancy's notices.
-const staffLocales = "staff/locales"
-
 // Translator gives the interface strings of content/locales (site.Locales
 // implements it): {{name}} placeholders are replaced from vars pairs.
 type Translator interface {
@@ -83,17 +79,13 @@ func newMailer(content fs.FS, cfg Config) (*mailer, error) {
 	if cfg.Texts == nil || cfg.LocalURL == nil || cfg.Dates == nil {
 		return nil, errors.New("booking: texts, dates and local URLs are required")
 	}
-	info, err := site.Load(content, site.File)
-	if err != nil {
-		return nil, fmt.Errorf("booking: %w", err)
-	}
-	names, err := site.LanguageNames(content, staffLocales, "en", info.Languages)
+	langs, names, err := site.NoticeLanguages(content)
 	if err != nil {
 		return nil, fmt.Errorf("booking: %w", err)
 	}
 	m := &mailer{
 		brand: cfg.Brand, inbox: cfg.Inbox, texts: cfg.Texts, dates: cfg.Dates, localURL: cfg.LocalURL,
-		langs: info.Languages, langNames: names,
+		langs: langs, langNames: names,
 		confirmation: map[string]*template.Template{},
 		cancelled:    map[string]*template.Template{},
 		moved:        map[string]*template.Template{},

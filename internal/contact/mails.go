@@ -17,12 +17,10 @@ const (
 	KindAck    = "contact.ack"
 )
 
-// Template paths inside the content file system, and the staff
-// workspace's strings, which name the languages in the notification.
+// Template paths inside the content file system.
 const (
 	ackTemplate    = "mail/%s/contact-ack.txt"
 	notifyTemplate = "mail/en/contact-notify.txt"
-	staffLocales   = "staff/locales"
 )
 
 // Brand holds the facts about the consultancy that mails mention, taken
@@ -59,15 +57,11 @@ func NewMailer(content fs.FS, brand Brand, inbox string) (*Mailer, error) {
 	if brand.Name == "" || brand.Email == "" || brand.ResponseHours <= 0 {
 		return nil, errors.New("contact: brand name, email and response hours are required")
 	}
-	info, err := site.Load(content, site.File)
+	langs, names, err := site.NoticeLanguages(content)
 	if err != nil {
 		return nil, fmt.Errorf("contact: %w", err)
 	}
-	names, err := site.LanguageNames(content, staffLocales, "en", info.Languages)
-	if err != nil {
-		return nil, fmt.Errorf("contact: %w", err)
-	}
-	m := &Mailer{brand: brand, inbox: inbox, langs: info.Languages, langNames: names, ack: map[string]*template.Template{}}
+	m := &Mailer{brand: brand, inbox: inbox, langs: langs, langNames: names, ack: map[string]*template.Template{}}
 	if m.notify, err = mail.ParseTemplate(content, notifyTemplate); err != nil {
 		return nil, err
 	}

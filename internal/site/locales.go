@@ -122,29 +122,39 @@ func (l *Locales) Plural(lang, key string, n int, vars ...string) string {
 	return l.T(lang, k, append([]string{"count", strconv.Itoa(n)}, vars...)...)
 }
 
-// LanguageNames returns the name of each of langs as the staff workspace's
-// strings in the language in write it (dir/<in>.json, "languages.<code>":
-// "French" in English), or the language's own label where they have none
-// yet. The consultancy's notices name a visitor's language so.
-func LanguageNames(fsys fs.FS, dir, in string, langs Languages) (map[string]string, error) {
+// staffLocales is where the staff workspace's strings are in the content
+// directory.
+const staffLocales = "staff/locales"
+
+// NoticeLanguages reads the languages of the content directory's site.json,
+// and each one's name as the consultancy's notices, written in English,
+// give it: the staff workspace's English strings name it
+// (staff/locales/en.json, "languages.<code>": "French"), or, where they do
+// not yet, its own label.
+func NoticeLanguages(content fs.FS) (Languages, map[string]string, error) {
+	info, err := Load(content, File)
+	if err != nil {
+		return nil, nil, err
+	}
 	names := map[string]string{}
-	for _, l := range langs {
+	for _, l := range info.Languages {
 		names[l.Code] = l.Label
 	}
-	b, err := fs.ReadFile(fsys, path.Join(dir, in+".json"))
+	name := path.Join(staffLocales, "en.json")
+	b, err := fs.ReadFile(content, name)
 	if err != nil {
-		return nil, fmt.Errorf("locales: %w", err)
+		return nil, nil, fmt.Errorf("locales: %w", err)
 	}
 	var file struct {
 		Languages map[string]string `json:"languages"`
 	}
 	if err := json.Unmarshal(b, &file); err != nil {
-		return nil, fmt.Errorf("locales: %s: %w", path.Join(dir, in+".json"), err)
+		return nil, nil, fmt.Errorf("locales: %s: %w", name, err)
 	}
-	for code, name := range file.Languages {
-		if _, ok := names[code]; ok && name != "" {
-			names[code] = name
+	for code, n := range file.Languages {
+		if _, ok := names[code]; ok && n != "" {
+			names[code] = n
 		}
 	}
-	return names, nil
+	return info.Languages, names, nil
 }

@@ -106,3 +106,23 @@ func TestLanguageDefaults(t *testing.T) {
 		}
 	}
 }
+
+// TestNoticeLanguages names each language as the staff workspace's English
+// strings do, and one they do not name yet by its own label.
+func TestNoticeLanguages(t *testing.T) {
+	shipped := os.DirFS(filepath.Join(projectRoot, "content"))
+	langs, names, err := NoticeLanguages(shipped)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.Join(langs.Codes(), " "); got != "en fr de ar" || names["fr"] != "French" || names["ar"] != "Arabic" {
+		t.Errorf("languages %s, names %v", got, names)
+	}
+	doc := `{"name": "N", "email": "a@example.com", "defaultLanguage": "en", "languages": [
+		{ "code": "en", "tag": "en", "label": "English", "dir": "ltr", "prefix": "" },
+		{ "code": "nl", "tag": "nl", "label": "Nederlands", "dir": "ltr", "prefix": "/nl" }]}`
+	fsys := fstest.MapFS{File: {Data: []byte(doc)}, "staff/locales/en.json": {Data: []byte(`{"languages": {"en": "English", "fr": "French"}}`)}}
+	if _, names, err = NoticeLanguages(fsys); err != nil || names["nl"] != "Nederlands" || names["en"] != "English" || names["fr"] != "" {
+		t.Errorf("names %v, %v", names, err)
+	}
+}
