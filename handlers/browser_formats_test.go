@@ -3,7 +3,6 @@ package handlers
 import (
 	"net/http"
 	"net/http/httptest"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -13,6 +12,7 @@ import (
 	"github.com/evanw/esbuild/pkg/api"
 
 	"github.com/northbeam/site/internal/assets"
+	"github.com/northbeam/site/internal/goldentest"
 )
 
 // clientFormats writes, in the browser, what the client's own formatting
@@ -61,7 +61,7 @@ const zones = ["America/New_York", "Europe/Berlin", "Asia/Kolkata", "Africa/Cair
 // language (dates, times, the week, zone names) to what
 // testdata/client-formats.golden recorded. Intl's output is Chromium's:
 // after an upgrade of the browser that changes it, read the difference and
-// run the test again with -update.
+// run the test again with UPDATE_GOLDEN=1.
 func TestClientFormatsInEveryLanguage(t *testing.T) {
 	b, _ := browser(t)
 	cfg, err := assets.LoadConfig(filepath.Join(projectRoot, "esbuild.config.mjs"))
@@ -103,25 +103,5 @@ func TestClientFormatsInEveryLanguage(t *testing.T) {
 		chromedp.Navigate(srv.URL),
 		chromedp.Evaluate(`golden()`, &got, func(p *runtime.EvaluateParams) *runtime.EvaluateParams { return p.WithAwaitPromise(true) }),
 	)
-	path := filepath.Join("testdata", "client-formats.golden")
-	if os.Getenv("UPDATE_GOLDEN") == "1" {
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got != string(want) {
-		gotLines, wantLines := strings.Split(got, "\n"), strings.Split(string(want), "\n")
-		for i := range min(len(gotLines), len(wantLines)) {
-			if gotLines[i] != wantLines[i] {
-				t.Errorf("%s line %d:\n got %s\nwant %s", path, i+1, gotLines[i], wantLines[i])
-			}
-		}
-		if len(gotLines) != len(wantLines) {
-			t.Errorf("%d lines, want %d", len(gotLines), len(wantLines))
-		}
-	}
+	goldentest.Check(t, filepath.Join("testdata", "client-formats.golden"), got)
 }

@@ -1,7 +1,6 @@
 package booking
 
 import (
-	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -9,11 +8,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/northbeam/site/internal/goldentest"
 	"github.com/northbeam/site/internal/mail"
 	"github.com/northbeam/site/internal/site"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files from the code")
 
 // TestGoldenMails holds every mail of a booking, in every language, written
 // from the shipped templates and strings, to what testdata/mails.golden
@@ -105,43 +103,12 @@ func TestGoldenMails(t *testing.T) {
 			}
 		}
 	}
-	checkGolden(t, "mails.golden", b.String())
+	goldentest.Check(t, filepath.Join("testdata", "mails.golden"), b.String())
 }
 
 func writeMail(b *strings.Builder, m mail.Message) {
 	fmt.Fprintf(b, "=== %s to %s, reply to %s, in %s\nSubject: %s\n\n%s", m.Kind, m.To, m.ReplyTo, m.Lang, m.Subject, m.Text)
 	for _, a := range m.Attachments {
 		fmt.Fprintf(b, "--- %s (%s)\n%s", a.Filename, a.ContentType, strings.ReplaceAll(string(a.Data), "\r\n", "\n"))
-	}
-}
-
-// checkGolden compares got with testdata/name, or rewrites the file with -update.
-func checkGolden(t *testing.T, name, got string) {
-	t.Helper()
-	path := filepath.Join("testdata", name)
-	if *update {
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got != string(want) {
-		gotLines, wantLines := strings.Split(got, "\n"), strings.Split(string(want), "\n")
-		for i := range max(len(gotLines), len(wantLines)) {
-			if i >= len(gotLines) || i >= len(wantLines) || gotLines[i] != wantLines[i] {
-				g, w := "", ""
-				if i < len(gotLines) {
-					g = gotLines[i]
-				}
-				if i < len(wantLines) {
-					w = wantLines[i]
-				}
-				t.Fatalf("%s line %d:\n got %q\nwant %q", path, i+1, g, w)
-			}
-		}
 	}
 }

@@ -1,16 +1,15 @@
 package contact
 
 import (
-	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
-)
 
-var update = flag.Bool("update", false, "rewrite the golden files from the code")
+	"github.com/northbeam/site/internal/goldentest"
+)
 
 // TestGoldenMails holds both mails of a message, in every language, written
 // from the shipped templates, to what testdata/mails.golden recorded.
@@ -34,17 +33,5 @@ func TestGoldenMails(t *testing.T) {
 			fmt.Fprintf(&b, "=== %s to %s, reply to %s, in %s\nSubject: %s\n\n%s", msg.Kind, msg.To, msg.ReplyTo, msg.Lang, msg.Subject, msg.Text)
 		}
 	}
-	path := filepath.Join("testdata", "mails.golden")
-	if *update {
-		if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if b.String() != string(want) {
-		t.Errorf("the mails differ from %s:\n%s", path, b.String())
-	}
+	goldentest.Check(t, filepath.Join("testdata", "mails.golden"), b.String())
 }

@@ -1,16 +1,14 @@
 package intl
 
 import (
-	"flag"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
-)
 
-var update = flag.Bool("update", false, "rewrite the golden files from the code")
+	"github.com/northbeam/site/internal/goldentest"
+)
 
 // goldenLangs are the site's languages and the tags that fall back on
 // them or on English.
@@ -28,39 +26,6 @@ func goldenTimes() []time.Time {
 		}
 	}
 	return out
-}
-
-// checkGolden compares got with testdata/name, or rewrites the file with -update.
-func checkGolden(t *testing.T, name, got string) {
-	t.Helper()
-	path := filepath.Join("testdata", name)
-	if *update {
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got == string(want) {
-		return
-	}
-	gotLines, wantLines := strings.Split(got, "\n"), strings.Split(string(want), "\n")
-	for i := range max(len(gotLines), len(wantLines)) {
-		var g, w string
-		if i < len(gotLines) {
-			g = gotLines[i]
-		}
-		if i < len(wantLines) {
-			w = wantLines[i]
-		}
-		if g != w {
-			t.Errorf("%s line %d:\n got %q\nwant %q", path, i+1, g, w)
-			return
-		}
-	}
 }
 
 // TestGoldenFormats holds every date and time the site writes, in every
@@ -83,5 +48,5 @@ func TestGoldenFormats(t *testing.T) {
 			fmt.Fprintf(&b, "%q\tdate and time %s\t%s\n", lang, in, f.FormatDateTime(lang, at))
 		}
 	}
-	checkGolden(t, "formats.golden", b.String())
+	goldentest.Check(t, filepath.Join("testdata", "formats.golden"), b.String())
 }

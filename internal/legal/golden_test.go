@@ -1,7 +1,6 @@
 package legal
 
 import (
-	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -9,10 +8,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/northbeam/site/internal/goldentest"
 	"github.com/northbeam/site/internal/site"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files from the code")
 
 // TestGoldenLegalTexts holds the dates and the retention periods that the
 // legal texts of every language write out, to what testdata/legal.golden
@@ -55,19 +53,7 @@ func TestGoldenLegalTexts(t *testing.T) {
 			}
 		}
 	}
-	path := filepath.Join("testdata", "legal.golden")
-	if *update {
-		if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if b.String() != string(want) {
-		t.Errorf("the legal texts differ from %s", path)
-	}
+	goldentest.Check(t, filepath.Join("testdata", "legal.golden"), b.String())
 }
 
 // TestGoldenMonths holds the counts of months the privacy policies state to

@@ -1,17 +1,15 @@
 package staff
 
 import (
-	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/northbeam/site/internal/goldentest"
 	"github.com/northbeam/site/internal/site"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files from the code")
 
 // TestGoldenSignInMail holds the sign-in link's mail, in every language,
 // written from the shipped templates, to what testdata/sign-in.golden
@@ -38,17 +36,5 @@ func TestGoldenSignInMail(t *testing.T) {
 		}
 		fmt.Fprintf(&b, "=== %s to %s, in %s\nSubject: %s\n\n%s", msg.Kind, msg.To, msg.Lang, msg.Subject, msg.Text)
 	}
-	path := filepath.Join("testdata", "sign-in.golden")
-	if *update {
-		if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if b.String() != string(want) {
-		t.Errorf("the mails differ from %s:\n%s", path, b.String())
-	}
+	goldentest.Check(t, filepath.Join("testdata", "sign-in.golden"), b.String())
 }
