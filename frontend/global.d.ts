@@ -23,8 +23,11 @@ declare module "virtual:languages" {
       label: string;
       dir: "ltr" | "rtl";
       prefix: string;
+      /** locale is the BCP 47 locale Intl writes the language's dates and times in ("ar-u-nu-latn": Western digits). */
       locale: string;
+      /** hourCycle is the clock the site writes times on, where it is not the locale's own. */
       hourCycle?: "h12" | "h23";
+      /** firstDay is the first day of the language's week, 0 for Sunday (CLDR). */
       firstDay: number;
     }[];
     defaultLanguage: string;

@@ -11,19 +11,8 @@ declare const langBrand: unique symbol;
  */
 export type Lang = string & { readonly [langBrand]: true };
 
-export interface Language {
-  code: Lang;
-  tag: string;
-  label: string;
-  dir: "ltr" | "rtl";
-  prefix: string;
-  /** locale is the BCP 47 locale Intl writes the language's dates and times in ("ar-u-nu-latn": Western digits). */
-  locale: string;
-  /** hourCycle is the clock the site writes times on, where it is not the locale's own. */
-  hourCycle?: "h12" | "h23";
-  /** firstDay is the first day of the language's week, 0 for Sunday (CLDR). */
-  firstDay: number;
-}
+/** Language is a language of the table, its code a Lang. */
+export type Language = Omit<(typeof table.languages)[number], "code"> & { code: Lang };
 
 export const languages = table.languages as Language[];
 export const defaultLang = table.defaultLanguage as Lang;
