@@ -17,9 +17,10 @@ import (
 
 // The modules the bundles derive from content/site.json's languages, so
 // that a language is declared there and nowhere in the code:
-//   - languagesModule, the language table: each language's code, tag,
-//     label, direction, prefix, locale and clock (site.json) and the first
-//     day of its week (CLDR), the default language and the storage key;
+//   - languagesModule, the language table: each language of site.json (the
+//     file the pages import already) with its locale, defaults filled in,
+//     and the first day of its week (CLDR); the default language and the
+//     storage key;
 //   - localesModule, every language's strings (content/locales/<code>.json)
 //     for the server bundle, which renders any page in any language at once;
 //   - cldrModule, for each language a loader of the time step's CLDR data
@@ -36,15 +37,9 @@ type languageModules struct {
 	contents map[string]string // module name -> its JavaScript
 }
 
-// clientLanguage is a language as the client's table holds it.
-type clientLanguage struct {
-	Code      string `json:"code"`
-	Tag       string `json:"tag"`
-	Label     string `json:"label"`
-	Dir       string `json:"dir"`
-	Prefix    string `json:"prefix"`
-	Locale    string `json:"locale"`
-	HourCycle string `json:"hourCycle,omitempty"`
+// derived is what the client's table adds to a language of site.json.
+type derived struct {
+	Locale string `json:"locale"` // with its default, the tag
 	// FirstDay is the first day of the week, 0 for Sunday.
 	FirstDay int `json:"firstDay"`
 }
@@ -62,11 +57,7 @@ func newLanguageModules(dir, siteFile string) (*languageModules, error) {
 	}
 	cldr := os.DirFS(filepath.Join(dir, cldrNodeModules))
 	localesDir := filepath.Join(dir, filepath.FromSlash(path.Dir(siteFile)), "locales")
-	table := struct {
-		Languages       []clientLanguage `json:"languages"`
-		DefaultLanguage string           `json:"defaultLanguage"`
-		StorageKey      string           `json:"storageKey"`
-	}{DefaultLanguage: info.DefaultLanguage, StorageKey: info.LanguageStorageKey}
+	added := map[string]derived{}
 	var locales, cldrLoaders strings.Builder
 	locales.WriteString("export default {\n")
 	cldrLoaders.WriteString("export default {\n")
@@ -76,10 +67,7 @@ func newLanguageModules(dir, siteFile string) (*languageModules, error) {
 		if err != nil {
 			return nil, fmt.Errorf("assets: language %s: %w", l.Code, err)
 		}
-		table.Languages = append(table.Languages, clientLanguage{
-			Code: l.Code, Tag: l.Tag, Label: l.Label, Dir: l.Dir, Prefix: l.Prefix,
-			Locale: l.Locale, HourCycle: l.HourCycle, FirstDay: int(first),
-		})
+		added[l.Code] = derived{Locale: l.Locale, FirstDay: int(first)}
 		stringsFile := filepath.ToSlash(filepath.Join(localesDir, l.Code+".json"))
 		if _, err := os.Stat(stringsFile); err != nil {
 			return nil, fmt.Errorf("assets: language %s: %w", l.Code, err)
@@ -98,12 +86,19 @@ func newLanguageModules(dir, siteFile string) (*languageModules, error) {
 	}
 	locales.WriteString("};\n")
 	cldrLoaders.WriteString("};\n")
-	tableJSON, err := json.Marshal(table)
+	addedJSON, err := json.Marshal(added)
 	if err != nil {
 		return nil, fmt.Errorf("assets: %w", err)
 	}
+	table := "import site from " + quote(filepath.ToSlash(filepath.Join(dir, filepath.FromSlash(siteFile)))) + ";\n" +
+		"const added = " + string(addedJSON) + ";\n" +
+		"export default {\n" +
+		"  languages: site.languages.map((l) => ({ ...l, ...added[l.code] })),\n" +
+		"  defaultLanguage: site.defaultLanguage,\n" +
+		"  storageKey: site.languageStorageKey,\n" +
+		"};\n"
 	return &languageModules{dir: dir, contents: map[string]string{
-		languagesModule: "export default " + string(tableJSON) + ";\n",
+		languagesModule: table,
 		localesModule:   imports.String() + locales.String(),
 		cldrModule:      cldrLoaders.String(),
 	}}, nil
