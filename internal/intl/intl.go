@@ -55,7 +55,8 @@ import (
 )
 
 // Where the data lives under a file system laid out as node_modules: the
-// npm packages of CLDR's JSON, pinned in package.json.
+// npm packages of CLDR's JSON, cldr-dates-full (pinned in package.json)
+// and cldr-numbers-full and cldr-core, which come with it at its version.
 const (
 	datesDir         = "cldr-dates-full/main"
 	numbersDir       = "cldr-numbers-full/main"
@@ -107,13 +108,17 @@ func Sources(cldr fs.FS, langs site.Languages) ([]string, error) {
 	return files, nil
 }
 
+// files lists the files the source reads.
 func (s source) files() []string {
-	files := []string{path.Join(datesDir, s.locale, "ca-gregorian.json"), numberingSystems}
+	files := []string{s.datesFile(), numberingSystems}
 	if s.numbering == "" {
-		files = append(files, path.Join(numbersDir, s.locale, "numbers.json"))
+		files = append(files, s.numbersFile())
 	}
 	return files
 }
+
+func (s source) datesFile() string   { return path.Join(datesDir, s.locale, "ca-gregorian.json") }
+func (s source) numbersFile() string { return path.Join(numbersDir, s.locale, "numbers.json") }
 
 // find resolves a language's locale to the CLDR data of its dates.
 func find(cldr fs.FS, l site.Language) (source, error) {
@@ -284,14 +289,14 @@ func loadCalendar(cldr fs.FS, l site.Language) (*calendar, error) {
 		return nil, err
 	}
 	var gf gregorianFile
-	if err := readJSON(cldr, src.files()[0], &gf); err != nil {
+	if err := readJSON(cldr, src.datesFile(), &gf); err != nil {
 		return nil, err
 	}
-	main, ok := gf.Main[src.locale]
+	data, ok := gf.Main[src.locale]
 	if !ok {
-		return nil, fmt.Errorf("intl: %s: %s holds no data for %s", l.Code, src.files()[0], src.locale)
+		return nil, fmt.Errorf("intl: %s: %s holds no data for %s", l.Code, src.datesFile(), src.locale)
 	}
-	g := main.Dates.Calendars.Gregorian
+	g := data.Dates.Calendars.Gregorian
 	c := &calendar{am: g.DayPeriods.Format.Abbreviated["am"], pm: g.DayPeriods.Format.Abbreviated["pm"]}
 	for m := range c.months {
 		c.months[m] = g.Months.Format.Wide[strconv.Itoa(m+1)]
@@ -357,7 +362,7 @@ func loadDigits(cldr fs.FS, src source) ([]string, error) {
 	system := src.numbering
 	if system == "" {
 		var nf numbersFile
-		if err := readJSON(cldr, src.files()[2], &nf); err != nil {
+		if err := readJSON(cldr, src.numbersFile(), &nf); err != nil {
 			return nil, err
 		}
 		system = nf.Main[src.locale].Numbers.DefaultNumberingSystem
