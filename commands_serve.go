@@ -20,6 +20,7 @@ import (
 	"github.com/northbeam/site/internal/calendar"
 	"github.com/northbeam/site/internal/config"
 	"github.com/northbeam/site/internal/contact"
+	"github.com/northbeam/site/internal/intl"
 	"github.com/northbeam/site/internal/mail"
 	"github.com/northbeam/site/internal/site"
 	"github.com/northbeam/site/internal/store"
@@ -56,7 +57,11 @@ func serveCommand(args []string, getenv func(string) string, log *slog.Logger, a
 		return err
 	}
 	defer bg.stop()
-	services, err := newServices(st, content, info, cfg, av, bg, log)
+	dates, err := src.dates(info)
+	if err != nil {
+		return err
+	}
+	services, err := newServices(st, content, info, dates, cfg, av, bg, log)
 	if err != nil {
 		return err
 	}
@@ -164,7 +169,7 @@ func startBackground(ctx context.Context, st *store.Store, cfg config.Config, av
 
 // newServices starts the domain services behind the API: contact, booking
 // and the staff workspace, their mail queued for bg's worker.
-func newServices(st *store.Store, content fs.FS, info *site.Site, cfg config.Config, av booking.Availability,
+func newServices(st *store.Store, content fs.FS, info *site.Site, dates *intl.Formatter, cfg config.Config, av booking.Availability,
 	bg *background, log *slog.Logger) (handlers.Services, error) {
 	contacts, err := contact.NewService(st, content, contact.Config{
 		Inbox:  cfg.MailTo,
@@ -174,7 +179,7 @@ func newServices(st *store.Store, content fs.FS, info *site.Site, cfg config.Con
 	if err != nil {
 		return handlers.Services{}, err
 	}
-	bookings, err := newBookingService(st, content, info, cfg, av, bg.feeds, bg.worker.Wake)
+	bookings, err := newBookingService(st, content, info, dates, cfg, av, bg.feeds, bg.worker.Wake)
 	if err != nil {
 		return handlers.Services{}, err
 	}
@@ -191,7 +196,7 @@ func newServices(st *store.Store, content fs.FS, info *site.Site, cfg config.Con
 // newBookingService starts the booking service on the consultancy's
 // availability and calendars; its mails and invites use the interface
 // strings.
-func newBookingService(st *store.Store, content fs.FS, info *site.Site, cfg config.Config, av booking.Availability,
+func newBookingService(st *store.Store, content fs.FS, info *site.Site, dates *intl.Formatter, cfg config.Config, av booking.Availability,
 	feeds *calendar.Source, queued func()) (*booking.Service, error) {
 	locales, err := site.LoadLocales(content, "locales", info)
 	if err != nil {
@@ -202,6 +207,7 @@ func newBookingService(st *store.Store, content fs.FS, info *site.Site, cfg conf
 		Inbox:        cfg.MailTo,
 		Brand:        booking.Brand{Name: info.Name, Email: info.Email, BaseURL: cfg.BaseURL},
 		Texts:        locales,
+		Dates:        dates,
 		LocalURL: func(lang, path string) string {
 			l, ok := info.Language(lang)
 			if !ok {

@@ -25,6 +25,14 @@ const shared = {
 };
 
 export default {
+  // The site's languages, declared once in content/site.json: every bundle
+  // may import what the build derives from them (internal/assets,
+  // languageModules): "virtual:languages", the language table;
+  // "virtual:locales", every language's strings, for the server bundle;
+  // "virtual:cldr", the time step's CLDR data of each language, a chunk per
+  // file. No language is named in frontend/.
+  site: "content/site.json",
+
   // The browser bundle: ES modules, one chunk per page (pages are React.lazy)
   // and one per language and string group (strings are imported on demand),
   // content-hashed names served as immutable from /assets/.

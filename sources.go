@@ -12,6 +12,7 @@ import (
 	"github.com/northbeam/site/handlers"
 	"github.com/northbeam/site/internal/assets"
 	"github.com/northbeam/site/internal/config"
+	"github.com/northbeam/site/internal/intl"
 	"github.com/northbeam/site/internal/site"
 	"github.com/northbeam/site/internal/store"
 	"github.com/northbeam/site/render"
@@ -49,6 +50,20 @@ func (s sources) siteContent() (fs.FS, *site.Site, error) {
 		return nil, nil, err
 	}
 	return content, info, nil
+}
+
+// dates writes dates and times in the site's languages, from the CLDR
+// data of the project's node_modules, or the part of it a production
+// binary embeds (internal/assets, Bundle.CLDR).
+func (s sources) dates(info *site.Site) (*intl.Formatter, error) {
+	cldr := os.DirFS(filepath.Join(s.root, "node_modules"))
+	if s.embedded != nil {
+		var err error
+		if cldr, err = assets.ReadCLDR(s.embedded); err != nil {
+			return nil, err
+		}
+	}
+	return intl.Load(cldr, info.Languages)
 }
 
 // buildSite builds the site: from the embedded bundle and the pages its

@@ -96,6 +96,7 @@ func newBookingEnvWith(t testing.TB, st *store.Store, availability string, now *
 		Inbox:        testInbox,
 		Brand:        booking.Brand{Name: s.Info.Name, Email: s.Info.Email, BaseURL: "https://example.test"},
 		Texts:        s.Locales,
+		Dates:        s.Dates,
 		LocalURL: func(lang, path string) string {
 			l, ok := s.Info.Language(lang)
 			if !ok {

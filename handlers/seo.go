@@ -37,9 +37,6 @@ func registerSEO(e *echo.Echo, srv *Server) {
 	registerImages(e, srv) // the content's own images, beside the brand's
 }
 
-// ogLocales are the Open Graph locales of the site's languages.
-var ogLocales = map[string]string{"en": "en_GB", "fr": "fr_FR", "de": "de_DE", "ar": "ar_AR"}
-
 // describeForSharing adds social preview tags and structured data.
 func (s *Site) describeForSharing(doc *render.Document, p page) {
 	doc.SiteName = s.Info.Name
@@ -53,10 +50,10 @@ func (s *Site) describeForSharing(doc *render.Document, p page) {
 		doc.Image = s.opts.BaseURL + img
 		doc.ImageAlt = s.shareImages[img].title
 	}
-	doc.OGLocale = ogLocales[p.lang.Code]
+	doc.OGLocale = p.lang.OpenGraph
 	for code := range p.alternates {
-		if code != p.lang.Code && ogLocales[code] != "" {
-			doc.OGAlternates = append(doc.OGAlternates, ogLocales[code])
+		if l, ok := s.Info.Language(code); ok && code != p.lang.Code {
+			doc.OGAlternates = append(doc.OGAlternates, l.OpenGraph)
 		}
 	}
 	sort.Strings(doc.OGAlternates)

@@ -15,6 +15,7 @@ import (
 
 	"github.com/northbeam/site/internal/assets"
 	"github.com/northbeam/site/internal/blog"
+	"github.com/northbeam/site/internal/intl"
 	"github.com/northbeam/site/internal/legal"
 	"github.com/northbeam/site/internal/site"
 	"github.com/northbeam/site/internal/team"
@@ -42,9 +43,12 @@ type Options struct {
 type Site struct {
 	Info    *site.Site
 	Locales *site.Locales
-	Bundle  *assets.Bundle
-	Engine  *render.Engine
-	opts    Options
+	// Dates writes dates and times in the site's languages, from the
+	// bundle's CLDR data.
+	Dates  *intl.Formatter
+	Bundle *assets.Bundle
+	Engine *render.Engine
+	opts   Options
 
 	// StaffLocales are the staff workspace's strings (content/staff/locales),
 	// apart from the visitors' so that no page of theirs carries them.
@@ -92,7 +96,11 @@ func BuildSite(ctx context.Context, content fs.FS, bundle *assets.Bundle, engine
 	if err != nil {
 		return nil, err
 	}
-	docs, err := legal.Load(content, "legal", info, legal.Settings{RetentionMonths: opts.RetentionMonths})
+	dates, err := intl.Load(bundle.CLDR, info.Languages)
+	if err != nil {
+		return nil, err
+	}
+	docs, err := legal.Load(content, "legal", info, legal.Settings{RetentionMonths: opts.RetentionMonths, Dates: dates, Texts: locales})
 	if err != nil {
 		return nil, err
 	}
@@ -100,7 +108,7 @@ func BuildSite(ctx context.Context, content fs.FS, bundle *assets.Bundle, engine
 	if err != nil {
 		return nil, err
 	}
-	posts, err := loadBlog(content, opts, contentImgs)
+	posts, err := loadBlog(content, opts, contentImgs, dates)
 	if err != nil {
 		return nil, err
 	}
@@ -113,7 +121,7 @@ func BuildSite(ctx context.Context, content fs.FS, bundle *assets.Bundle, engine
 		return nil, err
 	}
 	s := &Site{
-		Info: info, Locales: locales, StaffLocales: staffLocales, Bundle: bundle, Engine: engine, opts: opts,
+		Info: info, Locales: locales, StaffLocales: staffLocales, Dates: dates, Bundle: bundle, Engine: engine, opts: opts,
 		legal:    docs,
 		pages:    map[string]*render.Resource{},
 		payloads: map[string]*render.Resource{},

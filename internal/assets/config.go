@@ -48,8 +48,11 @@ type spec struct {
 
 // Config is esbuild.config.mjs, evaluated.
 type Config struct {
-	Client spec `json:"client"`
-	Server spec `json:"server"`
+	// Site names content/site.json, whose languages the bundles carry:
+	// every bundle may import the modules it derives (see languagesPlugin).
+	Site   string `json:"site"`
+	Client spec   `json:"client"`
+	Server spec   `json:"server"`
 	// Staff is the staff workspace's browser bundle: a build of its own,
 	// so that no byte of it reaches a visitor's page.
 	Staff spec `json:"staff"`
@@ -133,13 +136,33 @@ func decodeStrictly(data []byte, dst any) error {
 // ClientOptions returns the client bundle's options, rooted at dir, as
 // Build uses them (the bench builds other entries the same way).
 func (c *Config) ClientOptions(dir string) (api.BuildOptions, error) {
-	return c.Client.options(dir)
+	return c.options(c.Client, dir)
 }
 
 // ServerOptions returns the server bundle's options, rooted at dir, for
 // benchmarks that render other entries in goja the same way.
 func (c *Config) ServerOptions(dir string) (api.BuildOptions, error) {
-	return c.Server.options(dir)
+	return c.options(c.Server, dir)
+}
+
+// StaffOptions returns the staff workspace's bundle's options, rooted at dir.
+func (c *Config) StaffOptions(dir string) (api.BuildOptions, error) {
+	return c.options(c.Staff, dir)
+}
+
+// options maps a bundle's spec onto esbuild's Go API, rooted at dir, with
+// the modules derived from the site's languages.
+func (c *Config) options(s spec, dir string) (api.BuildOptions, error) {
+	o, err := s.options(dir)
+	if err != nil || c.Site == "" {
+		return o, err
+	}
+	langs, err := newLanguageModules(dir, c.Site)
+	if err != nil {
+		return o, err
+	}
+	o.Plugins = append(o.Plugins, langs.plugin())
+	return o, nil
 }
 
 // options maps a spec onto esbuild's Go API, rooted at dir.
