@@ -16,6 +16,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/northbeam/site/internal/config"
 	"github.com/northbeam/site/internal/store"
 )
 
@@ -144,7 +145,7 @@ func TestBackupDuringBurstRestores(t *testing.T) {
 	// Restore as the README says: the copy becomes site.db of a data
 	// directory, nothing beside it.
 	restored := t.TempDir()
-	copyFile(t, file, databasePath(restored))
+	copyFile(t, file, config.SQLiteFile(restored))
 	proc = startSite(t, bin, siteEnv(restored))
 	c.addr.Store(&proc.addr)
 	if status, body, err := c.do("GET", "/readyz", ""); err != nil || status != 200 {
@@ -176,7 +177,7 @@ func TestBackupDuringBurstRestores(t *testing.T) {
 
 	// And in the database itself: each exactly once, the file sound.
 	messages, bookings := checkStored(t, restored, before)
-	st, err := store.Open(context.Background(), databasePath(restored))
+	st, err := store.Open(context.Background(), config.SQLiteFile(restored))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -222,9 +223,7 @@ func TestBackupCommandRefusals(t *testing.T) {
 		{"no database", map[string]string{"DATA_DIR": filepath.Join(dir, "empty")}, []string{filepath.Join(dir, "y.db")}, "no database at"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			t.Setenv("DATABASE_URL", tc.env["DATABASE_URL"])
-			t.Setenv("DATA_DIR", tc.env["DATA_DIR"])
-			err := backupCommand(tc.args)
+			err := backupCommand(tc.args, func(name string) string { return tc.env[name] }, io.Discard)
 			if err == nil || !strings.Contains(err.Error(), tc.want) {
 				t.Fatalf("err = %v, want one saying %q", err, tc.want)
 			}

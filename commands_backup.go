@@ -14,29 +14,29 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/northbeam/site/internal/config"
 	"github.com/northbeam/site/internal/store"
 )
 
 // backupCommand writes a verified copy of the embedded database while the
 // site keeps serving:
 //
-//	site backup FILE                  the copy at FILE
-//	site backup -dir DIR [-keep N]    the copy at DIR/site-<UTC time>.db; with
-//	                                  -keep, only the N newest such copies stay
+//	northbeam-site backup FILE                 the copy at FILE
+//	northbeam-site backup -dir DIR [-keep N]   the copy at DIR/site-<UTC time>.db;
+//	                                           with -keep, only the N newest stay
 //
 // It reads DATA_DIR (or -data_dir) as the server does. With DATABASE_URL the
 // database is PostgreSQL, whose own tool makes the backup: pg_dump.
-func backupCommand(args []string) error {
+func backupCommand(args []string, getenv func(string) string, out io.Writer) error {
 	fs := flag.NewFlagSet("backup", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
-	dataDir := fs.String("data_dir", envOr("DATA_DIR", "./data"), "data directory")
-	databaseURL := fs.String("database_url", envOr("DATABASE_URL", ""), "PostgreSQL URL")
 	dir := fs.String("dir", "", "write the copy into this directory, named by the time")
 	keep := fs.Int("keep", 0, "with -dir: keep this many newest copies, delete the older ones (0 keeps all)")
-	if err := fs.Parse(args); err != nil {
-		return fmt.Errorf("backup: %w (usage: site backup FILE, or site backup -dir DIR [-keep N])", err)
+	cfg, err := config.Parse(fs, args, getenv, "DATA_DIR", "DATABASE_URL")
+	if err != nil {
+		return fmt.Errorf("backup: %w (%s)", err, backupUsage)
 	}
-	if *databaseURL != "" {
+	if cfg.DatabaseURL != "" {
 		return errors.New("backup: DATABASE_URL is set, so the database is PostgreSQL: back it up with its own tool, " +
 			`pg_dump --format=custom --file=site.dump "$DATABASE_URL", and restore with pg_restore (see the README)`)
 	}
@@ -47,7 +47,7 @@ func backupCommand(args []string) error {
 	case *dir == "" && fs.NArg() == 1:
 		dst = fs.Arg(0)
 	default:
-		return errors.New("backup: usage: site backup FILE, or site backup -dir DIR [-keep N]")
+		return errors.New("backup: " + backupUsage)
 	}
 	if *keep < 0 || (*keep > 0 && *dir == "") {
 		return errors.New("backup: -keep takes a number of copies, with -dir")
@@ -55,7 +55,7 @@ func backupCommand(args []string) error {
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	src := databasePath(*dataDir)
+	src := config.SQLiteFile(cfg.DataDir)
 	if _, err := os.Stat(src); err != nil {
 		return fmt.Errorf("backup: no database at %s: set DATA_DIR (or -data_dir) to the server's data directory: %w", src, err)
 	}
@@ -63,11 +63,11 @@ func backupCommand(args []string) error {
 	if err != nil {
 		return fmt.Errorf("backup of %s: %w", src, err)
 	}
-	writeBackupReport(os.Stdout, src, report)
+	writeBackupReport(out, src, report)
 	if *keep > 0 {
 		removed, err := pruneBackups(*dir, *keep)
 		for _, name := range removed {
-			fmt.Fprintf(os.Stdout, "  removed the older copy %s\n", name)
+			fmt.Fprintf(out, "  removed the older copy %s\n", name)
 		}
 		if err != nil {
 			return fmt.Errorf("backup: written, but the older copies were not all removed: %w", err)
@@ -75,6 +75,9 @@ func backupCommand(args []string) error {
 	}
 	return nil
 }
+
+// backupUsage is the backup command's synopsis.
+const backupUsage = "usage: " + program + " backup FILE, or " + program + " backup -dir DIR [-keep N]"
 
 // writeBackupReport prints what was copied, and what the copy holds.
 func writeBackupReport(w io.Writer, src string, r store.BackupReport) {

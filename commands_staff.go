@@ -7,14 +7,12 @@ import (
 	"io"
 	"io/fs"
 	"log/slog"
-	"os"
-	"strconv"
 	"strings"
 	"text/tabwriter"
 	"time"
 
-	"github.com/northbeam/site/internal/assets"
 	"github.com/northbeam/site/internal/booking"
+	"github.com/northbeam/site/internal/config"
 	"github.com/northbeam/site/internal/contact"
 	"github.com/northbeam/site/internal/site"
 	"github.com/northbeam/site/internal/staff"
@@ -23,15 +21,15 @@ import (
 
 // staffUsage is the staff command's synopsis.
 const staffUsage = `usage:
-  site staff invite EMAIL   give EMAIL access and print a one-time invitation link (valid 24 hours)
-  site staff list           list who has access
-  site staff remove EMAIL   take access away (passkeys, links and sessions end with it)`
+  ` + program + ` staff invite EMAIL   give EMAIL access and print a one-time invitation link (valid 24 hours)
+  ` + program + ` staff list           list who has access
+  ` + program + ` staff remove EMAIL   take access away (passkeys, links and sessions end with it)`
 
 // staffCommand manages who may sign in to the staff workspace, on the
 // database the configuration names (DATABASE_URL, else DATA_DIR), with the
 // links made from BASE_URL: the same command as `go run .` and on the
 // production binary.
-func staffCommand(args []string, out io.Writer) error {
+func staffCommand(args []string, getenv func(string) string, out io.Writer) error {
 	if len(args) == 0 {
 		return errors.New("staff: " + staffUsage)
 	}
@@ -42,21 +40,17 @@ func staffCommand(args []string, out io.Writer) error {
 	default:
 		return errors.New("staff: " + staffUsage)
 	}
-	cfg, err := loadConfig(nil, os.Getenv)
+	cfg, err := config.Load(nil, getenv)
 	if err != nil {
 		return fmt.Errorf("configuration: %w", err)
 	}
 	ctx := context.Background()
-	src := sources{root: absolute(cfg.Root), embedded: assets.Embedded()}
-	content, err := src.content()
+	content, info, err := projectSources(cfg).siteContent()
 	if err != nil {
 		return err
 	}
-	info, err := site.Load(content, "site.json")
-	if err != nil {
-		return err
-	}
-	st, err := openStore(ctx, cfg.DataDir, cfg.DatabaseURL, 10*time.Second)
+	cfg = withSiteEmail(cfg, info)
+	st, err := openStore(ctx, cfg, 10*time.Second)
 	if err != nil {
 		return err
 	}
@@ -97,7 +91,7 @@ func staffCommand(args []string, out io.Writer) error {
 		return err
 	}
 	if len(members) == 0 {
-		fmt.Fprintln(out, "Nobody has access yet: site staff invite EMAIL")
+		fmt.Fprintln(out, "Nobody has access yet: "+program+" staff invite EMAIL")
 		return nil
 	}
 	tw := tabwriter.NewWriter(out, 0, 0, 2, ' ', 0)
@@ -114,19 +108,16 @@ func staffCommand(args []string, out io.Writer) error {
 
 // newStaffWorkspace starts the staff workspace: its strings and mail from
 // content, the consultancy's zone from the booking service (bookings nil:
-// no cancellations, as in the staff command).
-func newStaffWorkspace(st *store.Store, content fs.FS, info *site.Info, cfg Config, bookings *booking.Service, queued func(), log *slog.Logger) (*staff.Workspace, error) {
+// no cancellations, as in the staff command). cfg's mail settings are
+// filled (withSiteEmail).
+func newStaffWorkspace(st *store.Store, content fs.FS, info *site.Info, cfg config.Config, bookings *booking.Service, queued func(), log *slog.Logger) (*staff.Workspace, error) {
 	texts, err := site.LoadLocales(content, "staff/locales", info)
 	if err != nil {
 		return nil, err
 	}
-	mailTo := cfg.MailTo
-	if mailTo == "" {
-		mailTo = info.Email
-	}
 	notSpam, err := contact.NewMailer(content, contact.Brand{
 		Name: info.Name, Email: info.Email, BaseURL: cfg.BaseURL, ResponseHours: info.Stats.ResponseHours,
-	}, mailTo)
+	}, cfg.MailTo)
 	if err != nil {
 		return nil, err
 	}
@@ -143,17 +134,4 @@ func newStaffWorkspace(st *store.Store, content fs.FS, info *site.Info, cfg Conf
 		wc.Location = av.Location
 	}
 	return staff.New(st, wc)
-}
-
-// envRetention reads RETENTION: a number of months, 12 when unset.
-func envRetention(getenv func(string) string) (int, error) {
-	v := strings.TrimSpace(getenv("RETENTION"))
-	if v == "" {
-		return staff.DefaultRetentionMonths, nil
-	}
-	n, err := strconv.Atoi(strings.TrimSpace(strings.TrimSuffix(strings.TrimSuffix(v, "months"), "mo")))
-	if err != nil {
-		return 0, fmt.Errorf("RETENTION: %q is not a number of months such as 12", v)
-	}
-	return n, nil
 }

@@ -10,12 +10,10 @@ import (
 // The staff command on the database the configuration names: an
 // invitation link from BASE_URL, the list, and the removal.
 func TestStaffCommand(t *testing.T) {
-	t.Setenv("DATA_DIR", t.TempDir())
-	t.Setenv("DATABASE_URL", "")
-	t.Setenv("BASE_URL", "https://northbeam.example")
+	env := map[string]string{"DATA_DIR": t.TempDir(), "BASE_URL": "https://northbeam.example"}
 	run := func(args ...string) (string, error) {
 		var out bytes.Buffer
-		err := staffCommand(args, &out)
+		err := staffCommand(args, func(name string) string { return env[name] }, &out)
 		return out.String(), err
 	}
 	out, err := run("invite", " Ada@Northbeam.example ")

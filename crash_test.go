@@ -20,6 +20,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/northbeam/site/internal/config"
 	"github.com/northbeam/site/internal/store"
 )
 
@@ -142,28 +143,33 @@ func TestMain(m *testing.M) {
 }
 
 // buildSite builds the production binary as `npm run build:binary` does:
-// the bundles, and the pages the build rendered with them, embedded. The
+// the build command writes the bundles, the pages it rendered with them
+// and the pictures' copies, and `go build -tags prod` embeds them. The
 // first test to ask builds it; the others reuse it.
+//
+// The build command runs in this process (its code is this package's), in
+// an empty environment: the configuration's defaults. The compiler runs
+// without -trimpath and -ldflags='-s -w', which change only what the
+// binary says of its source; -trimpath would also compile every
+// dependency again, its objects being cached apart from the tests' own.
 func buildSite(t *testing.T) string {
 	t.Helper()
 	builtBinary.once.Do(func() {
-		dir, err := os.MkdirTemp("", "site-bin-")
+		dir, err := os.MkdirTemp("", program+"-")
 		if err != nil {
 			builtBinary.err = err
 			return
 		}
 		builtBinary.dir = dir
-		bin := filepath.Join(dir, "site")
-		for _, args := range [][]string{
-			{"run", ".", "build", "-out", "internal/assets/dist"},
-			{"build", "-tags", "prod", "-trimpath", "-o", bin, "."},
-		} {
-			cmd := exec.Command("go", args...)
-			cmd.Env = append(os.Environ(), "GA_MEASUREMENT_ID=", "CONSENT_HIDE_FROM_BOTS=true")
-			if out, err := cmd.CombinedOutput(); err != nil {
-				builtBinary.err = fmt.Errorf("go %s: %v\n%s", strings.Join(args, " "), err, out)
-				return
-			}
+		var report strings.Builder
+		if err := buildCommand([]string{"-out", "internal/assets/dist"}, func(string) string { return "" }, &report); err != nil {
+			builtBinary.err = fmt.Errorf("build: %w\n%s", err, report.String())
+			return
+		}
+		bin := filepath.Join(dir, program)
+		if out, err := exec.Command("go", "build", "-tags", "prod", "-o", bin, ".").CombinedOutput(); err != nil {
+			builtBinary.err = fmt.Errorf("go build -tags prod: %v\n%s", err, out)
+			return
 		}
 		builtBinary.path = bin
 	})
@@ -291,7 +297,7 @@ func (a *acked) add(message, token string) {
 // twice.
 func checkStored(t *testing.T, dataDir string, a *acked) (messages, bookings int) {
 	t.Helper()
-	st, err := store.Open(context.Background(), databasePath(dataDir))
+	st, err := store.Open(context.Background(), config.SQLiteFile(dataDir))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -25,6 +25,14 @@ const shared = {
 };
 
 export default {
+  // The site's languages, declared once in content/site.json: every bundle
+  // may import what the build derives from them (internal/assets,
+  // languageModules): "virtual:languages", the language table;
+  // "virtual:locales", every language's strings, for the server bundle;
+  // "virtual:cldr", the time step's CLDR data of each language, a chunk per
+  // file. No language is named in frontend/.
+  site: "content/site.json",
+
   // The browser bundle: ES modules, one chunk per page (pages are React.lazy)
   // and one per language and string group (strings are imported on demand),
   // content-hashed names served as immutable from /assets/.
@@ -48,6 +56,10 @@ export default {
     // per language and group: a page loads the shell's group and its own
     // (internal/assets, StringGroups). The server bundle has them all.
     strings: "frontend/lib/strings.json",
+    // The page table: every page type, declared once. The build makes the
+    // page list that frontend/pages/index.ts imports from it, each page a
+    // chunk loaded on demand (internal/assets, PageTable).
+    pages: "frontend/pages/table.ts",
   },
 
   // The server bundle, evaluated by goja. goja has no dynamic import(), so
@@ -69,6 +81,8 @@ export default {
       "react-dom/server": "./node_modules/react-dom/cjs/react-dom-server-legacy.browser.production.js",
     },
     loader: { ".css": "empty" },
+    // The same page table: index.server.ts imports every page at once.
+    pages: "frontend/pages/table.ts",
   },
 
   // The staff workspace under /staff: a build of its own, rendered in the

@@ -16,7 +16,7 @@ node22="$root/bench/lighthouse/node_modules/.bin/node"
 tmp=$(mktemp -d)
 trap 'kill "$pid" 2>/dev/null || true; rm -rf "$tmp"' EXIT
 npm run --silent build:binary >/dev/null
-cp bin/site "$tmp/site"
+cp bin/northbeam-site "$tmp/northbeam-site"
 addr=127.0.0.1:8090
 # Audit this build, never a server someone left running on the port.
 if curl -fsS -o /dev/null "http://$addr/readyz" 2>/dev/null; then
@@ -24,7 +24,7 @@ if curl -fsS -o /dev/null "http://$addr/readyz" 2>/dev/null; then
   exit 1
 fi
 # The banner shows as it does to visitors (headless Chromium counts as a bot).
-(cd "$tmp" && ADDR=$addr BASE_URL=http://$addr DATA_DIR="$tmp/data" CONSENT_HIDE_FROM_BOTS=false exec ./site 2>"$tmp/log") &
+(cd "$tmp" && ADDR=$addr BASE_URL=http://$addr DATA_DIR="$tmp/data" CONSENT_HIDE_FROM_BOTS=false exec ./northbeam-site 2>"$tmp/log") &
 pid=$!
 for _ in $(seq 1 120); do
   curl -fsS -o /dev/null "http://$addr/readyz" 2>/dev/null && break

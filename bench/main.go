@@ -94,7 +94,7 @@ func run() error {
 	defer os.RemoveAll(tmp)
 
 	fmt.Println("building the production binary...")
-	bin := filepath.Join(tmp, "site")
+	bin := filepath.Join(tmp, "northbeam-site")
 	if err := sh(root, "go", "run", ".", "build", "-out", "internal/assets/dist"); err != nil {
 		return err
 	}

@@ -543,6 +543,13 @@ var fixtureSites sync.Map // dev bool -> func() (*sitebuild.Build, error)
 // fixtureHandler serves the fixture blog, in development mode or not.
 func fixtureHandler(t *testing.T, dev bool) http.Handler {
 	t.Helper()
+	return New(NewServer(fixtureSite(t, dev), Services{Log: sitetest.QuietLog()}))
+}
+
+// fixtureSite builds the site of the fixture blog once, in development
+// mode or not.
+func fixtureSite(t testing.TB, dev bool) *sitebuild.Build {
+	t.Helper()
 	real := sitetest.Site(t)
 	content := fixtureContent(t, fixturePosts())
 	build, _ := fixtureSites.LoadOrStore(dev, sync.OnceValues(func() (*sitebuild.Build, error) {
@@ -554,7 +561,7 @@ func fixtureHandler(t *testing.T, dev bool) http.Handler {
 	if err != nil {
 		t.Fatalf("building the fixture site: %v", err)
 	}
-	return New(NewServer(s, Services{Log: sitetest.QuietLog()}))
+	return s
 }
 
 func TestBlogPagination(t *testing.T) {

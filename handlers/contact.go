@@ -29,9 +29,6 @@ func registerContact(e *echo.Echo, srv *Server) {
 // and percent-encoded, stays well below it.
 const contactBodyLimit = 64 << 10
 
-// defaultContactRate is how many posts one client may make.
-var defaultContactRate = RateLimit{Requests: 5, Window: 10 * time.Minute}
-
 // contactRequest is the contact form as posted, in either encoding.
 type contactRequest struct {
 	Name    string `json:"name"`

@@ -2,11 +2,9 @@ package handlers
 
 import (
 	"context"
-	"fmt"
 	"math"
 	"net/netip"
 	"strconv"
-	"strings"
 	"sync"
 	"time"
 
@@ -17,19 +15,8 @@ import (
 )
 
 // RateLimit is how many requests one client may make in any window of
-// time. The zero value takes the default of the endpoint that uses it.
-type RateLimit struct {
-	Requests int
-	Window   time.Duration
-}
-
-// or returns l, or def when l is not set.
-func (l RateLimit) or(def RateLimit) RateLimit {
-	if l.Requests <= 0 || l.Window <= 0 {
-		return def
-	}
-	return l
-}
+// time. The zero value takes the endpoint's default, from internal/config.
+type RateLimit = ratelimit.Limit
 
 // limiter counts requests per client: in memory for one process, or in the
 // shared database (internal/ratelimit) when several instances serve the
@@ -112,31 +99,6 @@ func clientKey(ip string) string {
 		return addr.String()
 	}
 	return prefix.String()
-}
-
-// Defaults of the booking API's limits: a visitor books once or twice, and
-// browses a few weeks of slots.
-var (
-	defaultBookingRate = RateLimit{Requests: 10, Window: 10 * time.Minute}
-	defaultSlotsRate   = RateLimit{Requests: 120, Window: time.Minute}
-)
-
-// ParseRateLimit reads a limit written as "requests/window", such as
-// "5/10m"; "" is the zero value (the endpoint's default).
-func ParseRateLimit(s string) (RateLimit, error) {
-	if s == "" {
-		return RateLimit{}, nil
-	}
-	n, w, ok := strings.Cut(s, "/")
-	requests, err := strconv.Atoi(strings.TrimSpace(n))
-	if !ok || err != nil || requests <= 0 {
-		return RateLimit{}, fmt.Errorf("rate limit %q: want requests/window, such as 5/10m", s)
-	}
-	window, err := time.ParseDuration(strings.TrimSpace(w))
-	if err != nil || window <= 0 {
-		return RateLimit{}, fmt.Errorf("rate limit %q: want requests/window, such as 5/10m", s)
-	}
-	return RateLimit{Requests: requests, Window: window}, nil
 }
 
 // throttled counts a request of c's client against l. When the client is

@@ -18,6 +18,7 @@ import (
 	"github.com/northbeam/site/internal/accesslog"
 	"github.com/northbeam/site/internal/booking"
 	"github.com/northbeam/site/internal/calendar"
+	"github.com/northbeam/site/internal/config"
 	"github.com/northbeam/site/internal/contact"
 	"github.com/northbeam/site/internal/sitebuild"
 	"github.com/northbeam/site/internal/staff"
@@ -34,18 +35,19 @@ type Services struct {
 	// reports; nil when there are none.
 	Calendar *calendar.Source
 	Now      func() time.Time // default time.Now
-	// ContactRate limits contact posts per client; default 5 per 10 minutes.
+	// ContactRate limits contact posts per client; unset, the
+	// configuration's default.
 	ContactRate RateLimit
-	// BookingRate limits booking and cancellation posts per client;
-	// default 10 per 10 minutes.
+	// BookingRate limits booking and cancellation posts per client; unset,
+	// the configuration's default.
 	BookingRate RateLimit
-	// SlotsRate limits slot queries per client; default 120 per minute.
+	// SlotsRate limits slot queries per client; unset, config.SlotsRateLimit.
 	SlotsRate RateLimit
 	// TrustProxy believes X-Forwarded-For and X-Forwarded-Proto from a
 	// proxy on a loopback or private address; default false.
 	TrustProxy bool
-	// HSTS is when Strict-Transport-Security is sent: HSTSAuto (default,
-	// over https), HSTSAlways or HSTSOff.
+	// HSTS is when Strict-Transport-Security is sent: config.HSTSAuto
+	// (default, over https), config.HSTSAlways or config.HSTSOff.
 	HSTS string
 
 	// Staff is the staff workspace under /staff; nil (tests that serve
@@ -90,11 +92,12 @@ func NewServer(b *sitebuild.Build, svc Services) *Server {
 	if svc.Now == nil {
 		svc.Now = time.Now
 	}
+	defaults := config.Default()
 	srv := &Server{
 		Services: svc, log: svc.Log,
-		contactLimiter: newLimiter(svc.Store, "contact", svc.ContactRate.or(defaultContactRate)),
-		bookingLimiter: newLimiter(svc.Store, "booking", svc.BookingRate.or(defaultBookingRate)),
-		slotsLimiter:   newLimiter(svc.Store, "slots", svc.SlotsRate.or(defaultSlotsRate)),
+		contactLimiter: newLimiter(svc.Store, "contact", svc.ContactRate.Or(defaults.ContactRateLimit)),
+		bookingLimiter: newLimiter(svc.Store, "booking", svc.BookingRate.Or(defaults.BookingRateLimit)),
+		slotsLimiter:   newLimiter(svc.Store, "slots", svc.SlotsRate.Or(config.SlotsRateLimit())),
 	}
 	srv.build.Store(b)
 	return srv

@@ -8,18 +8,13 @@ import (
 
 	"github.com/labstack/echo/v4"
 	"github.com/labstack/echo/v4/middleware"
+
+	"github.com/northbeam/site/internal/config"
 )
 
 // The hardening of every response: security headers, the origin check of
 // state-changing requests, a body limit as a backstop, and where the
 // client's address comes from. router.go lists these middlewares.
-
-// HSTS modes (Services.HSTS).
-const (
-	HSTSAuto   = "auto"   // over https: TLS here, or X-Forwarded-Proto from a trusted proxy
-	HSTSAlways = "always" // every response: a proxy in front terminates TLS and says nothing
-	HSTSOff    = "off"
-)
 
 // hstsValue is two years, the preload lists' minimum. Subdomains are left
 // out: the consultancy's other hosts are not ours to force onto https.
@@ -125,9 +120,9 @@ var (
 // to req. A forwarded scheme is believed only from a trusted proxy.
 func (srv *Server) overHTTPS(req *http.Request) bool {
 	switch srv.HSTS {
-	case HSTSOff:
+	case config.HSTSOff:
 		return false
-	case HSTSAlways:
+	case config.HSTSAlways:
 		return true
 	}
 	if req.TLS != nil {

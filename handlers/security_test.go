@@ -16,6 +16,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 	"github.com/northbeam/site/internal/booking"
+	"github.com/northbeam/site/internal/config"
 	"github.com/northbeam/site/internal/contact"
 	"github.com/northbeam/site/internal/logtest"
 	"github.com/northbeam/site/internal/sitetest"
@@ -131,8 +132,8 @@ func TestStrictTransportSecurity(t *testing.T) {
 		{"forwarded https, proxy not trusted", Services{}, false, "https", false},
 		{"forwarded https, proxy trusted", Services{TrustProxy: true}, false, "https", true},
 		{"forwarded http, proxy trusted", Services{TrustProxy: true}, false, "http", false},
-		{"always", Services{HSTS: HSTSAlways}, false, "", true},
-		{"off, even over TLS", Services{HSTS: HSTSOff}, true, "", false},
+		{"always", Services{HSTS: config.HSTSAlways}, false, "", true},
+		{"off, even over TLS", Services{HSTS: config.HSTSOff}, true, "", false},
 	}
 	for _, tc := range cases {
 		tc.svc.Log = sitetest.QuietLog()
@@ -386,20 +387,6 @@ func TestSecurityLogsHoldNoVisitorData(t *testing.T) {
 	}
 	if !strings.Contains(out, `"id":"`) {
 		t.Errorf("no request id in the logs:\n%s", out)
-	}
-}
-
-// TestParseRateLimit reads the configuration's requests/window.
-func TestParseRateLimit(t *testing.T) {
-	for in, want := range map[string]RateLimit{"": {}, "5/10m": {5, 10 * time.Minute}, " 100 / 1s": {100, time.Second}} {
-		if got, err := ParseRateLimit(in); err != nil || got != want {
-			t.Errorf("ParseRateLimit(%q) = %v, %v", in, got, err)
-		}
-	}
-	for _, in := range []string{"5", "0/1m", "-1/1m", "5/0s", "x/1m", "5/ever"} {
-		if _, err := ParseRateLimit(in); err == nil {
-			t.Errorf("ParseRateLimit(%q) accepted", in)
-		}
 	}
 }
 

@@ -23,9 +23,9 @@ import (
 func registerStaff(e *echo.Echo, srv *Server) {
 	h := &staffHandlers{
 		srv:            srv,
-		signInLimiter:  newLimiter(srv.Store, "staff-sign-in", srv.StaffSignInRate.or(defaultStaffSignInRate)),
-		linkLimiter:    newLimiter(srv.Store, "staff-link", srv.StaffLinkRate.or(defaultStaffLinkRate)),
-		addressLimiter: newLimiter(srv.Store, "staff-link-address", srv.StaffLinkRate.or(defaultStaffLinkRate)),
+		signInLimiter:  newLimiter(srv.Store, "staff-sign-in", srv.StaffSignInRate.Or(defaultStaffSignInRate)),
+		linkLimiter:    newLimiter(srv.Store, "staff-link", srv.StaffLinkRate.Or(defaultStaffLinkRate)),
+		addressLimiter: newLimiter(srv.Store, "staff-link-address", srv.StaffLinkRate.Or(defaultStaffLinkRate)),
 	}
 	page := []string{http.MethodGet, http.MethodHead}
 	e.Match(page, "/staff/sign-in", h.guard(h.signInPage))

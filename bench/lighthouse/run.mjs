@@ -5,18 +5,15 @@
 // starts the site; it needs the Node this folder installs.
 //
 //   node run.mjs <base URL> <report.md>
-import { writeFile } from "node:fs/promises";
+import { readFile, writeFile } from "node:fs/promises";
 import * as chromeLauncher from "chrome-launcher";
 import lighthouse from "lighthouse";
 
 const [base = "http://127.0.0.1:8090", reportPath = "lighthouse.md"] = process.argv.slice(2);
 const chromePath = process.env.CHROME_PATH || "/usr/bin/chromium";
-const languages = [
-  { code: "en", prefix: "" },
-  { code: "fr", prefix: "/fr" },
-  { code: "de", prefix: "/de" },
-  { code: "ar", prefix: "/ar" },
-];
+// The site's languages, as content/site.json lists them.
+const site = JSON.parse(await readFile(new URL("../../content/site.json", import.meta.url), "utf8"));
+const languages = site.languages.map(({ code, prefix }) => ({ code, prefix }));
 const categories = ["performance", "accessibility", "best-practices", "seo"];
 
 // One post per language, from the sitemap: the newest in that language.

@@ -1,9 +1,8 @@
 import i18next, { type i18n as I18n, type Resource, type ResourceKey } from "i18next";
 import { initReactI18next } from "react-i18next";
 import type en from "../../content/locales/en.json";
+import { pageTable, type PageName } from "../pages/table";
 import type { Lang } from "./languages";
-import type { PageName } from "./payload";
-import { pages } from "./strings.json";
 import type stringsFile from "./strings.json";
 
 export type Strings = typeof en;
@@ -19,7 +18,7 @@ export type Translate = (key: string, options?: Record<string, unknown>) => stri
 
 /** pageGroups returns the string groups a page shows, the shell's first. */
 export function pageGroups(page: PageName): StringGroup[] {
-  return ["common", ...((pages[page] ?? []) as StringGroup[])];
+  return ["common", ...pageTable[page].strings];
 }
 
 /**

@@ -1,18 +1,22 @@
-import site from "../../content/site.json";
+// The site's languages come from content/site.json alone, through the
+// table the build derives from it ("virtual:languages"): no language is
+// named in the code.
+import table from "virtual:languages";
 
-export type Lang = "en" | "fr" | "de" | "ar";
+declare const langBrand: unique symbol;
 
-export interface Language {
-  code: Lang;
-  tag: string;
-  label: string;
-  dir: "ltr" | "rtl";
-  prefix: string;
-}
+/**
+ * Lang is the code of one of the site's languages. A string becomes one
+ * only through isLang, the table or a path (splitPath), never by naming it.
+ */
+export type Lang = string & { readonly [langBrand]: true };
 
-export const languages = site.languages as Language[];
-export const defaultLang: Lang = "en";
-export const storageKey: string = site.languageStorageKey;
+/** Language is a language of the table, its code a Lang. */
+export type Language = Omit<(typeof table.languages)[number], "code"> & { code: Lang };
+
+export const languages = table.languages as Language[];
+export const defaultLang = table.defaultLanguage as Lang;
+export const storageKey: string = table.storageKey;
 
 export function isLang(value: unknown): value is Lang {
   return languages.some((l) => l.code === value);

@@ -15,8 +15,9 @@ import {
 } from "react-router-dom";
 import { loadStrings, pageGroups, readyStrings } from "#locales";
 import { pages } from "#pages";
+import { routeOf, type PageName } from "../pages/table";
 import { splitPath, type Lang } from "./languages";
-import type { PageName, Payload } from "./payload";
+import type { Payload } from "./payload";
 import { fetchPayload, readyPayload } from "./payloadContext";
 import { PendingContext } from "./pending";
 import { pinScroll } from "./scroll";
@@ -27,34 +28,6 @@ import { pinScroll } from "./scroll";
  * the page on screen with nothing in between.
  */
 export const placeholderDelayMs = 300;
-
-/**
- * pageOf guesses which page a path holds (without its language prefix), so
- * that the page's chunk and strings load while its data does. The server's
- * payload has the last word; its route table is the reference.
- */
-export function pageOf(rest: string): PageName {
-  const [first, second, third] = rest.split("/").filter(Boolean);
-  switch (first) {
-    case undefined:
-    case "services":
-      return "Home";
-    case "blog":
-      return second && second !== "page" && second !== "tag" && !third ? "BlogPost" : "BlogList";
-    case "team":
-      return second && !third ? "Person" : second ? "NotFound" : "Team";
-    case "work":
-      return second && !third ? "CaseStudy" : second ? "NotFound" : "CaseStudies";
-    case "schedule":
-      return second === "cancel" ? "CancelBooking" : second === "reschedule" ? "RescheduleBooking" : "Schedule";
-    case "privacy":
-    case "cookies":
-    case "imprint":
-      return "Legal";
-    default:
-      return "NotFound";
-  }
-}
 
 /** ready reports whether everything a path's page needs is here: its payload, its chunk and its strings. */
 function ready(path: string): boolean {
@@ -75,7 +48,7 @@ function pageReady(page: PageName, lang: Lang): Promise<unknown> {
  */
 function prepare(path: string): { frame: Promise<Payload>; page: Promise<Payload> } {
   const { lang, rest } = splitPath(path);
-  const guess = pageOf(rest);
+  const guess = routeOf(rest).page;
   const payload = fetchPayload(path);
   const guessed = pageReady(guess, lang);
   guessed.catch(() => undefined); // reported through page, when it is the one

@@ -1,19 +1,5 @@
+import type { PageName } from "../pages/table";
 import type { Lang } from "./languages";
-
-/** PageName names a component under frontend/pages (its file name). */
-export type PageName =
-  | "Home"
-  | "BlogList"
-  | "BlogPost"
-  | "Schedule"
-  | "CancelBooking"
-  | "RescheduleBooking"
-  | "Legal"
-  | "NotFound"
-  | "CaseStudies"
-  | "CaseStudy"
-  | "Team"
-  | "Person";
 
 /** ClientConfig is the server configuration the browser needs. */
 export interface ClientConfig {

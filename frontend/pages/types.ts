@@ -1,8 +1,14 @@
 import type { ComponentType } from "react";
-import type { PageName, Payload } from "../lib/payload";
+import type { Payload } from "../lib/payload";
+import type { PageName } from "./table";
 
 export interface PageProps {
   payload: Payload;
+}
+
+/** PageModule is a page's module (frontend/pages/<name>.tsx): its component, the default export. */
+export interface PageModule {
+  default: ComponentType<PageProps>;
 }
 
 export interface PageEntry {

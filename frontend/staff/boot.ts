@@ -1,4 +1,4 @@
-import { isLang, type Lang } from "../lib/languages";
+import { defaultLang, isLang, type Lang } from "../lib/languages";
 
 /** Me is the signed-in staff member. */
 export interface Me {
@@ -27,7 +27,7 @@ export const bootElementId = "staff-data";
 export function readBoot(): Boot {
   const raw = JSON.parse(document.getElementById(bootElementId)?.textContent ?? "{}") as Partial<Boot>;
   return {
-    lang: isLang(raw.lang) ? raw.lang : "en",
+    lang: isLang(raw.lang) ? raw.lang : defaultLang,
     name: raw.name ?? "",
     zone: raw.zone ?? "UTC",
     me: raw.me ?? null,

@@ -1,12 +1,14 @@
-import type { Lang } from "../lib/languages";
+import { language, type Lang } from "../lib/languages";
 
-// Arabic with Western digits, as the public site writes dates (internal/intl).
-const locales: Record<Lang, string> = { en: "en-GB", fr: "fr-FR", de: "de-DE", ar: "ar-u-nu-latn" };
+/** localeOf is the locale of a language (content/site.json): Arabic with Western digits, as the public site writes dates (internal/intl). */
+function localeOf(lang: Lang): string {
+  return language(lang).locale;
+}
 
 /** dateTime formats an instant as a date and a time in zone. */
 export function dateTime(lang: Lang, iso: string, zone: string): string {
   // Month names, not a numeric date: 24 Nov 2026, 24 nov. 2026, 24. Nov. 2026, 24 نوفمبر 2026.
-  return new Intl.DateTimeFormat(locales[lang], {
+  return new Intl.DateTimeFormat(localeOf(lang), {
     day: "numeric",
     month: "short",
     year: "numeric",
@@ -18,13 +20,13 @@ export function dateTime(lang: Lang, iso: string, zone: string): string {
 
 /** time formats the time of day of an instant in zone. */
 export function time(lang: Lang, iso: string, zone: string): string {
-  return new Intl.DateTimeFormat(locales[lang], { timeStyle: "short", timeZone: zone }).format(new Date(iso));
+  return new Intl.DateTimeFormat(localeOf(lang), { timeStyle: "short", timeZone: zone }).format(new Date(iso));
 }
 
 /** day formats a calendar date (YYYY-MM-DD) with its weekday. */
 export function day(lang: Lang, date: string): string {
   const [y, m, d] = date.split("-").map(Number);
-  return new Intl.DateTimeFormat(locales[lang], { weekday: "long", day: "numeric", month: "long", year: "numeric", timeZone: "UTC" }).format(
+  return new Intl.DateTimeFormat(localeOf(lang), { weekday: "long", day: "numeric", month: "long", year: "numeric", timeZone: "UTC" }).format(
     new Date(Date.UTC(y ?? 1970, (m ?? 1) - 1, d ?? 1)),
   );
 }

@@ -1,4 +1,5 @@
-import type { Key } from "./i18n";
+import { defaultLang, isLang, language } from "../lib/languages";
+import type { Key, T } from "./i18n";
 
 /** serviceKey is the string naming a service key of the contact form or the booking. */
 export function serviceKey(service: string): Key | null {
@@ -19,15 +20,12 @@ export function serviceKey(service: string): Key | null {
   return null;
 }
 
-/** languageKey is the string naming a visitor's language. */
-export function languageKey(lang: string): Key {
-  switch (lang) {
-    case "fr":
-      return "languages.fr";
-    case "de":
-      return "languages.de";
-    case "ar":
-      return "languages.ar";
-  }
-  return "languages.en";
+/**
+ * languageName names a visitor's language in the workspace's: its
+ * languages.<code> string, or, for a language the workspace's strings do
+ * not name yet, its own label (content/site.json).
+ */
+export function languageName(t: T, lang: string): string {
+  const l = language(isLang(lang) ? lang : defaultLang);
+  return t(`languages.${l.code}` as Key, { defaultValue: l.label });
 }

@@ -11,19 +11,31 @@ import (
 	"strings"
 
 	"github.com/evanw/esbuild/pkg/api"
+
+	"github.com/northbeam/site/internal/intl"
+	"github.com/northbeam/site/internal/site"
 )
 
 // URLPrefix is where the client files are served.
 const URLPrefix = "/assets/"
 
 // Bundle is the output of a build: the client files by name (relative to
-// URLPrefix), the server bundle for goja, and the manifest that ties pages
-// and languages to their chunks.
+// URLPrefix), the server bundle for goja, the manifest that ties pages
+// and languages to their chunks, and the CLDR data the server writes the
+// site's dates with.
 type Bundle struct {
 	Client   map[string][]byte
 	Server   []byte
 	Manifest Manifest
+	// CLDR is the Unicode CLDR data laid out as node_modules, which
+	// internal/intl reads: the project's own in a build from the project,
+	// the files the site's languages need (cldrFiles) in one read back.
+	CLDR      fs.FS
+	cldrFiles []string
 }
+
+// cldrDir holds the CLDR files in a written bundle.
+const cldrDir = "cldr"
 
 // Manifest says which files a page needs.
 type Manifest struct {
@@ -88,7 +100,7 @@ func Build(dir string) (*Bundle, error) {
 		return nil, err
 	}
 	const outdir = "dist/client"
-	clientOpts, err := cfg.Client.options(dir)
+	clientOpts, err := cfg.ClientOptions(dir)
 	if err != nil {
 		return nil, fmt.Errorf("assets: client: %w", err)
 	}
@@ -97,7 +109,7 @@ func Build(dir string) (*Bundle, error) {
 	if len(client.Errors) > 0 {
 		return nil, fmt.Errorf("assets: client build:\n%s", formatMessages(client.Errors))
 	}
-	serverOpts, err := cfg.Server.options(dir)
+	serverOpts, err := cfg.ServerOptions(dir)
 	if err != nil {
 		return nil, fmt.Errorf("assets: server: %w", err)
 	}
@@ -107,7 +119,7 @@ func Build(dir string) (*Bundle, error) {
 		return nil, fmt.Errorf("assets: server build:\n%s", formatMessages(server.Errors))
 	}
 
-	staffOpts, err := cfg.Staff.options(dir)
+	staffOpts, err := cfg.StaffOptions(dir)
 	if err != nil {
 		return nil, fmt.Errorf("assets: staff: %w", err)
 	}
@@ -142,20 +154,31 @@ func Build(dir string) (*Bundle, error) {
 		return nil, err
 	}
 	if cfg.Client.Strings != "" {
-		if err := b.addStrings(dir, cfg.Client.Strings); err != nil {
+		if err := b.addStrings(dir, cfg); err != nil {
 			return nil, err
 		}
 	}
 	if b.Manifest.Staff, err = staffManifest(staff.Metafile, outdir); err != nil {
 		return nil, err
 	}
+	if cfg.Site != "" {
+		info, err := site.Load(os.DirFS(dir), cfg.Site)
+		if err != nil {
+			return nil, fmt.Errorf("assets: %w", err)
+		}
+		b.CLDR = os.DirFS(filepath.Join(dir, cldrNodeModules))
+		if b.cldrFiles, err = intl.Sources(b.CLDR, info.Languages); err != nil {
+			return nil, fmt.Errorf("assets: %w", err)
+		}
+	}
 	return b, nil
 }
 
 // addStrings adds the modules of the string groups to the client's files,
-// and says in the manifest where each is and which a page loads.
-func (b *Bundle) addStrings(dir, groupsFile string) error {
-	groups, err := LoadStringGroups(filepath.Join(dir, groupsFile))
+// and says in the manifest where each is and which a page loads (as the
+// page table says).
+func (b *Bundle) addStrings(dir string, cfg *Config) error {
+	groups, err := LoadStringGroups(filepath.Join(dir, cfg.Client.Strings))
 	if err != nil {
 		return err
 	}
@@ -172,9 +195,13 @@ func (b *Bundle) addStrings(dir, groupsFile string) error {
 		b.Client[files.Dir()+name] = data
 		b.Manifest.Strings[lang][group] = URLPrefix + files.Dir() + name
 	}
+	table, err := cfg.PageTable(dir)
+	if err != nil {
+		return err
+	}
 	b.Manifest.PageStrings = map[string][]string{}
 	for page := range b.Manifest.Pages {
-		b.Manifest.PageStrings[page] = groups.PageGroups(page)
+		b.Manifest.PageStrings[page] = table.StringGroups(page)
 	}
 	return nil
 }
@@ -304,6 +331,15 @@ func (b *Bundle) Write(dir string) error {
 	if err := write("manifest.json", mj); err != nil {
 		return fmt.Errorf("assets: %w", err)
 	}
+	for _, name := range b.cldrFiles {
+		data, err := fs.ReadFile(b.CLDR, name)
+		if err != nil {
+			return fmt.Errorf("assets: %w", err)
+		}
+		if err := write(path.Join(cldrDir, name), data); err != nil {
+			return fmt.Errorf("assets: %w", err)
+		}
+	}
 	return nil
 }
 
@@ -331,5 +367,18 @@ func Read(fsys fs.FS) (*Bundle, error) {
 	if err != nil {
 		return nil, fmt.Errorf("assets: %w", err)
 	}
+	if b.CLDR, err = ReadCLDR(fsys); err != nil {
+		return nil, err
+	}
 	return b, nil
+}
+
+// ReadCLDR returns the CLDR data of a bundle written by Write, without
+// reading the rest of it.
+func ReadCLDR(fsys fs.FS) (fs.FS, error) {
+	cldr, err := fs.Sub(fsys, cldrDir)
+	if err != nil {
+		return nil, fmt.Errorf("assets: %w", err)
+	}
+	return cldr, nil
 }

@@ -41,19 +41,24 @@ type spec struct {
 	// Strings names a string groups file (see StringGroups): the build
 	// then cuts each language's strings into a chunk per group.
 	Strings string `json:"strings"`
+	// Pages names the page table (see PageTable): the build then makes
+	// the page lists the bundle imports.
+	Pages string `json:"pages"`
 }
 
 // Config is esbuild.config.mjs, evaluated.
 type Config struct {
-	Client spec `json:"client"`
-	Server spec `json:"server"`
+	// Site names content/site.json, whose languages the bundles carry:
+	// every bundle may import the modules it derives (see languagesPlugin).
+	Site   string `json:"site"`
+	Client spec   `json:"client"`
+	Server spec   `json:"server"`
 	// Staff is the staff workspace's browser bundle: a build of its own,
 	// so that no byte of it reaches a visitor's page.
 	Staff spec `json:"staff"`
 }
 
-// LoadConfig evaluates esbuild.config.mjs: esbuild turns the module into
-// CommonJS and goja runs it, the way Vite loads its own config file.
+// LoadConfig evaluates esbuild.config.mjs.
 func LoadConfig(path string) (*Config, error) {
 	src, err := os.ReadFile(path)
 	if err != nil {
@@ -63,46 +68,101 @@ func LoadConfig(path string) (*Config, error) {
 }
 
 func parseConfig(name string, src []byte) (*Config, error) {
-	res := api.Transform(string(src), api.TransformOptions{
-		Loader:     api.LoaderJS,
-		Format:     api.FormatCommonJS,
-		Sourcefile: name,
-	})
-	if len(res.Errors) > 0 {
-		return nil, fmt.Errorf("assets: %s", formatMessages(res.Errors))
-	}
-	vm := goja.New()
-	module := vm.NewObject()
-	exports := vm.NewObject()
-	_ = module.Set("exports", exports)
-	_ = vm.Set("module", module)
-	_ = vm.Set("exports", exports)
-	if _, err := vm.RunScript(name, string(res.Code)); err != nil {
-		return nil, fmt.Errorf("assets: evaluating %s: %w", name, err)
-	}
-	out, err := vm.RunString(`JSON.stringify(module.exports.default)`)
-	if err != nil || goja.IsUndefined(out) {
-		return nil, fmt.Errorf("assets: %s has no default export", name)
+	_, exports, err := evalModule(name, src, api.LoaderJS)
+	if err != nil {
+		return nil, err
 	}
 	var cfg Config
-	dec := json.NewDecoder(strings.NewReader(out.String()))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&cfg); err != nil {
+	if err := decodeExport(exports, "default", &cfg); err != nil {
 		return nil, fmt.Errorf("assets: %s: %w", name, err)
 	}
 	return &cfg, nil
 }
 
+// PageTable loads the page table that the client bundle names, rooted at
+// dir.
+func (c *Config) PageTable(dir string) (*PageTable, error) {
+	if c.Client.Pages == "" {
+		return nil, fmt.Errorf("assets: the client bundle names no page table")
+	}
+	return LoadPageTable(filepath.Join(dir, c.Client.Pages))
+}
+
+// evalModule evaluates an ES module in goja and returns its exports:
+// esbuild turns the module into CommonJS and goja runs it, the way Vite
+// loads its own config file. So the module may import types only.
+func evalModule(name string, src []byte, loader api.Loader) (*goja.Runtime, *goja.Object, error) {
+	res := api.Transform(string(src), api.TransformOptions{
+		Loader:     loader,
+		Format:     api.FormatCommonJS,
+		Sourcefile: name,
+	})
+	if len(res.Errors) > 0 {
+		return nil, nil, fmt.Errorf("assets: %s", formatMessages(res.Errors))
+	}
+	vm := goja.New()
+	module := vm.NewObject()
+	_ = module.Set("exports", vm.NewObject())
+	_ = vm.Set("module", module)
+	_ = vm.Set("exports", module.Get("exports"))
+	if _, err := vm.RunScript(name, string(res.Code)); err != nil {
+		return nil, nil, fmt.Errorf("assets: evaluating %s: %w", name, err)
+	}
+	return vm, module.Get("exports").ToObject(vm), nil
+}
+
+// decodeExport decodes what a module exports under name into dst, by way
+// of JSON.
+func decodeExport(exports *goja.Object, name string, dst any) error {
+	v := exports.Get(name)
+	if v == nil || goja.IsUndefined(v) {
+		return fmt.Errorf("no export %q", name)
+	}
+	data, err := json.Marshal(v.Export())
+	if err != nil {
+		return fmt.Errorf("export %q: %w", name, err)
+	}
+	return decodeStrictly(data, dst)
+}
+
+// decodeStrictly decodes JSON into dst and refuses a key that dst has no
+// field for, so that an option or a field is never silently ignored.
+func decodeStrictly(data []byte, dst any) error {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	return dec.Decode(dst)
+}
+
 // ClientOptions returns the client bundle's options, rooted at dir, as
 // Build uses them (the bench builds other entries the same way).
 func (c *Config) ClientOptions(dir string) (api.BuildOptions, error) {
-	return c.Client.options(dir)
+	return c.options(c.Client, dir)
 }
 
 // ServerOptions returns the server bundle's options, rooted at dir, for
 // benchmarks that render other entries in goja the same way.
 func (c *Config) ServerOptions(dir string) (api.BuildOptions, error) {
-	return c.Server.options(dir)
+	return c.options(c.Server, dir)
+}
+
+// StaffOptions returns the staff workspace's bundle's options, rooted at dir.
+func (c *Config) StaffOptions(dir string) (api.BuildOptions, error) {
+	return c.options(c.Staff, dir)
+}
+
+// options maps a bundle's spec onto esbuild's Go API, rooted at dir, with
+// the modules derived from the site's languages.
+func (c *Config) options(s spec, dir string) (api.BuildOptions, error) {
+	o, err := s.options(dir)
+	if err != nil || c.Site == "" {
+		return o, err
+	}
+	langs, err := newLanguageModules(dir, c.Site)
+	if err != nil {
+		return o, err
+	}
+	o.Plugins = append(o.Plugins, langs.plugin())
+	return o, nil
 }
 
 // options maps a spec onto esbuild's Go API, rooted at dir.
@@ -128,6 +188,7 @@ func (s spec) options(dir string) (api.BuildOptions, error) {
 		Write:             false,
 		LogLevel:          api.LogLevelSilent,
 	}
+	var groups *StringGroups
 	if s.Strings != "" {
 		g, err := LoadStringGroups(filepath.Join(dir, s.Strings))
 		if err != nil {
@@ -137,7 +198,20 @@ func (s spec) options(dir string) (api.BuildOptions, error) {
 		if err != nil {
 			return o, err
 		}
-		o.Plugins = []api.Plugin{stringsPlugin(s.PublicPath, files)}
+		o.Plugins = append(o.Plugins, stringsPlugin(s.PublicPath, files))
+		groups = g
+	}
+	if s.Pages != "" {
+		t, err := LoadPageTable(filepath.Join(dir, s.Pages))
+		if err != nil {
+			return o, err
+		}
+		if groups != nil {
+			if err := t.checkStrings(groups); err != nil {
+				return o, err
+			}
+		}
+		o.Plugins = append(o.Plugins, pagesPlugin(t))
 	}
 	var ok bool
 	if o.Platform, ok = map[string]api.Platform{"": api.PlatformBrowser, "browser": api.PlatformBrowser, "node": api.PlatformNode, "neutral": api.PlatformNeutral}[s.Platform]; !ok {

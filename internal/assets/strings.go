@@ -18,10 +18,11 @@ import (
 // StringGroups is the file the client spec's "strings" option names
 // (frontend/lib/strings.json): how each language's strings, one file per
 // language that the translators edit, are cut into groups, so that a page
-// loads only the strings it shows. The build makes a module of each
-// language and group (Files), served beside the client's chunks; the app
-// finds them through the virtual module "virtual:strings", and each page's
-// HTML preloads those of its page.
+// loads only the strings it shows (the page table says which: PageTable).
+// The build makes a module of each language and group (Files), served
+// beside the client's chunks; the app finds them through the virtual
+// module "virtual:strings", and each page's HTML preloads those of its
+// page.
 type StringGroups struct {
 	// Source is the directory of the <lang>.json files, from the project root.
 	Source string `json:"source"`
@@ -30,9 +31,6 @@ type StringGroups struct {
 	// be in several groups; a key in none is the server's only (page
 	// titles, API errors).
 	Groups map[string][]string `json:"groups"`
-	// Pages lists the groups of each page (a component of frontend/pages)
-	// beside CommonGroup, which every page loads with the shell.
-	Pages map[string][]string `json:"pages"`
 }
 
 // CommonGroup is the group every page loads: the shell's strings.
@@ -44,17 +42,14 @@ const CommonGroup = "common"
 // version changes with any string, so the files are cached for good.
 const stringsModule = "virtual:strings"
 
-// LoadStringGroups reads a groups file and checks that every page's groups
-// are declared.
+// LoadStringGroups reads a groups file and checks the groups' names.
 func LoadStringGroups(path string) (*StringGroups, error) {
 	b, err := os.ReadFile(path)
 	if err != nil {
 		return nil, fmt.Errorf("assets: strings: %w", err)
 	}
 	var g StringGroups
-	dec := json.NewDecoder(bytes.NewReader(b))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&g); err != nil {
+	if err := decodeStrictly(b, &g); err != nil {
 		return nil, fmt.Errorf("assets: %s: %w", path, err)
 	}
 	if _, ok := g.Groups[CommonGroup]; !ok {
@@ -65,22 +60,10 @@ func LoadStringGroups(path string) (*StringGroups, error) {
 			return nil, fmt.Errorf("assets: %s: group name %q: letters only", path, name)
 		}
 	}
-	for page, groups := range g.Pages {
-		for _, name := range groups {
-			if _, ok := g.Groups[name]; !ok {
-				return nil, fmt.Errorf("assets: %s: page %s uses group %q, which is not declared", path, page, name)
-			}
-		}
-	}
 	return &g, nil
 }
 
 var groupName = regexp.MustCompile(`^[a-zA-Z]+$`)
-
-// PageGroups returns the groups a page loads, CommonGroup first.
-func (g *StringGroups) PageGroups(page string) []string {
-	return append([]string{CommonGroup}, g.Pages[page]...)
-}
 
 // languages returns the languages of the source directory, sorted.
 func (g *StringGroups) languages(root string) ([]string, error) {

@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -67,15 +68,16 @@ func keysUsedBy(t *testing.T, file string, known map[string]bool) map[string]boo
 // TestEveryPageLoadsTheStringsItShows builds the client and checks, for
 // the entry (the shell), the consent banner and every page, that each
 // string their code names is in the groups they load: the shell's and
-// the page's own (frontend/lib/strings.json). A string missing there
-// would show as its key after a client navigation.
+// the page's own (the groups of frontend/lib/strings.json that the page
+// table gives the page). A string missing there would show as its key
+// after a client navigation.
 func TestEveryPageLoadsTheStringsItShows(t *testing.T) {
-	root, _ := filepath.Abs("../..")
-	cfg, err := LoadConfig(filepath.Join(root, "esbuild.config.mjs"))
+	root, cfg := projectConfig(t)
+	groups, err := LoadStringGroups(filepath.Join(root, cfg.Client.Strings))
 	if err != nil {
 		t.Fatal(err)
 	}
-	groups, err := LoadStringGroups(filepath.Join(root, cfg.Client.Strings))
+	table, err := cfg.PageTable(root)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -178,10 +180,10 @@ func TestEveryPageLoadsTheStringsItShows(t *testing.T) {
 			check("the consent banner", out, []string{CommonGroup, "consent"})
 		case strings.HasPrefix(ep, "frontend/pages/"):
 			page := strings.TrimSuffix(filepath.Base(ep), filepath.Ext(ep))
-			if _, ok := groups.Pages[page]; !ok {
-				t.Errorf("%s lists no groups for the page %s", cfg.Client.Strings, page)
+			if _, ok := table.Pages[page]; !ok {
+				t.Errorf("the page table has no page %s", page)
 			}
-			check("the page "+page, out, groups.PageGroups(page))
+			check("the page "+page, out, table.StringGroups(page))
 			pages++
 		}
 	}
@@ -191,10 +193,8 @@ func TestEveryPageLoadsTheStringsItShows(t *testing.T) {
 	// Every group is loaded by something.
 	for name := range groups.Groups {
 		used := name == CommonGroup || name == "consent"
-		for _, gs := range groups.Pages {
-			for _, g := range gs {
-				used = used || g == name
-			}
+		for _, page := range table.Pages {
+			used = used || slices.Contains(page.Strings, name)
 		}
 		if !used {
 			t.Errorf("the group %s is loaded by no page", name)
@@ -202,8 +202,8 @@ func TestEveryPageLoadsTheStringsItShows(t *testing.T) {
 	}
 }
 
-// TestStringGroupsRefuseStalePrefixes: a prefix that names no string, and
-// a page's group that is not declared, stop the build.
+// TestStringGroupsRefuseStalePrefixes: a prefix that names no string stops
+// the build.
 func TestStringGroupsRefuseStalePrefixes(t *testing.T) {
 	dir := t.TempDir()
 	write := func(name, data string) {
@@ -215,7 +215,7 @@ func TestStringGroupsRefuseStalePrefixes(t *testing.T) {
 		}
 	}
 	write("locales/en.json", `{"nav": {"home": "Home"}, "blog": {"readingTime_one": "{{count}} minute", "readingTime_other": "{{count}} minutes", "title": "Blog"}}`)
-	write("good.json", `{"source": "locales", "groups": {"common": ["nav"], "blog": ["blog.readingTime"]}, "pages": {"BlogList": ["blog"]}}`)
+	write("good.json", `{"source": "locales", "groups": {"common": ["nav"], "blog": ["blog.readingTime"]}}`)
 	g, err := LoadStringGroups(filepath.Join(dir, "good.json"))
 	if err != nil {
 		t.Fatal(err)
@@ -231,16 +231,12 @@ func TestStringGroupsRefuseStalePrefixes(t *testing.T) {
 		t.Errorf("version %q", files.Version)
 	}
 
-	write("stale.json", `{"source": "locales", "groups": {"common": ["nav", "footer"]}, "pages": {}}`)
+	write("stale.json", `{"source": "locales", "groups": {"common": ["nav", "footer"]}}`)
 	g, err = LoadStringGroups(filepath.Join(dir, "stale.json"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	if _, err := g.Files(dir); err == nil || !strings.Contains(err.Error(), `"footer"`) {
 		t.Errorf("a prefix naming no string: %v", err)
-	}
-	write("undeclared.json", `{"source": "locales", "groups": {"common": ["nav"]}, "pages": {"Home": ["home"]}}`)
-	if _, err := LoadStringGroups(filepath.Join(dir, "undeclared.json")); err == nil || !strings.Contains(err.Error(), `"home"`) {
-		t.Errorf("a page's undeclared group: %v", err)
 	}
 }

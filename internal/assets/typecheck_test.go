@@ -28,11 +28,7 @@ func TestFrontendTypeChecks(t *testing.T) {
 // TestConfigIsDeclarative checks that esbuild.config.mjs evaluates, and that
 // an option the builder does not know is refused rather than ignored.
 func TestConfigIsDeclarative(t *testing.T) {
-	root, _ := filepath.Abs("../..")
-	cfg, err := LoadConfig(filepath.Join(root, "esbuild.config.mjs"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, cfg := projectConfig(t)
 	if cfg.Client.Format != "esm" || !cfg.Client.Splitting || cfg.Server.Format != "iife" || cfg.Server.Supported["dynamic-import"] {
 		t.Errorf("unexpected config: %+v", cfg)
 	}
@@ -42,4 +38,15 @@ func TestConfigIsDeclarative(t *testing.T) {
 	if _, err := parseConfig("x.mjs", []byte(`export const client = {}`)); err == nil {
 		t.Error("a config without a default export was accepted")
 	}
+}
+
+// projectConfig returns the project's root and its esbuild.config.mjs.
+func projectConfig(t *testing.T) (string, *Config) {
+	t.Helper()
+	root, _ := filepath.Abs("../..")
+	cfg, err := LoadConfig(filepath.Join(root, "esbuild.config.mjs"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return root, cfg
 }

@@ -13,7 +13,6 @@ import (
 	"slices"
 	"time"
 
-	"github.com/northbeam/site/internal/intl"
 	"github.com/northbeam/site/internal/markdown"
 )
 
@@ -59,7 +58,14 @@ type Post struct {
 
 	keyLine  int // line of translationKey, for error messages
 	tagsLine int // line of tags, for error messages
+
+	// publishedText and updatedText are the dates in the post's language.
+	publishedText, updatedText string
 }
+
+// DateWriter writes a date in a language as its readers expect it: the
+// site's intl.Formatter.FormatDate.
+type DateWriter func(lang string, t time.Time) string
 
 // Tag is a tag of a post: its name as readers see it, in the post's
 // language ("DevOps", "هندسة المنصات"), and the slug of its URL
@@ -80,7 +86,7 @@ func (p *Post) LastModified() time.Time {
 
 // Summary is what a list shows of a post, shaped to be sent to the client
 // as JSON. Dates come twice: ISO (YYYY-MM-DD, for <time datetime>) and
-// formatted in the post's language by internal/intl; the client displays the
+// formatted in the post's language (DateWriter); the client displays the
 // formatted text as is, so the server and the hydrated page agree.
 type Summary struct {
 	Lang           string `json:"lang"`
@@ -106,14 +112,14 @@ func (p *Post) Summary() Summary {
 		Description:    p.Description,
 		Author:         p.Author,
 		Published:      p.Published.Format(time.DateOnly),
-		PublishedText:  intl.FormatDate(p.Lang, p.Published),
+		PublishedText:  p.publishedText,
 		ReadingMinutes: p.ReadingMinutes,
 		Tags:           p.Tags,
 		Cover:          p.Cover,
 	}
 	if !p.Updated.IsZero() {
 		s.Updated = p.Updated.Format(time.DateOnly)
-		s.UpdatedText = intl.FormatDate(p.Lang, p.Updated)
+		s.UpdatedText = p.updatedText
 	}
 	return s
 }

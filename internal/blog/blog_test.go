@@ -5,13 +5,31 @@ import (
 	"encoding/xml"
 	"errors"
 	"fmt"
+	"os"
 	"strings"
 	"testing"
 	"testing/fstest"
 	"time"
 
 	"github.com/northbeam/site/internal/content"
+	"github.com/northbeam/site/internal/intl"
+	"github.com/northbeam/site/internal/site"
 )
+
+// writeDate writes dates as the site does: the shipped languages, from the
+// project's CLDR data.
+func writeDate(t testing.TB) DateWriter {
+	t.Helper()
+	info, err := site.Load(os.DirFS("../../content"), site.File)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dates, err := intl.Load(os.DirFS("../../node_modules"), info.Languages)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return dates.FormatDate
+}
 
 // file builds a post file from front matter lines and a body.
 func file(frontMatter, body string) *fstest.MapFile {
@@ -32,7 +50,7 @@ const body = "\nSome text.\n"
 
 func load(t *testing.T, fsys fstest.MapFS, includeDrafts bool) *Library {
 	t.Helper()
-	lib, err := Load(fsys, "content/blog", includeDrafts)
+	lib, err := Load(fsys, "content/blog", includeDrafts, writeDate(t))
 	if err != nil {
 		t.Fatalf("Load: %v", err)
 	}
@@ -252,7 +270,7 @@ func TestLoadErrors(t *testing.T) {
 			for name, content := range tt.files {
 				fsys["content/blog/"+name] = &fstest.MapFile{Data: []byte(content)}
 			}
-			_, err := Load(fsys, "content/blog", true)
+			_, err := Load(fsys, "content/blog", true, writeDate(t))
 			if err == nil {
 				t.Fatal("Load succeeded, want an error")
 			}
@@ -270,7 +288,7 @@ func TestLoadErrors(t *testing.T) {
 }
 
 func TestLoadMissingRoot(t *testing.T) {
-	if _, err := Load(fstest.MapFS{}, "content/blog", false); err == nil {
+	if _, err := Load(fstest.MapFS{}, "content/blog", false, writeDate(t)); err == nil {
 		t.Fatal("Load of a missing directory succeeded")
 	}
 }

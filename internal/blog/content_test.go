@@ -11,10 +11,19 @@ import (
 
 	"github.com/northbeam/site/internal/content"
 	"github.com/northbeam/site/internal/markdown"
+	"github.com/northbeam/site/internal/site"
 )
 
-// siteLanguages are the languages every post must exist in.
-var siteLanguages = []string{"ar", "de", "en", "fr"}
+// shippedLanguages returns the languages every post must exist in, those of
+// content/site.json, sorted.
+func shippedLanguages(t *testing.T) []string {
+	t.Helper()
+	info, err := site.Load(os.DirFS("../../content"), site.File)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return slices.Sorted(slices.Values(info.Languages.Codes()))
+}
 
 // minProseWords is the least a seed post may hold, code blocks not counted.
 const minProseWords = 800
@@ -24,11 +33,12 @@ const minProseWords = 800
 // to be worth reading, with code, dated in 2026.
 func TestSeedContent(t *testing.T) {
 	fsys := os.DirFS("../..")
-	lib, err := Load(fsys, "content/blog", false)
+	siteLanguages := shippedLanguages(t)
+	lib, err := Load(fsys, "content/blog", false, writeDate(t))
 	if err != nil {
 		t.Fatalf("Load(content/blog): %v", err)
 	}
-	if _, err := Load(fsys, "content/blog", true); err != nil {
+	if _, err := Load(fsys, "content/blog", true, writeDate(t)); err != nil {
 		t.Fatalf("Load(content/blog, drafts): %v", err)
 	}
 	if got := lib.Languages(); !slices.Equal(got, siteLanguages) {

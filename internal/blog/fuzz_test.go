@@ -22,9 +22,10 @@ func FuzzFrontMatter(f *testing.F) {
 	f.Add([]byte("---\r\ntitle: T\r\n---\r\n"))
 	f.Add([]byte("---"))
 	f.Add([]byte{})
+	dates := writeDate(f)
 	f.Fuzz(func(t *testing.T, src []byte) {
 		fsys := fstest.MapFS{"content/blog/en/post.md": &fstest.MapFile{Data: src}}
-		lib, err := Load(fsys, "content/blog", true)
+		lib, err := Load(fsys, "content/blog", true, dates)
 		if err != nil {
 			var ce *content.Error
 			if !errors.As(err, &ce) {

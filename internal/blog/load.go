@@ -56,9 +56,10 @@ const maxTagLength = 32
 // directories.
 //
 // Every mistake found is returned, each as a *content.Error naming the file
-// and line, joined with errors.Join. opts configure the Markdown renderer
+// and line, joined with errors.Join. writeDate writes the posts' dates in
+// their languages. opts configure the Markdown renderer
 // (internal hosts, ids the page layout reserves).
-func Load(fsys fs.FS, root string, includeDrafts bool, opts ...markdown.Option) (*Library, error) {
+func Load(fsys fs.FS, root string, includeDrafts bool, writeDate DateWriter, opts ...markdown.Option) (*Library, error) {
 	md := markdown.New(opts...)
 	var posts []*Post
 	var errs []error
@@ -66,6 +67,10 @@ func Load(fsys fs.FS, root string, includeDrafts bool, opts ...markdown.Option) 
 		p, fileErrs := parsePost(md, file, lang, slug, src)
 		errs = append(errs, fileErrs...)
 		if p != nil && (includeDrafts || !p.Draft) {
+			p.publishedText = writeDate(p.Lang, p.Published)
+			if !p.Updated.IsZero() {
+				p.updatedText = writeDate(p.Lang, p.Updated)
+			}
 			posts = append(posts, p)
 		}
 	})

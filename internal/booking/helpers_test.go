@@ -3,11 +3,36 @@ package booking
 import (
 	"fmt"
 	"maps"
+	"os"
 	"strings"
 	"testing"
 	"time"
 	_ "time/tzdata" // the tests must not depend on the machine's zone files
+
+	"github.com/northbeam/site/internal/intl"
+	"github.com/northbeam/site/internal/site"
 )
+
+// shippedSite returns the shipped content/site.json.
+func shippedSite(t testing.TB) *site.Info {
+	t.Helper()
+	info, err := site.Load(os.DirFS("../../content"), site.File)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return info
+}
+
+// shippedDates writes dates and times as the site does: its languages,
+// from the project's CLDR data.
+func shippedDates(t testing.TB) *intl.Formatter {
+	t.Helper()
+	dates, err := intl.Load(os.DirFS("../../node_modules"), shippedSite(t).Languages)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return dates
+}
 
 // fixtureJSON is the availability the slot and request tests run against:
 // the shape of content/availability.json, with one closed date, so that

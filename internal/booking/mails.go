@@ -10,6 +10,7 @@ import (
 
 	"github.com/northbeam/site/internal/intl"
 	"github.com/northbeam/site/internal/mail"
+	"github.com/northbeam/site/internal/site"
 )
 
 // Mail kinds, as they appear in the outbox and in logs.
@@ -24,7 +25,7 @@ const (
 )
 
 // Template paths inside the content file system. The visitor's mails exist
-// in every language; the consultancy reads English.
+// in every language of content/site.json; the consultancy reads English.
 const (
 	confirmationTemplate = "mail/%s/booking-confirmation.txt"
 	cancelledTemplate    = "mail/%s/booking-cancelled.txt"
@@ -34,20 +35,6 @@ const (
 	cancelNotifyTemplate = "mail/en/booking-cancel-notify.txt"
 	movedNotifyTemplate  = "mail/en/booking-moved-notify.txt"
 )
-
-// Languages are the languages visitors' mails and invites are written in;
-// any other language code is treated as English.
-func Languages() []string { return []string{"en", "fr", "de", "ar"} }
-
-// normalizeLang returns lang if it is one of Languages, else "en".
-func normalizeLang(lang string) string {
-	for _, l := range Languages() {
-		if l == lang {
-			return l
-		}
-	}
-	return "en"
-}
 
 // Translator gives the interface strings of content/locales (site.Locales
 // implements it): {{name}} placeholders are replaced from vars pairs.
@@ -69,7 +56,10 @@ type mailer struct {
 	brand        Brand
 	inbox        string
 	texts        Translator
+	dates        *intl.Formatter
 	localURL     func(lang, path string) string
+	langs        site.Languages    // the languages of content/site.json, visitors' mails are written in
+	langNames    map[string]string // each language's name in the consultancy's notices (English)
 	confirmation map[string]*template.Template
 	cancelled    map[string]*template.Template
 	moved        map[string]*template.Template
@@ -86,17 +76,21 @@ func newMailer(content fs.FS, cfg Config) (*mailer, error) {
 	if cfg.Brand.Name == "" || cfg.Brand.Email == "" || cfg.Brand.BaseURL == "" {
 		return nil, errors.New("booking: brand name, email and base URL are required")
 	}
-	if cfg.Texts == nil || cfg.LocalURL == nil {
-		return nil, errors.New("booking: texts and local URLs are required")
+	if cfg.Texts == nil || cfg.LocalURL == nil || cfg.Dates == nil {
+		return nil, errors.New("booking: texts, dates and local URLs are required")
+	}
+	langs, names, err := site.NoticeLanguages(content)
+	if err != nil {
+		return nil, fmt.Errorf("booking: %w", err)
 	}
 	m := &mailer{
-		brand: cfg.Brand, inbox: cfg.Inbox, texts: cfg.Texts, localURL: cfg.LocalURL,
+		brand: cfg.Brand, inbox: cfg.Inbox, texts: cfg.Texts, dates: cfg.Dates, localURL: cfg.LocalURL,
+		langs: langs, langNames: names,
 		confirmation: map[string]*template.Template{},
 		cancelled:    map[string]*template.Template{},
 		moved:        map[string]*template.Template{},
 		reminder:     map[string]*template.Template{},
 	}
-	var err error
 	for dst, name := range map[**template.Template]string{
 		&m.notify: notifyTemplate, &m.cancelNotify: cancelNotifyTemplate, &m.movedNotify: movedNotifyTemplate,
 	} {
@@ -104,7 +98,7 @@ func newMailer(content fs.FS, cfg Config) (*mailer, error) {
 			return nil, err
 		}
 	}
-	for _, lang := range Languages() {
+	for _, lang := range m.langs.Codes() {
 		for _, t := range []struct {
 			set  map[string]*template.Template
 			name string
@@ -158,7 +152,7 @@ type mailData struct {
 	Company   string // on one line, "" when not given
 	Topic     string // "" when not given
 	Lang      string // the visitor's language
-	LangLabel string // its English name
+	LangLabel string // its name in English
 	CreatedAt string // "2026-11-20 10:30 UTC"
 }
 
@@ -184,9 +178,9 @@ func (m *mailer) data(av Availability, b Booking, lang string) mailData {
 			Service:       b.Service,
 			ServiceTitle:  m.serviceTitle(lang, b.Service),
 			Minutes:       int(b.End.Sub(b.Start) / time.Minute),
-			When:          intl.FormatDateTime(lang, b.Start.In(visitor)),
+			When:          m.dates.FormatDateTime(lang, b.Start.In(visitor)),
 			TimeZone:      b.TimeZone,
-			HostWhen:      intl.FormatDateTime(lang, b.Start.In(host)),
+			HostWhen:      m.dates.FormatDateTime(lang, b.Start.In(host)),
 			HostTimeZone:  host.String(),
 			SameZone:      vOff == hOff,
 			CancelURL:     m.localURL(b.Lang, "/schedule/cancel") + "?token=" + url.QueryEscape(b.CancelToken),
@@ -202,7 +196,7 @@ func (m *mailer) data(av Availability, b Booking, lang string) mailData {
 		Company:   mail.OneLine(b.Company),
 		Topic:     b.Topic,
 		Lang:      b.Lang,
-		LangLabel: languageLabel(b.Lang),
+		LangLabel: m.langNames[m.language(b.Lang)],
 		CreatedAt: b.Created.UTC().Format("2006-01-02 15:04 MST"),
 	}
 }
@@ -225,7 +219,7 @@ func (m *mailer) serviceTitle(lang, service string) string {
 // meeting happens, and the topic when b has one (the consultancy's copy;
 // see visitorView).
 func (m *mailer) invite(b Booking) Invite {
-	lang := normalizeLang(b.Lang)
+	lang := m.language(b.Lang)
 	minutes := fmt.Sprint(int(b.End.Sub(b.Start) / time.Minute))
 	description := m.texts.T(lang, "booking.invite.description",
 		"minutes", minutes, "name", m.brand.Name, "email", m.brand.Email)
@@ -295,7 +289,7 @@ type pairOf struct {
 // the invite as the consultancy keeps it.
 func (m *mailer) pair(av Availability, b Booking, p pairOf) ([]mail.Message, error) {
 	contentType := "text/calendar; charset=utf-8; method=" + p.method
-	lang := normalizeLang(b.Lang)
+	lang := m.language(b.Lang)
 	visitor, err := mail.Render(p.visitor[lang], m.data(av, b, lang).visitorMailData)
 	if err != nil {
 		return nil, err
@@ -316,7 +310,7 @@ func (m *mailer) pair(av Availability, b Booking, p pairOf) ([]mail.Message, err
 // reminderMail returns the reminder of b to its visitor: the time in their
 // zone, how the meeting happens, and the links to move or cancel it.
 func (m *mailer) reminderMail(av Availability, b Booking) (mail.Message, error) {
-	lang := normalizeLang(b.Lang)
+	lang := m.language(b.Lang)
 	msg, err := mail.Render(m.reminder[lang], m.data(av, b, lang).visitorMailData)
 	if err != nil {
 		return mail.Message{}, err
@@ -325,14 +319,11 @@ func (m *mailer) reminderMail(av Availability, b Booking) (mail.Message, error) 
 	return msg, nil
 }
 
-func languageLabel(lang string) string {
-	switch lang {
-	case "fr":
-		return "French"
-	case "de":
-		return "German"
-	case "ar":
-		return "Arabic"
+// language returns lang if it is a language of the site, else the default
+// language's code.
+func (m *mailer) language(lang string) string {
+	if l, ok := m.langs.Find(lang); ok {
+		return l.Code
 	}
-	return "English"
+	return m.langs.Default().Code
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/google/uuid"
 	"github.com/northbeam/site/internal/calendar"
+	"github.com/northbeam/site/internal/intl"
 	"github.com/northbeam/site/internal/mail"
 	"github.com/northbeam/site/internal/store"
 )
@@ -25,6 +26,8 @@ type Config struct {
 	// Texts translates the invite's title and description and the
 	// services' names (content/locales).
 	Texts Translator
+	// Dates writes the times of the mails in each language.
+	Dates *intl.Formatter
 	// LocalURL returns the absolute URL of a page path ("/schedule") in a
 	// language, with the language's prefix.
 	LocalURL func(lang, path string) string
@@ -81,7 +84,7 @@ func NewService(st *store.Store, content fs.FS, cfg Config) (*Service, error) {
 	}
 	s := &Service{store: st, mailer: m, cfg: cfg}
 	now := cfg.Now().UTC().Truncate(time.Hour)
-	for _, lang := range Languages() {
+	for _, lang := range m.langs.Codes() {
 		for _, service := range cfg.Availability.ServiceNames() {
 			sample := Booking{
 				Token: NewToken(), CancelToken: NewToken(), Service: service,
@@ -180,7 +183,7 @@ var ErrSpam = errors.New("booking: the request looks automated")
 // committed. r.Lang must already be resolved to one of the site's
 // languages.
 func (s *Service) Book(ctx context.Context, r BookingRequest) (Booking, error) {
-	r.Lang = normalizeLang(r.Lang)
+	r.Lang = s.mailer.language(r.Lang)
 	now := s.cfg.Now()
 	av := s.cfg.Availability
 	b, err := NewBooking(r, av, now)

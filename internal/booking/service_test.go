@@ -25,14 +25,21 @@ func (echoTexts) T(lang, key string, vars ...string) string {
 // mailTemplates are minimal templates that use every field the real ones
 // may use: the visitor's mails, the booking's facts; the consultancy's,
 // what the visitor wrote too.
-func mailTemplates() fstest.MapFS {
+func mailTemplates(t testing.TB) fstest.MapFS {
 	const visitorBody = "Subject: {{.ServiceTitle}} {{.When}}\n\n{{.Service}} {{.Minutes}} {{.TimeZone}} " +
 		"{{.HostWhen}} {{.HostTimeZone}} {{.SameZone}} {{.CancelURL}} {{.RescheduleURL}} {{.ScheduleURL}} {{.Brand.Name}} " +
 		"meeting={{.Meeting}} {{.MeetingURL}} {{.Phone}} reminder={{.Reminder}}\n"
 	const notifyBody = "Subject: {{.ServiceTitle}} {{.When}}\n\n{{.Name}} {{.Email}} {{.Company}} {{.Topic}} {{.Minutes}} {{.TimeZone}} " +
 		"{{.HostWhen}} {{.HostTimeZone}} {{.SameZone}} {{.LangLabel}} {{.CreatedAt}} {{.CancelURL}} {{.ScheduleURL}} {{.Brand.Name}}\n"
 	fsys := fstest.MapFS{}
-	for _, lang := range Languages() {
+	for _, name := range []string{"site.json", "staff/locales/en.json"} {
+		data, err := os.ReadFile(filepath.Join("../../content", name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		fsys[name] = &fstest.MapFile{Data: data}
+	}
+	for _, lang := range shippedSite(t).Languages.Codes() {
 		fsys["mail/"+lang+"/booking-confirmation.txt"] = &fstest.MapFile{Data: []byte(visitorBody)}
 		fsys["mail/"+lang+"/booking-cancelled.txt"] = &fstest.MapFile{Data: []byte(visitorBody)}
 		fsys["mail/"+lang+"/booking-moved.txt"] = &fstest.MapFile{Data: []byte(visitorBody)}
@@ -57,13 +64,14 @@ func testServiceWith(t *testing.T, st *store.Store, now *time.Time, edit func(*C
 		Inbox:        "team@example.com",
 		Brand:        Brand{Name: "Northbeam", Email: "hello@example.com", BaseURL: "https://example.com"},
 		Texts:        echoTexts{},
+		Dates:        shippedDates(t),
 		LocalURL:     func(lang, path string) string { return "https://example.com/" + lang + path },
 		Now:          func() time.Time { return *now },
 	}
 	if edit != nil {
 		edit(&cfg)
 	}
-	svc, err := NewService(st, mailTemplates(), cfg)
+	svc, err := NewService(st, mailTemplates(t), cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -234,13 +242,13 @@ func TestVisitorMailsCarryNoVisitorText(t *testing.T) {
 	m, err := newMailer(os.DirFS("../../content"), Config{
 		Availability: fixture(t), Inbox: "team@example.com",
 		Brand: Brand{Name: "Northbeam", Email: "hello@example.com", BaseURL: "https://example.com"},
-		Texts: echoTexts{}, LocalURL: func(lang, path string) string { return "https://example.com/" + lang + path },
+		Texts: echoTexts{}, Dates: shippedDates(t), LocalURL: func(lang, path string) string { return "https://example.com/" + lang + path },
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
 	lures := []string{"Your account is locked", "Evil Corp", "verify at https://evil.example/login"}
-	for _, lang := range Languages() {
+	for _, lang := range shippedSite(t).Languages.Codes() {
 		b := Booking{
 			Token: NewToken(), CancelToken: NewToken(), Service: "discovery",
 			Start: now.Add(28 * time.Hour), End: now.Add(28*time.Hour + 15*time.Minute),
@@ -281,12 +289,12 @@ func TestNewServiceRejectsBrokenTemplates(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer st.Close()
-	fsys := mailTemplates()
+	fsys := mailTemplates(t)
 	fsys["mail/ar/booking-confirmation.txt"] = &fstest.MapFile{Data: []byte("Subject: {{.Nope}}\n\nbody\n")}
 	_, err = NewService(st, fsys, Config{
 		Availability: fixture(t), Inbox: "team@example.com",
 		Brand: Brand{Name: "Northbeam", Email: "hello@example.com", BaseURL: "https://example.com"},
-		Texts: echoTexts{}, LocalURL: func(lang, path string) string { return path },
+		Texts: echoTexts{}, Dates: shippedDates(t), LocalURL: func(lang, path string) string { return path },
 	})
 	if err == nil || !strings.Contains(err.Error(), "booking-confirmation.txt") {
 		t.Errorf("err = %v, want the broken template named", err)

@@ -73,13 +73,13 @@ func NewStaffCancellation(svc *Service, content fs.FS) (*StaffCancellation, erro
 	if c.notify, err = mail.ParseTemplate(content, staffCancelNotifyTemplate); err != nil {
 		return nil, err
 	}
-	for _, lang := range Languages() {
+	for _, lang := range svc.mailer.langs.Codes() {
 		if c.visitor[lang], err = mail.ParseTemplate(content, fmt.Sprintf(staffCancelledTemplate, lang)); err != nil {
 			return nil, err
 		}
 	}
 	now := svc.cfg.Now().UTC().Truncate(time.Hour)
-	for _, lang := range Languages() {
+	for _, lang := range svc.mailer.langs.Codes() {
 		for _, service := range svc.cfg.Availability.ServiceNames() {
 			sample := Booking{
 				Token: NewToken(), CancelToken: NewToken(), Service: service,
@@ -100,7 +100,7 @@ func NewStaffCancellation(svc *Service, content fs.FS) (*StaffCancellation, erro
 func (c *StaffCancellation) mails(b Booking, reason, by string) ([]mail.Message, error) {
 	const contentType = "text/calendar; charset=utf-8; method=CANCEL"
 	m, av := c.svc.mailer, c.svc.cfg.Availability
-	lang := normalizeLang(b.Lang)
+	lang := m.language(b.Lang)
 	visitor, err := mail.Render(c.visitor[lang], staffCancelData{visitorMailData: m.data(av, b, lang).visitorMailData, Reason: reason})
 	if err != nil {
 		return nil, err

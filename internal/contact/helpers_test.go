@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/northbeam/site/internal/site"
 	"github.com/northbeam/site/internal/store"
 )
 
@@ -19,6 +20,16 @@ func testBrand() Brand {
 
 // siteContent is the real content directory of the repository.
 func siteContent() fs.FS { return os.DirFS(filepath.Join("..", "..", "content")) }
+
+// siteLanguages returns the codes of the languages of content/site.json.
+func siteLanguages(t testing.TB) []string {
+	t.Helper()
+	info, err := site.Load(siteContent(), site.File)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return info.Languages.Codes()
+}
 
 // newStore returns a fresh SQLite store, for tests about mail and spam
 // rather than storage; those about storage run on both back-ends.

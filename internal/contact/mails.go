@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/northbeam/site/internal/mail"
+	"github.com/northbeam/site/internal/site"
 )
 
 // Mail kinds, as they appear in the outbox and in logs.
@@ -33,17 +34,17 @@ type Brand struct {
 
 // Mailer writes the two mails of a contact message from text/template
 // files in the content directory: mail/<lang>/contact-ack.txt for each
-// language and mail/en/contact-notify.txt. A template renders a first line
-// "Subject: ...", a blank line, then the plain-text body.
+// language of content/site.json and mail/en/contact-notify.txt. A template
+// renders a first line "Subject: ...", a blank line, then the plain-text
+// body.
 type Mailer struct {
-	brand  Brand
-	inbox  string
-	ack    map[string]*template.Template
-	notify *template.Template
+	brand     Brand
+	inbox     string
+	langs     site.Languages    // the acknowledgement's languages
+	langNames map[string]string // each language's name in the notification (English)
+	ack       map[string]*template.Template
+	notify    *template.Template
 }
-
-// languages the acknowledgement is written in.
-func languages() []string { return []string{"en", "fr", "de", "ar"} }
 
 // NewMailer parses the templates from content and checks that each renders
 // with sample data, so a broken template stops the server at start rather
@@ -56,12 +57,15 @@ func NewMailer(content fs.FS, brand Brand, inbox string) (*Mailer, error) {
 	if brand.Name == "" || brand.Email == "" || brand.ResponseHours <= 0 {
 		return nil, errors.New("contact: brand name, email and response hours are required")
 	}
-	m := &Mailer{brand: brand, inbox: inbox, ack: map[string]*template.Template{}}
-	var err error
+	langs, names, err := site.NoticeLanguages(content)
+	if err != nil {
+		return nil, fmt.Errorf("contact: %w", err)
+	}
+	m := &Mailer{brand: brand, inbox: inbox, langs: langs, langNames: names, ack: map[string]*template.Template{}}
 	if m.notify, err = mail.ParseTemplate(content, notifyTemplate); err != nil {
 		return nil, err
 	}
-	for _, lang := range languages() {
+	for _, lang := range m.langs.Codes() {
 		if m.ack[lang], err = mail.ParseTemplate(content, fmt.Sprintf(ackTemplate, lang)); err != nil {
 			return nil, err
 		}
@@ -71,7 +75,7 @@ func NewMailer(content fs.FS, brand Brand, inbox string) (*Mailer, error) {
 		Name: "Sample Name", Email: "sample@example.com", Message: "A sample message.",
 		Service: ServiceNotSure,
 	}
-	for _, lang := range languages() {
+	for _, lang := range m.langs.Codes() {
 		sample.Lang = lang
 		if _, err := m.Compose(sample); err != nil {
 			return nil, err
@@ -101,7 +105,7 @@ type mailData struct {
 	Service       string // key, "" when none given
 	ServiceLabel  string // English label
 	Lang          string
-	LangLabel     string // English name of the language
+	LangLabel     string // the language's name in English
 	ReceivedAt    string // "2026-11-20 10:30 UTC"
 }
 
@@ -110,7 +114,7 @@ type mailData struct {
 // the inbox: a fixed text that repeats nothing of the message, not even the
 // name.
 func (m *Mailer) Compose(r Record) ([]mail.Message, error) {
-	lang := NormalizeLang(r.Lang)
+	lang := m.language(r.Lang)
 	data := mailData{
 		Brand:         m.brand,
 		ResponseHours: m.brand.ResponseHours,
@@ -121,7 +125,7 @@ func (m *Mailer) Compose(r Record) ([]mail.Message, error) {
 		Service:       r.Service,
 		ServiceLabel:  serviceLabel(r.Service),
 		Lang:          lang,
-		LangLabel:     languageLabel(lang),
+		LangLabel:     m.langNames[lang],
 		ReceivedAt:    r.CreatedAt.UTC().Format("2006-01-02 15:04 MST"),
 	}
 	notify, err := mail.Render(m.notify, data)
@@ -152,14 +156,8 @@ func serviceLabel(service string) string {
 	return "Not specified"
 }
 
-func languageLabel(lang string) string {
-	switch lang {
-	case "fr":
-		return "French"
-	case "de":
-		return "German"
-	case "ar":
-		return "Arabic"
-	}
-	return "English"
+// language maps a language tag to a language of the site by its primary
+// subtag ("fr-CA" is fr); anything else is the default language.
+func (m *Mailer) language(tag string) string {
+	return m.langs.Match(tag).Code
 }

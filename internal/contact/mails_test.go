@@ -1,6 +1,7 @@
 package contact
 
 import (
+	"io/fs"
 	"strings"
 	"testing"
 	"testing/fstest"
@@ -86,7 +87,7 @@ func TestAckCarriesNoVisitorText(t *testing.T) {
 		t.Fatal(err)
 	}
 	const lure = "Your account is locked - verify at https://evil.example/login"
-	for _, lang := range languages() {
+	for _, lang := range siteLanguages(t) {
 		mails, err := m.Compose(Record{
 			Ref: "r", Name: lure, Email: "victim@example.com", Lang: lang, Service: ServicePlatformEngineering,
 			Message: "Please act now: https://evil.example/login",
@@ -131,10 +132,17 @@ func TestComposeKeepsNameOnOneLine(t *testing.T) {
 
 func TestNewMailerRejectsBadContent(t *testing.T) {
 	good := fstest.MapFS{}
-	for _, lang := range languages() {
+	for _, lang := range siteLanguages(t) {
 		good["mail/"+lang+"/contact-ack.txt"] = &fstest.MapFile{Data: []byte("Subject: Hi\n\nHello from {{.Brand.Name}}, within {{.ResponseHours}} hours.\n")}
 	}
 	good["mail/en/contact-notify.txt"] = &fstest.MapFile{Data: []byte("Subject: New {{.Name}}\n\n{{.Message}}\n")}
+	for _, name := range []string{"site.json", "staff/locales/en.json"} {
+		data, err := fs.ReadFile(siteContent(), name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		good[name] = &fstest.MapFile{Data: data}
+	}
 	if _, err := NewMailer(good, testBrand(), testInbox); err != nil {
 		t.Fatalf("minimal templates: %v", err)
 	}

@@ -117,7 +117,7 @@ func (s *Service) Submit(ctx context.Context, sub Submission) (Receipt, error) {
 		Email:      sub.Email,
 		Message:    sub.Message,
 		Service:    sub.Service,
-		Lang:       sub.Lang,
+		Lang:       s.mailer.language(sub.Lang),
 		Spam:       reason != "",
 		SpamReason: reason,
 	}

@@ -177,7 +177,7 @@ func TestMailArrivesOverSMTP(t *testing.T) {
 		"de": "Guten Tag,\n",
 		"ar": "مرحبًا،\n",
 	}
-	for _, lang := range languages() {
+	for _, lang := range siteLanguages(t) {
 		t.Run(lang, func(t *testing.T) {
 			st := newStore(t)
 			srv := mailtest.Start(t)

@@ -62,7 +62,7 @@ type Submission struct {
 	Email   string
 	Message string
 	Service string // "" or one of the Service* values
-	Lang    string // the page's language; anything unknown means English
+	Lang    string // the page's language; anything unknown means the default language
 
 	// Honeypot is the value of the hidden field; people leave it empty.
 	Honeypot string
@@ -88,11 +88,11 @@ func (e FieldErrors) Error() string {
 // lineEnds turns CRLF and lone CR into LF.
 var lineEnds = strings.NewReplacer("\r\n", "\n", "\r", "\n")
 
-// Normalized returns sub with surrounding space trimmed, line ends as "\n",
-// and the language reduced to a supported one. The name, one line that
-// reaches mail subjects, loses the invisible characters that would reorder
-// or hide what is around it (textfield.Clean); a line separator in it is a
-// line break, which Validate refuses.
+// Normalized returns sub with surrounding space trimmed and line ends as
+// "\n" (the service reduces the language to one of the site's). The name,
+// one line that reaches mail subjects, loses the invisible characters that
+// would reorder or hide what is around it (textfield.Clean); a line
+// separator in it is a line break, which Validate refuses.
 func (s Submission) Normalized() Submission {
 	s.Name = strings.TrimSpace(textfield.Clean(s.Name))
 	s.Email = strings.TrimSpace(s.Email)
@@ -100,7 +100,7 @@ func (s Submission) Normalized() Submission {
 	// as the browser does.
 	s.Message = strings.TrimSpace(lineEnds.Replace(s.Message))
 	s.Service = strings.TrimSpace(s.Service)
-	s.Lang = NormalizeLang(s.Lang)
+	s.Lang = strings.TrimSpace(s.Lang)
 	return s
 }
 
@@ -172,18 +172,6 @@ func ValidService(s string) bool {
 		return true
 	}
 	return false
-}
-
-// NormalizeLang maps a language tag to a supported language ("fr-CA" to
-// "fr"); anything else is "en".
-func NormalizeLang(tag string) string {
-	primary, _, _ := strings.Cut(strings.ToLower(strings.TrimSpace(tag)), "-")
-	primary, _, _ = strings.Cut(primary, "_")
-	switch primary {
-	case "en", "fr", "de", "ar":
-		return primary
-	}
-	return "en"
 }
 
 // UnknownFields returns a KeyUnknownField error for every name that is not

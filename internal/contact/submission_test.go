@@ -119,20 +119,26 @@ func TestFieldErrorsError(t *testing.T) {
 
 func TestNormalized(t *testing.T) {
 	s := Submission{Name: "  Ada ", Email: " ada@example.com\t", Message: "\r\n Hi\r\nthere\r ", Service: " not-sure ", Lang: "fr-CA"}.Normalized()
-	want := Submission{Name: "Ada", Email: "ada@example.com", Message: "Hi\nthere", Service: "not-sure", Lang: "fr"}
+	want := Submission{Name: "Ada", Email: "ada@example.com", Message: "Hi\nthere", Service: "not-sure", Lang: "fr-CA"}
 	if s != want {
 		t.Errorf("Normalized() = %+v, want %+v", s, want)
 	}
 }
 
-func TestNormalizeLang(t *testing.T) {
+// TestMessageLanguage reduces a message's language tag to one of the site's
+// by its primary subtag, the default language for any other.
+func TestMessageLanguage(t *testing.T) {
+	m, err := NewMailer(siteContent(), testBrand(), testInbox)
+	if err != nil {
+		t.Fatal(err)
+	}
 	tests := map[string]string{
 		"en": "en", "fr": "fr", "de": "de", "ar": "ar",
 		"FR": "fr", "de-AT": "de", "ar_EG": "ar", "": "en", "es": "en", "english": "en",
 	}
 	for in, want := range tests {
-		if got := NormalizeLang(in); got != want {
-			t.Errorf("NormalizeLang(%q) = %q, want %q", in, got, want)
+		if got := m.language(in); got != want {
+			t.Errorf("language(%q) = %q, want %q", in, got, want)
 		}
 	}
 }

@@ -1,11 +1,36 @@
 package intl
 
 import (
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
 	"testing"
+	"testing/fstest"
 	"time"
+
+	"github.com/northbeam/site/internal/site"
 )
 
+var projectRoot, _ = filepath.Abs("../..")
+
+// shipped returns the formatter of the shipped languages, from the
+// project's CLDR packages.
+func shipped(t *testing.T) *Formatter {
+	t.Helper()
+	info, err := site.Load(os.DirFS(filepath.Join(projectRoot, "content")), site.File)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := Load(os.DirFS(filepath.Join(projectRoot, "node_modules")), info.Languages)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return f
+}
+
 func TestFormatting(t *testing.T) {
+	f := shipped(t)
 	berlin, err := time.LoadLocation("Europe/Berlin")
 	if err != nil {
 		t.Fatal(err)
@@ -54,16 +79,16 @@ func TestFormatting(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.lang+"/"+tt.t.Format(time.RFC3339), func(t *testing.T) {
-			if got := FormatDate(tt.lang, tt.t); got != tt.date {
+			if got := f.FormatDate(tt.lang, tt.t); got != tt.date {
 				t.Errorf("FormatDate = %q, want %q", got, tt.date)
 			}
-			if got := FormatFullDate(tt.lang, tt.t); got != tt.fullDate {
+			if got := f.FormatFullDate(tt.lang, tt.t); got != tt.fullDate {
 				t.Errorf("FormatFullDate = %q, want %q", got, tt.fullDate)
 			}
-			if got := FormatTime(tt.lang, tt.t); got != tt.clock {
+			if got := f.FormatTime(tt.lang, tt.t); got != tt.clock {
 				t.Errorf("FormatTime = %q, want %q", got, tt.clock)
 			}
-			if got := FormatDateTime(tt.lang, tt.t); got != tt.dateTime {
+			if got := f.FormatDateTime(tt.lang, tt.t); got != tt.dateTime {
 				t.Errorf("FormatDateTime = %q, want %q", got, tt.dateTime)
 			}
 		})
@@ -71,59 +96,57 @@ func TestFormatting(t *testing.T) {
 }
 
 func TestNames(t *testing.T) {
+	f := shipped(t)
 	tests := []struct {
-		lang          string
-		firstMonth    string
-		lastMonth     string
-		sunday        string
-		saturday      string
-		wantSupported bool
+		lang       string
+		firstMonth string
+		lastMonth  string
+		sunday     string
+		saturday   string
 	}{
-		{"en", "January", "December", "Sunday", "Saturday", true},
-		{"fr", "janvier", "décembre", "dimanche", "samedi", true},
-		{"de", "Januar", "Dezember", "Sonntag", "Samstag", true},
-		{"ar", "يناير", "ديسمبر", "الأحد", "السبت", true},
-		{"xx", "January", "December", "Sunday", "Saturday", false},
+		{"en", "January", "December", "Sunday", "Saturday"},
+		{"fr", "janvier", "décembre", "dimanche", "samedi"},
+		{"de", "Januar", "Dezember", "Sonntag", "Samstag"},
+		{"ar", "يناير", "ديسمبر", "الأحد", "السبت"},
+		{"xx", "January", "December", "Sunday", "Saturday"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.lang, func(t *testing.T) {
-			if got := Month(tt.lang, time.January); got != tt.firstMonth {
+			if got := f.Month(tt.lang, time.January); got != tt.firstMonth {
 				t.Errorf("Month(January) = %q, want %q", got, tt.firstMonth)
 			}
-			if got := Month(tt.lang, time.December); got != tt.lastMonth {
+			if got := f.Month(tt.lang, time.December); got != tt.lastMonth {
 				t.Errorf("Month(December) = %q, want %q", got, tt.lastMonth)
 			}
-			if got := Weekday(tt.lang, time.Sunday); got != tt.sunday {
+			if got := f.Weekday(tt.lang, time.Sunday); got != tt.sunday {
 				t.Errorf("Weekday(Sunday) = %q, want %q", got, tt.sunday)
 			}
-			if got := Weekday(tt.lang, time.Saturday); got != tt.saturday {
+			if got := f.Weekday(tt.lang, time.Saturday); got != tt.saturday {
 				t.Errorf("Weekday(Saturday) = %q, want %q", got, tt.saturday)
-			}
-			if got := Supported(tt.lang); got != tt.wantSupported {
-				t.Errorf("Supported = %v, want %v", got, tt.wantSupported)
 			}
 		})
 	}
-	if got := Month("en", 13); got != "13" {
+	if got := f.Month("en", 13); got != "13" {
 		t.Errorf("Month(13) = %q, want %q", got, "13")
 	}
-	if got := Weekday("en", 7); got != "7" {
+	if got := f.Weekday("en", 7); got != "7" {
 		t.Errorf("Weekday(7) = %q, want %q", got, "7")
 	}
 }
 
 func TestEveryMonthAndWeekdayNamed(t *testing.T) {
-	for _, lang := range Languages() {
+	f := shipped(t)
+	for _, lang := range f.langs.Codes() {
 		seen := map[string]bool{}
 		for m := time.January; m <= time.December; m++ {
-			name := Month(lang, m)
+			name := f.Month(lang, m)
 			if name == "" || seen[name] {
 				t.Errorf("%s: month %d has an empty or repeated name %q", lang, m, name)
 			}
 			seen[name] = true
 		}
 		for d := time.Sunday; d <= time.Saturday; d++ {
-			name := Weekday(lang, d)
+			name := f.Weekday(lang, d)
 			if name == "" || seen[name] {
 				t.Errorf("%s: weekday %d has an empty or repeated name %q", lang, d, name)
 			}
@@ -132,21 +155,129 @@ func TestEveryMonthAndWeekdayNamed(t *testing.T) {
 	}
 }
 
-func TestFormatMonths(t *testing.T) {
-	for _, tt := range []struct {
-		lang string
-		n    int
-		want string
-	}{
-		{"en", 12, "12 months"}, {"en", 1, "1 month"},
-		{"fr", 12, "12 mois"}, {"fr", 1, "1 mois"},
-		{"de", 12, "12 Monate"}, {"de", 1, "1 Monat"},
-		{"ar", 1, "شهر واحد"}, {"ar", 2, "شهرين"}, {"ar", 6, "6 أشهر"}, {"ar", 12, "12 شهرًا"},
-		{"ar", 100, "100 شهر"}, {"ar", 110, "110 أشهر"}, {"ar", 111, "111 شهرًا"},
-		{"es", 12, "12 months"},
+// lang is a language of the site as site.json would declare it.
+func lang(code, locale, hourCycle string) site.Language {
+	return site.Language{Code: code, Tag: code, Label: code, Dir: "ltr", Prefix: "/" + code, Locale: locale, HourCycle: hourCycle, OpenGraph: "xx_XX"}
+}
+
+// TestAnotherLanguageNeedsNoCode writes the dates of languages the site
+// does not ship, from their CLDR data alone: their names, patterns, clocks
+// and digits.
+func TestAnotherLanguageNeedsNoCode(t *testing.T) {
+	cldr := os.DirFS(filepath.Join(projectRoot, "node_modules"))
+	en := lang("en", "en-GB", "h12")
+	en.Prefix = ""
+	f, err := Load(cldr, site.Languages{en,
+		lang("nl", "nl-NL", ""), lang("es", "es-ES", ""), lang("fa", "fa-IR", ""),
+		lang("de", "de-DE", "h12"), lang("uk", "en-GB", "h23"), lang("ja", "ja", "")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	at := time.Date(2026, time.November, 20, 15, 30, 0, 0, time.UTC)
+	for _, tc := range []struct{ lang, date, clock, dateTime string }{
+		{"nl", "20 november 2026", "15:30", "vrijdag 20 november 2026 om 15:30"},
+		{"es", "20 de noviembre de 2026", "15:30", "viernes, 20 de noviembre de 2026, 15:30"},
+		{"fa", "۲۰ نوامبر ۲۰۲۶", "۱۵:۳۰", "جمعه ۲۰ نوامبر ۲۰۲۶ ساعت ۱۵:۳۰"},
+		{"de", "20. November 2026", "3:30\u00a0PM", "Freitag, 20. November 2026 um 3:30\u00a0PM"},
+		{"uk", "20 November 2026", "15:30", "Friday, 20 November 2026 at 15:30"},
+		{"ja", "2026年11月20日", "15:30", "2026年11月20日金曜日 15:30"},
 	} {
-		if got := FormatMonths(tt.lang, tt.n); got != tt.want {
-			t.Errorf("FormatMonths(%q, %d) = %q, want %q", tt.lang, tt.n, got, tt.want)
+		if got := f.FormatDate(tc.lang, at); got != tc.date {
+			t.Errorf("%s: date %q, want %q", tc.lang, got, tc.date)
 		}
+		if got := f.FormatTime(tc.lang, at); got != tc.clock {
+			t.Errorf("%s: time %q, want %q", tc.lang, got, tc.clock)
+		}
+		if got := f.FormatDateTime(tc.lang, at); got != tc.dateTime {
+			t.Errorf("%s: date and time %q, want %q", tc.lang, got, tc.dateTime)
+		}
+	}
+}
+
+// TestLanguagesCLDRCannotWriteStopTheStart refuses a locale without data
+// and a pattern with a field this package does not write, naming the
+// language.
+func TestLanguagesCLDRCannotWriteStopTheStart(t *testing.T) {
+	cldr := os.DirFS(filepath.Join(projectRoot, "node_modules"))
+	en := lang("en", "en-GB", "")
+	en.Prefix = ""
+	for _, l := range []site.Language{lang("xx", "xx-YY", ""), lang("zh", "zh-Hant", "")} {
+		_, err := Load(cldr, site.Languages{en, l})
+		if err == nil || !strings.Contains(err.Error(), l.Code) {
+			t.Errorf("%s (%s): error %v, want one naming the language", l.Code, l.Locale, err)
+		}
+	}
+	// What CLDR's pattern asks for (B, flexible day periods), site.json
+	// can write otherwise.
+	zh := lang("zh", "zh-Hant", "")
+	zh.Dates = &site.DateStyle{Time: "ah:mm"}
+	f, err := Load(cldr, site.Languages{en, zh})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := f.FormatTime("zh", time.Date(2026, time.November, 20, 15, 30, 0, 0, time.UTC)); got != "下午3:30" {
+		t.Errorf("zh-Hant with its own time pattern: %q", got)
+	}
+}
+
+// TestSourcesAreEnough loads the shipped languages from the files Sources
+// lists alone, as a production binary carries them.
+func TestSourcesAreEnough(t *testing.T) {
+	info, err := site.Load(os.DirFS(filepath.Join(projectRoot, "content")), site.File)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cldr := os.DirFS(filepath.Join(projectRoot, "node_modules"))
+	files, err := Sources(cldr, info.Languages)
+	if err != nil {
+		t.Fatal(err)
+	}
+	only := fstest.MapFS{}
+	for _, name := range files {
+		data, err := fs.ReadFile(cldr, name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		only[name] = &fstest.MapFile{Data: data}
+	}
+	if len(files) > 8 {
+		t.Errorf("%d files for %d languages: %v", len(files), len(info.Languages), files)
+	}
+	f, err := Load(only, info.Languages)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := f.FormatDateTime("fr", time.Date(2026, time.March, 1, 9, 5, 0, 0, time.UTC)); got != "dimanche 1er mars 2026 à 09:05" {
+		t.Errorf("from the sources alone: %q", got)
+	}
+}
+
+// TestFirstDayOfWeek reads the first day of the week of a locale's region
+// from CLDR, or from the locale's own -u-fw-.
+func TestFirstDayOfWeek(t *testing.T) {
+	cldr := os.DirFS(filepath.Join(projectRoot, "node_modules"))
+	for locale, want := range map[string]time.Weekday{
+		"en-GB": time.Monday, "fr-FR": time.Monday, "de-DE": time.Monday, "ar-u-nu-latn": time.Saturday,
+		"en-US": time.Sunday, "ar-SA": time.Sunday, "nl": time.Monday, "en-GB-u-fw-sun": time.Sunday,
+	} {
+		got, err := FirstDayOfWeek(cldr, locale)
+		if err != nil || got != want {
+			t.Errorf("FirstDayOfWeek(%s) = %v, %v; want %v", locale, got, err, want)
+		}
+	}
+}
+
+// TestDataLocale finds the most specific CLDR data of a locale.
+func TestDataLocale(t *testing.T) {
+	cldr := os.DirFS(filepath.Join(projectRoot, "node_modules"))
+	for locale, want := range map[string]string{
+		"en-GB": "en-GB", "en": "en", "fr-FR": "fr", "ar-u-nu-latn": "ar", "zh-Hant-TW": "zh-Hant", "sr-Latn-ME": "sr-Latn-ME", "pt-BR": "pt",
+	} {
+		if got, err := DataLocale(cldr, locale); err != nil || got != want {
+			t.Errorf("DataLocale(%s) = %q, %v; want %q", locale, got, err, want)
+		}
+	}
+	if got, err := DataLocale(cldr, "xx-YY"); err == nil {
+		t.Errorf("DataLocale(xx-YY) = %q, want an error", got)
 	}
 }

@@ -41,12 +41,20 @@ type Settings struct {
 	// the {{retention}} placeholder states and the retention job enforces;
 	// 0 means 12.
 	RetentionMonths int
+	// Dates writes the date of the texts' last update in each language.
+	Dates *intl.Formatter
+	// Texts are the visitors' strings: "privacy.retention" counts the
+	// months of {{retention}} in each language.
+	Texts *site.Locales
 }
 
 // Load reads, fills in and renders every legal text in every language.
 func Load(fsys fs.FS, dir string, s *site.Info, settings Settings) (map[string]map[string]Doc, error) {
 	if settings.RetentionMonths <= 0 {
 		settings.RetentionMonths = 12
+	}
+	if settings.Dates == nil || settings.Texts == nil {
+		return nil, fmt.Errorf("legal: the dates and the texts are required")
 	}
 	updated, err := time.Parse(time.DateOnly, s.LegalUpdated)
 	if err != nil {
@@ -70,7 +78,7 @@ func Load(fsys fs.FS, dir string, s *site.Info, settings Settings) (map[string]m
 			if fm.Title == "" || fm.Description == "" {
 				return nil, fmt.Errorf("legal: %s: title and description are required", file)
 			}
-			filled := fill(string(body), s, intl.FormatDate(lang.Code, updated), intl.FormatMonths(lang.Code, settings.RetentionMonths))
+			filled := fill(string(body), s, settings.Dates.FormatDate(lang.Code, updated), settings.Texts.Plural(lang.Code, "privacy.retention", settings.RetentionMonths))
 			if i := strings.Index(filled, "{{"); i >= 0 {
 				end := min(len(filled), i+40)
 				return nil, fmt.Errorf("legal: %s: unknown placeholder at %q", file, filled[i:end])

@@ -6,6 +6,7 @@ import (
 	"testing"
 	"testing/fstest"
 
+	"github.com/northbeam/site/internal/intl"
 	"github.com/northbeam/site/internal/site"
 )
 
@@ -23,7 +24,7 @@ func TestPrivacyPolicyStatesTheRetentionSetting(t *testing.T) {
 		18: {"en": "for 18 months after the date of the meeting", "fr": "pendant 18 mois après la date", "de": "18 Monate nach dem Termin", "ar": "مدة 18 شهرًا بعد تاريخ الاجتماع"},
 		6:  {"en": "for 6 months after", "fr": "pendant 6 mois après", "de": "6 Monate nach", "ar": "مدة 6 أشهر بعد"},
 	} {
-		docs, err := Load(content, "legal", info, Settings{RetentionMonths: months})
+		docs, err := Load(content, "legal", info, shippedSettings(t, info, months))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -48,11 +49,27 @@ func testSite(t *testing.T) *site.Info {
 	return s
 }
 
+// shippedSettings are the settings of the shipped site, keeping personal
+// data for months: the dates from the project's CLDR data, the shipped
+// strings.
+func shippedSettings(t *testing.T, s *site.Info, months int) Settings {
+	t.Helper()
+	dates, err := intl.Load(os.DirFS("../../node_modules"), s.Languages)
+	if err != nil {
+		t.Fatal(err)
+	}
+	texts, err := site.LoadLocales(os.DirFS("../../content"), "locales", s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return Settings{RetentionMonths: months, Dates: dates, Texts: texts}
+}
+
 // TestLoadFillsTheImprint: the shipped imprint of every language carries
 // the VAT id and the register of site.json.
 func TestLoadFillsTheImprint(t *testing.T) {
 	s := testSite(t)
-	docs, err := Load(os.DirFS("../../content"), "legal", s, Settings{})
+	docs, err := Load(os.DirFS("../../content"), "legal", s, shippedSettings(t, s, 0))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -77,7 +94,7 @@ func TestLoadRefusesAnUnknownPlaceholder(t *testing.T) {
 		}
 	}
 	fsys["legal/de/imprint.md"] = &fstest.MapFile{Data: []byte("---\ntitle: T\ndescription: D\n---\n\nUSt-ID: {{site.vatID}}\n")}
-	_, err := Load(fsys, "legal", s, Settings{})
+	_, err := Load(fsys, "legal", s, shippedSettings(t, s, 0))
 	if err == nil || !strings.Contains(err.Error(), "legal/de/imprint.md") || !strings.Contains(err.Error(), "{{site.vatID}}") {
 		t.Errorf("error %v, want one naming legal/de/imprint.md and the placeholder", err)
 	}

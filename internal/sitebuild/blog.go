@@ -9,6 +9,7 @@ import (
 	"strconv"
 
 	"github.com/northbeam/site/internal/blog"
+	"github.com/northbeam/site/internal/intl"
 	"github.com/northbeam/site/internal/markdown"
 	"github.com/northbeam/site/internal/site"
 	"github.com/northbeam/site/render"
@@ -56,8 +57,9 @@ type blogListData struct {
 	Feed string `json:"feed,omitempty"` // path of the language's feed; empty without posts
 }
 
-// loadBlog loads the posts; drafts only in development mode.
-func loadBlog(content fs.FS, opts Options, images *contentImages) (*blog.Library, error) {
+// loadBlog loads the posts, dated in their languages; drafts only in
+// development mode.
+func loadBlog(content fs.FS, opts Options, images *contentImages, dates *intl.Formatter) (*blog.Library, error) {
 	mdOpts := []markdown.Option{
 		images.markdownOption(),
 		// The ids the shell around a post already uses.
@@ -66,7 +68,7 @@ func loadBlog(content fs.FS, opts Options, images *contentImages) (*blog.Library
 	if u, err := url.Parse(opts.BaseURL); err == nil && u.Host != "" {
 		mdOpts = append(mdOpts, markdown.WithInternalHosts(u.Hostname()))
 	}
-	posts, err := blog.Load(content, "blog", opts.Dev, mdOpts...)
+	posts, err := blog.Load(content, "blog", opts.Dev, dates.FormatDate, mdOpts...)
 	if err != nil {
 		return nil, err
 	}

@@ -20,6 +20,7 @@ import (
 
 	"github.com/northbeam/site/internal/assets"
 	"github.com/northbeam/site/internal/blog"
+	"github.com/northbeam/site/internal/intl"
 	"github.com/northbeam/site/internal/legal"
 	"github.com/northbeam/site/internal/site"
 	"github.com/northbeam/site/internal/team"
@@ -47,9 +48,12 @@ type Options struct {
 type Build struct {
 	Info    *site.Info
 	Locales *site.Locales
-	Bundle  *assets.Bundle
-	Engine  *render.Engine
-	opts    Options
+	// Dates writes dates and times in the site's languages, from the
+	// bundle's CLDR data.
+	Dates  *intl.Formatter
+	Bundle *assets.Bundle
+	Engine *render.Engine
+	opts   Options
 
 	// StaffLocales are the staff workspace's strings (content/staff/locales),
 	// apart from the visitors' so that no page of theirs carries them.
@@ -97,7 +101,11 @@ func New(ctx context.Context, contentFS fs.FS, bundle *assets.Bundle, engine *re
 	if err != nil {
 		return nil, err
 	}
-	docs, err := legal.Load(contentFS, "legal", info, legal.Settings{RetentionMonths: opts.RetentionMonths})
+	dates, err := intl.Load(bundle.CLDR, info.Languages)
+	if err != nil {
+		return nil, err
+	}
+	docs, err := legal.Load(contentFS, "legal", info, legal.Settings{RetentionMonths: opts.RetentionMonths, Dates: dates, Texts: locales})
 	if err != nil {
 		return nil, err
 	}
@@ -105,7 +113,7 @@ func New(ctx context.Context, contentFS fs.FS, bundle *assets.Bundle, engine *re
 	if err != nil {
 		return nil, err
 	}
-	posts, err := loadBlog(contentFS, opts, contentImgs)
+	posts, err := loadBlog(contentFS, opts, contentImgs, dates)
 	if err != nil {
 		return nil, err
 	}
@@ -118,7 +126,7 @@ func New(ctx context.Context, contentFS fs.FS, bundle *assets.Bundle, engine *re
 		return nil, err
 	}
 	s := &Build{
-		Info: info, Locales: locales, StaffLocales: staffLocales, Bundle: bundle, Engine: engine, opts: opts,
+		Info: info, Locales: locales, StaffLocales: staffLocales, Dates: dates, Bundle: bundle, Engine: engine, opts: opts,
 		legal:    docs,
 		pages:    map[string]*render.Resource{},
 		payloads: map[string]*render.Resource{},

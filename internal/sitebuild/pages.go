@@ -41,8 +41,9 @@ type StaticRoute struct {
 	NoIndex   bool   // a page for one visitor (a cancel link), not for search engines
 }
 
-// staticRoutes are every page but a post, a case study, a person and the
-// blog's further lists; frontend/App.tsx declares the same list.
+// staticRoutes are the routes with one page in each language, whatever the
+// content; the client's page table (frontend/pages/table.ts) must hold each
+// path under its component (TestPageTableHoldsEveryRoute).
 var staticRoutes = []StaticRoute{
 	{"/", "Home", "home", false},
 	{"/services", "Home", "services", false},

@@ -16,9 +16,6 @@ import (
 	"github.com/northbeam/site/render"
 )
 
-// ogLocales are the Open Graph locales of the site's languages.
-var ogLocales = map[string]string{"en": "en_GB", "fr": "fr_FR", "de": "de_DE", "ar": "ar_AR"}
-
 // describeForSharing adds social preview tags and structured data.
 func (s *Build) describeForSharing(doc *render.Document, p page) {
 	doc.SiteName = s.Info.Name
@@ -32,10 +29,10 @@ func (s *Build) describeForSharing(doc *render.Document, p page) {
 		doc.Image = s.opts.BaseURL + img
 		doc.ImageAlt = s.shareImages[img].title
 	}
-	doc.OGLocale = ogLocales[p.lang.Code]
+	doc.OGLocale = p.lang.OpenGraph
 	for code := range p.alternates {
-		if code != p.lang.Code && ogLocales[code] != "" {
-			doc.OGAlternates = append(doc.OGAlternates, ogLocales[code])
+		if l, ok := s.Info.Language(code); ok && code != p.lang.Code {
+			doc.OGAlternates = append(doc.OGAlternates, l.OpenGraph)
 		}
 	}
 	sort.Strings(doc.OGAlternates)

@@ -12,6 +12,7 @@ import (
 
 	"github.com/northbeam/site/internal/booking"
 	"github.com/northbeam/site/internal/contact"
+	"github.com/northbeam/site/internal/sitebuild"
 	"github.com/northbeam/site/internal/staff"
 	"github.com/northbeam/site/internal/store"
 )
@@ -90,16 +91,30 @@ func ContactService(t testing.TB, st *store.Store, minFillTime time.Duration, qu
 // edits.
 func BookingService(t testing.TB, st *store.Store, availability string, now func() time.Time, edits ...func(*booking.Config)) *booking.Service {
 	t.Helper()
-	s := Site(t)
 	av, err := booking.ParseAvailability([]byte(availability))
 	if err != nil {
 		t.Fatal(err)
 	}
-	cfg := booking.Config{
+	cfg := BookingConfig(Site(t), av, now)
+	for _, edit := range edits {
+		edit(&cfg)
+	}
+	svc, err := booking.NewService(st, Content(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return svc
+}
+
+// BookingConfig is the configuration of the tests' booking service for
+// the site s built, open as av says, on the clock now.
+func BookingConfig(s *sitebuild.Build, av booking.Availability, now func() time.Time) booking.Config {
+	return booking.Config{
 		Availability: av,
 		Inbox:        Inbox,
 		Brand:        booking.Brand{Name: s.Info.Name, Email: s.Info.Email, BaseURL: BaseURL},
 		Texts:        s.Locales,
+		Dates:        s.Dates,
 		LocalURL: func(lang, path string) string {
 			l, ok := s.Info.Language(lang)
 			if !ok {
@@ -112,14 +127,6 @@ func BookingService(t testing.TB, st *store.Store, availability string, now func
 		// tests of its own.
 		MinFillTime: time.Millisecond,
 	}
-	for _, edit := range edits {
-		edit(&cfg)
-	}
-	svc, err := booking.NewService(st, Content(), cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return svc
 }
 
 // StaffWorkspace returns the workspace of the tests on st at baseURL, with

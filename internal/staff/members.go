@@ -159,7 +159,7 @@ func (w *Workspace) Remove(ctx context.Context, email, actor string) error {
 
 // SetLanguage changes the workspace's language for m.
 func (w *Workspace) SetLanguage(ctx context.Context, m Member, lang string) (Member, error) {
-	lang = normalizeLang(lang)
+	lang = w.language(lang)
 	if _, err := w.store.ExecContext(ctx, `UPDATE staff SET lang = ? WHERE id = ?`, lang, m.ID); err != nil {
 		return m, fmt.Errorf("staff: set language: %w", err)
 	}

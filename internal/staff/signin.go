@@ -24,7 +24,7 @@ type signInMailData struct {
 
 // signInMail writes the mail carrying token's link to a member.
 func (w *Workspace) signInMail(to, lang, token string) (mail.Message, error) {
-	lang = normalizeLang(lang)
+	lang = w.language(lang)
 	m, err := mail.Render(w.signIn[lang], signInMailData{
 		Name:    w.cfg.Name,
 		URL:     w.cfg.BaseURL + "/staff/link?token=" + url.QueryEscape(token),

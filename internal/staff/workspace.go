@@ -16,6 +16,7 @@ import (
 	"github.com/northbeam/site/internal/booking"
 	"github.com/northbeam/site/internal/contact"
 	"github.com/northbeam/site/internal/mail"
+	"github.com/northbeam/site/internal/site"
 	"github.com/northbeam/site/internal/store"
 )
 
@@ -61,17 +62,13 @@ type Config struct {
 	Logger *slog.Logger
 }
 
-// Languages are the workspace's languages.
-func Languages() []string { return []string{"en", "fr", "de", "ar"} }
-
-// normalizeLang returns lang if the workspace speaks it, else English.
-func normalizeLang(lang string) string {
-	for _, l := range Languages() {
-		if l == lang {
-			return l
-		}
+// language returns lang if the workspace speaks it (a language of
+// content/site.json), else the default language's code.
+func (w *Workspace) language(lang string) string {
+	if l, ok := w.langs.Find(lang); ok {
+		return l.Code
 	}
-	return "en"
+	return w.langs.Default().Code
 }
 
 // Workspace is the staff workspace over one database.
@@ -80,6 +77,7 @@ type Workspace struct {
 	cfg      Config
 	webauthn *webauthn.WebAuthn
 	rpID     string
+	langs    site.Languages                // the workspace's, those of content/site.json
 	signIn   map[string]*template.Template // the sign-in link's mail, by language
 }
 
@@ -124,7 +122,12 @@ func New(st *store.Store, cfg Config) (*Workspace, error) {
 	for len(w.cfg.BaseURL) > 0 && w.cfg.BaseURL[len(w.cfg.BaseURL)-1] == '/' {
 		w.cfg.BaseURL = w.cfg.BaseURL[:len(w.cfg.BaseURL)-1]
 	}
-	for _, lang := range Languages() {
+	info, err := site.Load(cfg.Content, site.File)
+	if err != nil {
+		return nil, fmt.Errorf("staff: %w", err)
+	}
+	w.langs = info.Languages
+	for _, lang := range w.langs.Codes() {
 		t, err := mail.ParseTemplate(cfg.Content, fmt.Sprintf(signInTemplate, lang))
 		if err != nil {
 			return nil, err

@@ -3,8 +3,10 @@
 // IANA names, and in the page's language the zones' cities and the short
 // names of the weekdays. Each file is a chunk of its own, loaded in the
 // browser when the time step opens, never with another page (the server
-// bundle resolves "#cldr" to cldr.server.ts instead).
-import type { Lang } from "../../lib/languages";
+// bundle resolves "#cldr" to cldr.server.ts instead). The languages and
+// their files are those of content/site.json ("virtual:cldr").
+import loaders from "virtual:cldr";
+import { defaultLang, type Lang } from "../../lib/languages";
 
 /** Bcp47Zone is one time zone of CLDR's bcp47/timezone.json. */
 export interface Bcp47Zone {
@@ -46,33 +48,6 @@ interface Bcp47File {
   keyword: { u: { tz: Record<string, Bcp47Zone | string> } };
 }
 
-// One import() per language and file: esbuild makes each a chunk of its own.
-function timeZoneNames(lang: Lang): Promise<{ default: unknown }> {
-  switch (lang) {
-    case "fr":
-      return import("cldr-dates-full/main/fr/timeZoneNames.json");
-    case "de":
-      return import("cldr-dates-full/main/de/timeZoneNames.json");
-    case "ar":
-      return import("cldr-dates-full/main/ar/timeZoneNames.json");
-    default:
-      return import("cldr-dates-full/main/en/timeZoneNames.json");
-  }
-}
-
-function gregorian(lang: Lang): Promise<{ default: unknown }> {
-  switch (lang) {
-    case "fr":
-      return import("cldr-dates-full/main/fr/ca-gregorian.json");
-    case "de":
-      return import("cldr-dates-full/main/de/ca-gregorian.json");
-    case "ar":
-      return import("cldr-dates-full/main/ar/ca-gregorian.json");
-    default:
-      return import("cldr-dates-full/main/en/ca-gregorian.json");
-  }
-}
-
 const loaded = new Map<Lang, Cldr>();
 const pending = new Map<Lang, Promise<Cldr>>();
 
@@ -80,11 +55,12 @@ const pending = new Map<Lang, Promise<Cldr>>();
 export function loadCldr(lang: Lang): Promise<Cldr> {
   let p = pending.get(lang);
   if (!p) {
-    p = Promise.all([import("cldr-bcp47/bcp47/timezone.json"), timeZoneNames(lang), gregorian(lang)]).then(
-      ([bcp47, names, calendar]) => {
+    const files = (loaders[lang] ?? loaders[defaultLang])!;
+    p = Promise.all([import("cldr-bcp47/bcp47/timezone.json"), files.load()]).then(
+      ([bcp47, [names, calendar]]) => {
         const tz = (bcp47.default as Bcp47File).keyword.u.tz;
-        const zone = (names.default as TimeZoneNamesFile).main[lang]?.dates.timeZoneNames.zone;
-        const short = (calendar.default as GregorianFile).main[lang]?.dates.calendars.gregorian.days["stand-alone"].short ?? {};
+        const zone = (names.default as TimeZoneNamesFile).main[files.locale]?.dates.timeZoneNames.zone;
+        const short = (calendar.default as GregorianFile).main[files.locale]?.dates.calendars.gregorian.days["stand-alone"].short ?? {};
         const cldr: Cldr = { lang, zones: tz, names: zone, weekdaysShort: weekdayKeys.map((k) => short[k] ?? k) };
         loaded.set(lang, cldr);
         return cldr;

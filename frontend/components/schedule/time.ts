@@ -1,7 +1,7 @@
 // Dates and times of the booking flow. Everything here uses Intl, which the
 // server render (goja) does not have: call these only in the browser, from
 // effects, event handlers or components shown after the first effect.
-import type { Lang } from "../../lib/languages";
+import { language, type Lang } from "../../lib/languages";
 
 /** A civil date, "YYYY-MM-DD", read in a zone named alongside it. */
 export type CivilDate = string;
@@ -10,31 +10,23 @@ export type CivilDate = string;
 export type Month = string;
 
 /**
- * localeOf maps a site language to the locale Intl formats it in: British
- * English, and Arabic with Western digits, as the server's internal/intl
- * writes dates in mails.
+ * localeOf is the locale Intl formats a language in (content/site.json):
+ * British English, and Arabic with Western digits, as the server's
+ * internal/intl writes dates in mails.
  */
 export function localeOf(lang: Lang): string {
-  switch (lang) {
-    case "fr":
-      return "fr-FR";
-    case "de":
-      return "de-DE";
-    case "ar":
-      return "ar-u-nu-latn";
-    default:
-      return "en-GB";
-  }
+  return language(lang).locale;
 }
 
-/** hour12 says whether a language writes times on a 12-hour clock (as internal/intl does). */
-function hour12(lang: Lang): boolean {
-  return lang === "en" || lang === "ar";
+/** hour12 says whether a language writes times on a 12-hour clock, where its locale does not decide it (as internal/intl does). */
+function hour12(lang: Lang): boolean | undefined {
+  const cycle = language(lang).hourCycle;
+  return cycle === undefined ? undefined : cycle === "h12";
 }
 
-/** firstDayOfWeek is 1 (Monday) in Europe, 6 (Saturday) in most Arabic-speaking countries. */
+/** firstDayOfWeek is the first day of a language's week, 0 for Sunday: Monday in Europe, Saturday in most Arabic-speaking countries (CLDR). */
 export function firstDayOfWeek(lang: Lang): number {
-  return lang === "ar" ? 6 : 1;
+  return language(lang).firstDay;
 }
 
 /** detectZone returns the browser's IANA zone, or UTC when it cannot tell. */

@@ -123,7 +123,7 @@ function genericName(locale: string, id: string, at: Date): string {
 /** knownToBrowser reports whether Intl accepts a zone name. */
 function knownToBrowser(id: string): boolean {
   try {
-    new Intl.DateTimeFormat("en", { timeZone: id });
+    new Intl.DateTimeFormat(undefined, { timeZone: id });
     return true;
   } catch {
     return false;

@@ -4,7 +4,7 @@ import { api, ApiError } from "../api";
 import { dateTime, day, time } from "../format";
 import { useApi, useBoot, usePageTitle } from "../hooks";
 import { useT } from "../i18n";
-import { languageKey, serviceKey } from "../labels";
+import { languageName, serviceKey } from "../labels";
 import type { Booking, BookingsResponse, View } from "../types";
 import { Button, Loading, Ltr, Notice, Problem } from "../ui";
 
@@ -179,7 +179,7 @@ export function BookingDetail() {
             <dt>{t("bookings.company")}</dt>
             <dd>{b.company || "—"}</dd>
             <dt>{t("bookings.language")}</dt>
-            <dd>{t(languageKey(b.lang))}</dd>
+            <dd>{languageName(t, b.lang)}</dd>
             <dt>{t("bookings.booked")}</dt>
             <dd>
               <time dateTime={b.created}>{dateTime(lang, b.created, zone)}</time>

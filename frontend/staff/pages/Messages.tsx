@@ -4,7 +4,7 @@ import { api, ApiError } from "../api";
 import { dateTime } from "../format";
 import { useApi, useBoot, usePageTitle } from "../hooks";
 import { useT } from "../i18n";
-import { languageKey, serviceKey } from "../labels";
+import { languageName, serviceKey } from "../labels";
 import type { Folder, Message, MessagesResponse } from "../types";
 import { Button, Loading, Ltr, Notice, Problem } from "../ui";
 
@@ -170,7 +170,7 @@ export function MessageDetail() {
             <dt>{t("messages.service")}</dt>
             <dd>{service ? t(service) : t("messages.noService")}</dd>
             <dt>{t("messages.language")}</dt>
-            <dd>{t(languageKey(m.lang))}</dd>
+            <dd>{languageName(t, m.lang)}</dd>
             <dt>{t("messages.folder")}</dt>
             <dd>
               {t(`messages.folders.${m.folder}`)}

@@ -10,8 +10,8 @@ import (
 	"text/tabwriter"
 	"time"
 
-	"github.com/northbeam/site/internal/assets"
 	"github.com/northbeam/site/internal/booking"
+	"github.com/northbeam/site/internal/config"
 	"github.com/northbeam/site/internal/store"
 )
 
@@ -19,27 +19,25 @@ import (
 // PostgreSQL database of DATABASE_URL, keeping every id, ref and token, and
 // prints the row counts of each table. It may be run again: rows copied
 // before are left as they are.
-func migrateDBCommand(args []string) error {
+func migrateDBCommand(args []string, getenv func(string) string, out io.Writer) error {
 	fs := flag.NewFlagSet("migrate-db", flag.ContinueOnError)
-	dataDir := fs.String("data_dir", envOr("DATA_DIR", "./data"), "data directory holding site.db")
-	databaseURL := fs.String("database_url", os.Getenv("DATABASE_URL"), "the PostgreSQL URL to copy into")
-	root := fs.String("root", envOr("ROOT", "."), "project directory")
-	if err := fs.Parse(args); err != nil {
+	cfg, err := config.Parse(fs, args, getenv, "DATA_DIR", "DATABASE_URL", "ROOT")
+	if err != nil {
 		return err
 	}
-	if *databaseURL == "" {
+	if cfg.DatabaseURL == "" {
 		return errors.New("migrate-db: set DATABASE_URL to the PostgreSQL database to copy into")
 	}
-	return migrateDB(context.Background(), os.Stdout, *dataDir, *databaseURL, *root)
+	return migrateDB(context.Background(), out, cfg)
 }
 
-func migrateDB(ctx context.Context, w io.Writer, dataDir, databaseURL, root string) error {
-	path := databasePath(dataDir)
+func migrateDB(ctx context.Context, w io.Writer, cfg config.Config) error {
+	path := config.SQLiteFile(cfg.DataDir)
 	if _, err := os.Stat(path); err != nil {
 		return fmt.Errorf("migrate-db: no SQLite database to copy: %w", err)
 	}
 	// Bookings made before busy_until existed take the buffer in force.
-	content, err := (sources{root: absolute(root), embedded: assets.Embedded()}).content()
+	content, err := projectSources(cfg).content()
 	if err != nil {
 		return err
 	}
@@ -52,7 +50,7 @@ func migrateDB(ctx context.Context, w io.Writer, dataDir, databaseURL, root stri
 		return err
 	}
 	defer src.Close()
-	dst, err := store.OpenPostgres(ctx, databaseURL, 30*time.Second)
+	dst, err := store.OpenPostgres(ctx, cfg.DatabaseURL, 30*time.Second)
 	if err != nil {
 		return err
 	}

@@ -1,0 +1,78 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"runtime"
+	"time"
+
+	"github.com/northbeam/site/internal/assets"
+	"github.com/northbeam/site/internal/config"
+	"github.com/northbeam/site/render"
+)
+
+// memoFile holds, beside the bundles, the pages the build rendered.
+const memoFile = "renders.gob.gz"
+
+// buildCommand writes into -out what a production binary embeds: the
+// bundles, every page rendered once with them, and the WebP copies of the
+// content's pictures. It says what it encoded to report.
+func buildCommand(args []string, getenv func(string) string, report io.Writer) error {
+	fs := flag.NewFlagSet("build", flag.ContinueOnError)
+	out := fs.String("out", "internal/assets/dist", "output directory")
+	root := fs.String("root", ".", "project directory")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	b, err := assets.Build(absolute(*root))
+	if err != nil {
+		return err
+	}
+	if err := b.Write(*out); err != nil {
+		return err
+	}
+	// Render every page once with this bundle, so that the binary starts
+	// without rendering them again: with the configuration in the
+	// environment (the analytics ID and bot hiding reach the pages).
+	cfg, err := config.Load(nil, getenv)
+	if err != nil {
+		return fmt.Errorf("configuration: %w", err)
+	}
+	cfg.Dev = false
+	content, err := (sources{root: absolute(*root)}).content()
+	if err != nil {
+		return err
+	}
+	memo := render.NewMemo()
+	log := slog.New(slog.NewTextHandler(io.Discard, nil))
+	built, err := newSite(context.Background(), content, b, cfg, log, memo, nil)
+	if err != nil {
+		return err
+	}
+	// The WebP copies of the content's pictures, which the binary serves
+	// without encoding anything (internal/images).
+	started := time.Now()
+	copies, err := built.WriteImageCopies(filepath.Join(*out, "img"), runtime.GOMAXPROCS(0))
+	if err != nil {
+		return err
+	}
+	var total int
+	for _, c := range copies {
+		total += c.Bytes
+	}
+	fmt.Fprintf(report, "build: %d picture copies, %d KB, encoded in %s\n", len(copies), total/1024, time.Since(started).Round(time.Millisecond))
+	f, err := os.Create(filepath.Join(*out, memoFile))
+	if err != nil {
+		return err
+	}
+	if _, err := memo.WriteTo(f); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
+}

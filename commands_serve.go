@@ -1,0 +1,309 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io/fs"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"os/signal"
+	"runtime/debug"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/northbeam/site/handlers"
+	"github.com/northbeam/site/internal/accesslog"
+	"github.com/northbeam/site/internal/booking"
+	"github.com/northbeam/site/internal/calendar"
+	"github.com/northbeam/site/internal/config"
+	"github.com/northbeam/site/internal/contact"
+	"github.com/northbeam/site/internal/intl"
+	"github.com/northbeam/site/internal/mail"
+	"github.com/northbeam/site/internal/site"
+	"github.com/northbeam/site/internal/sitebuild"
+	"github.com/northbeam/site/internal/store"
+)
+
+// serveCommand runs the site until SIGINT or SIGTERM, with its access log
+// to accessLog. The pages come up first; the database connects behind them.
+func serveCommand(args []string, getenv func(string) string, log *slog.Logger, accessLog *accesslog.Writer) error {
+	started := time.Now()
+	cfg, err := config.Load(args, getenv)
+	if err != nil {
+		return fmt.Errorf("configuration: %w", err)
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+
+	src := projectSources(cfg)
+	content, info, err := src.siteContent()
+	if err != nil {
+		return err
+	}
+	cfg = withSiteEmail(cfg, info)
+	st, err := openServingStore(ctx, cfg)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	av, err := booking.LoadAvailability(content, "availability.json")
+	if err != nil {
+		return err
+	}
+	bg, err := startBackground(ctx, st, cfg, av, log)
+	if err != nil {
+		return err
+	}
+	defer bg.stop()
+	dates, err := src.dates(info)
+	if err != nil {
+		return err
+	}
+	services, err := newServices(st, content, info, dates, cfg, av, bg, log)
+	if err != nil {
+		return err
+	}
+	services.AccessLog = accessLog
+	go services.Staff.RunRetentionDaily(bg.ctx)
+
+	built, err := src.buildSite(ctx, cfg, log)
+	if err != nil {
+		return err
+	}
+	// Rendering every page at start leaves tens of megabytes behind: goja's
+	// runtimes (started again for the rare render after start) and the
+	// garbage of the renders. Let go of them and give the memory back to
+	// the system now, rather than keep it resident until the runtime's
+	// scavenger gets to it.
+	built.Engine.Release()
+	debug.FreeOSMemory()
+	srv := handlers.NewServer(built, services)
+	front, err := listen(cfg, srv, log)
+	if err != nil {
+		return err
+	}
+	rendered, fromBuild := built.Engine.Counts()
+	log.Info("ready", "addr", front.listener.Addr().String(), "base_url", cfg.BaseURL, "dev", cfg.Dev,
+		"start_to_ready", time.Since(started).Round(time.Millisecond), "pages_rendered", rendered, "pages_from_build", fromBuild)
+	go warmImages(ctx, built, log)
+	if cfg.Dev {
+		go rebuildOnChange(ctx, src, cfg, srv, log)
+	}
+	return front.serve(ctx, cfg.ShutdownDrain, bg, log)
+}
+
+// withSiteEmail gives the mail settings left empty the consultancy's email
+// from content/site.json.
+func withSiteEmail(cfg config.Config, info *site.Info) config.Config {
+	if cfg.MailFrom == "" {
+		cfg.MailFrom = info.Email
+	}
+	if cfg.MailTo == "" {
+		cfg.MailTo = info.Email
+	}
+	return cfg
+}
+
+// openServingStore opens the database of a server. SQLite opens at once;
+// PostgreSQL may still be starting, so its store connects later, behind
+// the start (startBackground), and /readyz and the API answer 503
+// meanwhile.
+func openServingStore(ctx context.Context, cfg config.Config) (*store.Store, error) {
+	if cfg.DatabaseURL != "" {
+		return store.NewPostgres(cfg.DatabaseURL)
+	}
+	return store.Open(ctx, config.SQLiteFile(cfg.DataDir))
+}
+
+// background is what runs beside the HTTP server: the store's connection,
+// then the calendar feeds and the mail worker.
+type background struct {
+	worker *mail.Worker
+	feeds  *calendar.Source
+	// ctx is the mail worker's and the daily jobs': stop ends it, after the
+	// HTTP server has finished what was in flight.
+	ctx  context.Context
+	stop context.CancelFunc
+	// done receives the mail worker's end; dbFailed why the store did not
+	// connect within DATABASE_WAIT.
+	done, dbFailed chan error
+}
+
+// startBackground connects the store behind the start, then fetches the
+// calendar feeds and runs the mail worker until ctx or the background's
+// own context ends.
+func startBackground(ctx context.Context, st *store.Store, cfg config.Config, av booking.Availability, log *slog.Logger) (*background, error) {
+	sender, err := mail.NewSender(mail.SMTPConfig{URL: cfg.SMTPURL, From: cfg.MailFrom}, log)
+	if err != nil {
+		return nil, fmt.Errorf("mail: %w", err)
+	}
+	feeds, err := calendar.NewSource(calendar.Config{
+		URLs: cfg.CalendarICSURLs, Home: av.Location, Refresh: cfg.CalendarRefresh,
+		Ahead: time.Duration(av.DaysAhead+3) * 24 * time.Hour, Store: st, Logger: log,
+	})
+	if err != nil {
+		return nil, err
+	}
+	bg := &background{
+		worker: mail.NewWorker(st, sender, mail.WorkerConfig{Logger: log}),
+		feeds:  feeds,
+		done:   make(chan error, 1), dbFailed: make(chan error, 1),
+	}
+	bg.ctx, bg.stop = context.WithCancel(context.Background())
+	go func() {
+		if err := st.Connect(ctx, cfg.DatabaseWait); err != nil {
+			bg.dbFailed <- err
+			bg.done <- nil
+			return
+		}
+		if cfg.DatabaseURL != "" {
+			log.Info("database ready", "backend", st.Backend())
+		}
+		go feeds.Run(ctx)
+		bg.done <- bg.worker.Run(bg.ctx)
+	}()
+	return bg, nil
+}
+
+// newServices starts the domain services behind the API: contact, booking
+// and the staff workspace, their mail queued for bg's worker.
+func newServices(st *store.Store, content fs.FS, info *site.Info, dates *intl.Formatter, cfg config.Config, av booking.Availability,
+	bg *background, log *slog.Logger) (handlers.Services, error) {
+	contacts, err := contact.NewService(st, content, contact.Config{
+		Inbox:  cfg.MailTo,
+		Brand:  contact.Brand{Name: info.Name, Email: info.Email, BaseURL: cfg.BaseURL, ResponseHours: info.Stats.ResponseHours},
+		Queued: bg.worker.Wake,
+	})
+	if err != nil {
+		return handlers.Services{}, err
+	}
+	bookings, err := newBookingService(st, content, info, dates, cfg, av, bg.feeds, bg.worker.Wake)
+	if err != nil {
+		return handlers.Services{}, err
+	}
+	workspace, err := newStaffWorkspace(st, content, info, cfg, bookings, bg.worker.Wake, log)
+	if err != nil {
+		return handlers.Services{}, err
+	}
+	return handlers.Services{
+		Log: log, Store: st, Contact: contacts, Booking: bookings, Calendar: bg.feeds, Staff: workspace,
+		ContactRate: cfg.ContactRateLimit, BookingRate: cfg.BookingRateLimit, TrustProxy: cfg.TrustProxy, HSTS: cfg.HSTS,
+	}, nil
+}
+
+// newBookingService starts the booking service on the consultancy's
+// availability and calendars; its mails and invites use the interface
+// strings.
+func newBookingService(st *store.Store, content fs.FS, info *site.Info, dates *intl.Formatter, cfg config.Config, av booking.Availability,
+	feeds *calendar.Source, queued func()) (*booking.Service, error) {
+	locales, err := site.LoadLocales(content, "locales", info)
+	if err != nil {
+		return nil, err
+	}
+	return booking.NewService(st, content, booking.Config{
+		Availability: av,
+		Inbox:        cfg.MailTo,
+		Brand:        booking.Brand{Name: info.Name, Email: info.Email, BaseURL: cfg.BaseURL},
+		Texts:        locales,
+		Dates:        dates,
+		LocalURL: func(lang, path string) string {
+			l, ok := info.Language(lang)
+			if !ok {
+				l = info.Default()
+			}
+			return cfg.BaseURL + l.LocalPath(path)
+		},
+		Queued:         queued,
+		Calendar:       feeds,
+		ReminderBefore: time.Duration(cfg.ReminderHours) * time.Hour,
+		AddressLimit:   cfg.BookingDailyLimit,
+	})
+}
+
+// warmImages encodes the pictures' WebP copies that s lacks (without a
+// build, all of them) behind the start, so that they are ready before a
+// browser asks for them.
+func warmImages(ctx context.Context, s *sitebuild.Build, log *slog.Logger) {
+	if err := s.WarmImages(ctx); err != nil && ctx.Err() == nil {
+		log.Error("encoding the pictures' copies", "err", err)
+	}
+}
+
+// front is the HTTP side of an instance: the server and its listener.
+type front struct {
+	srv      *handlers.Server
+	http     *http.Server
+	listener *onceCloseListener
+}
+
+// listen opens cfg's address for srv, in the site's http.Server.
+func listen(cfg config.Config, srv *handlers.Server, log *slog.Logger) (*front, error) {
+	httpServer := handlers.HTTPServer(handlers.New(srv))
+	httpServer.Addr = cfg.Addr
+	httpServer.ErrorLog = slog.NewLogLogger(log.Handler(), slog.LevelWarn)
+	ln, err := net.Listen("tcp", cfg.Addr)
+	if err != nil {
+		return nil, fmt.Errorf("listen: %w", err)
+	}
+	return &front{srv: srv, http: httpServer, listener: &onceCloseListener{Listener: ln}}, nil
+}
+
+// serve answers requests until ctx ends, then stops gracefully, draining
+// for drain. A database that never answered ends it too, with its error.
+func (f *front) serve(ctx context.Context, drain time.Duration, bg *background, log *slog.Logger) error {
+	errc := make(chan error, 1)
+	go func() { errc <- f.http.Serve(f.listener) }()
+	select {
+	case err := <-errc:
+		return fmt.Errorf("serve: %w", err)
+	case err := <-bg.dbFailed:
+		// The signal also ends the wait for the database: that is a stop.
+		if ctx.Err() == nil {
+			return fmt.Errorf("database: %w", err)
+		}
+	case <-ctx.Done():
+	}
+	return f.stop(drain, bg, log)
+}
+
+// stop is a graceful stop, in the order a load balancer needs: fail
+// /readyz and take no new connection, let the connections in use close
+// after their answers for drain, then wait for what is in flight and stop
+// the mail worker.
+func (f *front) stop(drain time.Duration, bg *background, log *slog.Logger) error {
+	log.Info("shutting down", "drain", drain)
+	f.srv.Drain()
+	f.listener.Close()
+	time.Sleep(drain)
+	shutdownCtx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	shutdownErr := f.http.Shutdown(shutdownCtx)
+	// The worker finishes the message it is sending, then stops.
+	bg.stop()
+	workerErr := <-bg.done
+	if shutdownErr != nil {
+		return fmt.Errorf("shutdown: %w", shutdownErr)
+	}
+	if workerErr != nil {
+		// Not clean: the exit code (1) says so.
+		return fmt.Errorf("shutdown: mail worker: %w", workerErr)
+	}
+	log.Info("stopped cleanly")
+	return nil
+}
+
+// onceCloseListener lets the listener be closed early, when draining
+// starts, and again by the HTTP server's Shutdown without an error.
+type onceCloseListener struct {
+	net.Listener
+	once sync.Once
+	err  error
+}
+
+func (l *onceCloseListener) Close() error {
+	l.once.Do(func() { l.err = l.Listener.Close() })
+	return l.err
+}

@@ -1,0 +1,44 @@
+// Package goldentest holds a test's output to a file that recorded it: a
+// golden file under the test's testdata/, which a change that means to
+// alter the output rewrites with UPDATE_GOLDEN=1 (and the diff shows).
+package goldentest
+
+import (
+	"os"
+	"strings"
+	"testing"
+)
+
+// Check compares got with the file at path, naming the first line that
+// differs; with UPDATE_GOLDEN=1 in the environment it writes got there
+// instead.
+func Check(t testing.TB, path, got string) {
+	t.Helper()
+	if os.Getenv("UPDATE_GOLDEN") == "1" {
+		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (UPDATE_GOLDEN=1 writes it)", err)
+	}
+	if got == string(want) {
+		return
+	}
+	gotLines, wantLines := strings.Split(got, "\n"), strings.Split(string(want), "\n")
+	for i := range max(len(gotLines), len(wantLines)) {
+		var g, w string
+		if i < len(gotLines) {
+			g = gotLines[i]
+		}
+		if i < len(wantLines) {
+			w = wantLines[i]
+		}
+		if g != w {
+			t.Errorf("%s, line %d:\n got %q\nwant %q", path, i+1, g, w)
+			return
+		}
+	}
+}

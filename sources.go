@@ -1,0 +1,132 @@
+package main
+
+import (
+	"context"
+	"io/fs"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"runtime"
+	"time"
+
+	"github.com/northbeam/site/internal/assets"
+	"github.com/northbeam/site/internal/config"
+	"github.com/northbeam/site/internal/intl"
+	"github.com/northbeam/site/internal/site"
+	"github.com/northbeam/site/internal/sitebuild"
+	"github.com/northbeam/site/internal/store"
+	"github.com/northbeam/site/render"
+)
+
+// sources says where the content and the bundles come from: embedded in a
+// production binary, or the project directory.
+type sources struct {
+	root     string
+	embedded fs.FS // the prebuilt bundle, nil unless built with -tags prod
+}
+
+// projectSources are the sources of cfg's project directory, or those the
+// binary embeds.
+func projectSources(cfg config.Config) sources {
+	return sources{root: absolute(cfg.Root), embedded: assets.Embedded()}
+}
+
+// content returns the content directory.
+func (s sources) content() (fs.FS, error) {
+	if s.embedded != nil {
+		return fs.Sub(embeddedContent, "content")
+	}
+	return os.DirFS(filepath.Join(s.root, "content")), nil
+}
+
+// siteContent returns the content directory and its site.json.
+func (s sources) siteContent() (fs.FS, *site.Info, error) {
+	content, err := s.content()
+	if err != nil {
+		return nil, nil, err
+	}
+	info, err := site.Load(content, "site.json")
+	if err != nil {
+		return nil, nil, err
+	}
+	return content, info, nil
+}
+
+// dates writes dates and times in the site's languages, from the CLDR
+// data of the project's node_modules, or the part of it a production
+// binary embeds (internal/assets, Bundle.CLDR).
+func (s sources) dates(info *site.Info) (*intl.Formatter, error) {
+	cldr := os.DirFS(filepath.Join(s.root, "node_modules"))
+	if s.embedded != nil {
+		var err error
+		if cldr, err = assets.ReadCLDR(s.embedded); err != nil {
+			return nil, err
+		}
+	}
+	return intl.Load(cldr, info.Languages)
+}
+
+// buildSite builds the site: from the embedded bundle and the pages its
+// build rendered, or from the project's sources.
+func (s sources) buildSite(ctx context.Context, cfg config.Config, log *slog.Logger) (*sitebuild.Build, error) {
+	content, err := s.content()
+	if err != nil {
+		return nil, err
+	}
+	if s.embedded == nil {
+		bundle, err := assets.Build(s.root)
+		if err != nil {
+			return nil, err
+		}
+		return newSite(ctx, content, bundle, cfg, log, nil, nil)
+	}
+	bundle, err := assets.Read(s.embedded)
+	if err != nil {
+		return nil, err
+	}
+	memo, err := render.ReadMemoFS(s.embedded, memoFile)
+	if err != nil {
+		return nil, err
+	}
+	copies, err := fs.Sub(s.embedded, "img")
+	if err != nil {
+		return nil, err
+	}
+	return newSite(ctx, content, bundle, cfg, log, memo, copies)
+}
+
+// newSite renders the site's pages with bundle; memo, when not nil, holds
+// pages already rendered with it, and imageCopies the WebP copies of the
+// content's pictures the build wrote.
+func newSite(ctx context.Context, content fs.FS, bundle *assets.Bundle, cfg config.Config, log *slog.Logger, memo *render.Memo, imageCopies fs.FS) (*sitebuild.Build, error) {
+	engine, err := render.NewEngine(bundle.Server, render.Options{Runtimes: runtime.GOMAXPROCS(0), Logger: log, Memo: memo})
+	if err != nil {
+		return nil, err
+	}
+	return sitebuild.New(ctx, content, bundle, engine, sitebuild.Options{
+		BaseURL:             cfg.BaseURL,
+		GAMeasurementID:     cfg.GAMeasurementID,
+		ConsentHideFromBots: cfg.ConsentHideFromBots,
+		Dev:                 cfg.Dev,
+		RetentionMonths:     cfg.Retention,
+		ImageCopies:         imageCopies,
+	})
+}
+
+// openStore opens and migrates the database cfg names, for a command:
+// PostgreSQL when DATABASE_URL is set (waiting up to wait for it to
+// answer), else the SQLite file in DATA_DIR.
+func openStore(ctx context.Context, cfg config.Config, wait time.Duration) (*store.Store, error) {
+	if cfg.DatabaseURL != "" {
+		return store.OpenPostgres(ctx, cfg.DatabaseURL, wait)
+	}
+	return store.Open(ctx, config.SQLiteFile(cfg.DataDir))
+}
+
+func absolute(p string) string {
+	abs, err := filepath.Abs(p)
+	if err != nil {
+		return p
+	}
+	return abs
+}
