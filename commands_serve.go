@@ -23,6 +23,7 @@ import (
 	"github.com/northbeam/site/internal/intl"
 	"github.com/northbeam/site/internal/mail"
 	"github.com/northbeam/site/internal/site"
+	"github.com/northbeam/site/internal/sitebuild"
 	"github.com/northbeam/site/internal/store"
 )
 
@@ -96,7 +97,7 @@ func serveCommand(args []string, getenv func(string) string, log *slog.Logger, a
 
 // withSiteEmail gives the mail settings left empty the consultancy's email
 // from content/site.json.
-func withSiteEmail(cfg config.Config, info *site.Site) config.Config {
+func withSiteEmail(cfg config.Config, info *site.Info) config.Config {
 	if cfg.MailFrom == "" {
 		cfg.MailFrom = info.Email
 	}
@@ -169,7 +170,7 @@ func startBackground(ctx context.Context, st *store.Store, cfg config.Config, av
 
 // newServices starts the domain services behind the API: contact, booking
 // and the staff workspace, their mail queued for bg's worker.
-func newServices(st *store.Store, content fs.FS, info *site.Site, dates *intl.Formatter, cfg config.Config, av booking.Availability,
+func newServices(st *store.Store, content fs.FS, info *site.Info, dates *intl.Formatter, cfg config.Config, av booking.Availability,
 	bg *background, log *slog.Logger) (handlers.Services, error) {
 	contacts, err := contact.NewService(st, content, contact.Config{
 		Inbox:  cfg.MailTo,
@@ -196,7 +197,7 @@ func newServices(st *store.Store, content fs.FS, info *site.Site, dates *intl.Fo
 // newBookingService starts the booking service on the consultancy's
 // availability and calendars; its mails and invites use the interface
 // strings.
-func newBookingService(st *store.Store, content fs.FS, info *site.Site, dates *intl.Formatter, cfg config.Config, av booking.Availability,
+func newBookingService(st *store.Store, content fs.FS, info *site.Info, dates *intl.Formatter, cfg config.Config, av booking.Availability,
 	feeds *calendar.Source, queued func()) (*booking.Service, error) {
 	locales, err := site.LoadLocales(content, "locales", info)
 	if err != nil {
@@ -225,7 +226,7 @@ func newBookingService(st *store.Store, content fs.FS, info *site.Site, dates *i
 // warmImages encodes the pictures' WebP copies that s lacks (without a
 // build, all of them) behind the start, so that they are ready before a
 // browser asks for them.
-func warmImages(ctx context.Context, s *handlers.Site, log *slog.Logger) {
+func warmImages(ctx context.Context, s *sitebuild.Build, log *slog.Logger) {
 	if err := s.WarmImages(ctx); err != nil && ctx.Err() == nil {
 		log.Error("encoding the pictures' copies", "err", err)
 	}

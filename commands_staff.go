@@ -110,7 +110,7 @@ func staffCommand(args []string, getenv func(string) string, out io.Writer) erro
 // content, the consultancy's zone from the booking service (bookings nil:
 // no cancellations, as in the staff command). cfg's mail settings are
 // filled (withSiteEmail).
-func newStaffWorkspace(st *store.Store, content fs.FS, info *site.Site, cfg config.Config, bookings *booking.Service, queued func(), log *slog.Logger) (*staff.Workspace, error) {
+func newStaffWorkspace(st *store.Store, content fs.FS, info *site.Info, cfg config.Config, bookings *booking.Service, queued func(), log *slog.Logger) (*staff.Workspace, error) {
 	texts, err := site.LoadLocales(content, "staff/locales", info)
 	if err != nil {
 		return nil, err

@@ -23,7 +23,7 @@ func rebuildOnChange(ctx context.Context, src sources, cfg config.Config, srv *h
 			log.Error("rebuild failed; still serving the previous build", "err", err)
 			return
 		}
-		s.KeepImageCopies(srv.Site())
+		s.KeepImageCopies(srv.Build())
 		srv.Swap(s)
 		log.Info("rebuilt")
 		go warmImages(ctx, s, log)

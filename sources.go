@@ -9,11 +9,11 @@ import (
 	"runtime"
 	"time"
 
-	"github.com/northbeam/site/handlers"
 	"github.com/northbeam/site/internal/assets"
 	"github.com/northbeam/site/internal/config"
 	"github.com/northbeam/site/internal/intl"
 	"github.com/northbeam/site/internal/site"
+	"github.com/northbeam/site/internal/sitebuild"
 	"github.com/northbeam/site/internal/store"
 	"github.com/northbeam/site/render"
 )
@@ -40,7 +40,7 @@ func (s sources) content() (fs.FS, error) {
 }
 
 // siteContent returns the content directory and its site.json.
-func (s sources) siteContent() (fs.FS, *site.Site, error) {
+func (s sources) siteContent() (fs.FS, *site.Info, error) {
 	content, err := s.content()
 	if err != nil {
 		return nil, nil, err
@@ -55,7 +55,7 @@ func (s sources) siteContent() (fs.FS, *site.Site, error) {
 // dates writes dates and times in the site's languages, from the CLDR
 // data of the project's node_modules, or the part of it a production
 // binary embeds (internal/assets, Bundle.CLDR).
-func (s sources) dates(info *site.Site) (*intl.Formatter, error) {
+func (s sources) dates(info *site.Info) (*intl.Formatter, error) {
 	cldr := os.DirFS(filepath.Join(s.root, "node_modules"))
 	if s.embedded != nil {
 		var err error
@@ -68,7 +68,7 @@ func (s sources) dates(info *site.Site) (*intl.Formatter, error) {
 
 // buildSite builds the site: from the embedded bundle and the pages its
 // build rendered, or from the project's sources.
-func (s sources) buildSite(ctx context.Context, cfg config.Config, log *slog.Logger) (*handlers.Site, error) {
+func (s sources) buildSite(ctx context.Context, cfg config.Config, log *slog.Logger) (*sitebuild.Build, error) {
 	content, err := s.content()
 	if err != nil {
 		return nil, err
@@ -98,12 +98,12 @@ func (s sources) buildSite(ctx context.Context, cfg config.Config, log *slog.Log
 // newSite renders the site's pages with bundle; memo, when not nil, holds
 // pages already rendered with it, and imageCopies the WebP copies of the
 // content's pictures the build wrote.
-func newSite(ctx context.Context, content fs.FS, bundle *assets.Bundle, cfg config.Config, log *slog.Logger, memo *render.Memo, imageCopies fs.FS) (*handlers.Site, error) {
+func newSite(ctx context.Context, content fs.FS, bundle *assets.Bundle, cfg config.Config, log *slog.Logger, memo *render.Memo, imageCopies fs.FS) (*sitebuild.Build, error) {
 	engine, err := render.NewEngine(bundle.Server, render.Options{Runtimes: runtime.GOMAXPROCS(0), Logger: log, Memo: memo})
 	if err != nil {
 		return nil, err
 	}
-	return handlers.BuildSite(ctx, content, bundle, engine, handlers.Options{
+	return sitebuild.New(ctx, content, bundle, engine, sitebuild.Options{
 		BaseURL:             cfg.BaseURL,
 		GAMeasurementID:     cfg.GAMeasurementID,
 		ConsentHideFromBots: cfg.ConsentHideFromBots,

@@ -15,12 +15,12 @@ func registerPageAPI(e *echo.Echo, srv *Server) {
 // rendered at start, which names no path (the browser knows which it asked
 // for), so nothing of the query is echoed back.
 func (srv *Server) pagePayload(c echo.Context) error {
-	s := srv.Site()
-	p, _ := s.canonicalPath(c.QueryParam("path"))
-	if r, ok := s.payloads[p]; ok {
+	b := srv.Build()
+	p, _ := canonicalPath(b.Info, c.QueryParam("path"))
+	if r, ok := b.Payload(p); ok {
 		r.ServeHTTP(c.Response(), c.Request())
 		return nil
 	}
-	s.notFoundData[s.languageOf(p).Code].ServeHTTP(c.Response(), c.Request())
+	b.NotFoundPayload(languageOf(b.Info, p).Code).ServeHTTP(c.Response(), c.Request())
 	return nil
 }

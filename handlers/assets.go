@@ -15,7 +15,7 @@ func registerAssets(e *echo.Echo, srv *Server) {
 }
 
 func (srv *Server) asset(c echo.Context) error {
-	r, ok := srv.Site().assets[c.Param("*")]
+	r, ok := srv.Build().Asset(c.Param("*"))
 	if !ok {
 		return echo.NewHTTPError(http.StatusNotFound)
 	}

@@ -22,6 +22,8 @@ import (
 
 	"github.com/northbeam/site/internal/markdown"
 	"github.com/northbeam/site/internal/site"
+	"github.com/northbeam/site/internal/sitebuild"
+	"github.com/northbeam/site/internal/sitetest"
 )
 
 var (
@@ -35,19 +37,19 @@ var (
 // blogURLs lists every URL of a language's blog as a reader reaches them
 // (tags percent-encoded, as a browser sends them), with the title the page
 // must have, derived from the library rather than from the handlers.
-func blogURLs(s *Site, lang site.Language) map[string]string {
+func blogURLs(s *sitebuild.Build, lang site.Language) map[string]string {
 	urls := map[string]string{}
 	list := s.Locales.T(lang.Code, "meta.blog.title")
-	posts := s.blog.Posts(lang.Code)
-	urls[lang.LocalPath("/blog")] = s.siteTitle(lang.Code, list)
+	posts := s.Blog().Posts(lang.Code)
+	urls[lang.LocalPath("/blog")] = sitetest.PageTitle(s, lang.Code, list)
 	for n := 2; n <= (len(posts)+9)/10; n++ {
-		urls[lang.LocalPath(fmt.Sprintf("/blog/page/%d", n))] = s.siteTitle(lang.Code, s.Locales.T(lang.Code, "meta.blog.pageTitle", "title", list, "page", fmt.Sprint(n)))
+		urls[lang.LocalPath(fmt.Sprintf("/blog/page/%d", n))] = sitetest.PageTitle(s, lang.Code, s.Locales.T(lang.Code, "meta.blog.pageTitle", "title", list, "page", fmt.Sprint(n)))
 	}
-	for _, tc := range s.blog.Tags(lang.Code) {
-		urls[lang.LocalPath("/blog/tag/"+url.PathEscape(tc.Tag))] = s.siteTitle(lang.Code, s.Locales.T(lang.Code, "blog.tagTitle", "tag", tc.Name))
+	for _, tc := range s.Blog().Tags(lang.Code) {
+		urls[lang.LocalPath("/blog/tag/"+url.PathEscape(tc.Tag))] = sitetest.PageTitle(s, lang.Code, s.Locales.T(lang.Code, "blog.tagTitle", "tag", tc.Name))
 	}
 	for _, p := range posts {
-		urls[lang.LocalPath("/blog/"+p.Slug)] = s.siteTitle(lang.Code, p.Title)
+		urls[lang.LocalPath("/blog/"+p.Slug)] = sitetest.PageTitle(s, lang.Code, p.Title)
 	}
 	return urls
 }
@@ -56,16 +58,16 @@ func blogURLs(s *Site, lang site.Language) map[string]string {
 // post in the four languages and checks what a crawler and a reader get.
 func TestBlogEveryURLInEveryLanguage(t *testing.T) {
 	h := testHandler(t)
-	s := testSite(t)
+	s := sitetest.Site(t)
 	for _, lang := range s.Info.Languages {
 		urls := blogURLs(s, lang)
-		if len(s.blog.Posts(lang.Code)) < 4 || len(urls) < 9 {
-			t.Fatalf("%s: %d posts, %d URLs: the seed content is missing", lang.Code, len(s.blog.Posts(lang.Code)), len(urls))
+		if len(s.Blog().Posts(lang.Code)) < 4 || len(urls) < 9 {
+			t.Fatalf("%s: %d posts, %d URLs: the seed content is missing", lang.Code, len(s.Blog().Posts(lang.Code)), len(urls))
 		}
 		titles := map[string]string{}
 		for path, wantTitle := range urls {
 			t.Run(path, func(t *testing.T) {
-				rec := get(t, h, path)
+				rec := sitetest.Get(t, h, path)
 				if rec.Code != http.StatusOK {
 					t.Fatalf("status %d", rec.Code)
 				}
@@ -98,11 +100,11 @@ func TestBlogEveryURLInEveryLanguage(t *testing.T) {
 
 func TestBlogListShowsPostsNewestFirstWithTheirDetails(t *testing.T) {
 	h := testHandler(t)
-	s := testSite(t)
+	s := sitetest.Site(t)
 	for _, lang := range s.Info.Languages {
-		body := get(t, h, lang.LocalPath("/blog")).Body.String()
+		body := sitetest.Get(t, h, lang.LocalPath("/blog")).Body.String()
 		var want []string
-		for _, p := range s.blog.Posts(lang.Code) {
+		for _, p := range s.Blog().Posts(lang.Code) {
 			want = append(want, lang.LocalPath("/blog/"+p.Slug))
 			for _, tag := range p.Tags {
 				// The link goes to the tag's slug and reads as its name.
@@ -143,7 +145,7 @@ func TestBlogDatesInEachLanguage(t *testing.T) {
 		"/de/blog": {"20. Oktober 2026", "25. August 2026", "17. Februar 2026"},
 		"/ar/blog": {"20 أكتوبر 2026", "25 أغسطس 2026", "17 فبراير 2026"},
 	} {
-		body := get(t, h, path).Body.String()
+		body := sitetest.Get(t, h, path).Body.String()
 		dates := map[string]string{}
 		for _, m := range timeTag.FindAllStringSubmatch(body, -1) {
 			dates[m[2]] = m[1]
@@ -161,7 +163,7 @@ func TestBlogDatesInEachLanguage(t *testing.T) {
 		}
 	}
 	// A post shows its update too, and the reading time in the language.
-	body := html.UnescapeString(get(t, testHandler(t), "/fr/blog/figuier-etrangleur-moderniser-sans-tout-reecrire").Body.String())
+	body := html.UnescapeString(sitetest.Get(t, testHandler(t), "/fr/blog/figuier-etrangleur-moderniser-sans-tout-reecrire").Body.String())
 	for _, want := range []string{"Publié le <time", ">12 mai 2026</time>", "Mis à jour le <time", ">2 juin 2026</time>", " min de lecture<", "Par Samira Haddad"} {
 		if !strings.Contains(body, want) {
 			t.Errorf("the French post does not say %q", want)
@@ -171,9 +173,9 @@ func TestBlogDatesInEachLanguage(t *testing.T) {
 
 func TestBlogPostPage(t *testing.T) {
 	h := testHandler(t)
-	s := testSite(t)
-	post := s.blog.Posts("ar")[0]
-	body := get(t, h, "/ar/blog/"+post.Slug).Body.String()
+	s := sitetest.Site(t)
+	post := s.Blog().Posts("ar")[0]
+	body := sitetest.Get(t, h, "/ar/blog/"+post.Slug).Body.String()
 	for name, want := range map[string]string{
 		"the article":                   `<article class="container post" aria-labelledby=`,
 		"the author":                    post.Author,
@@ -182,7 +184,7 @@ func TestBlogPostPage(t *testing.T) {
 		"code kept left to right":       `<pre class="chroma" dir="ltr"`,
 		"the call to book":              `href="/ar/schedule"`,
 		"the link back to the list":     `href="/ar/blog"`,
-		"the older post":                `rel="prev" href="/ar/blog/` + s.blog.Posts("ar")[1].Slug + `"`,
+		"the older post":                `rel="prev" href="/ar/blog/` + s.Blog().Posts("ar")[1].Slug + `"`,
 		"the English version":           `hrefLang="en" dir="ltr" title="`,
 		"the translations' nav":         `<nav class="post-translations" aria-labelledby=`,
 		"the post's description (head)": `<meta name="description" content="` + html.EscapeString(post.Description) + `">`,
@@ -195,8 +197,8 @@ func TestBlogPostPage(t *testing.T) {
 		t.Error("the newest post has a next post")
 	}
 	// A post with fewer headings has no table of contents.
-	for _, p := range s.blog.Posts("en") {
-		if got := strings.Contains(get(t, h, "/blog/"+p.Slug).Body.String(), `<nav class="toc"`); got != (len(p.TOC) >= 4) {
+	for _, p := range s.Blog().Posts("en") {
+		if got := strings.Contains(sitetest.Get(t, h, "/blog/"+p.Slug).Body.String(), `<nav class="toc"`); got != (len(p.TOC) >= 4) {
 			t.Errorf("%s: %d headings, table of contents %v", p.Slug, len(p.TOC), got)
 		}
 	}
@@ -206,12 +208,12 @@ func TestBlogPostPage(t *testing.T) {
 // translations, and nothing else.
 func TestBlogHreflangOnlyBetweenTranslations(t *testing.T) {
 	h := testHandler(t)
-	s := testSite(t)
+	s := sitetest.Site(t)
 	for _, lang := range s.Info.Languages {
-		for _, p := range s.blog.Posts(lang.Code) {
+		for _, p := range s.Blog().Posts(lang.Code) {
 			path := lang.LocalPath("/blog/" + p.Slug)
 			want := map[string]string{lang.Tag: "https://example.test" + path}
-			translations, _ := s.blog.Translations(lang.Code, p.Slug)
+			translations, _ := s.Blog().Translations(lang.Code, p.Slug)
 			for _, tr := range translations {
 				l, _ := s.Info.Language(tr.Lang)
 				want[l.Tag] = "https://example.test" + l.LocalPath("/blog/"+tr.Slug)
@@ -220,7 +222,7 @@ func TestBlogHreflangOnlyBetweenTranslations(t *testing.T) {
 				want["x-default"] = en
 			}
 			got := map[string]string{}
-			for _, a := range hreflangTags.FindAllStringSubmatch(get(t, h, path).Body.String(), -1) {
+			for _, a := range hreflangTags.FindAllStringSubmatch(sitetest.Get(t, h, path).Body.String(), -1) {
 				got[a[1]] = a[2]
 			}
 			if fmt.Sprint(got) != fmt.Sprint(want) {
@@ -232,9 +234,9 @@ func TestBlogHreflangOnlyBetweenTranslations(t *testing.T) {
 
 func TestBlogUnknownPagesAreLocalized404s(t *testing.T) {
 	h := testHandler(t)
-	s := testSite(t)
+	s := sitetest.Site(t)
 	for _, lang := range s.Info.Languages {
-		tag := s.blog.Tags(lang.Code)[0].Tag
+		tag := s.Blog().Tags(lang.Code)[0].Tag
 		for _, path := range []string{
 			lang.LocalPath("/blog/no-such-post"),
 			lang.LocalPath("/blog/page/2"), // four posts: one page
@@ -242,9 +244,9 @@ func TestBlogUnknownPagesAreLocalized404s(t *testing.T) {
 			lang.LocalPath("/blog/page/two"),
 			lang.LocalPath("/blog/tag/no-such-tag"),
 			lang.LocalPath("/blog/tag/" + url.PathEscape(tag) + "/page/2"),
-			lang.LocalPath("/blog/" + s.blog.Posts(lang.Code)[0].Slug + "/more"),
+			lang.LocalPath("/blog/" + s.Blog().Posts(lang.Code)[0].Slug + "/more"),
 		} {
-			rec := get(t, h, path)
+			rec := sitetest.Get(t, h, path)
 			if rec.Code != http.StatusNotFound {
 				t.Errorf("%s: status %d, want 404", path, rec.Code)
 				continue
@@ -256,7 +258,7 @@ func TestBlogUnknownPagesAreLocalized404s(t *testing.T) {
 			if want := s.Locales.T(lang.Code, "notFound.title"); !strings.Contains(html.UnescapeString(body), want) {
 				t.Errorf("%s: the page does not say %q", path, want)
 			}
-			if api := get(t, h, "/api/page?path="+url.QueryEscape(path)); api.Code != http.StatusNotFound || !strings.Contains(api.Body.String(), `"page":"NotFound"`) {
+			if api := sitetest.Get(t, h, "/api/page?path="+url.QueryEscape(path)); api.Code != http.StatusNotFound || !strings.Contains(api.Body.String(), `"page":"NotFound"`) {
 				t.Errorf("/api/page for %s: %d %.100s", path, api.Code, api.Body.String())
 			}
 		}
@@ -266,7 +268,7 @@ func TestBlogUnknownPagesAreLocalized404s(t *testing.T) {
 // TestBlogFirstPageHasOneURL: page 1 of a list is the list itself.
 func TestBlogFirstPageHasOneURL(t *testing.T) {
 	h := testHandler(t)
-	arabicTag := "/ar/blog/tag/" + url.PathEscape(testSite(t).blog.Tags("ar")[0].Tag)
+	arabicTag := "/ar/blog/tag/" + url.PathEscape(sitetest.Site(t).Blog().Tags("ar")[0].Tag)
 	for from, to := range map[string]string{
 		"/blog/page/1":                 "/blog",
 		"/fr/blog/page/1":              "/fr/blog",
@@ -276,7 +278,7 @@ func TestBlogFirstPageHasOneURL(t *testing.T) {
 		"/en/blog/tag/devops/page/1":   "/blog/tag/devops/page/1",
 		"/blog/boring-technology-for-": "",
 	} {
-		rec := get(t, h, from)
+		rec := sitetest.Get(t, h, from)
 		switch {
 		case to == "" && rec.Code != http.StatusNotFound:
 			t.Errorf("%s: %d, want 404", from, rec.Code)
@@ -291,17 +293,17 @@ func TestBlogFirstPageHasOneURL(t *testing.T) {
 // client's data request for the encoded form finds it.
 func TestBlogTagsInTheirOwnScript(t *testing.T) {
 	h := testHandler(t)
-	s := testSite(t)
-	tag := s.blog.Tags("ar")[0].Tag
+	s := sitetest.Site(t)
+	tag := s.Blog().Tags("ar")[0].Tag
 	encoded := "/ar/blog/tag/" + url.PathEscape(tag)
-	page := get(t, h, encoded)
+	page := sitetest.Get(t, h, encoded)
 	if page.Code != http.StatusOK || !strings.Contains(page.Body.String(), `"path":"`+encoded+`"`) {
 		t.Fatalf("%s: %d, or the payload's path is not the encoded one", encoded, page.Code)
 	}
-	if raw := get(t, h, "/ar/blog/tag/"+tag); raw.Code != http.StatusOK || raw.Body.String() != page.Body.String() {
+	if raw := sitetest.Get(t, h, "/ar/blog/tag/"+tag); raw.Code != http.StatusOK || raw.Body.String() != page.Body.String() {
 		t.Errorf("the unencoded form: %d", raw.Code)
 	}
-	api := get(t, h, "/api/page?path="+url.QueryEscape(encoded))
+	api := sitetest.Get(t, h, "/api/page?path="+url.QueryEscape(encoded))
 	var payload struct {
 		Path string `json:"path"`
 		Page string `json:"page"`
@@ -325,14 +327,14 @@ func TestBlogTagsInTheirOwnScript(t *testing.T) {
 // reader follows a link from one blog page to a post.
 func TestBlogPayloadForClientNavigation(t *testing.T) {
 	h := testHandler(t)
-	s := testSite(t)
-	p := s.blog.Posts("fr")[1]
-	rec := get(t, h, "/api/page?path=/fr/blog/"+p.Slug)
+	s := sitetest.Site(t)
+	p := s.Blog().Posts("fr")[1]
+	rec := sitetest.Get(t, h, "/api/page?path=/fr/blog/"+p.Slug)
 	var payload struct {
-		Page       string            `json:"page"`
-		Lang       string            `json:"lang"`
-		Head       head              `json:"head"`
-		Alternates map[string]string `json:"alternates"`
+		Page       string                              `json:"page"`
+		Lang       string                              `json:"lang"`
+		Head       struct{ Title, Description string } `json:"head"`
+		Alternates map[string]string                   `json:"alternates"`
 		Data       struct {
 			Title         string `json:"title"`
 			HTML          string `json:"html"`
@@ -347,7 +349,7 @@ func TestBlogPayloadForClientNavigation(t *testing.T) {
 	if err := json.Unmarshal(rec.Body.Bytes(), &payload); err != nil || rec.Code != http.StatusOK {
 		t.Fatalf("%d %v", rec.Code, err)
 	}
-	if payload.Page != "BlogPost" || payload.Lang != "fr" || payload.Data.Title != p.Title || payload.Data.HTML != p.HTML || payload.Head.Title != s.siteTitle("fr", p.Title) {
+	if payload.Page != "BlogPost" || payload.Lang != "fr" || payload.Data.Title != p.Title || payload.Data.HTML != p.HTML || payload.Head.Title != sitetest.PageTitle(s, "fr", p.Title) {
 		t.Errorf("payload: page %s lang %s title %q head %q", payload.Page, payload.Lang, payload.Data.Title, payload.Head.Title)
 	}
 	if !strings.Contains(payload.Data.PublishedText, " 2026") || payload.Data.Newer == nil {
@@ -383,10 +385,10 @@ type atom struct {
 
 func TestBlogFeeds(t *testing.T) {
 	h := testHandler(t)
-	s := testSite(t)
+	s := sitetest.Site(t)
 	for _, lang := range s.Info.Languages {
 		path := lang.LocalPath("/blog/feed.xml")
-		rec := get(t, h, path, "Accept-Encoding", "gzip")
+		rec := sitetest.Get(t, h, path, "Accept-Encoding", "gzip")
 		if rec.Code != http.StatusOK {
 			t.Fatalf("%s: %d", path, rec.Code)
 		}
@@ -396,7 +398,7 @@ func TestBlogFeeds(t *testing.T) {
 		if cc := rec.Header().Get("Cache-Control"); !strings.Contains(cc, "max-age=") {
 			t.Errorf("%s: Cache-Control %q", path, cc)
 		}
-		if again := get(t, h, path, "Accept-Encoding", "gzip", "If-None-Match", rec.Header().Get("ETag")); again.Code != http.StatusNotModified {
+		if again := sitetest.Get(t, h, path, "Accept-Encoding", "gzip", "If-None-Match", rec.Header().Get("ETag")); again.Code != http.StatusNotModified {
 			t.Errorf("%s: revalidation gives %d", path, again.Code)
 		}
 		zr, err := gzip.NewReader(rec.Body)
@@ -407,7 +409,7 @@ func TestBlogFeeds(t *testing.T) {
 		if err := xml.NewDecoder(zr).Decode(&feed); err != nil {
 			t.Fatalf("%s does not parse: %v", path, err)
 		}
-		posts := s.blog.Posts(lang.Code)
+		posts := s.Blog().Posts(lang.Code)
 		if feed.Lang != lang.Code || feed.Title != s.Locales.T(lang.Code, "meta.blog.feedTitle", "name", s.Info.Name) || feed.Updated == "" || len(feed.Entries) != len(posts) {
 			t.Fatalf("%s: lang %q title %q updated %q, %d entries for %d posts", path, feed.Lang, feed.Title, feed.Updated, len(feed.Entries), len(posts))
 		}
@@ -423,12 +425,12 @@ func TestBlogFeeds(t *testing.T) {
 				t.Errorf("%s: entry link %q id %q", path, e.Link.Href, e.ID)
 				continue
 			}
-			if rec := get(t, h, u.Path); rec.Code != http.StatusOK {
+			if rec := sitetest.Get(t, h, u.Path); rec.Code != http.StatusOK {
 				t.Errorf("%s: entry link %s gives %d", path, u.Path, rec.Code)
 			}
 		}
 	}
-	if rec := get(t, h, "/"); feedLinkTag.MatchString(rec.Body.String()) {
+	if rec := sitetest.Get(t, h, "/"); feedLinkTag.MatchString(rec.Body.String()) {
 		t.Error("the home page links to the feed: only blog pages do")
 	}
 }
@@ -438,7 +440,7 @@ func TestBlogFeeds(t *testing.T) {
 //
 //	WRITE_HIGHLIGHT_CSS=1 go test ./handlers -run TestHighlightCSSIsCurrent
 func TestHighlightCSSIsCurrent(t *testing.T) {
-	file := filepath.Join(projectRoot, "frontend", "styles", "highlight.css")
+	file := filepath.Join(sitetest.Root(), "frontend", "styles", "highlight.css")
 	want := markdown.HighlightCSS()
 	if os.Getenv("WRITE_HIGHLIGHT_CSS") == "1" {
 		if err := os.WriteFile(file, []byte(want), 0o644); err != nil {
@@ -457,7 +459,7 @@ func TestHighlightCSSIsCurrent(t *testing.T) {
 // TestCSSBudget: all the site's CSS, blog and code highlighting included,
 // stays within 10 KB gzip (DESIGN.md).
 func TestCSSBudget(t *testing.T) {
-	s := testSite(t)
+	s := sitetest.Site(t)
 	var all []byte
 	for _, href := range s.Bundle.Manifest.CSS {
 		all = append(all, s.Bundle.Client[strings.TrimPrefix(href, "/assets/")]...)
@@ -498,7 +500,7 @@ func (o overlayFS) Open(name string) (fs.File, error) {
 // English and French and the blog replaced by posts.
 func fixtureContent(t testing.TB, posts map[string]string) fs.FS {
 	t.Helper()
-	base := os.DirFS(filepath.Join(projectRoot, "content"))
+	base := sitetest.Content()
 	raw, err := fs.ReadFile(base, "site.json")
 	if err != nil {
 		t.Fatal(err)
@@ -536,26 +538,26 @@ func fixturePosts() map[string]string {
 	return posts
 }
 
-var fixtureSites sync.Map // dev bool -> func() (*Site, error)
+var fixtureSites sync.Map // dev bool -> func() (*sitebuild.Build, error)
 
 // fixtureHandler serves the fixture blog, in development mode or not.
 func fixtureHandler(t *testing.T, dev bool) http.Handler {
 	t.Helper()
-	return New(NewServer(fixtureSite(t, dev), Services{Log: quietLog()}))
+	return New(NewServer(fixtureSite(t, dev), Services{Log: sitetest.QuietLog()}))
 }
 
 // fixtureSite builds the site of the fixture blog once, in development
 // mode or not.
-func fixtureSite(t testing.TB, dev bool) *Site {
+func fixtureSite(t testing.TB, dev bool) *sitebuild.Build {
 	t.Helper()
-	real := testSite(t)
+	real := sitetest.Site(t)
 	content := fixtureContent(t, fixturePosts())
-	build, _ := fixtureSites.LoadOrStore(dev, sync.OnceValues(func() (*Site, error) {
-		return BuildSite(context.Background(), content, real.Bundle, real.Engine, Options{
+	build, _ := fixtureSites.LoadOrStore(dev, sync.OnceValues(func() (*sitebuild.Build, error) {
+		return sitebuild.New(context.Background(), content, real.Bundle, real.Engine, sitebuild.Options{
 			BaseURL: "https://example.test", ConsentHideFromBots: true, Dev: dev,
 		})
 	}))
-	s, err := build.(func() (*Site, error))()
+	s, err := build.(func() (*sitebuild.Build, error))()
 	if err != nil {
 		t.Fatalf("building the fixture site: %v", err)
 	}
@@ -565,7 +567,7 @@ func fixtureSite(t testing.TB, dev bool) *Site {
 func TestBlogPagination(t *testing.T) {
 	h := fixtureHandler(t, false)
 	posts := func(path string) []string {
-		rec := get(t, h, path)
+		rec := sitetest.Get(t, h, path)
 		if rec.Code != http.StatusOK {
 			t.Fatalf("%s: %d", path, rec.Code)
 		}
@@ -589,14 +591,14 @@ func TestBlogPagination(t *testing.T) {
 		t.Errorf("/blog/tag/beta: %v", got)
 	}
 	for _, path := range []string{"/blog/page/3", "/blog/tag/beta/page/2", "/fr/blog/page/2"} {
-		if rec := get(t, h, path); rec.Code != http.StatusNotFound {
+		if rec := sitetest.Get(t, h, path); rec.Code != http.StatusNotFound {
 			t.Errorf("%s: %d, want 404", path, rec.Code)
 		}
 	}
 
 	// The pagination is a labelled nav; the current page is marked, and
 	// the others are links to stable URLs.
-	first := get(t, h, "/blog").Body.String()
+	first := sitetest.Get(t, h, "/blog").Body.String()
 	for _, want := range []string{
 		`<nav class="pagination" aria-label="Blog pages">`,
 		`<a aria-current="page" href="/blog"`,
@@ -607,7 +609,7 @@ func TestBlogPagination(t *testing.T) {
 			t.Errorf("/blog lacks %s", want)
 		}
 	}
-	second := get(t, h, "/blog/tag/alpha/page/2").Body.String()
+	second := sitetest.Get(t, h, "/blog/tag/alpha/page/2").Body.String()
 	for _, want := range []string{
 		`rel="prev" class="pagination-prev" href="/blog/tag/alpha"`,
 		`<a aria-current="page" href="/blog/tag/alpha/page/2"`,
@@ -631,7 +633,7 @@ func TestBlogHreflangOfAnUntranslatedPost(t *testing.T) {
 		"/blog/page/2":        {"en", "x-default"},
 	} {
 		var got []string
-		for _, a := range hreflangTags.FindAllStringSubmatch(get(t, h, path).Body.String(), -1) {
+		for _, a := range hreflangTags.FindAllStringSubmatch(sitetest.Get(t, h, path).Body.String(), -1) {
 			got = append(got, a[1])
 		}
 		if !slices.Equal(got, want) {
@@ -640,7 +642,7 @@ func TestBlogHreflangOfAnUntranslatedPost(t *testing.T) {
 	}
 	// The language selector offers the same: nothing but the real
 	// translations.
-	rec := get(t, h, "/api/page?path=/blog/post-02")
+	rec := sitetest.Get(t, h, "/api/page?path=/blog/post-02")
 	if !strings.Contains(rec.Body.String(), `"alternates":{"en":"/blog/post-02"}`) {
 		t.Errorf("alternates of an untranslated post: %.300s", rec.Body.String())
 	}
@@ -653,11 +655,11 @@ func TestBlogDraftsOnlyInDevelopment(t *testing.T) {
 		if dev {
 			want = http.StatusOK
 		}
-		if rec := get(t, h, "/blog/draft-post"); rec.Code != want {
+		if rec := sitetest.Get(t, h, "/blog/draft-post"); rec.Code != want {
 			t.Errorf("dev=%v: the draft gives %d, want %d", dev, rec.Code, want)
 		}
-		listed := strings.Contains(get(t, h, "/blog").Body.String(), `href="/blog/draft-post"`)
-		inFeed := strings.Contains(get(t, h, "/blog/feed.xml").Body.String(), "/blog/draft-post")
+		listed := strings.Contains(sitetest.Get(t, h, "/blog").Body.String(), `href="/blog/draft-post"`)
+		inFeed := strings.Contains(sitetest.Get(t, h, "/blog/feed.xml").Body.String(), "/blog/draft-post")
 		if listed != dev || inFeed != dev {
 			t.Errorf("dev=%v: the draft is listed %v, in the feed %v", dev, listed, inFeed)
 		}
@@ -667,10 +669,9 @@ func TestBlogDraftsOnlyInDevelopment(t *testing.T) {
 // TestBlogFrontMatterErrorsStopTheBuild: a mistake in a post names its
 // file and line, and the site does not start.
 func TestBlogFrontMatterErrorsStopTheBuild(t *testing.T) {
-	real := testSite(t)
 	posts := fixturePosts()
 	posts["en/broken.md"] = "---\ntitle: Broken\ndescription: A post with a bad date.\npublished: 2026-13-45\nauthor: Lena Hartmann\ntranslationKey: broken\n---\n\nText.\n"
-	_, err := BuildSite(context.Background(), fixtureContent(t, posts), real.Bundle, real.Engine, Options{BaseURL: "https://example.test"})
+	_, err := sitetest.Rebuild(t, fixtureContent(t, posts), sitebuild.Options{BaseURL: "https://example.test"})
 	if err == nil || !strings.Contains(err.Error(), "blog/en/broken.md:4: published:") {
 		t.Errorf("error %v, want one naming blog/en/broken.md:4 and the field", err)
 	}

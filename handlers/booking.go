@@ -4,8 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
-	"io"
-	"mime"
 	"net/http"
 	"strings"
 	"time"
@@ -133,7 +131,7 @@ func (srv *Server) getSlots(c echo.Context) error {
 		return err
 	}
 	req := c.Request()
-	lang := requestLanguage(srv.Site(), c.QueryParam("lang"), req)
+	lang := requestLanguage(srv.Build().Info, c.QueryParam("lang"), req)
 	if srv.throttled(c, srv.slotsLimiter) {
 		return srv.tooManyBookingRequests(c, lang)
 	}
@@ -162,9 +160,8 @@ func (srv *Server) postBooking(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	s := srv.Site()
 	req := c.Request()
-	raw, err := readBookingJSON(c, maxBookingBody)
+	raw, err := readJSON(c, maxBookingBody)
 	if err != nil {
 		return err
 	}
@@ -174,7 +171,7 @@ func (srv *Server) postBooking(c echo.Context) error {
 		Lang string `json:"lang"`
 	}
 	_ = json.Unmarshal(raw, &hint)
-	lang := requestLanguage(s, hint.Lang, req)
+	lang := requestLanguage(srv.Build().Info, hint.Lang, req)
 	if srv.throttled(c, srv.bookingLimiter) {
 		return srv.tooManyBookingRequests(c, lang)
 	}
@@ -199,10 +196,7 @@ func (srv *Server) postBooking(c echo.Context) error {
 		return srv.slotTaken(c, svc, lang, br.Service, br.Start, br.TimeZone, "day_full", "booking.dayFull")
 	case errors.Is(err, booking.ErrAddressLimit):
 		noStoreBooking(c)
-		return c.JSON(http.StatusConflict, apiError{Error: apiErrorBody{
-			Code:    "address_limit",
-			Message: srv.Site().Locales.T(lang, "booking.addressLimit"),
-		}})
+		return c.JSON(http.StatusConflict, newAPIError(srv.Build().Locales, lang, "address_limit", "booking.addressLimit", nil))
 	case errors.Is(err, booking.ErrSpam):
 		// Answered as a person would be: the program learns nothing. The
 		// booking was not stored and nothing was mailed.
@@ -239,10 +233,7 @@ func createdOf(svc *booking.Service, b booking.Booking) bookingCreated {
 // the slots of the week from the day of the time that was asked for, in the
 // visitor's zone, so that another time can be picked at once.
 func (srv *Server) slotTaken(c echo.Context, svc *booking.Service, lang, service, startAt, zone, code, key string) error {
-	body := bookingConflict{Error: apiErrorBody{
-		Code:    code,
-		Message: srv.Site().Locales.T(lang, key),
-	}}
+	body := bookingConflict{Error: newAPIError(srv.Build().Locales, lang, code, key, nil).Error}
 	start, errStart := time.Parse(time.RFC3339, strings.TrimSpace(startAt))
 	loc, errZone := time.LoadLocation(zone)
 	if errStart == nil && errZone == nil {
@@ -266,21 +257,12 @@ func (srv *Server) slotTaken(c echo.Context, svc *booking.Service, lang, service
 // tooManyBookingRequests answers 429 in lang; throttled has set Retry-After.
 func (srv *Server) tooManyBookingRequests(c echo.Context, lang string) error {
 	noStoreBooking(c)
-	return c.JSON(http.StatusTooManyRequests, srv.Site().newAPIError(http.StatusTooManyRequests, lang, nil))
+	return c.JSON(http.StatusTooManyRequests, srv.apiErrorOf(http.StatusTooManyRequests, lang, nil))
 }
 
 // invalidBooking answers 422 with every field's message in lang.
 func (srv *Server) invalidBooking(c echo.Context, lang string, fieldErrs booking.FieldErrors) error {
-	s := srv.Site()
-	fields := make(map[string]string, len(fieldErrs))
-	for field, key := range fieldErrs {
-		fields[field] = s.Locales.T(lang, key)
-	}
-	return c.JSON(http.StatusUnprocessableEntity, apiError{Error: apiErrorBody{
-		Code:    "invalid",
-		Message: s.Locales.T(lang, "validation.invalid"),
-		Fields:  fields,
-	}})
+	return c.JSON(http.StatusUnprocessableEntity, srv.apiErrorOf(http.StatusUnprocessableEntity, lang, fieldErrs))
 }
 
 // getBookingInvite serves /api/bookings/<token>.ics: the invite while the
@@ -334,18 +316,14 @@ func (srv *Server) postCancellation(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	raw, err := readBookingJSON(c, maxCancelBody)
-	if err != nil {
-		return err
-	}
 	var body struct {
 		Token string `json:"token"`
 		Lang  string `json:"lang"`
 	}
-	if err := json.Unmarshal(raw, &body); err != nil {
-		return echo.NewHTTPError(http.StatusBadRequest)
+	if err := decodeJSON(c, maxCancelBody, &body); err != nil {
+		return err
 	}
-	lang := requestLanguage(srv.Site(), body.Lang, c.Request())
+	lang := requestLanguage(srv.Build().Info, body.Lang, c.Request())
 	if srv.throttled(c, srv.bookingLimiter) {
 		return srv.tooManyBookingRequests(c, lang)
 	}
@@ -354,10 +332,7 @@ func (srv *Server) postCancellation(c echo.Context) error {
 	case errors.Is(err, booking.ErrNotFound):
 		return echo.ErrNotFound
 	case errors.Is(err, booking.ErrStarted):
-		return c.JSON(http.StatusConflict, apiError{Error: apiErrorBody{
-			Code:    "started",
-			Message: srv.Site().Locales.T(lang, "booking.cancel.started"),
-		}})
+		return c.JSON(http.StatusConflict, newAPIError(srv.Build().Locales, lang, "started", "booking.cancel.started", nil))
 	case err != nil:
 		return err
 	}
@@ -372,19 +347,15 @@ func (srv *Server) postReschedule(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	raw, err := readBookingJSON(c, maxRescheduleBody)
-	if err != nil {
-		return err
-	}
 	var body struct {
 		Token string `json:"token"`
 		Start string `json:"start"`
 		Lang  string `json:"lang"`
 	}
-	if err := json.Unmarshal(raw, &body); err != nil {
-		return echo.NewHTTPError(http.StatusBadRequest)
+	if err := decodeJSON(c, maxRescheduleBody, &body); err != nil {
+		return err
 	}
-	lang := requestLanguage(srv.Site(), body.Lang, c.Request())
+	lang := requestLanguage(srv.Build().Info, body.Lang, c.Request())
 	if srv.throttled(c, srv.bookingLimiter) {
 		return srv.tooManyBookingRequests(c, lang)
 	}
@@ -392,7 +363,7 @@ func (srv *Server) postReschedule(c echo.Context) error {
 	var fieldErrs booking.FieldErrors
 	conflict := func(code, key string) error {
 		noStoreBooking(c)
-		return c.JSON(http.StatusConflict, apiError{Error: apiErrorBody{Code: code, Message: srv.Site().Locales.T(lang, key)}})
+		return c.JSON(http.StatusConflict, newAPIError(srv.Build().Locales, lang, code, key, nil))
 	}
 	switch {
 	case errors.Is(err, booking.ErrNotFound):
@@ -436,25 +407,6 @@ func cancellationOf(b booking.Booking, now time.Time, av booking.Availability) c
 		Movable: status == "confirmed" && !now.Add(av.MinimumNotice).After(b.Start),
 		Meeting: meetingOf(b),
 	}}
-}
-
-// readBookingJSON returns the body of a JSON request of at most limit bytes:
-// 415 for another media type, 413 beyond the limit.
-func readBookingJSON(c echo.Context, limit int64) ([]byte, error) {
-	req := c.Request()
-	mediaType, _, err := mime.ParseMediaType(req.Header.Get(echo.HeaderContentType))
-	if err != nil || mediaType != echo.MIMEApplicationJSON {
-		return nil, echo.NewHTTPError(http.StatusUnsupportedMediaType)
-	}
-	raw, err := io.ReadAll(http.MaxBytesReader(c.Response(), req.Body, limit))
-	var tooLarge *http.MaxBytesError
-	if errors.As(err, &tooLarge) {
-		return nil, echo.NewHTTPError(http.StatusRequestEntityTooLarge)
-	}
-	if err != nil {
-		return nil, echo.NewHTTPError(http.StatusBadRequest)
-	}
-	return raw, nil
 }
 
 // noStoreBooking keeps answers about bookings out of every cache: they change

@@ -9,9 +9,6 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
-	"os"
-	"path/filepath"
-	"regexp"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -23,34 +20,10 @@ import (
 	"github.com/northbeam/site/internal/booking"
 	"github.com/northbeam/site/internal/mail"
 	"github.com/northbeam/site/internal/mail/mailtest"
+	"github.com/northbeam/site/internal/sitetest"
 	"github.com/northbeam/site/internal/store"
 	"github.com/northbeam/site/internal/store/storetest"
 )
-
-// bookingFixture is the availability of the booking API tests: the shape
-// of content/availability.json without closed dates, so that editing the
-// shipped file never breaks a test.
-const bookingFixture = `{
-  "timeZone": "Europe/Berlin",
-  "weeklyHours": {
-    "monday": [{"start": "09:00", "end": "12:30"}, {"start": "13:30", "end": "17:30"}],
-    "tuesday": [{"start": "09:00", "end": "12:30"}, {"start": "13:30", "end": "17:30"}],
-    "wednesday": [{"start": "09:00", "end": "12:30"}, {"start": "13:30", "end": "17:30"}],
-    "thursday": [{"start": "09:00", "end": "12:30"}, {"start": "13:30", "end": "17:30"}],
-    "friday": [{"start": "09:00", "end": "12:30"}, {"start": "13:30", "end": "17:30"}],
-    "saturday": [],
-    "sunday": []
-  },
-  "services": {"discovery": {"minutes": 15}, "strategy": {"minutes": 30}},
-  "slotIntervalMinutes": 15,
-  "bufferMinutes": 10,
-  "minimumNoticeHours": 12,
-  "daysAhead": 30,
-  "closedDates": []
-}`
-
-// testInbox is the consultancy's address in the booking tests.
-const testInbox = "team@northbeam.test"
 
 // bookingEnv is a server with a booking service on a fresh database.
 type bookingEnv struct {
@@ -80,47 +53,17 @@ func newBookingEnvOn(t testing.TB, backend store.Backend, availability string, n
 // service's configuration changed by edits.
 func newBookingEnvWith(t testing.TB, st *store.Store, availability string, now *time.Time, edits ...func(*booking.Config)) *bookingEnv {
 	t.Helper()
-	s := testSite(t)
-	av, err := booking.ParseAvailability([]byte(availability))
-	if err != nil {
-		t.Fatal(err)
-	}
 	env := &bookingEnv{store: st, clock: &atomic.Pointer[time.Time]{}}
 	clock := time.Now
 	if now != nil {
 		env.setNow(*now)
 		clock = func() time.Time { return *env.clock.Load() }
 	}
-	cfg := booking.Config{
-		Availability: av,
-		Inbox:        testInbox,
-		Brand:        booking.Brand{Name: s.Info.Name, Email: s.Info.Email, BaseURL: "https://example.test"},
-		Texts:        s.Locales,
-		Dates:        s.Dates,
-		LocalURL: func(lang, path string) string {
-			l, ok := s.Info.Language(lang)
-			if !ok {
-				l = s.Info.Default()
-			}
-			return "https://example.test" + l.LocalPath(path)
-		},
-		Now: clock,
-		// People in a test type faster than people do; the time trap has
-		// tests of its own.
-		MinFillTime: time.Millisecond,
-	}
-	for _, edit := range edits {
-		edit(&cfg)
-	}
-	svc, err := booking.NewService(st, os.DirFS(filepath.Join(projectRoot, "content")), cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	env.service = svc
+	env.service = sitetest.BookingService(t, st, availability, clock, edits...)
 	// The API tests race and repeat requests from one address: the rate
 	// limits have tests of their own (security_test.go).
 	unlimited := RateLimit{Requests: 1 << 20, Window: time.Minute}
-	env.handler = New(NewServer(s, Services{Log: quietLog(), Store: st, Booking: svc, BookingRate: unlimited, SlotsRate: unlimited}))
+	env.handler = New(NewServer(sitetest.Site(t), Services{Log: sitetest.QuietLog(), Store: st, Booking: env.service, BookingRate: unlimited, SlotsRate: unlimited}))
 	return env
 }
 
@@ -142,39 +85,6 @@ func tuesdayAt(t testing.TB, clock string) time.Time {
 	return c.UTC()
 }
 
-// do sends a request to h and records the answer.
-func bookingDo(t testing.TB, h http.Handler, method, target, contentType string, body []byte, header ...string) *httptest.ResponseRecorder {
-	t.Helper()
-	req := httptest.NewRequest(method, target, bytes.NewReader(body))
-	if contentType != "" {
-		req.Header.Set("Content-Type", contentType)
-	}
-	for i := 0; i+1 < len(header); i += 2 {
-		req.Header.Set(header[i], header[i+1])
-	}
-	rec := httptest.NewRecorder()
-	h.ServeHTTP(rec, req)
-	return rec
-}
-
-func bookingPost(t testing.TB, h http.Handler, target string, body any, header ...string) *httptest.ResponseRecorder {
-	t.Helper()
-	b, err := json.Marshal(body)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return bookingDo(t, h, http.MethodPost, target, "application/json", b, header...)
-}
-
-func bookingDecode[T any](t testing.TB, rec *httptest.ResponseRecorder) T {
-	t.Helper()
-	var v T
-	if err := json.Unmarshal(rec.Body.Bytes(), &v); err != nil {
-		t.Fatalf("decode %d %q: %v", rec.Code, rec.Body.String(), err)
-	}
-	return v
-}
-
 // validBooking is a request the fixture accepts on monday7am.
 func validBooking(t testing.TB, clock, lang string) map[string]string {
 	return map[string]string{
@@ -191,21 +101,21 @@ func validBooking(t testing.TB, clock, lang string) map[string]string {
 
 func bookSlot(t testing.TB, env *bookingEnv, req map[string]string) createdBooking {
 	t.Helper()
-	rec := bookingPost(t, env.handler, "/api/bookings", req)
+	rec := sitetest.PostJSON(t, env.handler, "/api/bookings", req)
 	if rec.Code != http.StatusCreated {
 		t.Fatalf("booking: %d %s", rec.Code, rec.Body.String())
 	}
-	return bookingDecode[bookingCreated](t, rec).Booking
+	return sitetest.DecodeJSON[bookingCreated](t, rec).Booking
 }
 
 // slotStarts returns the starts offered on Tuesday in Berlin.
 func offeredStarts(t testing.TB, env *bookingEnv, service string) map[time.Time]bool {
 	t.Helper()
-	rec := get(t, env.handler, "/api/slots?service="+service+"&from=2027-06-08&days=1&tz=Europe/Berlin")
+	rec := sitetest.Get(t, env.handler, "/api/slots?service="+service+"&from=2027-06-08&days=1&tz=Europe/Berlin")
 	if rec.Code != http.StatusOK {
 		t.Fatalf("slots: %d %s", rec.Code, rec.Body.String())
 	}
-	body := bookingDecode[slotsResponse](t, rec)
+	body := sitetest.DecodeJSON[slotsResponse](t, rec)
 	starts := map[time.Time]bool{}
 	for _, d := range body.Days {
 		for _, s := range d.Slots {
@@ -213,51 +123,6 @@ func offeredStarts(t testing.TB, env *bookingEnv, service string) map[time.Time]
 		}
 	}
 	return starts
-}
-
-// outboxRows returns the kind, recipient and body of every queued mail.
-func bookingOutbox(t testing.TB, st *store.Store) [][3]string {
-	t.Helper()
-	rows, err := st.DB().Query(`SELECT kind, to_addr, text_body FROM outbox ORDER BY id`)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer rows.Close()
-	var out [][3]string
-	for rows.Next() {
-		var r [3]string
-		if err := rows.Scan(&r[0], &r[1], &r[2]); err != nil {
-			t.Fatal(err)
-		}
-		out = append(out, r)
-	}
-	return out
-}
-
-var cancelLinkPattern = regexp.MustCompile(`https://example\.test(/[a-z]{2})?/schedule/cancel\?token=([A-Za-z0-9_-]{32})`)
-
-// cancelToken reads the cancel link of the latest confirmation in the
-// outbox, as the visitor would find it in their email.
-func emailedCancelToken(t testing.TB, st *store.Store, wantPrefix string) string {
-	t.Helper()
-	var token string
-	for _, r := range bookingOutbox(t, st) {
-		if r[0] != booking.KindConfirmation {
-			continue
-		}
-		m := cancelLinkPattern.FindStringSubmatch(r[2])
-		if m == nil {
-			t.Fatalf("no cancel link in the confirmation:\n%s", r[2])
-		}
-		if m[1] != wantPrefix {
-			t.Errorf("cancel link %s: language prefix %q, want %q", m[0], m[1], wantPrefix)
-		}
-		token = m[2]
-	}
-	if token == "" {
-		t.Fatal("no confirmation in the outbox")
-	}
-	return token
 }
 
 func TestBookingAPIScenarios(t *testing.T) { forEachBackend(t, testBookingAPIScenarios) }
@@ -290,11 +155,11 @@ func testBookingAPIScenarios(t *testing.T, backend store.Backend) {
 		{"cancel as a form post", "POST", "/api/bookings/cancel", "text/plain", `token=x`, 415, `"code":"unsupported_type"`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			env := newBookingEnvOn(t, backend, bookingFixture, &monday7am)
+			env := newBookingEnvOn(t, backend, sitetest.BookingFixture, &monday7am)
 			if tc.status == 409 {
 				bookSlot(t, env, ok)
 			}
-			rec := bookingDo(t, env.handler, tc.method, tc.target, tc.contentType, []byte(tc.body))
+			rec := sitetest.Do(t, env.handler, tc.method, tc.target, tc.contentType, []byte(tc.body))
 			if rec.Code != tc.status || !strings.Contains(rec.Body.String(), tc.contains) {
 				t.Errorf("%d %s\nwant %d containing %s", rec.Code, rec.Body.String(), tc.status, tc.contains)
 			}
@@ -317,8 +182,8 @@ func bookingJSON(v any) string {
 // the message come back in the visitor's language, from the body's lang or
 // else from Accept-Language.
 func TestBookingValidationInEveryLanguage(t *testing.T) {
-	s := testSite(t)
-	env := newBookingEnv(t, bookingFixture, &monday7am)
+	s := sitetest.Site(t)
+	env := newBookingEnv(t, sitetest.BookingFixture, &monday7am)
 	for _, lang := range s.Info.Languages {
 		t.Run(lang.Code, func(t *testing.T) {
 			check := func(t *testing.T, rec *httptest.ResponseRecorder, want booking.FieldErrors) {
@@ -326,7 +191,7 @@ func TestBookingValidationInEveryLanguage(t *testing.T) {
 				if rec.Code != http.StatusUnprocessableEntity {
 					t.Fatalf("%d %s", rec.Code, rec.Body.String())
 				}
-				body := bookingDecode[apiError](t, rec)
+				body := sitetest.DecodeJSON[apiError](t, rec)
 				if body.Error.Code != "invalid" || body.Error.Message != s.Locales.T(lang.Code, "validation.invalid") {
 					t.Errorf("error %+v", body.Error)
 				}
@@ -347,26 +212,26 @@ func TestBookingValidationInEveryLanguage(t *testing.T) {
 				"service": "lunch", "start": "tomorrow", "name": " ", "email": "amira@", "timeZone": "Mars/Olympus",
 				"company": strings.Repeat("c", 121), "topic": strings.Repeat("t", 1001), "lang": lang.Code,
 			}
-			check(t, bookingPost(t, env.handler, "/api/bookings", everything), booking.FieldErrors{
+			check(t, sitetest.PostJSON(t, env.handler, "/api/bookings", everything), booking.FieldErrors{
 				"service": booking.KeyService, "start": booking.KeyStart, "name": booking.KeyName, "email": booking.KeyEmail,
 				"timeZone": booking.KeyTimeZone, "company": booking.KeyCompany, "topic": booking.KeyTopic,
 			})
 
 			offGrid := validBooking(t, "10:05", lang.Code)
-			check(t, bookingPost(t, env.handler, "/api/bookings", offGrid), booking.FieldErrors{"start": booking.KeySlotUnavailable})
+			check(t, sitetest.PostJSON(t, env.handler, "/api/bookings", offGrid), booking.FieldErrors{"start": booking.KeySlotUnavailable})
 
 			// No lang in the body: Accept-Language decides, even for an unknown field.
-			unknown := bookingDo(t, env.handler, "POST", "/api/bookings", "application/json", []byte(`{"fax":"+49 30 1234"}`),
+			unknown := sitetest.Do(t, env.handler, "POST", "/api/bookings", "application/json", []byte(`{"fax":"+49 30 1234"}`),
 				"Accept-Language", lang.Tag+";q=0.9, es;q=0.8")
 			check(t, unknown, booking.FieldErrors{"fax": booking.KeyUnknownField})
 
-			query := bookingDo(t, env.handler, "GET", "/api/slots?service=lunch&tz=Nowhere&from=2027-02-30&days=40&lang="+lang.Code, "", nil)
+			query := sitetest.Do(t, env.handler, "GET", "/api/slots?service=lunch&tz=Nowhere&from=2027-02-30&days=40&lang="+lang.Code, "", nil)
 			check(t, query, booking.FieldErrors{
 				"service": booking.KeyService, "tz": booking.KeyTimeZone, "from": booking.KeyFrom, "days": booking.KeyDays,
 			})
 		})
 	}
-	if n := len(bookingOutbox(t, env.store)); n != 0 {
+	if n := len(sitetest.Outbox(t, env.store)); n != 0 {
 		t.Errorf("invalid requests queued %d mails", n)
 	}
 }
@@ -379,7 +244,7 @@ func TestConcurrentBookingsForOverlappingTimes(t *testing.T) {
 }
 
 func testConcurrentBookingsForOverlappingTimes(t *testing.T, backend store.Backend) {
-	env := newBookingEnvOn(t, backend, bookingFixture, &monday7am)
+	env := newBookingEnvOn(t, backend, sitetest.BookingFixture, &monday7am)
 	srv := httptest.NewServer(env.handler)
 	defer srv.Close()
 	variants := []struct{ service, clock string }{
@@ -423,7 +288,7 @@ func testConcurrentBookingsForOverlappingTimes(t *testing.T, backend store.Backe
 			if err := json.Unmarshal([]byte(bodies[i]), &body); err != nil {
 				t.Fatal(err)
 			}
-			if body.Error.Message != testSite(t).Locales.T("de", "booking.taken") || body.Slots == nil || len(body.Slots.Days) != freshSlotsDays {
+			if body.Error.Message != sitetest.Site(t).Locales.T("de", "booking.taken") || body.Slots == nil || len(body.Slots.Days) != freshSlotsDays {
 				t.Errorf("409 body: %s", bodies[i])
 			}
 		default:
@@ -440,7 +305,7 @@ func testConcurrentBookingsForOverlappingTimes(t *testing.T, backend store.Backe
 	if standing != 1 {
 		t.Errorf("%d bookings stored", standing)
 	}
-	if rows := bookingOutbox(t, env.store); len(rows) != 2 {
+	if rows := sitetest.Outbox(t, env.store); len(rows) != 2 {
 		t.Errorf("%d mails queued, want the 2 of the one booking", len(rows))
 	}
 }
@@ -452,7 +317,7 @@ func TestBookingSlotDisappearsAndCancelFreesIt(t *testing.T) {
 }
 
 func testBookingSlotDisappearsAndCancelFreesIt(t *testing.T, backend store.Backend) {
-	env := newBookingEnvOn(t, backend, bookingFixture, &monday7am)
+	env := newBookingEnvOn(t, backend, sitetest.BookingFixture, &monday7am)
 	at := tuesdayAt(t, "10:00")
 	before := offeredStarts(t, env, "discovery")
 	for _, c := range []string{"09:45", "10:00", "10:15", "10:30"} {
@@ -480,9 +345,9 @@ func testBookingSlotDisappearsAndCancelFreesIt(t *testing.T, backend store.Backe
 		t.Error("a 30-minute slot ending at the booking is offered, or one ending 15 minutes before is not")
 	}
 
-	token := emailedCancelToken(t, env.store, "/fr")
-	rec := get(t, env.handler, "/api/bookings/cancel?token="+token)
-	view := bookingDecode[cancellationView](t, rec)
+	token := sitetest.EmailedCancelToken(t, env.store, "/fr")
+	rec := sitetest.Get(t, env.handler, "/api/bookings/cancel?token="+token)
+	view := sitetest.DecodeJSON[cancellationView](t, rec)
 	if rec.Code != http.StatusOK || view.Booking.Status != "confirmed" || !view.Booking.Start.Equal(at) || view.Booking.Service != "discovery" {
 		t.Fatalf("lookup: %d %+v", rec.Code, view)
 	}
@@ -491,8 +356,8 @@ func testBookingSlotDisappearsAndCancelFreesIt(t *testing.T, backend store.Backe
 	}
 
 	for round := range 2 {
-		rec = bookingPost(t, env.handler, "/api/bookings/cancel", map[string]string{"token": token, "lang": "fr"})
-		view = bookingDecode[cancellationView](t, rec)
+		rec = sitetest.PostJSON(t, env.handler, "/api/bookings/cancel", map[string]string{"token": token, "lang": "fr"})
+		view = sitetest.DecodeJSON[cancellationView](t, rec)
 		if rec.Code != http.StatusOK || view.Booking.Status != "cancelled" {
 			t.Fatalf("cancel #%d: %d %s", round+1, rec.Code, rec.Body.String())
 		}
@@ -501,7 +366,7 @@ func testBookingSlotDisappearsAndCancelFreesIt(t *testing.T, backend store.Backe
 		t.Error("the cancelled slot is not offered again")
 	}
 	kinds := map[string]int{}
-	for _, r := range bookingOutbox(t, env.store) {
+	for _, r := range sitetest.Outbox(t, env.store) {
 		kinds[r[0]]++
 	}
 	want := map[string]int{booking.KindConfirmation: 1, booking.KindNotify: 1, booking.KindCancelled: 1, booking.KindCancelNotify: 1}
@@ -510,7 +375,7 @@ func testBookingSlotDisappearsAndCancelFreesIt(t *testing.T, backend store.Backe
 	}
 
 	// The invite now cancels the event, and the time can be booked again.
-	inv := get(t, env.handler, created.ICS)
+	inv := sitetest.Get(t, env.handler, created.ICS)
 	if inv.Code != http.StatusOK || !strings.Contains(inv.Body.String(), "METHOD:CANCEL") {
 		t.Errorf("invite after cancel: %d %s", inv.Code, inv.Body.String())
 	}
@@ -522,28 +387,28 @@ func TestCancellingAStartedBookingIsRefused(t *testing.T) {
 }
 
 func testCancellingAStartedBookingIsRefused(t *testing.T, backend store.Backend) {
-	env := newBookingEnvOn(t, backend, bookingFixture, &monday7am)
+	env := newBookingEnvOn(t, backend, sitetest.BookingFixture, &monday7am)
 	bookSlot(t, env, validBooking(t, "10:00", "ar"))
-	token := emailedCancelToken(t, env.store, "/ar")
+	token := sitetest.EmailedCancelToken(t, env.store, "/ar")
 	env.setNow(tuesdayAt(t, "10:05"))
-	rec := get(t, env.handler, "/api/bookings/cancel?token="+token)
-	if view := bookingDecode[cancellationView](t, rec); view.Booking.Status != "started" {
+	rec := sitetest.Get(t, env.handler, "/api/bookings/cancel?token="+token)
+	if view := sitetest.DecodeJSON[cancellationView](t, rec); view.Booking.Status != "started" {
 		t.Errorf("lookup while it runs: %+v", view)
 	}
-	rec = bookingPost(t, env.handler, "/api/bookings/cancel", map[string]string{"token": token, "lang": "ar"})
-	body := bookingDecode[apiError](t, rec)
-	if rec.Code != http.StatusConflict || body.Error.Code != "started" || body.Error.Message != testSite(t).Locales.T("ar", "booking.cancel.started") {
+	rec = sitetest.PostJSON(t, env.handler, "/api/bookings/cancel", map[string]string{"token": token, "lang": "ar"})
+	body := sitetest.DecodeJSON[apiError](t, rec)
+	if rec.Code != http.StatusConflict || body.Error.Code != "started" || body.Error.Message != sitetest.Site(t).Locales.T("ar", "booking.cancel.started") {
 		t.Errorf("%d %s", rec.Code, rec.Body.String())
 	}
 }
 
 // TestBookingInviteParses reads the served invite back with a calendar library.
 func TestBookingInviteParses(t *testing.T) {
-	env := newBookingEnv(t, bookingFixture, &monday7am)
+	env := newBookingEnv(t, sitetest.BookingFixture, &monday7am)
 	req := validBooking(t, "14:30", "de")
 	req["service"] = "strategy"
 	created := bookSlot(t, env, req)
-	rec := get(t, env.handler, created.ICS)
+	rec := sitetest.Get(t, env.handler, created.ICS)
 	if rec.Code != http.StatusOK {
 		t.Fatalf("%d %s", rec.Code, rec.Body.String())
 	}
@@ -556,7 +421,7 @@ func TestBookingInviteParses(t *testing.T) {
 	if cc := rec.Header().Get("Cache-Control"); cc != "no-store" {
 		t.Errorf("Cache-Control %q", cc)
 	}
-	ev := parseBookingInvite(t, rec.Body.Bytes(), "REQUEST")
+	ev := sitetest.ParseInvite(t, rec.Body.Bytes(), "REQUEST")
 	start, err := ev.GetStartAt()
 	if err != nil || !start.Equal(tuesdayAt(t, "14:30")) || start.Location() != time.UTC {
 		t.Errorf("DTSTART %v %v, want 12:30 UTC", start, err)
@@ -571,7 +436,7 @@ func TestBookingInviteParses(t *testing.T) {
 	if desc := ev.GetProperty(ics.ComponentPropertyDescription).Value; !strings.Contains(desc, "30 Minuten") || !strings.Contains(desc, "Moving our dispatch system\nto the cloud.") {
 		t.Errorf("DESCRIPTION %q", desc)
 	}
-	if org := ev.GetProperty(ics.ComponentPropertyOrganizer); org == nil || org.Value != "mailto:"+testInbox {
+	if org := ev.GetProperty(ics.ComponentPropertyOrganizer); org == nil || org.Value != "mailto:"+sitetest.Inbox {
 		t.Errorf("ORGANIZER %+v", org)
 	}
 	if a := ev.Attendees(); len(a) != 1 || a[0].Email() != "amira@example.com" {
@@ -580,31 +445,9 @@ func TestBookingInviteParses(t *testing.T) {
 	if !strings.HasSuffix(ev.Id(), "@example.test") || strings.Contains(ev.Id(), created.Token) {
 		t.Errorf("UID %q", ev.Id())
 	}
-	if again := get(t, env.handler, created.ICS); !bytes.Equal(again.Body.Bytes(), rec.Body.Bytes()) {
+	if again := sitetest.Get(t, env.handler, created.ICS); !bytes.Equal(again.Body.Bytes(), rec.Body.Bytes()) {
 		t.Error("the invite changes between downloads")
 	}
-}
-
-func parseBookingInvite(t testing.TB, data []byte, method string) *ics.VEvent {
-	t.Helper()
-	cal, err := ics.ParseCalendar(bytes.NewReader(data))
-	if err != nil {
-		t.Fatalf("parse: %v\n%s", err, data)
-	}
-	var got string
-	for _, p := range cal.CalendarProperties {
-		if p.IANAToken == "METHOD" {
-			got = p.Value
-		}
-	}
-	if got != method {
-		t.Errorf("METHOD %q, want %q", got, method)
-	}
-	events := cal.Events()
-	if len(events) != 1 {
-		t.Fatalf("%d events", len(events))
-	}
-	return events[0]
 }
 
 // TestBookingMailsReachSMTP sends the outbox through a real SMTP server:
@@ -613,13 +456,13 @@ func parseBookingInvite(t testing.TB, data []byte, method string) *ics.VEvent {
 func TestBookingMailsReachSMTP(t *testing.T) { forEachBackend(t, testBookingMailsReachSMTP) }
 
 func testBookingMailsReachSMTP(t *testing.T, backend store.Backend) {
-	env := newBookingEnvOn(t, backend, bookingFixture, &monday7am)
+	env := newBookingEnvOn(t, backend, sitetest.BookingFixture, &monday7am)
 	smtpServer := mailtest.Start(t)
 	sender, err := mail.NewSMTPSender(mail.SMTPConfig{URL: smtpServer.URL(), From: "Northbeam <hello@northbeam.test>", Timeout: 5 * time.Second})
 	if err != nil {
 		t.Fatal(err)
 	}
-	worker := mail.NewWorker(env.store, sender, mail.WorkerConfig{Logger: quietLog()})
+	worker := mail.NewWorker(env.store, sender, mail.WorkerConfig{Logger: sitetest.QuietLog()})
 	ctx := context.Background()
 
 	created := bookSlot(t, env, validBooking(t, "09:00", "ar"))
@@ -631,7 +474,7 @@ func testBookingMailsReachSMTP(t *testing.T, backend store.Backend) {
 	for _, m := range got {
 		byRecipient[strings.Join(m.To, ",")] = m
 	}
-	visitor, notify := byRecipient["amira@example.com"], byRecipient[testInbox]
+	visitor, notify := byRecipient["amira@example.com"], byRecipient[sitetest.Inbox]
 	if !strings.HasPrefix(visitor.Subject, "تأكيد الموعد: مكالمة تعارفية مع Northbeam") {
 		t.Errorf("visitor subject %q", visitor.Subject)
 	}
@@ -661,13 +504,13 @@ func testBookingMailsReachSMTP(t *testing.T, backend store.Backend) {
 	if len(attachments) != 1 || attachments[0].Filename != "invite.ics" || attachments[0].ContentType != "text/calendar" || attachments[0].Params["method"] != "REQUEST" {
 		t.Fatalf("visitor attachments %+v", attachments)
 	}
-	ev := parseBookingInvite(t, attachments[0].Body, "REQUEST")
+	ev := sitetest.ParseInvite(t, attachments[0].Body, "REQUEST")
 	if start, _ := ev.GetStartAt(); !start.Equal(created.Start) {
 		t.Errorf("attached invite starts %v, want %v", start, created.Start)
 	}
 	// The invite served to whoever booked is the same event (which the
 	// attached one updates), with the attendee's name and the topic.
-	served := parseBookingInvite(t, get(t, env.handler, created.ICS).Body.Bytes(), "REQUEST")
+	served := sitetest.ParseInvite(t, sitetest.Get(t, env.handler, created.ICS).Body.Bytes(), "REQUEST")
 	for _, p := range []ics.ComponentProperty{ics.ComponentPropertyUniqueId, ics.ComponentPropertyDtStart, ics.ComponentPropertyDtEnd,
 		ics.ComponentPropertySummary, ics.ComponentPropertySequence, ics.ComponentPropertyOrganizer} {
 		if a, b := ev.GetProperty(p), served.GetProperty(p); a == nil || b == nil || a.Value != b.Value {
@@ -681,8 +524,8 @@ func testBookingMailsReachSMTP(t *testing.T, backend store.Backend) {
 		t.Errorf("notification:\n%s", notifyText)
 	}
 
-	token := emailedCancelToken(t, env.store, "/ar")
-	if rec := bookingPost(t, env.handler, "/api/bookings/cancel", map[string]string{"token": token}); rec.Code != http.StatusOK {
+	token := sitetest.EmailedCancelToken(t, env.store, "/ar")
+	if rec := sitetest.PostJSON(t, env.handler, "/api/bookings/cancel", map[string]string{"token": token}); rec.Code != http.StatusOK {
 		t.Fatalf("cancel: %d %s", rec.Code, rec.Body.String())
 	}
 	if _, err := worker.DrainOnce(ctx); err != nil {
@@ -694,7 +537,7 @@ func testBookingMailsReachSMTP(t *testing.T, backend store.Backend) {
 		if len(files) != 1 || files[0].Params["method"] != "CANCEL" {
 			t.Fatalf("cancellation to %v: attachments %+v", m.To, files)
 		}
-		parseBookingInvite(t, files[0].Body, "CANCEL")
+		sitetest.ParseInvite(t, files[0].Body, "CANCEL")
 		if strings.Join(m.To, ",") == "amira@example.com" && !strings.HasPrefix(m.Subject, "إلغاء الموعد") {
 			t.Errorf("visitor cancellation subject %q", m.Subject)
 		}
@@ -704,11 +547,11 @@ func testBookingMailsReachSMTP(t *testing.T, backend store.Backend) {
 // TestBookingCancelPageInEveryLanguage checks that the page of the link in
 // the email exists in every language.
 func TestBookingCancelPageInEveryLanguage(t *testing.T) {
-	s := testSite(t)
+	s := sitetest.Site(t)
 	h := testHandler(t)
 	for _, lang := range s.Info.Languages {
 		path := lang.LocalPath("/schedule/cancel") + "?token=" + url.QueryEscape(booking.NewToken())
-		rec := get(t, h, path)
+		rec := sitetest.Get(t, h, path)
 		if rec.Code != http.StatusOK || !strings.Contains(rec.Body.String(), ">"+s.Locales.T(lang.Code, "booking.cancel.title")+"</h1>") {
 			t.Errorf("%s: %d", path, rec.Code)
 		}

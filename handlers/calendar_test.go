@@ -16,6 +16,7 @@ import (
 
 	"github.com/northbeam/site/internal/booking"
 	"github.com/northbeam/site/internal/calendar"
+	"github.com/northbeam/site/internal/sitetest"
 	"github.com/northbeam/site/internal/store"
 	"github.com/northbeam/site/internal/store/storetest"
 )
@@ -43,7 +44,7 @@ func quarterHours(first, last string, except ...string) []string {
 // takes (plus the 10-minute buffer) is gone, and only those.
 func TestSlotsFollowTheConsultancysCalendar(t *testing.T) {
 	forEachBackend(t, func(t *testing.T, backend store.Backend) {
-		data, err := os.ReadFile(filepath.Join(projectRoot, "internal", "calendar", "testdata", "fortnight.ics"))
+		data, err := os.ReadFile(filepath.Join(sitetest.Root(), "internal", "calendar", "testdata", "fortnight.ics"))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -59,17 +60,17 @@ func TestSlotsFollowTheConsultancysCalendar(t *testing.T) {
 		st := storetest.Open(t, backend)
 		src, err := calendar.NewSource(calendar.Config{
 			URLs: []string{feed.URL + "/private/secret-key/basic.ics"}, Home: berlin, Store: st,
-			Logger: quietLog(), Now: func() time.Time { return now },
+			Logger: sitetest.QuietLog(), Now: func() time.Time { return now },
 		})
 		if err != nil {
 			t.Fatal(err)
 		}
 		src.Refresh(context.Background())
-		env := newBookingEnvWith(t, st, bookingFixture, &now, func(c *booking.Config) { c.Calendar = src })
+		env := newBookingEnvWith(t, st, sitetest.BookingFixture, &now, func(c *booking.Config) { c.Calendar = src })
 		unlimited := RateLimit{Requests: 1 << 20, Window: time.Minute}
-		h := New(NewServer(testSite(t), Services{Log: quietLog(), Store: st, Booking: env.service, Calendar: src, BookingRate: unlimited, SlotsRate: unlimited}))
+		h := New(NewServer(sitetest.Site(t), Services{Log: sitetest.QuietLog(), Store: st, Booking: env.service, Calendar: src, BookingRate: unlimited, SlotsRate: unlimited}))
 
-		rec := bookingDo(t, h, "GET", "/api/slots?service=discovery&from=2027-03-22&days=14&tz=Europe/Berlin", "", nil)
+		rec := sitetest.Do(t, h, "GET", "/api/slots?service=discovery&from=2027-03-22&days=14&tz=Europe/Berlin", "", nil)
 		if rec.Code != 200 {
 			t.Fatalf("slots: %d %s", rec.Code, rec.Body)
 		}
@@ -115,20 +116,20 @@ func TestSlotsFollowTheConsultancysCalendar(t *testing.T) {
 		}
 
 		// Booking a time the calendar takes is refused with fresh slots.
-		taken := bookingDo(t, h, "POST", "/api/bookings", "application/json", []byte(bookingJSON(map[string]string{
+		taken := sitetest.Do(t, h, "POST", "/api/bookings", "application/json", []byte(bookingJSON(map[string]string{
 			"service": "discovery", "start": "2027-03-23T14:15:00Z", "name": "Ada", "email": "ada@example.com", "timeZone": "Europe/Berlin",
 		})))
 		if taken.Code != 409 || !strings.Contains(taken.Body.String(), `"slot_taken"`) {
 			t.Errorf("booking 15:15 Berlin during the New York call: %d %s", taken.Code, taken.Body)
 		}
 		// /readyz says how the feed is, naming its host only.
-		ready := bookingDo(t, h, "GET", "/readyz", "", nil).Body.String()
+		ready := sitetest.Do(t, h, "GET", "/readyz", "", nil).Body.String()
 		if !strings.Contains(ready, "calendar feed 1 (127.0.0.1): up to date") || strings.Contains(ready, "secret-key") {
 			t.Errorf("/readyz:\n%s", ready)
 		}
 		feed.Close()
 		src.Refresh(context.Background())
-		ready = bookingDo(t, h, "GET", "/readyz", "", nil).Body.String()
+		ready = sitetest.Do(t, h, "GET", "/readyz", "", nil).Body.String()
 		if !strings.HasPrefix(ready, "ready\n") || !strings.Contains(ready, "stale since") || strings.Contains(ready, "secret-key") {
 			t.Errorf("/readyz with the feed down:\n%s", ready)
 		}
@@ -143,8 +144,8 @@ func TestSlotsFollowTheConsultancysCalendar(t *testing.T) {
 func TestRescheduleAPI(t *testing.T) { forEachBackend(t, testRescheduleAPI) }
 
 func testRescheduleAPI(t *testing.T, backend store.Backend) {
-	env := newBookingEnvOn(t, backend, bookingFixture, &monday7am)
-	s := testSite(t)
+	env := newBookingEnvOn(t, backend, sitetest.BookingFixture, &monday7am)
+	s := sitetest.Site(t)
 	a := bookSlot(t, env, validBooking(t, "10:00", "de"))
 	b := bookSlot(t, env, validBooking(t, "14:00", "de"))
 	cancelOf := func(token string) string {
@@ -155,7 +156,7 @@ func testRescheduleAPI(t *testing.T, backend store.Backend) {
 		return found.CancelToken
 	}
 	move := func(token, start, lang string) *httptest.ResponseRecorder {
-		return bookingDo(t, env.handler, "POST", "/api/bookings/reschedule", "application/json",
+		return sitetest.Do(t, env.handler, "POST", "/api/bookings/reschedule", "application/json",
 			[]byte(fmt.Sprintf(`{"token":%q,"start":%q,"lang":%q}`, token, start, lang)))
 	}
 	wednesday := func(clock string) string { return tuesdayAt(t, clock).AddDate(0, 0, 1).Format(time.RFC3339) }
@@ -181,12 +182,12 @@ func testRescheduleAPI(t *testing.T, backend store.Backend) {
 		}
 	}
 	// A cancelled booking does not move.
-	bookingDo(t, env.handler, "POST", "/api/bookings/cancel", "application/json", []byte(fmt.Sprintf(`{"token":%q}`, cancelOf(b.Token))))
+	sitetest.Do(t, env.handler, "POST", "/api/bookings/cancel", "application/json", []byte(fmt.Sprintf(`{"token":%q}`, cancelOf(b.Token))))
 	if rec := move(cancelOf(b.Token), wednesday("15:00"), "de"); rec.Code != 409 || decodeAPIError(t, rec).Message != s.Locales.T("de", "booking.reschedule.cancelled") {
 		t.Errorf("a cancelled booking: %d %s", rec.Code, rec.Body)
 	}
 	// The cancel page's view says whether the booking may still move.
-	view := bookingDo(t, env.handler, "GET", "/api/bookings/cancel?token="+cancelOf(a.Token), "", nil)
+	view := sitetest.Do(t, env.handler, "GET", "/api/bookings/cancel?token="+cancelOf(a.Token), "", nil)
 	if !strings.Contains(view.Body.String(), `"movable":true`) {
 		t.Errorf("the cancel page's view: %s", view.Body)
 	}

@@ -6,6 +6,9 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/northbeam/site/internal/sitebuild"
+	"github.com/northbeam/site/internal/sitetest"
 )
 
 // The cookie banner is built in the browser only: the server's pages never
@@ -14,17 +17,17 @@ import (
 // Data blocks (application/json page data, application/ld+json structured
 // data) are not executed and are allowed.
 func TestServerHTMLHasNoBannerMarkup(t *testing.T) {
-	shared := testSite(t)
-	botsSeeIt := consentSite(t, "G-TEST0001")
+	shared := sitetest.Site(t)
+	botsSeeIt := sitetest.ConsentSite(t, "G-TEST0001")
 	banner := regexp.MustCompile(`cc-main|cm-wrapper|pm-wrapper|\bcm__|\bpm__|show--consent|show--preferences|googletagmanager`)
 	script := regexp.MustCompile(`<script\b[^>]*>`)
 	dataBlock := regexp.MustCompile(`type="application/(?:ld\+)?json"`)
-	for _, s := range []*Site{shared, botsSeeIt} {
+	for _, s := range []*sitebuild.Build{shared, botsSeeIt} {
 		var pages int
 		check := func(path string, html []byte) {
 			pages++
 			if m := banner.Find(html); m != nil {
-				t.Errorf("%s (bot hiding %v): the server's HTML contains banner markup %q", path, s.opts.ConsentHideFromBots, m)
+				t.Errorf("%s (bot hiding %v): the server's HTML contains banner markup %q", path, s.Options().ConsentHideFromBots, m)
 			}
 			for _, tag := range script.FindAll(html, -1) {
 				if !strings.Contains(string(tag), ` src="`) && !dataBlock.Match(tag) {
@@ -32,11 +35,12 @@ func TestServerHTMLHasNoBannerMarkup(t *testing.T) {
 				}
 			}
 		}
-		for path, r := range s.pages {
-			check(path, r.Body)
+		for _, p := range s.Pages() {
+			r, _ := s.Page(p.Path)
+			check(p.Path, r.Body)
 		}
-		for lang, r := range s.notFound {
-			check("404/"+lang, r.Body)
+		for _, l := range s.Info.Languages {
+			check("404/"+l.Code, s.NotFound(l.Code).Body)
 		}
 		if pages < 4*6 {
 			t.Errorf("only %d pages checked", pages)
@@ -72,8 +76,8 @@ type homeFirstLoad struct {
 
 func measureHomeFirstLoad(t testing.TB) homeFirstLoad {
 	t.Helper()
-	s := testSite(t)
-	html := get(t, testHandler(t), "/").Body.String()
+	s := sitetest.Site(t)
+	html := sitetest.Get(t, testHandler(t), "/").Body.String()
 	var roots []string
 	for _, m := range bootScript.FindAllStringSubmatch(html, -1) {
 		roots = append(append(roots, m[1], m[2]), strings.Fields(m[3])...)
@@ -82,7 +86,7 @@ func measureHomeFirstLoad(t testing.TB) homeFirstLoad {
 		t.Fatal("the home page loads no module")
 	}
 	gz := func(name string) int {
-		r := s.assets[name]
+		r, _ := s.Asset(name)
 		if r.Gzip != nil {
 			return len(r.Gzip)
 		}
@@ -104,7 +108,7 @@ func measureHomeFirstLoad(t testing.TB) homeFirstLoad {
 			closure(m[1], into)
 		}
 	}
-	fl := homeFirstLoad{beforeHydration: map[string]int{}, consent: map[string]int{}, consentChunk: consentChunkName(t, s)}
+	fl := homeFirstLoad{beforeHydration: map[string]int{}, consent: map[string]int{}, consentChunk: sitetest.ConsentChunk(t, s)}
 	for _, u := range roots {
 		closure(u, fl.beforeHydration)
 	}

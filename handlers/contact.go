@@ -2,10 +2,8 @@ package handlers
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"errors"
-	"io"
 	"maps"
 	"mime"
 	"net/http"
@@ -17,9 +15,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/northbeam/site/internal/contact"
-	"github.com/northbeam/site/internal/site"
-	"github.com/northbeam/site/internal/work"
-	"github.com/northbeam/site/render"
+	"github.com/northbeam/site/internal/sitebuild"
 )
 
 // registerContact serves the contact form's endpoint. The site's script
@@ -32,12 +28,6 @@ func registerContact(e *echo.Echo, srv *Server) {
 // contactBodyLimit bounds a post: the longest valid message, in any script
 // and percent-encoded, stays well below it.
 const contactBodyLimit = 64 << 10
-
-// Content types the endpoint reads.
-const (
-	mimeJSON = "application/json"
-	mimeForm = "application/x-www-form-urlencoded"
-)
 
 // contactRequest is the contact form as posted, in either encoding.
 type contactRequest struct {
@@ -72,14 +62,6 @@ func (r contactRequest) submission() contact.Submission {
 		sub.RenderedAt = time.UnixMilli(ms)
 	}
 	return sub
-}
-
-// typed returns what the visitor typed, for a page to show again.
-func (r contactRequest) typed() map[string]string {
-	return map[string]string{
-		contact.FieldName: r.Name, contact.FieldEmail: r.Email,
-		contact.FieldMessage: r.Message, contact.FieldService: r.Service,
-	}
 }
 
 // errMalformed is a body that is not a contact form at all.
@@ -148,15 +130,15 @@ func (srv *Server) contact(c echo.Context) error {
 	if srv.Contact == nil {
 		return errors.New("handlers: no contact service")
 	}
-	s := srv.Site()
+	info := srv.Build().Info
 	req := c.Request()
 	mediaType, params, _ := mime.ParseMediaType(req.Header.Get(echo.HeaderContentType))
 	if charset := params["charset"]; charset != "" && !strings.EqualFold(charset, "utf-8") {
 		mediaType = ""
 	}
-	asPage := mediaType == mimeForm
-	if mediaType != mimeJSON && !asPage {
-		return c.JSON(http.StatusUnsupportedMediaType, s.newAPIError(http.StatusUnsupportedMediaType, requestLanguage(s, "", req), nil))
+	asPage := mediaType == echo.MIMEApplicationForm
+	if mediaType != echo.MIMEApplicationJSON && !asPage {
+		return c.JSON(http.StatusUnsupportedMediaType, srv.apiErrorOf(http.StatusUnsupportedMediaType, requestLanguage(info, "", req), nil))
 	}
 	answer := func(lang string, out contactOutcome) error {
 		if asPage {
@@ -171,12 +153,9 @@ func (srv *Server) contact(c echo.Context) error {
 	// a read of at most contactBodyLimit bytes and a page rendered at start.
 	refused := 0
 	var posted contactRequest
-	body, err := readContactBody(c)
+	body, err := readBody(c, contactBodyLimit)
 	if err != nil {
-		refused = http.StatusBadRequest
-		if _, tooLarge := errors.AsType[*http.MaxBytesError](err); tooLarge {
-			refused = http.StatusRequestEntityTooLarge
-		}
+		refused = statusOf(err)
 	} else {
 		decode := decodeContactJSON
 		if asPage {
@@ -186,7 +165,7 @@ func (srv *Server) contact(c echo.Context) error {
 			refused = http.StatusBadRequest
 		}
 	}
-	lang := requestLanguage(s, posted.Lang, req)
+	lang := requestLanguage(info, posted.Lang, req)
 	if srv.throttled(c, srv.contactLimiter) {
 		refused = http.StatusTooManyRequests
 	}
@@ -212,23 +191,6 @@ func (srv *Server) contact(c echo.Context) error {
 	return answer(lang, contactOutcome{status: http.StatusCreated, ref: receipt.Ref})
 }
 
-// readContactBody reads the body, refusing more than contactBodyLimit.
-func readContactBody(c echo.Context) ([]byte, error) {
-	req := c.Request()
-	if req.ContentLength > contactBodyLimit {
-		return nil, &http.MaxBytesError{Limit: contactBodyLimit}
-	}
-	return io.ReadAll(http.MaxBytesReader(c.Response(), req.Body, contactBodyLimit))
-}
-
-// requestID returns the id assignRequestID gave the request.
-func requestID(c echo.Context) string {
-	if v := c.Response().Header()[echo.HeaderXRequestID]; len(v) > 0 {
-		return v[0]
-	}
-	return ""
-}
-
 // contactSent is the JSON answer to an accepted message.
 type contactSent struct {
 	Message struct {
@@ -243,108 +205,22 @@ func (srv *Server) contactJSON(c echo.Context, lang string, out contactOutcome) 
 		sent.Message.Ref = out.ref
 		return c.JSON(http.StatusCreated, sent)
 	}
-	return c.JSON(out.status, srv.Site().newAPIError(out.status, lang, out.errs))
-}
-
-// contactFormState is the contact form after a post without JavaScript,
-// as the home page's payload carries it (data.contact); the form's
-// component reads it (frontend/lib/contact.ts declares the same shape).
-type contactFormState struct {
-	Status string            `json:"status"`           // "sent", "invalid" or "error"
-	Values map[string]string `json:"values,omitempty"` // what was typed, kept unless sent
-	Errors map[string]string `json:"errors,omitempty"` // field -> locale key
-	Reason string            `json:"reason,omitempty"` // locale key of why it failed, when the visitor can act on it
-}
-
-// homeData is the data of the home page.
-type homeData struct {
-	Contact      *contactFormState  `json:"contact,omitempty"`
-	Work         []work.Summary     `json:"work"`         // the selected case studies
-	Testimonials []work.Testimonial `json:"testimonials"` // their clients' words
-}
-
-// formState is the contact form after a post with outcome out.
-func formState(out contactOutcome) contactFormState {
-	switch out.status {
-	case http.StatusCreated:
-		return contactFormState{Status: "sent"}
-	case http.StatusUnprocessableEntity:
-		return contactFormState{Status: "invalid", Values: out.posted.typed(), Errors: out.errs}
-	}
-	state := contactFormState{Status: "error", Values: out.posted.typed()}
-	if out.status == http.StatusTooManyRequests {
-		_, state.Reason = errorCode(out.status)
-	}
-	return state
-}
-
-// contactFormPage is the home page of lang answering a form post with
-// state.
-func (s *Site) contactFormPage(lang string, state contactFormState) page {
-	l, ok := s.Info.Language(lang)
-	if !ok {
-		l = s.Info.Default()
-	}
-	p := s.homePage(l)
-	data, _ := p.data.(homeData)
-	data.Contact = &state
-	p.data = data
-	p.noScript = true
-	return p
-}
-
-// answeredAtStart returns the outcomes of a form post whose page shows
-// nothing of the post, grouped by page: success (the form is emptied), the
-// refusals of a body that is not a form or is too large (one page), and of
-// too many posts. Refusals may come in floods. Their pages are rendered once
-// per language when the site is built; a refusal's page does not show the
-// values posted again (the browser's Back button has them). An invalid
-// form, which shows what was typed beside its errors, is rendered for its
-// post, once the rate limit has counted it.
-func answeredAtStart() [][]int {
-	return [][]int{
-		{http.StatusCreated},
-		{http.StatusBadRequest, http.StatusRequestEntityTooLarge},
-		{http.StatusTooManyRequests},
-	}
-}
-
-// contactAnswerJobs render the pages of the answeredAtStart outcomes in
-// lang.
-func (s *Site) contactAnswerJobs(ctx context.Context, lang site.Language) []func() error {
-	var jobs []func() error
-	for _, statuses := range answeredAtStart() {
-		jobs = append(jobs, func() error {
-			html, err := s.document(ctx, s.contactFormPage(lang.Code, formState(contactOutcome{status: statuses[0]})))
-			if err != nil {
-				return err
-			}
-			answers := make(map[int]*render.Resource, len(statuses))
-			for _, status := range statuses {
-				answers[status] = render.NewAnswer("text/html; charset=utf-8", status, html)
-			}
-			s.mu.Lock()
-			defer s.mu.Unlock()
-			if s.contactAnswers[lang.Code] == nil {
-				s.contactAnswers[lang.Code] = map[int]*render.Resource{}
-			}
-			maps.Copy(s.contactAnswers[lang.Code], answers)
-			return nil
-		})
-	}
-	return jobs
+	return c.JSON(out.status, srv.apiErrorOf(out.status, lang, out.errs))
 }
 
 // contactPage answers a form post with the home page in the form's
 // language showing the form's outcome: rendered at start when the page
 // holds nothing of the post, else for this request.
 func (srv *Server) contactPage(c echo.Context, lang string, out contactOutcome) error {
-	s := srv.Site()
-	if r, ok := s.contactAnswers[lang][out.status]; ok {
+	b := srv.Build()
+	if r, ok := b.ContactAnswer(lang, out.status); ok {
 		r.ServeHTTP(c.Response(), c.Request())
 		return nil
 	}
-	html, err := s.document(c.Request().Context(), s.contactFormPage(lang, formState(out)))
+	html, err := b.RenderContactAnswer(c.Request().Context(), lang, sitebuild.ContactOutcome{
+		Status: out.status, Errors: out.errs,
+		Name: out.posted.Name, Email: out.posted.Email, Message: out.posted.Message, Service: out.posted.Service,
+	})
 	if err != nil {
 		return err
 	}

@@ -9,54 +9,34 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
-	"os"
-	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
+	"github.com/labstack/echo/v4"
 	"github.com/northbeam/site/internal/contact"
 	"github.com/northbeam/site/internal/mail"
 	"github.com/northbeam/site/internal/mail/mailtest"
+	"github.com/northbeam/site/internal/sitebuild"
+	"github.com/northbeam/site/internal/sitetest"
 	"github.com/northbeam/site/internal/store"
 	"github.com/northbeam/site/internal/store/storetest"
 )
-
-const contactInbox = "inbox@northbeam.test"
 
 // contactEnv is the whole site with a contact service on a fresh database.
 type contactEnv struct {
 	h     http.Handler
 	st    *store.Store
-	clock *testClock
-}
-
-// testClock is a clock that tests move by hand.
-type testClock struct {
-	mu  sync.Mutex
-	now time.Time
-}
-
-func (c *testClock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.now
-}
-
-func (c *testClock) Advance(d time.Duration) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.now = c.now.Add(d)
+	clock *sitetest.Clock
 }
 
 type contactOptions struct {
 	rate        RateLimit
 	minFillTime time.Duration
 	queued      func()
-	log         *slog.Logger  // default quietLog()
+	log         *slog.Logger  // default sitetest.QuietLog()
 	backend     store.Backend // default SQLite
 }
 
@@ -68,22 +48,6 @@ func forEachBackend(t *testing.T, test func(t *testing.T, backend store.Backend)
 	}
 }
 
-// newContactService returns the contact service of the tests on st.
-func newContactService(t testing.TB, st *store.Store, opts contactOptions) *contact.Service {
-	t.Helper()
-	info := testSite(t).Info
-	svc, err := contact.NewService(st, os.DirFS(filepath.Join(projectRoot, "content")), contact.Config{
-		Inbox:       contactInbox,
-		Brand:       contact.Brand{Name: info.Name, Email: info.Email, BaseURL: "https://example.test", ResponseHours: info.Stats.ResponseHours},
-		MinFillTime: opts.minFillTime,
-		Queued:      opts.queued,
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return svc
-}
-
 // newContactEnv opens a database in a temporary directory and serves the
 // built site with a contact service on it.
 func newContactEnv(t testing.TB, opts contactOptions) *contactEnv {
@@ -92,23 +56,14 @@ func newContactEnv(t testing.TB, opts contactOptions) *contactEnv {
 		opts.backend = store.SQLite
 	}
 	st := storetest.Open(t, opts.backend)
-	svc := newContactService(t, st, opts)
-	clock := &testClock{now: time.Now()}
+	svc := sitetest.ContactService(t, st, opts.minFillTime, opts.queued)
+	clock := sitetest.NewClock(time.Now())
 	log := opts.log
 	if log == nil {
-		log = quietLog()
+		log = sitetest.QuietLog()
 	}
-	srv := NewServer(testSite(t), Services{Log: log, Store: st, Contact: svc, Now: clock.Now, ContactRate: opts.rate})
+	srv := NewServer(sitetest.Site(t), Services{Log: log, Store: st, Contact: svc, Now: clock.Now, ContactRate: opts.rate})
 	return &contactEnv{h: New(srv), st: st, clock: clock}
-}
-
-func (env *contactEnv) count(t testing.TB, query string, args ...any) int {
-	t.Helper()
-	var n int
-	if err := env.st.QueryRowContext(context.Background(), query, args...).Scan(&n); err != nil {
-		t.Fatal(err)
-	}
-	return n
 }
 
 // post sends body to /api/contact with a content type and header pairs.
@@ -261,7 +216,7 @@ var contactRules = []contactRule{
 // the language of its lang field, or of Accept-Language when it has none)
 // and as an HTML form, in every language, each on a fresh database.
 func TestContactValidationInEveryLanguage(t *testing.T) {
-	s := testSite(t)
+	s := sitetest.Site(t)
 	if n := len(strings.Repeat("a", 64) + "@" + strings.Repeat("b", 63) + "." + strings.Repeat("c", 63) + "." + strings.Repeat("d", 58) + ".com"); n != 255 {
 		t.Fatalf("the long address has %d characters", n)
 	}
@@ -319,7 +274,7 @@ func TestContactValidationInEveryLanguage(t *testing.T) {
 	}
 }
 
-func assertInvalidJSON(t *testing.T, s *Site, rec *httptest.ResponseRecorder, lang, field, want string) {
+func assertInvalidJSON(t *testing.T, s *sitebuild.Build, rec *httptest.ResponseRecorder, lang, field, want string) {
 	t.Helper()
 	if rec.Code != http.StatusUnprocessableEntity {
 		t.Fatalf("status %d: %s", rec.Code, rec.Body)
@@ -335,7 +290,7 @@ func assertInvalidJSON(t *testing.T, s *Site, rec *httptest.ResponseRecorder, la
 
 func assertNoRows(t *testing.T, env *contactEnv) {
 	t.Helper()
-	if n := env.count(t, `SELECT count(*) FROM messages`) + env.count(t, `SELECT count(*) FROM outbox`); n != 0 {
+	if n := sitetest.Count(t, env.st, `SELECT count(*) FROM messages`) + sitetest.Count(t, env.st, `SELECT count(*) FROM outbox`); n != 0 {
 		t.Errorf("%d rows stored for a refused post", n)
 	}
 }
@@ -353,7 +308,7 @@ func assertNoScript(t *testing.T, page string) {
 func TestContactPosts(t *testing.T) { forEachBackend(t, testContactPosts) }
 
 func testContactPosts(t *testing.T, backend store.Backend) {
-	s := testSite(t)
+	s := sitetest.Site(t)
 	const (
 		jsonType = "application/json"
 		formType = "application/x-www-form-urlencoded"
@@ -436,7 +391,7 @@ func testContactPosts(t *testing.T, backend store.Backend) {
 				if err := json.Unmarshal(rec.Body.Bytes(), &body); err != nil || body.Message.Ref == "" {
 					t.Fatalf("body %s: %v", rec.Body, err)
 				}
-				if n := env.count(t, `SELECT count(*) FROM messages WHERE ref = ?`, body.Message.Ref); n != 1 {
+				if n := sitetest.Count(t, env.st, `SELECT count(*) FROM messages WHERE ref = ?`, body.Message.Ref); n != 1 {
 					t.Errorf("no message stored under the ref %s", body.Message.Ref)
 				}
 			default:
@@ -446,7 +401,7 @@ func testContactPosts(t *testing.T, backend store.Backend) {
 				}
 			}
 
-			messages := env.count(t, `SELECT count(*) FROM messages`)
+			messages := sitetest.Count(t, env.st, `SELECT count(*) FROM messages`)
 			if tc.status/100 != 2 {
 				assertNoRows(t, env)
 				return
@@ -467,7 +422,7 @@ func testContactPosts(t *testing.T, backend store.Backend) {
 			if tc.spam != "" {
 				wantMails = 0
 			}
-			if n := env.count(t, `SELECT count(*) FROM outbox`); n != wantMails {
+			if n := sitetest.Count(t, env.st, `SELECT count(*) FROM outbox`); n != wantMails {
 				t.Errorf("%d mails queued, want %d", n, wantMails)
 			}
 		})
@@ -505,7 +460,7 @@ func TestContactSpamLooksLikeSuccess(t *testing.T) {
 // TestContactFormPageKeepsTheValues checks what a visitor without
 // JavaScript sees after each outcome.
 func TestContactFormPageKeepsTheValues(t *testing.T) {
-	s := testSite(t)
+	s := sitetest.Site(t)
 	env := newContactEnv(t, contactOptions{})
 	typed := humanForm("de").with("name", `Zoë "Z" <O'Neil>`, "email", "zoe@localhost", "message", "Zwei Zeilen:\r\n<b>fett</b> & mehr.", "service", "strategic-consulting")
 	rec := env.post(t, "application/x-www-form-urlencoded", typed.form())
@@ -550,7 +505,7 @@ func TestContactFormPageKeepsTheValues(t *testing.T) {
 func TestContactRateLimit(t *testing.T) { forEachBackend(t, testContactRateLimit) }
 
 func testContactRateLimit(t *testing.T, backend store.Backend) {
-	s := testSite(t)
+	s := sitetest.Site(t)
 	env := newContactEnv(t, contactOptions{backend: backend, rate: RateLimit{Requests: 2, Window: time.Minute}})
 	postFrom := func(ip, contentType, body string) *httptest.ResponseRecorder {
 		req := httptest.NewRequest(http.MethodPost, "/api/contact", strings.NewReader(body))
@@ -607,7 +562,7 @@ func testContactRateLimit(t *testing.T, backend store.Backend) {
 	if rec := postFrom("198.51.100.7", "application/json", humanForm("en").json()); rec.Code != http.StatusCreated {
 		t.Errorf("after Retry-After: %d", rec.Code)
 	}
-	if n := env.count(t, `SELECT count(*) FROM messages`); n != 6 {
+	if n := sitetest.Count(t, env.st, `SELECT count(*) FROM messages`); n != 6 {
 		t.Errorf("%d messages stored, want the 6 accepted", n)
 	}
 }
@@ -670,7 +625,7 @@ func TestContactMailArrives(t *testing.T) {
 	}
 	var worker *mail.Worker
 	env := newContactEnv(t, contactOptions{queued: func() { worker.Wake() }})
-	worker = mail.NewWorker(env.st, sender, mail.WorkerConfig{Logger: quietLog()})
+	worker = mail.NewWorker(env.st, sender, mail.WorkerConfig{Logger: sitetest.QuietLog()})
 	ctx, stop := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() { done <- worker.Run(ctx) }()
@@ -693,7 +648,7 @@ func TestContactMailArrives(t *testing.T) {
 	notifications := 0
 	for _, m := range got {
 		switch strings.Join(m.To, ",") {
-		case contactInbox:
+		case sitetest.ContactInbox:
 			notifications++
 			if m.Header.Get("Content-Language") != "en" || !strings.HasPrefix(m.Subject, "New contact message from ") {
 				t.Errorf("notification %q in %q", m.Subject, m.Header.Get("Content-Language"))
@@ -728,7 +683,7 @@ func TestContactMailArrives(t *testing.T) {
 		t.Errorf("acknowledgements %v", langs)
 	}
 	// The worker records a delivery just after the server has it.
-	for deadline := time.Now().Add(5 * time.Second); env.count(t, `SELECT count(*) FROM outbox WHERE state = 'sent'`) != 4; {
+	for deadline := time.Now().Add(5 * time.Second); sitetest.Count(t, env.st, `SELECT count(*) FROM outbox WHERE state = 'sent'`) != 4; {
 		if time.Now().After(deadline) {
 			t.Fatal("the outbox does not record the four mails as sent")
 		}
@@ -741,7 +696,7 @@ func TestContactMailArrives(t *testing.T) {
 func floodPost(t testing.TB, h http.Handler, body, lang string) *httptest.ResponseRecorder {
 	t.Helper()
 	req := httptest.NewRequest(http.MethodPost, "/api/contact", strings.NewReader(body))
-	req.Header.Set("Content-Type", mimeForm)
+	req.Header.Set("Content-Type", echo.MIMEApplicationForm)
 	req.Header.Set("Accept-Language", lang)
 	req.RemoteAddr = "198.51.100.20:4321"
 	rec := httptest.NewRecorder()
@@ -754,7 +709,7 @@ func floodPost(t testing.TB, h http.Handler, body, lang string) *httptest.Respon
 // language; malformed posts count against the limit; only an invalid form,
 // counted first, is rendered for its post.
 func TestContactRefusalsRenderNothing(t *testing.T) {
-	s := testSite(t)
+	s := sitetest.Site(t)
 	env := newContactEnv(t, contactOptions{rate: RateLimit{Requests: 3, Window: time.Minute}})
 	before, _ := s.Engine.Counts()
 	large := humanForm("de").with("message", strings.Repeat("x", 70<<10)).form()
@@ -818,7 +773,7 @@ func TestContactRefusalsRenderNothing(t *testing.T) {
 // would: each costs a page rendered at start, never a render in goja
 // (renders/op).
 func BenchmarkContactFlood(b *testing.B) {
-	s := testSite(b)
+	s := sitetest.Site(b)
 	for _, tc := range []struct {
 		name string
 		rate RateLimit

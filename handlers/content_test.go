@@ -5,17 +5,19 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/northbeam/site/internal/sitetest"
 )
 
 // TestHomeSectionsInOrder checks the home page's sections, in the order of
 // the issue, in every language, and where its calls to action lead.
 func TestHomeSectionsInOrder(t *testing.T) {
 	h := testHandler(t)
-	s := testSite(t)
+	s := sitetest.Site(t)
 	sectionOrder := []string{`class="hero"`, `class="stats"`, `id="services"`, `class="work"`, `class="why"`, `class="testimonials"`, `id="contact"`}
 	for _, lang := range s.Info.Languages {
 		for _, path := range []string{"/", "/services", "/services/strategic-consulting"} {
-			body := get(t, h, lang.LocalPath(path)).Body.String()
+			body := sitetest.Get(t, h, lang.LocalPath(path)).Body.String()
 			last := -1
 			for _, marker := range sectionOrder {
 				i := strings.Index(body, marker)
@@ -53,7 +55,7 @@ func TestHomeSectionsInOrder(t *testing.T) {
 			}
 		}
 		// A service route highlights its service.
-		body := get(t, h, lang.LocalPath("/services/platform-engineering")).Body.String()
+		body := sitetest.Get(t, h, lang.LocalPath("/services/platform-engineering")).Body.String()
 		if !regexp.MustCompile(`id="service-platform-engineering" class="service-card" aria-current="true"`).MatchString(body) {
 			t.Errorf("%s: the platform engineering card is not highlighted", lang.Code)
 		}
@@ -64,10 +66,10 @@ func TestHomeSectionsInOrder(t *testing.T) {
 // every language for the cookies and storage the site really uses.
 func TestLegalPagesNameWhatIsStored(t *testing.T) {
 	h := testHandler(t)
-	s := testSite(t)
+	s := sitetest.Site(t)
 	for _, lang := range s.Info.Languages {
 		for _, path := range []string{"/privacy", "/cookies"} {
-			body := html.UnescapeString(get(t, h, lang.LocalPath(path)).Body.String())
+			body := html.UnescapeString(sitetest.Get(t, h, lang.LocalPath(path)).Body.String())
 			for _, want := range []string{"cc_cookie", "_ga", "_gid", "182", s.Info.Email, s.Info.LanguageStorageKey} {
 				if path == "/privacy" && want == s.Info.LanguageStorageKey {
 					continue
@@ -80,7 +82,7 @@ func TestLegalPagesNameWhatIsStored(t *testing.T) {
 				t.Errorf("%s has an unfilled placeholder", lang.LocalPath(path))
 			}
 		}
-		if body := get(t, h, lang.LocalPath("/cookies")).Body.String(); !strings.Contains(body, `data-cc="show-preferencesModal"`) {
+		if body := sitetest.Get(t, h, lang.LocalPath("/cookies")).Body.String(); !strings.Contains(body, `data-cc="show-preferencesModal"`) {
 			t.Errorf("%s/cookies has no button to open the preferences", lang.Code)
 		}
 	}
@@ -90,9 +92,9 @@ func TestLegalPagesNameWhatIsStored(t *testing.T) {
 // to the contact section.
 func TestNotFoundPageHelps(t *testing.T) {
 	h := testHandler(t)
-	s := testSite(t)
+	s := sitetest.Site(t)
 	for _, lang := range s.Info.Languages {
-		body := get(t, h, lang.LocalPath("/gone")).Body.String()
+		body := sitetest.Get(t, h, lang.LocalPath("/gone")).Body.String()
 		for _, href := range []string{lang.LocalPath("/"), lang.LocalPath("/blog"), lang.LocalPath("/") + "#contact"} {
 			if !strings.Contains(body, `<li><a href="`+href+`"`) {
 				t.Errorf("%s 404 has no link to %s", lang.Code, href)

@@ -2,8 +2,6 @@ package handlers
 
 import (
 	"encoding/json"
-	"errors"
-	"io"
 	"log/slog"
 	"mime"
 	"net/http"
@@ -76,13 +74,9 @@ func (srv *Server) cspReport(c echo.Context, limiter *rateLimiter) error {
 	if err != nil {
 		return echo.NewHTTPError(http.StatusUnsupportedMediaType)
 	}
-	raw, err := io.ReadAll(http.MaxBytesReader(c.Response(), req.Body, cspReportBodyLimit))
-	var tooLarge *http.MaxBytesError
-	if errors.As(err, &tooLarge) {
-		return echo.NewHTTPError(http.StatusRequestEntityTooLarge)
-	}
+	raw, err := readBody(c, cspReportBodyLimit)
 	if err != nil {
-		return echo.NewHTTPError(http.StatusBadRequest)
+		return err
 	}
 	var reports []cspReportBody
 	switch mediaType {

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/northbeam/site/internal/logtest"
+	"github.com/northbeam/site/internal/sitetest"
 )
 
 // The bodies Chromium 156 sent for a page of http://127.0.0.1:36619 (an
@@ -62,8 +63,8 @@ func TestCSPReports(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			var logs logtest.Buffer
-			h := New(NewServer(testSite(t), Services{Log: logs.Logger()}))
-			rec := bookingDo(t, h, "POST", cspReportPath, tc.contentType, []byte(tc.body), tc.header...)
+			h := New(NewServer(sitetest.Site(t), Services{Log: logs.Logger()}))
+			rec := sitetest.Do(t, h, "POST", cspReportPath, tc.contentType, []byte(tc.body), tc.header...)
 			if rec.Code != tc.status {
 				t.Fatalf("status %d, want %d: %s", rec.Code, tc.status, rec.Body)
 			}
@@ -92,7 +93,7 @@ func TestCSPReports(t *testing.T) {
 func TestCSPReportRateLimit(t *testing.T) {
 	var logs logtest.Buffer
 	now := time.Date(2027, 6, 7, 5, 0, 0, 0, time.UTC)
-	h := New(NewServer(testSite(t), Services{Log: logs.Logger(), Now: func() time.Time { return now }}))
+	h := New(NewServer(sitetest.Site(t), Services{Log: logs.Logger(), Now: func() time.Time { return now }}))
 	post := func(ip string) int {
 		req := httptest.NewRequest("POST", cspReportPath, strings.NewReader(chromiumReportURI))
 		req.Header.Set("Content-Type", "application/csp-report")
@@ -125,10 +126,10 @@ func TestCSPReportRateLimit(t *testing.T) {
 // of one batch, and says how many it left out.
 func TestCSPReportBatchIsBounded(t *testing.T) {
 	var logs logtest.Buffer
-	h := New(NewServer(testSite(t), Services{Log: logs.Logger()}))
+	h := New(NewServer(sitetest.Site(t), Services{Log: logs.Logger()}))
 	one := strings.TrimSuffix(strings.TrimPrefix(chromiumReportTo, "["), "]")
 	batch := "[" + strings.TrimSuffix(strings.Repeat(one+",", 50), ",") + "]"
-	if rec := bookingDo(t, h, "POST", cspReportPath, "application/reports+json", []byte(batch)); rec.Code != http.StatusNoContent {
+	if rec := sitetest.Do(t, h, "POST", cspReportPath, "application/reports+json", []byte(batch)); rec.Code != http.StatusNoContent {
 		t.Fatalf("status %d", rec.Code)
 	}
 	if n := strings.Count(logs.String(), `msg="csp violation"`); n != cspReportsPerRequest {

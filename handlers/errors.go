@@ -1,16 +1,21 @@
 package handlers
 
 import (
+	"encoding/json"
 	"errors"
+	"io"
+	"mime"
 	"net/http"
 	"strings"
 
 	"github.com/labstack/echo/v4"
 
+	"github.com/northbeam/site/internal/site"
 	"github.com/northbeam/site/internal/store"
 )
 
-// apiError is the JSON shape of every API error (DESIGN.md).
+// apiError is the JSON shape of every API error, the public API's and the
+// staff workspace's.
 type apiError struct {
 	Error apiErrorBody `json:"error"`
 }
@@ -21,7 +26,9 @@ type apiErrorBody struct {
 	Fields  map[string]string `json:"fields,omitempty"`
 }
 
-// errorCodes maps statuses to an error code and the locale key of its message.
+// errorCodes maps statuses to an error code and the locale key of its
+// message, in content/locales for the public API and in
+// content/staff/locales for the staff workspace.
 var errorCodes = map[int][2]string{
 	http.StatusBadRequest:            {"bad_request", "errors.badRequest"},
 	http.StatusForbidden:             {"forbidden", "errors.forbidden"},
@@ -32,6 +39,15 @@ var errorCodes = map[int][2]string{
 	http.StatusTooManyRequests:       {"rate_limited", "errors.rateLimited"},
 	http.StatusUnprocessableEntity:   {"invalid", "validation.invalid"},
 	http.StatusServiceUnavailable:    {"unavailable", "errors.unavailable"},
+}
+
+// errorCode returns the error code of a status and the locale key of its
+// message; a status without its own is a server error.
+func errorCode(status int) (code, key string) {
+	if c, ok := errorCodes[status]; ok {
+		return c[0], c[1]
+	}
+	return "server_error", "errors.server"
 }
 
 // unavailableRetryAfter is what a 503 asks clients to wait, in seconds:
@@ -52,27 +68,73 @@ func (srv *Server) failureStatus(c echo.Context, err error) int {
 	return http.StatusInternalServerError
 }
 
-// errorCode returns the error code of a status and the locale key of its
-// message; a status without its own is a server error.
-func errorCode(status int) (code, key string) {
-	if c, ok := errorCodes[status]; ok {
-		return c[0], c[1]
-	}
-	return "server_error", "errors.server"
-}
-
-// newAPIError returns the body of an API error with the given status, its
-// message in lang, and fields mapping field names to locale keys.
-func (s *Site) newAPIError(status int, lang string, fields map[string]string) apiError {
-	code, key := errorCode(status)
-	body := apiErrorBody{Code: code, Message: s.Locales.T(lang, key)}
+// newAPIError returns the body of an API error with code, its message
+// (locale key) and fields (field names to locale keys) in lang.
+func newAPIError(locales *site.Locales, lang, code, key string, fields map[string]string) apiError {
+	body := apiErrorBody{Code: code, Message: locales.T(lang, key)}
 	if len(fields) > 0 {
 		body.Fields = make(map[string]string, len(fields))
 		for field, key := range fields {
-			body.Fields[field] = s.Locales.T(lang, key)
+			body.Fields[field] = locales.T(lang, key)
 		}
 	}
 	return apiError{Error: body}
+}
+
+// apiErrorOf returns the body of the public API's error of status, its
+// message in lang, and fields mapping field names to locale keys.
+func (srv *Server) apiErrorOf(status int, lang string, fields map[string]string) apiError {
+	code, key := errorCode(status)
+	return newAPIError(srv.Build().Locales, lang, code, key, fields)
+}
+
+// readBody returns a request's body of at most limit bytes: an
+// *echo.HTTPError with 413 beyond the limit, 400 when it cannot be read.
+func readBody(c echo.Context, limit int64) ([]byte, error) {
+	req := c.Request()
+	if req.ContentLength > limit {
+		return nil, echo.NewHTTPError(http.StatusRequestEntityTooLarge)
+	}
+	raw, err := io.ReadAll(http.MaxBytesReader(c.Response(), req.Body, limit))
+	if _, tooLarge := errors.AsType[*http.MaxBytesError](err); tooLarge {
+		return nil, echo.NewHTTPError(http.StatusRequestEntityTooLarge)
+	}
+	if err != nil {
+		return nil, echo.NewHTTPError(http.StatusBadRequest)
+	}
+	return raw, nil
+}
+
+// readJSON returns the body of a JSON request of at most limit bytes, as
+// readBody, and 415 for another media type.
+func readJSON(c echo.Context, limit int64) ([]byte, error) {
+	mediaType, _, err := mime.ParseMediaType(c.Request().Header.Get(echo.HeaderContentType))
+	if err != nil || mediaType != echo.MIMEApplicationJSON {
+		return nil, echo.NewHTTPError(http.StatusUnsupportedMediaType)
+	}
+	return readBody(c, limit)
+}
+
+// decodeJSON reads the body of a JSON request of at most limit bytes into
+// v, as readJSON, and 400 when it is not JSON that fits v.
+func decodeJSON(c echo.Context, limit int64, v any) error {
+	raw, err := readJSON(c, limit)
+	if err != nil {
+		return err
+	}
+	if err := json.Unmarshal(raw, v); err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest)
+	}
+	return nil
+}
+
+// statusOf returns the status of an error of readBody, readJSON or
+// decodeJSON.
+func statusOf(err error) int {
+	if he, ok := errors.AsType[*echo.HTTPError](err); ok {
+		return he.Code
+	}
+	return http.StatusBadRequest
 }
 
 // isAPIPath reports whether p is under /api, whose answers are JSON, errors
@@ -94,18 +156,18 @@ func (srv *Server) handleError(err error, c echo.Context) {
 	} else {
 		status = srv.failureStatus(c, err)
 	}
-	s := srv.Site()
+	b := srv.Build()
 	req := c.Request()
 	if isStaffPath(req.URL.Path) {
 		srv.staffError(c, status)
 		return
 	}
 	if isAPIPath(req.URL.Path) {
-		_ = c.JSON(status, s.newAPIError(status, requestLanguage(s, "", req), nil))
+		_ = c.JSON(status, srv.apiErrorOf(status, requestLanguage(b.Info, "", req), nil))
 		return
 	}
 	if status == http.StatusNotFound && req.Method == http.MethodGet {
-		s.notFound[s.languageOf(req.URL.Path).Code].ServeHTTP(c.Response(), req)
+		b.NotFound(languageOf(b.Info, req.URL.Path).Code).ServeHTTP(c.Response(), req)
 		return
 	}
 	if status >= http.StatusInternalServerError {
@@ -113,5 +175,24 @@ func (srv *Server) handleError(err error, c echo.Context) {
 		return
 	}
 	_, key := errorCode(status)
-	_ = c.String(status, s.Locales.T(requestLanguage(s, "", req), key)+"\n")
+	_ = c.String(status, b.Locales.T(requestLanguage(b.Info, "", req), key)+"\n")
+}
+
+// serverErrorPage answers a page request that failed on our side.
+func (srv *Server) serverErrorPage(c echo.Context, status int) {
+	c.Response().Header().Set("Cache-Control", "no-store")
+	b := srv.Build()
+	if b == nil {
+		_ = c.String(status, http.StatusText(status)+"\n")
+		return
+	}
+	lang := languageOf(b.Info, c.Request().URL.Path)
+	_, key := errorCode(status)
+	message := b.Locales.T(lang.Code, key)
+	page, err := b.ErrorPage(lang, message)
+	if err != nil {
+		_ = c.String(status, message+"\n")
+		return
+	}
+	_ = c.HTMLBlob(status, page)
 }

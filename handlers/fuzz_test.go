@@ -6,6 +6,8 @@ import (
 	"net/url"
 	"strings"
 	"testing"
+
+	"github.com/northbeam/site/internal/sitetest"
 )
 
 // fuzzPaths are the seeds of the path fuzzers: every kind of route, the
@@ -24,13 +26,13 @@ func FuzzCanonicalPath(f *testing.F) {
 	for _, p := range fuzzPaths {
 		f.Add(p)
 	}
-	s := testSite(f)
+	s := sitetest.Site(f)
 	f.Fuzz(func(t *testing.T, p string) {
-		c, moved := s.canonicalPath(p)
+		c, moved := canonicalPath(s.Info, p)
 		if moved == (c == p) {
 			t.Fatalf("canonicalPath(%q) = %q, moved %v", p, c, moved)
 		}
-		if again, movedAgain := s.canonicalPath(c); movedAgain {
+		if again, movedAgain := canonicalPath(s.Info, c); movedAgain {
 			t.Fatalf("canonicalPath(%q) = %q, which moves again to %q", p, c, again)
 		}
 		if strings.HasPrefix(p, "/") && !strings.HasPrefix(c, "/") {
@@ -51,7 +53,7 @@ func FuzzPageHandler(f *testing.F) {
 	f.Add("/api/page", "path=%00")
 	f.Add("/api/bookings/cancel", "token=x")
 	f.Add("/fr/blog", "page=-1&tag=%ff")
-	env := newBookingEnv(f, bookingFixture, &monday7am)
+	env := newBookingEnv(f, sitetest.BookingFixture, &monday7am)
 	f.Fuzz(func(t *testing.T, p, query string) {
 		for _, method := range []string{http.MethodGet, http.MethodHead} {
 			req := httptest.NewRequest(method, "/", nil)

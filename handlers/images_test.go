@@ -2,7 +2,6 @@ package handlers
 
 import (
 	"bytes"
-	"context"
 	"image"
 	"image/png"
 	"io/fs"
@@ -11,6 +10,9 @@ import (
 	"strings"
 	"testing"
 	"testing/fstest"
+
+	"github.com/northbeam/site/internal/sitebuild"
+	"github.com/northbeam/site/internal/sitetest"
 )
 
 // chartPNG draws a 16:9 image in the test: no binary file in the
@@ -49,17 +51,16 @@ func addImage(t *testing.T, content fs.FS, name string, data []byte) {
 // its WebP copies (never wider than the file) in a <picture>, and keeps its
 // alternative text, size and lazy loading.
 func TestContentImagesAreServedAndChecked(t *testing.T) {
-	real := testSite(t)
 	posts := fixturePosts()
 	posts["en/with-chart.md"] = "---\ntitle: With a chart\ndescription: A post with a chart.\npublished: 2026-03-20\nauthor: Lena Hartmann\ntranslationKey: chart\n---\n\nText.\n\n![Deployments per day, from 1 to 30](/img/chart.png \"=480x270\")\n"
 	content := fixtureContent(t, posts)
 	addImage(t, content, "img/chart.png", chartPNG(t))
-	s, err := BuildSite(context.Background(), content, real.Bundle, real.Engine, Options{BaseURL: "https://example.test"})
+	s, err := sitetest.Rebuild(t, content, sitebuild.Options{BaseURL: "https://example.test"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	h := New(NewServer(s, Services{Log: quietLog()}))
-	body := markup(get(t, h, "/blog/with-chart").Body.String())
+	h := New(NewServer(s, Services{Log: sitetest.QuietLog()}))
+	body := markup(sitetest.Get(t, h, "/blog/with-chart").Body.String())
 	m := regexp.MustCompile(`<picture><source type="image/webp" srcset="(/img/[0-9a-f]{12}/chart-200\.webp) 200w, (/img/[0-9a-f]{12}/chart-400\.webp) 400w, (/img/[0-9a-f]{12}/chart-480\.webp) 480w" sizes="[^"]+">` +
 		`<img src="(/img/[0-9a-f]{12}/chart\.png)" alt="Deployments per day, from 1 to 30"[^>]*></picture>`).FindStringSubmatch(body)
 	if m == nil {
@@ -74,7 +75,7 @@ func TestContentImagesAreServedAndChecked(t *testing.T) {
 		m[4]: "image/png public, max-age=31536000, immutable", "/img/chart.png": "image/png public, max-age=86400",
 		m[1]: "image/webp public, max-age=31536000, immutable", m[3]: "image/webp public, max-age=31536000, immutable",
 	} {
-		rec := get(t, h, path)
+		rec := sitetest.Get(t, h, path)
 		if got := rec.Header().Get("Content-Type") + " " + rec.Header().Get("Cache-Control"); rec.Code != http.StatusOK || got != want {
 			t.Errorf("%s: %d %s, want %s", path, rec.Code, got, want)
 		}
@@ -82,7 +83,7 @@ func TestContentImagesAreServedAndChecked(t *testing.T) {
 			t.Errorf("%s is no WebP file", path)
 		}
 	}
-	if rec := get(t, h, "/img/missing.png"); rec.Code != http.StatusNotFound {
+	if rec := sitetest.Get(t, h, "/img/missing.png"); rec.Code != http.StatusNotFound {
 		t.Errorf("a missing image answers %d", rec.Code)
 	}
 }
@@ -91,12 +92,11 @@ func TestContentImagesAreServedAndChecked(t *testing.T) {
 // text, and one whose file does not exist, each stop the start with the
 // post's file and the image named.
 func TestAnImageWithoutAltOrFileStopsTheStart(t *testing.T) {
-	real := testSite(t)
 	posts := fixturePosts()
 	posts["en/bad-images.md"] = "---\ntitle: Bad images\ndescription: Two mistakes.\npublished: 2026-03-20\nauthor: Lena Hartmann\ntranslationKey: bad\n---\n\n![](/img/chart.png \"=800x450\")\n\n![A photo](/img/x.png \"=800x450\")\n"
 	content := fixtureContent(t, posts)
 	addImage(t, content, "img/chart.png", chartPNG(t))
-	_, err := BuildSite(context.Background(), content, real.Bundle, real.Engine, Options{BaseURL: "https://example.test"})
+	_, err := sitetest.Rebuild(t, content, sitebuild.Options{BaseURL: "https://example.test"})
 	if err == nil {
 		t.Fatal("the site started")
 	}

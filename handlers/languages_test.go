@@ -21,6 +21,8 @@ import (
 	"github.com/northbeam/site/internal/assets"
 	"github.com/northbeam/site/internal/booking"
 	"github.com/northbeam/site/internal/site"
+	"github.com/northbeam/site/internal/sitebuild"
+	"github.com/northbeam/site/internal/sitetest"
 	"github.com/northbeam/site/internal/store"
 	"github.com/northbeam/site/internal/store/storetest"
 	"github.com/northbeam/site/render"
@@ -40,9 +42,9 @@ func projectWithLanguage(t *testing.T, l site.Language) (string, []string) {
 	t.Helper()
 	root := t.TempDir()
 	for _, name := range append([]string{"content"}, buildInputs...) {
-		if err := os.CopyFS(filepath.Join(root, name), os.DirFS(filepath.Join(projectRoot, name))); err != nil {
+		if err := os.CopyFS(filepath.Join(root, name), os.DirFS(filepath.Join(sitetest.Root(), name))); err != nil {
 			// CopyFS takes a directory; a file is copied as it is.
-			data, ferr := os.ReadFile(filepath.Join(projectRoot, name))
+			data, ferr := os.ReadFile(filepath.Join(sitetest.Root(), name))
 			if ferr != nil {
 				t.Fatal(err)
 			}
@@ -51,7 +53,7 @@ func projectWithLanguage(t *testing.T, l site.Language) (string, []string) {
 			}
 		}
 	}
-	if err := os.Symlink(filepath.Join(projectRoot, "node_modules"), filepath.Join(root, "node_modules")); err != nil {
+	if err := os.Symlink(filepath.Join(sitetest.Root(), "node_modules"), filepath.Join(root, "node_modules")); err != nil {
 		t.Fatal(err)
 	}
 	content := filepath.Join(root, "content")
@@ -112,18 +114,18 @@ func skipCopied(err error) error {
 // a start does, and serves the site with a booking service over a fresh
 // SQLite database, its clock at monday7am, on a real HTTP server. It is
 // the one place the test constructs the site.
-func startSiteAt(t *testing.T, root string) (*httptest.Server, *Site, *store.Store) {
+func startSiteAt(t *testing.T, root string) (*httptest.Server, *sitebuild.Build, *store.Store) {
 	t.Helper()
 	bundle, err := assets.Build(root)
 	if err != nil {
 		t.Fatal(err)
 	}
-	engine, err := render.NewEngine(bundle.Server, render.Options{Logger: quietLog()})
+	engine, err := render.NewEngine(bundle.Server, render.Options{Logger: sitetest.QuietLog()})
 	if err != nil {
 		t.Fatal(err)
 	}
 	content := os.DirFS(filepath.Join(root, "content"))
-	s, err := BuildSite(context.Background(), content, bundle, engine, Options{BaseURL: "https://example.test", ConsentHideFromBots: true})
+	s, err := sitebuild.New(context.Background(), content, bundle, engine, sitebuild.Options{BaseURL: "https://example.test", ConsentHideFromBots: true})
 	if err != nil {
 		t.Fatalf("starting the site: %v", err)
 	}
@@ -132,26 +134,11 @@ func startSiteAt(t *testing.T, root string) (*httptest.Server, *Site, *store.Sto
 		t.Fatal(err)
 	}
 	st := storetest.Open(t, store.SQLite)
-	bookings, err := booking.NewService(st, content, booking.Config{
-		Availability: av,
-		Inbox:        testInbox,
-		Brand:        booking.Brand{Name: s.Info.Name, Email: s.Info.Email, BaseURL: "https://example.test"},
-		Texts:        s.Locales,
-		Dates:        s.Dates,
-		LocalURL: func(lang, path string) string {
-			l, ok := s.Info.Language(lang)
-			if !ok {
-				l = s.Info.Default()
-			}
-			return "https://example.test" + l.LocalPath(path)
-		},
-		Now:         func() time.Time { return monday7am },
-		MinFillTime: time.Millisecond,
-	})
+	bookings, err := booking.NewService(st, content, sitetest.BookingConfig(s, av, func() time.Time { return monday7am }))
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv := httptest.NewServer(New(NewServer(s, Services{Log: quietLog(), Store: st, Booking: bookings})))
+	srv := httptest.NewServer(New(NewServer(s, Services{Log: sitetest.QuietLog(), Store: st, Booking: bookings})))
 	t.Cleanup(srv.Close)
 	return srv, s, st
 }
@@ -316,7 +303,7 @@ func TestAFifthLanguage(t *testing.T) {
 	}
 
 	// The README's recipe names every file the language needed.
-	readme, err := os.ReadFile(filepath.Join(projectRoot, "README.md"))
+	readme, err := os.ReadFile(filepath.Join(sitetest.Root(), "README.md"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -4,9 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
-	"maps"
 	"net/http"
-	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -14,7 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/chromedp/chromedp"
+	"github.com/northbeam/site/internal/sitetest"
 	"github.com/northbeam/site/internal/store"
 	"github.com/northbeam/site/internal/store/storetest"
 )
@@ -32,18 +30,18 @@ func TestDatabaseGoesAwayAndComesBack(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { st.Close() })
-	env := newBookingEnvWith(t, st, bookingFixture, &monday7am)
-	s := testSite(t)
+	env := newBookingEnvWith(t, st, sitetest.BookingFixture, &monday7am)
+	s := sitetest.Site(t)
 	unlimited := RateLimit{Requests: 1 << 20, Window: time.Minute}
 	h := New(NewServer(s, Services{
-		Log: quietLog(), Store: st, Booking: env.service, Contact: newContactService(t, st, contactOptions{}),
+		Log: sitetest.QuietLog(), Store: st, Booking: env.service, Contact: sitetest.ContactService(t, st, 0, nil),
 		ContactRate: unlimited, BookingRate: unlimited, SlotsRate: unlimited,
 	}))
 	contactPost := func(lang string) *http.Response {
-		rec := bookingDo(t, h, "POST", "/api/contact", "application/json", []byte(humanForm(lang).json()))
+		rec := sitetest.Do(t, h, "POST", "/api/contact", "application/json", []byte(humanForm(lang).json()))
 		return rec.Result()
 	}
-	get := func(path string) *http.Response { return bookingDo(t, h, "GET", path, "", nil).Result() }
+	get := func(path string) *http.Response { return sitetest.Do(t, h, "GET", path, "", nil).Result() }
 	messages := func() int {
 		var n int
 		if err := st.QueryRowContext(ctx, `SELECT count(*) FROM messages`).Scan(&n); err != nil {
@@ -62,7 +60,7 @@ func TestDatabaseGoesAwayAndComesBack(t *testing.T) {
 	proxy.Cut()
 	for _, lang := range []string{"de", "ar"} {
 		res := contactPost(lang)
-		rec := bookingDo(t, h, "POST", "/api/contact", "application/json", []byte(humanForm(lang).json()))
+		rec := sitetest.Do(t, h, "POST", "/api/contact", "application/json", []byte(humanForm(lang).json()))
 		if res.StatusCode != 503 || res.Header.Get("Retry-After") == "" {
 			t.Errorf("a contact post during the outage: %d, Retry-After %q", res.StatusCode, res.Header.Get("Retry-After"))
 		}
@@ -70,7 +68,7 @@ func TestDatabaseGoesAwayAndComesBack(t *testing.T) {
 			t.Errorf("the error in %s: %+v", lang, e)
 		}
 	}
-	form := bookingDo(t, h, "POST", "/api/contact", "application/x-www-form-urlencoded", []byte(humanForm("fr").form()))
+	form := sitetest.Do(t, h, "POST", "/api/contact", "application/x-www-form-urlencoded", []byte(humanForm("fr").form()))
 	if form.Code != 503 || !strings.HasPrefix(pageStatus(form.Body.String()), s.Locales.T("fr", "contact.error")) {
 		t.Errorf("a form post during the outage: %d, status line %q", form.Code, pageStatus(form.Body.String()))
 	}
@@ -85,7 +83,7 @@ func TestDatabaseGoesAwayAndComesBack(t *testing.T) {
 			t.Errorf("GET %s during the outage: %d, want %d", path, res.StatusCode, want)
 		}
 	}
-	booking := bookingDo(t, h, "POST", "/api/bookings", "application/json", []byte(bookingJSON(validBooking(t, "10:00", "en"))))
+	booking := sitetest.Do(t, h, "POST", "/api/bookings", "application/json", []byte(bookingJSON(validBooking(t, "10:00", "en"))))
 	if booking.Code != 503 || booking.Header().Get("Retry-After") == "" {
 		t.Errorf("a booking during the outage: %d %s", booking.Code, booking.Body)
 	}
@@ -97,7 +95,7 @@ func TestDatabaseGoesAwayAndComesBack(t *testing.T) {
 	if res := contactPost("en"); res.StatusCode != 201 {
 		t.Errorf("a contact post after the outage: %d", res.StatusCode)
 	}
-	if rec := bookingDo(t, h, "POST", "/api/bookings", "application/json", []byte(bookingJSON(validBooking(t, "10:00", "en")))); rec.Code != 201 {
+	if rec := sitetest.Do(t, h, "POST", "/api/bookings", "application/json", []byte(bookingJSON(validBooking(t, "10:00", "en")))); rec.Code != 201 {
 		t.Errorf("a booking after the outage: %d %s", rec.Code, rec.Body)
 	}
 	if n := messages(); n != 2 {
@@ -128,12 +126,12 @@ func TestSQLiteRefusesWrites(t *testing.T) {
 	}
 	t.Cleanup(func() { st.Close() })
 	unlimited := RateLimit{Requests: 1 << 20, Window: time.Minute}
-	h := New(NewServer(testSite(t), Services{
-		Log: quietLog(), Store: st, Contact: newContactService(t, st, contactOptions{}), ContactRate: unlimited,
+	h := New(NewServer(sitetest.Site(t), Services{
+		Log: sitetest.QuietLog(), Store: st, Contact: sitetest.ContactService(t, st, 0, nil), ContactRate: unlimited,
 	}))
 	accepted := 0
 	post := func() int {
-		rec := bookingDo(t, h, "POST", "/api/contact", "application/json", []byte(humanForm("de").json()))
+		rec := sitetest.Do(t, h, "POST", "/api/contact", "application/json", []byte(humanForm("de").json()))
 		switch rec.Code {
 		case 201:
 			accepted++
@@ -147,7 +145,7 @@ func TestSQLiteRefusesWrites(t *testing.T) {
 		return rec.Code
 	}
 	readyz := func() string {
-		rec := bookingDo(t, h, "GET", "/readyz", "", nil)
+		rec := sitetest.Do(t, h, "GET", "/readyz", "", nil)
 		return fmt.Sprint(rec.Code, " ", strings.TrimSpace(rec.Body.String()))
 	}
 	if post() != 201 {
@@ -180,7 +178,7 @@ func TestSQLiteRefusesWrites(t *testing.T) {
 		if got := readyz(); got != "503 not ready: the database refuses writes" {
 			t.Errorf("/readyz on a full disk: %s", got)
 		}
-		if rec := bookingDo(t, h, "GET", "/fr/blog", "", nil); rec.Code != 200 {
+		if rec := sitetest.Do(t, h, "GET", "/fr/blog", "", nil); rec.Code != 200 {
 			t.Errorf("a page on a full disk: %d", rec.Code)
 		}
 		if err := os.Remove(filler); err != nil {
@@ -227,51 +225,5 @@ func TestSQLiteRefusesWrites(t *testing.T) {
 	st.QueryRowContext(ctx, `PRAGMA integrity_check`).Scan(&integrity)
 	if stored != accepted || integrity != "ok" {
 		t.Errorf("%d messages stored for %d acknowledged; integrity %s", stored, accepted, integrity)
-	}
-}
-
-// TestContactFormWhileTheDatabaseIsAway sends the form in Chromium while
-// the way to PostgreSQL is cut: the form shows its error state with the
-// spec's message and why, keeps what was typed, and sends once the
-// database is back.
-func TestContactFormWhileTheDatabaseIsAway(t *testing.T) {
-	b, _ := browser(t)
-	s := testSite(t)
-	ctx := context.Background()
-	proxy, proxied := storetest.NewProxy(t, storetest.PostgresURL(t))
-	st, err := store.OpenPostgres(ctx, proxied, 10*time.Second)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { st.Close() })
-	h := New(NewServer(s, Services{
-		Log: quietLog(), Store: st, Contact: newContactService(t, st, contactOptions{minFillTime: time.Millisecond}),
-	}))
-	srv := httptest.NewServer(h)
-	t.Cleanup(srv.Close)
-
-	proxy.Cut()
-	typed := map[string]string{"name": "Jonas Weber", "email": "jonas@example.com", "message": "Wir planen eine neue Plattform für 2027.", "service": "platform-engineering"}
-	var values map[string]string
-	tb := newTab(t, b)
-	tb.run(t,
-		chromedp.Navigate(srv.URL+"/de"),
-		waitHydrated(),
-		fillContactForm(typed["name"], typed["email"], typed["message"], typed["service"]),
-		chromedp.Click(submitSel, chromedp.ByQuery),
-		waitText(statusSel, s.Locales.T("de", "contact.error")+" "+s.Locales.T("de", "errors.unavailable")),
-		formValues(&values),
-	)
-	if !maps.Equal(values, typed) {
-		t.Errorf("after the refusal the form holds %v, the visitor typed %v", values, typed)
-	}
-	proxy.Restore()
-	tb.run(t,
-		chromedp.Click(submitSel, chromedp.ByQuery),
-		waitText(statusSel, s.Locales.T("de", "contact.sent")),
-	)
-	var n int
-	if err := st.QueryRowContext(ctx, `SELECT count(*) FROM messages`).Scan(&n); err != nil || n != 1 {
-		t.Errorf("%d messages stored (%v), want the one sent after the outage", n, err)
 	}
 }

@@ -7,6 +7,9 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/northbeam/site/internal/sitebuild"
+	"github.com/northbeam/site/internal/sitetest"
 )
 
 var (
@@ -20,13 +23,13 @@ var (
 // the four languages and checks what a crawler and a visitor get.
 func TestEveryRouteInEveryLanguage(t *testing.T) {
 	h := testHandler(t)
-	s := testSite(t)
+	s := sitetest.Site(t)
 	for _, lang := range s.Info.Languages {
 		titles := map[string]string{} // unique within a language
-		for _, r := range staticRoutes {
-			path := lang.LocalPath(r.path)
+		for _, r := range sitebuild.StaticRoutes() {
+			path := lang.LocalPath(r.Path)
 			t.Run(path, func(t *testing.T) {
-				rec := get(t, h, path)
+				rec := sitetest.Get(t, h, path)
 				if rec.Code != http.StatusOK {
 					t.Fatalf("status %d", rec.Code)
 				}
@@ -51,11 +54,11 @@ func TestEveryRouteInEveryLanguage(t *testing.T) {
 					alternates[a[1]] = a[2]
 				}
 				for _, l := range s.Info.Languages {
-					if alternates[l.Tag] != "https://example.test"+l.LocalPath(r.path) {
+					if alternates[l.Tag] != "https://example.test"+l.LocalPath(r.Path) {
 						t.Errorf("hreflang %s = %q", l.Tag, alternates[l.Tag])
 					}
 				}
-				if alternates["x-default"] != "https://example.test"+r.path {
+				if alternates["x-default"] != "https://example.test"+r.Path {
 					t.Errorf("x-default = %q", alternates["x-default"])
 				}
 				assertCompleteRender(t, s, lang.Code, body)
@@ -69,7 +72,7 @@ func TestEveryRouteInEveryLanguage(t *testing.T) {
 
 // assertCompleteRender fails when the server emitted a Suspense fallback
 // instead of the page.
-func assertCompleteRender(t *testing.T, s *Site, lang, body string) {
+func assertCompleteRender(t *testing.T, s *sitebuild.Build, lang, body string) {
 	t.Helper()
 	if strings.Contains(body, "<!--$!-->") {
 		t.Error("server output holds a fallen-back Suspense boundary <!--$!-->")
@@ -81,10 +84,10 @@ func assertCompleteRender(t *testing.T, s *Site, lang, body string) {
 
 func TestUnknownPathsAreLocalized404s(t *testing.T) {
 	h := testHandler(t)
-	s := testSite(t)
+	s := sitetest.Site(t)
 	for _, lang := range s.Info.Languages {
 		path := lang.LocalPath("/no/such/page")
-		rec := get(t, h, path)
+		rec := sitetest.Get(t, h, path)
 		if rec.Code != http.StatusNotFound {
 			t.Errorf("%s: status %d, want 404", path, rec.Code)
 		}
@@ -112,7 +115,7 @@ func TestOneCanonicalFormPerURL(t *testing.T) {
 		{"/en/schedule", "/schedule"},
 		{"/de/services/?x=1", "/de/services?x=1"},
 	} {
-		rec := get(t, h, tc.from)
+		rec := sitetest.Get(t, h, tc.from)
 		if rec.Code != http.StatusMovedPermanently || rec.Header().Get("Location") != tc.to {
 			t.Errorf("%s: %d to %q, want 301 to %q", tc.from, rec.Code, rec.Header().Get("Location"), tc.to)
 		}
@@ -121,7 +124,7 @@ func TestOneCanonicalFormPerURL(t *testing.T) {
 
 func TestPagesAreCachedWithETags(t *testing.T) {
 	h := testHandler(t)
-	first := get(t, h, "/de/schedule", "Accept-Encoding", "gzip, br")
+	first := sitetest.Get(t, h, "/de/schedule", "Accept-Encoding", "gzip, br")
 	etag := first.Header().Get("ETag")
 	if etag == "" || first.Header().Get("Content-Encoding") != "br" {
 		t.Fatalf("ETag %q, encoding %q", etag, first.Header().Get("Content-Encoding"))
@@ -129,25 +132,25 @@ func TestPagesAreCachedWithETags(t *testing.T) {
 	if cc := first.Header().Get("Cache-Control"); cc != "no-cache" {
 		t.Errorf("pages are revalidated: Cache-Control %q", cc)
 	}
-	again := get(t, h, "/de/schedule", "Accept-Encoding", "gzip, br", "If-None-Match", etag)
+	again := sitetest.Get(t, h, "/de/schedule", "Accept-Encoding", "gzip, br", "If-None-Match", etag)
 	if again.Code != http.StatusNotModified || again.Body.Len() != 0 {
 		t.Errorf("matching If-None-Match: status %d, %d bytes", again.Code, again.Body.Len())
 	}
-	if stale := get(t, h, "/de/schedule", "If-None-Match", `"stale"`); stale.Code != http.StatusOK {
+	if stale := sitetest.Get(t, h, "/de/schedule", "If-None-Match", `"stale"`); stale.Code != http.StatusOK {
 		t.Errorf("stale ETag: status %d", stale.Code)
 	}
-	if gz := get(t, h, "/de/schedule", "Accept-Encoding", "gzip"); gz.Header().Get("Content-Encoding") != "gzip" {
+	if gz := sitetest.Get(t, h, "/de/schedule", "Accept-Encoding", "gzip"); gz.Header().Get("Content-Encoding") != "gzip" {
 		t.Errorf("gzip only: encoding %q", gz.Header().Get("Content-Encoding"))
 	}
-	if plain := get(t, h, "/de/schedule"); plain.Header().Get("Content-Encoding") != "" || !strings.Contains(plain.Body.String(), "<html") {
+	if plain := sitetest.Get(t, h, "/de/schedule"); plain.Header().Get("Content-Encoding") != "" || !strings.Contains(plain.Body.String(), "<html") {
 		t.Error("no Accept-Encoding: the body must be plain HTML")
 	}
 }
 
 func TestAssetsAreImmutable(t *testing.T) {
 	h := testHandler(t)
-	s := testSite(t)
-	rec := get(t, h, s.Bundle.Manifest.Entry, "Accept-Encoding", "br")
+	s := sitetest.Site(t)
+	rec := sitetest.Get(t, h, s.Bundle.Manifest.Entry, "Accept-Encoding", "br")
 	if rec.Code != http.StatusOK {
 		t.Fatalf("entry: %d", rec.Code)
 	}
@@ -160,16 +163,16 @@ func TestAssetsAreImmutable(t *testing.T) {
 	if !regexp.MustCompile(`-[A-Z0-9]{8}\.js$`).MatchString(s.Bundle.Manifest.Entry) {
 		t.Errorf("entry %q has no content hash", s.Bundle.Manifest.Entry)
 	}
-	if rec := get(t, h, "/assets/nope.js"); rec.Code != http.StatusNotFound {
+	if rec := sitetest.Get(t, h, "/assets/nope.js"); rec.Code != http.StatusNotFound {
 		t.Errorf("unknown asset: %d", rec.Code)
 	}
 }
 
 func TestEachPagePreloadsItsOwnChunk(t *testing.T) {
 	h := testHandler(t)
-	s := testSite(t)
+	s := sitetest.Site(t)
 	for path, page := range map[string]string{"/": "Home", "/fr/privacy": "Legal", "/ar/schedule": "Schedule", "/de/blog": "BlogList"} {
-		body := get(t, h, path).Body.String()
+		body := sitetest.Get(t, h, path).Body.String()
 		m := bootScript.FindStringSubmatch(body)
 		if m == nil || m[1] != s.Bundle.Manifest.Boot || m[2] != s.Bundle.Manifest.Entry {
 			t.Fatalf("%s: no boot script starting the entry: %v", path, m)
@@ -201,11 +204,11 @@ func TestEachPagePreloadsItsOwnChunk(t *testing.T) {
 
 func TestPageAPIServesTheSamePayload(t *testing.T) {
 	h := testHandler(t)
-	rec := get(t, h, "/api/page?path=/fr/cookies")
+	rec := sitetest.Get(t, h, "/api/page?path=/fr/cookies")
 	if rec.Code != http.StatusOK || !strings.Contains(rec.Body.String(), `"page":"Legal"`) || !strings.Contains(rec.Body.String(), `"lang":"fr"`) {
 		t.Errorf("payload: %d %.200s", rec.Code, rec.Body.String())
 	}
-	rec = get(t, h, "/api/page?path=/ar/nothing-here")
+	rec = sitetest.Get(t, h, "/api/page?path=/ar/nothing-here")
 	if rec.Code != http.StatusNotFound || !strings.Contains(rec.Body.String(), `"page":"NotFound"`) || !strings.Contains(rec.Body.String(), `"lang":"ar"`) {
 		t.Errorf("unknown path: %d %.200s", rec.Code, rec.Body.String())
 	}

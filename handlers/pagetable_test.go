@@ -1,10 +1,13 @@
 package handlers
 
 import (
+	"encoding/json"
 	"path/filepath"
 	"testing"
 
 	"github.com/northbeam/site/internal/assets"
+	"github.com/northbeam/site/internal/sitebuild"
+	"github.com/northbeam/site/internal/sitetest"
 )
 
 // TestPageTableHoldsEveryRoute holds the server's routes to the client's
@@ -16,11 +19,11 @@ import (
 // pattern of the table must hold a page the site serves (else the table
 // declares a page that does not exist).
 func TestPageTableHoldsEveryRoute(t *testing.T) {
-	cfg, err := assets.LoadConfig(filepath.Join(projectRoot, "esbuild.config.mjs"))
+	cfg, err := assets.LoadConfig(filepath.Join(sitetest.Root(), "esbuild.config.mjs"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	table, err := cfg.PageTable(projectRoot)
+	table, err := cfg.PageTable(sitetest.Root())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -57,16 +60,22 @@ type servedPage struct {
 // lists have a second page), and the not-found page.
 func servedPages(t *testing.T) []servedPage {
 	var pages []servedPage
-	for _, s := range []*Site{testSite(t), fixtureSite(t, false)} {
-		add := func(p page) {
-			_, rest := s.Info.SplitPath(p.path)
-			pages = append(pages, servedPage{path: p.path, rest: rest, component: p.component})
+	for _, s := range []*sitebuild.Build{sitetest.Site(t), fixtureSite(t, false)} {
+		add := func(path, component string) {
+			_, rest := s.Info.SplitPath(path)
+			pages = append(pages, servedPage{path: path, rest: rest, component: component})
 		}
-		for _, p := range s.index {
-			add(p)
+		for _, p := range s.Pages() {
+			add(p.Path, p.Component)
 		}
 		for _, lang := range s.Info.Languages {
-			add(s.notFoundPage(lang, lang.LocalPath("/404")))
+			var notFound struct {
+				Page string `json:"page"`
+			}
+			if err := json.Unmarshal(s.NotFoundPayload(lang.Code).Body, &notFound); err != nil {
+				t.Fatal(err)
+			}
+			add(lang.LocalPath("/404"), notFound.Page)
 		}
 	}
 	return pages

@@ -1,7 +1,6 @@
 package handlers
 
 import (
-	"context"
 	"fmt"
 	"html"
 	"io/fs"
@@ -12,6 +11,8 @@ import (
 	"testing/fstest"
 
 	"github.com/northbeam/site/internal/images"
+	"github.com/northbeam/site/internal/sitebuild"
+	"github.com/northbeam/site/internal/sitetest"
 )
 
 // pictureTag is a content picture as pages render it: its WebP copies, then
@@ -50,11 +51,11 @@ func picturesIn(body string) []shownPicture {
 // JSON-LD names the picture.
 func TestPicturesOnEveryPage(t *testing.T) {
 	h := testHandler(t)
-	s := testSite(t)
+	s := sitetest.Site(t)
 	addresses := map[string]string{} // address -> the type it must have
 	check := func(path string, want []images.Picture, eager int, priority bool) {
 		t.Helper()
-		body := get(t, h, path).Body.String()
+		body := sitetest.Get(t, h, path).Body.String()
 		got := picturesIn(body)
 		if len(got) != len(want) {
 			t.Errorf("%s: %d pictures, want %d", path, len(got), len(want))
@@ -81,28 +82,28 @@ func TestPicturesOnEveryPage(t *testing.T) {
 	}
 	for _, lang := range s.Info.Languages {
 		var covers, portraits []images.Picture
-		for _, st := range s.work.Studies(lang.Code) {
+		for _, st := range s.Work().Studies(lang.Code) {
 			covers = append(covers, st.Cover)
 		}
-		for _, p := range s.team.People(lang.Code) {
+		for _, p := range s.Team().People(lang.Code) {
 			portraits = append(portraits, p.Photo)
 		}
 		check(lang.LocalPath("/"), covers, 0, false)
 		check(lang.LocalPath("/work"), covers, 1, false)
 		check(lang.LocalPath("/team"), portraits, 1, false)
-		for i, st := range s.work.Studies(lang.Code) {
+		for i, st := range s.Work().Studies(lang.Code) {
 			path := lang.LocalPath("/work/" + st.Slug)
 			others := append(append([]images.Picture{}, covers[:i]...), covers[i+1:]...)
 			check(path, append([]images.Picture{st.Cover}, others...), 1, true)
-			ld := structuredData(t, get(t, h, path).Body.String())
+			ld := structuredData(t, sitetest.Get(t, h, path).Body.String())
 			if img, _ := ld[0]["image"].([]any); len(img) == 0 || img[0] != "https://example.test"+st.Cover.Src {
 				t.Errorf("%s: Article image %v, want the cover first", path, ld[0]["image"])
 			}
 		}
-		for _, p := range s.team.People(lang.Code) {
+		for _, p := range s.Team().People(lang.Code) {
 			path := lang.LocalPath("/team/" + p.Slug)
 			check(path, []images.Picture{p.Photo}, 1, false)
-			ld := structuredData(t, get(t, h, path).Body.String())
+			ld := structuredData(t, sitetest.Get(t, h, path).Body.String())
 			if person, _ := ld[0]["mainEntity"].(map[string]any); person["image"] != "https://example.test"+p.Photo.Src {
 				t.Errorf("%s: Person image %v", path, person["image"])
 			}
@@ -112,7 +113,7 @@ func TestPicturesOnEveryPage(t *testing.T) {
 		t.Errorf("%d addresses of pictures and copies, want %d", len(addresses), 7+3*5+4*3)
 	}
 	for addr, ctype := range addresses {
-		rec := get(t, h, addr)
+		rec := sitetest.Get(t, h, addr)
 		if rec.Code != http.StatusOK || rec.Header().Get("Content-Type") != ctype || rec.Header().Get("Cache-Control") != "public, max-age=31536000, immutable" || rec.Header().Get("ETag") == "" {
 			t.Errorf("%s: %d %q %q", addr, rec.Code, rec.Header().Get("Content-Type"), rec.Header().Get("Cache-Control"))
 		}
@@ -124,7 +125,6 @@ func TestPicturesOnEveryPage(t *testing.T) {
 // a post's cover of the wrong shape each stop the start, naming the file,
 // the line and the field.
 func TestAPictureMistakeInFrontMatterStopsTheStart(t *testing.T) {
-	real := testSite(t)
 	for _, tc := range []struct {
 		file, from, to, want string
 	}{
@@ -147,7 +147,7 @@ func TestAPictureMistakeInFrontMatterStopsTheStart(t *testing.T) {
 				t.Fatalf("%s has no %q", tc.file, tc.from)
 			}
 			content.(overlayFS).over[tc.file] = &fstest.MapFile{Data: []byte(strings.Replace(string(src), tc.from, tc.to, 1))}
-			_, err = BuildSite(context.Background(), content, real.Bundle, real.Engine, Options{BaseURL: "https://example.test"})
+			_, err = sitetest.Rebuild(t, content, sitebuild.Options{BaseURL: "https://example.test"})
 			if err == nil || !strings.Contains(err.Error(), tc.want) {
 				t.Errorf("the start says %v; want %q", err, tc.want)
 			}

@@ -3,6 +3,8 @@ package handlers
 import (
 	"crypto/rand"
 	"sync"
+
+	"github.com/labstack/echo/v4"
 )
 
 // Request ids are made in blocks, so that a request costs no allocation:
@@ -57,4 +59,12 @@ func (r *requestIDs) header(proxyID string) []string {
 	}
 	r.blocks.Put(b)
 	return v
+}
+
+// requestID returns the id assignRequestID gave the request.
+func requestID(c echo.Context) string {
+	if v := c.Response().Header()[echo.HeaderXRequestID]; len(v) > 0 {
+		return v[0]
+	}
+	return ""
 }

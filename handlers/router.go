@@ -20,6 +20,7 @@ import (
 	"github.com/northbeam/site/internal/calendar"
 	"github.com/northbeam/site/internal/config"
 	"github.com/northbeam/site/internal/contact"
+	"github.com/northbeam/site/internal/sitebuild"
 	"github.com/northbeam/site/internal/staff"
 	"github.com/northbeam/site/internal/store"
 )
@@ -68,8 +69,8 @@ type Services struct {
 // build of the site, which -dev mode swaps when a file changes.
 type Server struct {
 	Services
-	site atomic.Pointer[Site]
-	log  *slog.Logger
+	build atomic.Pointer[sitebuild.Build]
+	log   *slog.Logger
 
 	contactLimiter limiter
 	bookingLimiter limiter
@@ -83,8 +84,8 @@ type Server struct {
 	draining atomic.Bool
 }
 
-// NewServer returns a Server serving s.
-func NewServer(s *Site, svc Services) *Server {
+// NewServer returns a Server serving the site b built.
+func NewServer(b *sitebuild.Build, svc Services) *Server {
 	if svc.Log == nil {
 		svc.Log = slog.Default()
 	}
@@ -98,7 +99,7 @@ func NewServer(s *Site, svc Services) *Server {
 		bookingLimiter: newLimiter(svc.Store, "booking", svc.BookingRate.Or(defaults.BookingRateLimit)),
 		slotsLimiter:   newLimiter(svc.Store, "slots", svc.SlotsRate.Or(config.SlotsRateLimit())),
 	}
-	srv.site.Store(s)
+	srv.build.Store(b)
 	return srv
 }
 
@@ -108,7 +109,7 @@ func (srv *Server) notReady(ctx context.Context) string {
 	switch {
 	case srv.draining.Load():
 		return "shutting down"
-	case srv.Site() == nil:
+	case srv.Build() == nil:
 		return "the site is not built"
 	case srv.Store != nil && !srv.Store.Ready():
 		return "waiting for the database"
@@ -127,11 +128,11 @@ func (srv *Server) notReady(ctx context.Context) string {
 // moment and shuts the HTTP server down.
 func (srv *Server) Drain() { srv.draining.Store(true) }
 
-// Site returns the site being served.
-func (srv *Server) Site() *Site { return srv.site.Load() }
+// Build returns the build of the site being served.
+func (srv *Server) Build() *sitebuild.Build { return srv.build.Load() }
 
-// Swap replaces the site being served, as -dev mode does after a rebuild.
-func (srv *Server) Swap(s *Site) { srv.site.Store(s) }
+// Swap replaces the build being served, as -dev mode does after a rebuild.
+func (srv *Server) Swap(b *sitebuild.Build) { srv.build.Store(b) }
 
 // Handler is the whole HTTP surface: Echo's router, context and error
 // handling, with the middlewares composed once, when New is called. (Echo's

@@ -76,7 +76,7 @@ func (srv *Server) secureHeaders(next echo.HandlerFunc) echo.HandlerFunc {
 			h[f.key] = f.value
 		}
 		csp := cspBaseField
-		if s := srv.Site(); s != nil && s.opts.GAMeasurementID != "" {
+		if b := srv.Build(); b != nil && b.Options().GAMeasurementID != "" {
 			csp = cspAnalyticsField
 		}
 		h["Content-Security-Policy"] = csp
@@ -140,8 +140,8 @@ func (srv *Server) overHTTPS(req *http.Request) bool {
 // and the rate limits apply to it as to everyone.
 func (srv *Server) checkOrigin() echo.MiddlewareFunc {
 	protection := http.NewCrossOriginProtection()
-	if s := srv.Site(); s != nil {
-		if u, err := url.Parse(s.opts.BaseURL); err == nil && u.Scheme != "" && u.Host != "" {
+	if b := srv.Build(); b != nil {
+		if u, err := url.Parse(b.Options().BaseURL); err == nil && u.Scheme != "" && u.Host != "" {
 			_ = protection.AddTrustedOrigin(u.Scheme + "://" + u.Host)
 		}
 	}

@@ -19,6 +19,7 @@ import (
 	"github.com/northbeam/site/internal/config"
 	"github.com/northbeam/site/internal/contact"
 	"github.com/northbeam/site/internal/logtest"
+	"github.com/northbeam/site/internal/sitetest"
 )
 
 // wantSecurityHeaders are the headers every response carries, whatever
@@ -46,10 +47,10 @@ func checkSecurityHeaders(t *testing.T, name string, h http.Header, want map[str
 // TestSecurityHeadersOnEveryResponse asserts each header on pages, assets,
 // the API, redirects, errors and 404s.
 func TestSecurityHeadersOnEveryResponse(t *testing.T) {
-	s := testSite(t)
+	s := sitetest.Site(t)
 	h := testHandler(t)
 	var asset string
-	for name := range s.assets {
+	for name := range s.Bundle.Client {
 		asset = "/assets/" + name
 		break
 	}
@@ -92,8 +93,8 @@ func TestContentSecurityPolicyWithAnalytics(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds a second site")
 	}
-	h := New(NewServer(consentSite(t, "G-TEST123456"), Services{Log: quietLog()}))
-	rec := get(t, h, "/")
+	h := New(NewServer(sitetest.ConsentSite(t, "G-TEST0001"), Services{Log: sitetest.QuietLog()}))
+	rec := sitetest.Get(t, h, "/")
 	csp := rec.Header().Get("Content-Security-Policy")
 	if csp != cspAnalytics {
 		t.Errorf("CSP with analytics = %q", csp)
@@ -118,7 +119,7 @@ func TestContentSecurityPolicyWithAnalytics(t *testing.T) {
 // TestStrictTransportSecurity is sent over TLS, over https behind a trusted
 // proxy, always or never as configured.
 func TestStrictTransportSecurity(t *testing.T) {
-	s := testSite(t)
+	s := sitetest.Site(t)
 	cases := []struct {
 		name       string
 		svc        Services
@@ -135,7 +136,7 @@ func TestStrictTransportSecurity(t *testing.T) {
 		{"off, even over TLS", Services{HSTS: config.HSTSOff}, true, "", false},
 	}
 	for _, tc := range cases {
-		tc.svc.Log = quietLog()
+		tc.svc.Log = sitetest.QuietLog()
 		h := New(NewServer(s, tc.svc))
 		req := httptest.NewRequest("GET", "/", nil)
 		if tc.tls {
@@ -157,7 +158,7 @@ func TestStrictTransportSecurity(t *testing.T) {
 // before the handler runs, and lets same-origin browsers and non-browser
 // clients (no Origin, no Sec-Fetch-Site) through.
 func TestSecurityOriginCheck(t *testing.T) {
-	s := testSite(t)
+	s := sitetest.Site(t)
 	cases := []struct {
 		name    string
 		header  []string
@@ -181,7 +182,7 @@ func TestSecurityOriginCheck(t *testing.T) {
 		// A fresh environment each: the rate limit counts every post.
 		env := newContactEnv(t, contactOptions{})
 		header := append([]string{"Accept-Language", "fr"}, tc.header...)
-		rec := env.post(t, mimeJSON, humanForm("fr").json(), header...)
+		rec := env.post(t, echo.MIMEApplicationJSON, humanForm("fr").json(), header...)
 		if tc.refused {
 			if rec.Code != http.StatusForbidden {
 				t.Errorf("%s: status %d, want 403", tc.name, rec.Code)
@@ -190,7 +191,7 @@ func TestSecurityOriginCheck(t *testing.T) {
 			if e := decodeAPIError(t, rec); e.Code != "forbidden" || e.Message != s.Locales.T("fr", "errors.forbidden") {
 				t.Errorf("%s: error %+v", tc.name, e)
 			}
-			if n := env.count(t, `SELECT count(*) FROM messages`); n != 0 {
+			if n := sitetest.Count(t, env.st, `SELECT count(*) FROM messages`); n != 0 {
 				t.Errorf("%s: %d messages stored", tc.name, n)
 			}
 			checkSecurityHeaders(t, tc.name, rec.Header(), wantSecurityHeaders)
@@ -199,7 +200,7 @@ func TestSecurityOriginCheck(t *testing.T) {
 		}
 	}
 	// Reading is never refused, from wherever it comes.
-	rec := get(t, testHandler(t), "/fr", "Sec-Fetch-Site", "cross-site", "Origin", "https://evil.test")
+	rec := sitetest.Get(t, testHandler(t), "/fr", "Sec-Fetch-Site", "cross-site", "Origin", "https://evil.test")
 	if rec.Code != http.StatusOK {
 		t.Errorf("cross-site GET: %d", rec.Code)
 	}
@@ -210,14 +211,14 @@ func TestSecurityOriginCheck(t *testing.T) {
 func TestSecurityBodyLimits(t *testing.T) {
 	env := newContactEnv(t, contactOptions{})
 	big := `{"name":"` + strings.Repeat("a", 300<<10) + `"}`
-	if rec := env.post(t, mimeJSON, big); rec.Code != http.StatusRequestEntityTooLarge {
+	if rec := env.post(t, echo.MIMEApplicationJSON, big); rec.Code != http.StatusRequestEntityTooLarge {
 		t.Errorf("300 KB contact post: %d", rec.Code)
 	}
-	if rec := env.post(t, mimeJSON, `{"name":"`+strings.Repeat("a", 70<<10)+`"}`); rec.Code != http.StatusRequestEntityTooLarge {
+	if rec := env.post(t, echo.MIMEApplicationJSON, `{"name":"`+strings.Repeat("a", 70<<10)+`"}`); rec.Code != http.StatusRequestEntityTooLarge {
 		t.Errorf("70 KB contact post: %d", rec.Code)
 	}
-	benv := newBookingEnv(t, bookingFixture, &monday7am)
-	rec := bookingDo(t, benv.handler, "POST", "/api/bookings", "application/json", []byte(`{"topic":"`+strings.Repeat("x", 20<<10)+`"}`))
+	benv := newBookingEnv(t, sitetest.BookingFixture, &monday7am)
+	rec := sitetest.Do(t, benv.handler, "POST", "/api/bookings", "application/json", []byte(`{"topic":"`+strings.Repeat("x", 20<<10)+`"}`))
 	if rec.Code != http.StatusRequestEntityTooLarge {
 		t.Errorf("20 KB booking: %d", rec.Code)
 	}
@@ -235,16 +236,16 @@ func TestSecurityBodyLimits(t *testing.T) {
 // localized error once a client has used its bookings, and counts clients
 // by the connection's address, whatever X-Forwarded-For says.
 func TestSecurityBookingRateLimit(t *testing.T) {
-	s := testSite(t)
-	env := newBookingEnv(t, bookingFixture, &monday7am)
+	s := sitetest.Site(t)
+	env := newBookingEnv(t, sitetest.BookingFixture, &monday7am)
 	h := New(NewServer(s, Services{
-		Log: quietLog(), Store: env.store, Booking: env.service,
+		Log: sitetest.QuietLog(), Store: env.store, Booking: env.service,
 		BookingRate: RateLimit{Requests: 2, Window: time.Minute},
 		SlotsRate:   RateLimit{Requests: 3, Window: time.Minute},
 	}))
 	for i, clock := range []string{"09:00", "10:00", "11:00"} {
 		b := validBooking(t, clock, "de")
-		rec := bookingDo(t, h, "POST", "/api/bookings", "application/json", []byte(bookingJSON(b)),
+		rec := sitetest.Do(t, h, "POST", "/api/bookings", "application/json", []byte(bookingJSON(b)),
 			"X-Forwarded-For", "203.0.113."+strconv.Itoa(i))
 		if i < 2 {
 			if rec.Code != http.StatusCreated {
@@ -267,7 +268,7 @@ func TestSecurityBookingRateLimit(t *testing.T) {
 		t.Errorf("%d bookings stored (%v), want 2", n, err)
 	}
 	for i := range 4 {
-		rec := bookingDo(t, h, "GET", "/api/slots?service=discovery&from=2027-06-08&days=1&tz=Europe/Paris&lang=fr", "", nil)
+		rec := sitetest.Do(t, h, "GET", "/api/slots?service=discovery&from=2027-06-08&days=1&tz=Europe/Paris&lang=fr", "", nil)
 		want := http.StatusOK
 		if i == 3 {
 			want = http.StatusTooManyRequests
@@ -281,9 +282,9 @@ func TestSecurityBookingRateLimit(t *testing.T) {
 // TestSecurityTrustedProxy counts clients by X-Forwarded-For only when the
 // proxy in front is trusted.
 func TestSecurityTrustedProxy(t *testing.T) {
-	env := newBookingEnv(t, bookingFixture, &monday7am)
-	h := New(NewServer(testSite(t), Services{
-		Log: quietLog(), Store: env.store, Booking: env.service, TrustProxy: true,
+	env := newBookingEnv(t, sitetest.BookingFixture, &monday7am)
+	h := New(NewServer(sitetest.Site(t), Services{
+		Log: sitetest.QuietLog(), Store: env.store, Booking: env.service, TrustProxy: true,
 		SlotsRate: RateLimit{Requests: 1, Window: time.Minute},
 	}))
 	for i := range 3 {
@@ -302,14 +303,14 @@ func TestSecurityTrustedProxy(t *testing.T) {
 // page, or the API's JSON error, with no internals, the headers, and a log
 // line carrying the request id.
 func TestSecurityPanicIsALocalized500(t *testing.T) {
-	s := testSite(t)
+	s := sitetest.Site(t)
 	var logs logtest.Buffer
 	e := New(NewServer(s, Services{Log: slog.New(slog.NewJSONHandler(&logs, nil))}))
 	boom := func(echo.Context) error { panic("secret internals: db password hunter2") }
 	e.Echo.GET("/fr/boom", boom)
 	e.Echo.GET("/api/boom", boom)
 
-	rec := get(t, e, "/fr/boom")
+	rec := sitetest.Get(t, e, "/fr/boom")
 	body := rec.Body.String()
 	if rec.Code != 500 || !strings.Contains(body, s.Locales.T("fr", "errors.server")) || !strings.Contains(body, `lang="fr"`) {
 		t.Errorf("page panic: %d %s", rec.Code, body)
@@ -324,7 +325,7 @@ func TestSecurityPanicIsALocalized500(t *testing.T) {
 	}
 	checkSecurityHeaders(t, "page panic", rec.Header(), wantSecurityHeaders)
 
-	rec = get(t, e, "/api/boom", "Accept-Language", "ar")
+	rec = sitetest.Get(t, e, "/api/boom", "Accept-Language", "ar")
 	var apiErr apiError
 	if err := json.Unmarshal(rec.Body.Bytes(), &apiErr); err != nil || rec.Code != 500 ||
 		apiErr.Error.Code != "server_error" || apiErr.Error.Message != s.Locales.T("ar", "errors.server") {
@@ -360,23 +361,23 @@ func TestSecurityLogsHoldNoVisitorData(t *testing.T) {
 	log := slog.New(slog.NewJSONHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
 	env := newContactEnv(t, contactOptions{log: log})
 	form := humanForm("en").with("name", "Grace Hopperina", "email", "grace.private@example.org", "message", "Our secret merger plans need a platform.")
-	if rec := env.post(t, mimeJSON, form.json()); rec.Code != http.StatusCreated {
+	if rec := env.post(t, echo.MIMEApplicationJSON, form.json()); rec.Code != http.StatusCreated {
 		t.Fatalf("contact: %d %s", rec.Code, rec.Body)
 	}
-	if rec := env.post(t, mimeForm, form.with("email", "not-an-address").form()); rec.Code != http.StatusUnprocessableEntity {
+	if rec := env.post(t, echo.MIMEApplicationForm, form.with("email", "not-an-address").form()); rec.Code != http.StatusUnprocessableEntity {
 		t.Fatalf("invalid contact: %d", rec.Code)
 	}
-	benv := newBookingEnv(t, bookingFixture, &monday7am)
-	bh := New(NewServer(testSite(t), Services{Log: log, Store: benv.store, Booking: benv.service}))
+	benv := newBookingEnv(t, sitetest.BookingFixture, &monday7am)
+	bh := New(NewServer(sitetest.Site(t), Services{Log: log, Store: benv.store, Booking: benv.service}))
 	b := validBooking(t, "10:00", "fr")
 	b["name"], b["email"], b["topic"] = "Grace Hopperina", "grace.private@example.org", "Our secret merger plans"
-	rec := bookingDo(t, bh, "POST", "/api/bookings", "application/json", []byte(bookingJSON(b)))
+	rec := sitetest.Do(t, bh, "POST", "/api/bookings", "application/json", []byte(bookingJSON(b)))
 	if rec.Code != http.StatusCreated {
 		t.Fatalf("booking: %d %s", rec.Code, rec.Body)
 	}
 	var created bookingCreated
 	_ = json.Unmarshal(rec.Body.Bytes(), &created)
-	bookingDo(t, bh, "GET", created.Booking.ICS, "", nil)
+	sitetest.Do(t, bh, "GET", created.Booking.ICS, "", nil)
 
 	out := logs.String()
 	for _, secret := range []string{"Hopperina", "grace.private", "example.org", "merger", created.Booking.Token} {
@@ -389,20 +390,13 @@ func TestSecurityLogsHoldNoVisitorData(t *testing.T) {
 	}
 }
 
-// offSiteRedirects are paths whose canonical redirect once sent the decoded
-// path back as Location, which a browser read as another host.
-var offSiteRedirects = []string{
-	"//evil.com/", "/en//evil.com", "/%2Fevil.com/", "///evil.com/", "/\\evil.com/", "/%5Cevil.com/",
-	"/%2F%5Cevil.com/", "/%09/evil.com/", "/en/%5C%5Cevil.com/", "/%0A/evil.com/", "//evil.com/?next=/",
-}
-
 // TestSecurityRedirectsStayOnTheSite: the canonical 301 never leaves the
 // site, and what the path holds is escaped back, so it keeps its meaning.
 func TestSecurityRedirectsStayOnTheSite(t *testing.T) {
 	h := testHandler(t)
 	base, _ := url.Parse("http://example.com/")
-	for _, target := range offSiteRedirects {
-		rec := get(t, h, target)
+	for _, target := range sitetest.OffSiteRedirects() {
+		rec := sitetest.Get(t, h, target)
 		loc := rec.Header().Get("Location")
 		if rec.Code != http.StatusMovedPermanently && rec.Code != http.StatusNotFound {
 			t.Errorf("%s: status %d", target, rec.Code)
@@ -430,7 +424,7 @@ func TestSecurityRedirectsStayOnTheSite(t *testing.T) {
 		"//evil.com/?next=/": "/evil.com?next=/",
 		"/100%25/":           "/100%25",
 	} {
-		rec := get(t, h, from)
+		rec := sitetest.Get(t, h, from)
 		if rec.Code != http.StatusMovedPermanently || rec.Header().Get("Location") != to {
 			t.Errorf("%s: %d to %q, want 301 to %q", from, rec.Code, rec.Header().Get("Location"), to)
 		}
@@ -446,7 +440,7 @@ func TestSecurityETagPerEncoding(t *testing.T) {
 	h := testHandler(t)
 	tags := map[string]string{}
 	for _, enc := range []string{"", "gzip", "br"} {
-		rec := get(t, h, "/fr/schedule", "Accept-Encoding", enc)
+		rec := sitetest.Get(t, h, "/fr/schedule", "Accept-Encoding", enc)
 		if rec.Code != http.StatusOK || rec.Header().Get("Content-Encoding") != enc || rec.Header().Get("Vary") != "Accept-Encoding" {
 			t.Fatalf("%q: %d, encoding %q, Vary %q", enc, rec.Code, rec.Header().Get("Content-Encoding"), rec.Header().Get("Vary"))
 		}
@@ -457,7 +451,7 @@ func TestSecurityETagPerEncoding(t *testing.T) {
 	}
 	for enc, tag := range tags {
 		for other := range tags {
-			rec := get(t, h, "/fr/schedule", "Accept-Encoding", other, "If-None-Match", tag)
+			rec := sitetest.Get(t, h, "/fr/schedule", "Accept-Encoding", other, "If-None-Match", tag)
 			if want := map[bool]int{true: 304, false: 200}[other == enc]; rec.Code != want {
 				t.Errorf("the %q ETag on a %q request: %d, want %d", enc, other, rec.Code, want)
 			}
@@ -468,7 +462,7 @@ func TestSecurityETagPerEncoding(t *testing.T) {
 // TestSecurityErrorBodies: a 405 says what it is, an unknown API path
 // answers the API's JSON error, and /api/page echoes nothing it was given.
 func TestSecurityErrorBodies(t *testing.T) {
-	s := testSite(t)
+	s := sitetest.Site(t)
 	h := testHandler(t)
 	do := func(method, target string, header ...string) *httptest.ResponseRecorder {
 		req := httptest.NewRequest(method, target, nil)
@@ -507,7 +501,7 @@ func TestSecurityErrorBodies(t *testing.T) {
 	}
 
 	long := "/fr/" + strings.Repeat("echoed-", 15000) // 100 KB
-	rec = get(t, h, "/api/page?path="+url.QueryEscape(long))
+	rec = sitetest.Get(t, h, "/api/page?path="+url.QueryEscape(long))
 	if rec.Code != 404 || strings.Contains(rec.Body.String(), "echoed") || rec.Body.Len() > 4<<10 {
 		t.Errorf("/api/page with a 100 KB path: %d, %d bytes: %.200s", rec.Code, rec.Body.Len(), rec.Body)
 	}
@@ -525,15 +519,15 @@ func TestSecurityErrorBodies(t *testing.T) {
 func TestSecurityLogsMaskBookingTokens(t *testing.T) {
 	var logs logtest.Buffer
 	log := slog.New(slog.NewJSONHandler(&logs, nil))
-	benv := newBookingEnv(t, bookingFixture, &monday7am)
-	h := New(NewServer(testSite(t), Services{Log: log, Store: benv.store, Booking: benv.service}))
+	benv := newBookingEnv(t, sitetest.BookingFixture, &monday7am)
+	h := New(NewServer(sitetest.Site(t), Services{Log: log, Store: benv.store, Booking: benv.service}))
 	token := bookSlot(t, benv, validBooking(t, "10:00", "en")).Token
 	for _, p := range []string{
 		"/api/bookings/" + token + ".ics", "/api/bookings/" + token + ".ICS", "/api/bookings/" + token,
 		"/api/bookings/" + token + ".ics/", "/api/bookings/" + token + "/cancel", "/api/bookings/x." + token,
 		"/api/bookings//" + token + ".Ics",
 	} {
-		get(t, h, p)
+		sitetest.Get(t, h, p)
 	}
 	if out := logs.String(); strings.Contains(out, token) || !strings.Contains(out, `"path":"/api/bookings/{token}.ics"`) {
 		t.Errorf("the logs hold the token %s, or no masked path:\n%s", token, out)
@@ -559,7 +553,7 @@ func TestSecurityLogsMaskBookingTokens(t *testing.T) {
 // one only from a trusted proxy, and only a short, plain one.
 func TestSecurityRequestIDs(t *testing.T) {
 	var logs logtest.Buffer
-	s := testSite(t)
+	s := sitetest.Site(t)
 	send := func(svc Services, remote, id string) string {
 		svc.Log = slog.New(slog.NewJSONHandler(&logs, nil))
 		req := httptest.NewRequest("GET", "/fr", nil)
@@ -616,7 +610,7 @@ func TestSecurityInvisibleCharactersNeverReachMail(t *testing.T) {
 	invisible := func(s string) bool {
 		return strings.ContainsFunc(s, func(r rune) bool { return unicode.Is(unicode.Cf, r) || r == '\u2028' || r == '\u2029' })
 	}
-	benv := newBookingEnv(t, bookingFixture, &monday7am)
+	benv := newBookingEnv(t, sitetest.BookingFixture, &monday7am)
 	req := validBooking(t, "10:00", "fr")
 	req["name"], req["company"], req["topic"] = "Amira\u202e lirpa", "\u2066Haddad\u2069 Logistics\u200b", "Une ligne\u2028une autre"
 	bookSlot(t, benv, req)
@@ -632,16 +626,16 @@ func TestSecurityInvisibleCharactersNeverReachMail(t *testing.T) {
 		!strings.Contains(unfolded, `CN="Amira lirpa"`) || !strings.Contains(unfolded, `Une ligne\nune autre`) {
 		t.Errorf("notification %q, invite:\n%s", subject, unfolded)
 	}
-	rec := bookingPost(t, benv.handler, "/api/bookings", map[string]string{
+	rec := sitetest.PostJSON(t, benv.handler, "/api/bookings", map[string]string{
 		"service": "discovery", "start": tuesdayAt(t, "11:00").Format(time.RFC3339), "name": "Amira\u2028Bcc: eve@evil.example",
 		"email": "amira@example.com", "timeZone": "Europe/Paris", "lang": "de",
 	})
-	if e := decodeAPIError(t, rec); rec.Code != 422 || e.Fields["name"] != testSite(t).Locales.T("de", booking.KeyName) {
+	if e := decodeAPIError(t, rec); rec.Code != 422 || e.Fields["name"] != sitetest.Site(t).Locales.T("de", booking.KeyName) {
 		t.Errorf("a name with a line separator: %d %+v", rec.Code, e)
 	}
 
 	env := newContactEnv(t, contactOptions{})
-	if rec := env.post(t, mimeJSON, humanForm("en").with("name", "Ada\u202e\u200fecalevoL").json()); rec.Code != http.StatusCreated {
+	if rec := env.post(t, echo.MIMEApplicationJSON, humanForm("en").with("name", "Ada\u202e\u200fecalevoL").json()); rec.Code != http.StatusCreated {
 		t.Fatalf("contact: %d %s", rec.Code, rec.Body)
 	}
 	var name string

@@ -7,6 +7,9 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/northbeam/site/internal/sitebuild"
+	"github.com/northbeam/site/internal/sitetest"
 )
 
 var (
@@ -18,37 +21,37 @@ var (
 // every page of every language.
 func TestHeadTagsOnEveryPage(t *testing.T) {
 	h := testHandler(t)
-	s := testSite(t)
+	s := sitetest.Site(t)
 	descriptions := map[string]string{}
-	for _, p := range s.index {
-		if p.status != http.StatusOK || p.noIndex {
+	for _, p := range s.Pages() {
+		if p.Status != http.StatusOK || p.NoIndex {
 			continue
 		}
-		body := get(t, h, p.path).Body.String()
+		body := sitetest.Get(t, h, p.Path).Body.String()
 		meta := map[string]string{}
 		for _, m := range metaProperty.FindAllStringSubmatch(body, -1) {
 			meta[m[1]] = m[2]
 		}
 		for _, name := range []string{"description", "og:title", "og:description", "og:url", "og:image", "og:type", "og:locale", "twitter:card", "theme-color"} {
 			if meta[name] == "" {
-				t.Errorf("%s: no %s", p.path, name)
+				t.Errorf("%s: no %s", p.Path, name)
 			}
 		}
-		if meta["og:url"] != "https://example.test"+p.path || !strings.HasPrefix(meta["og:image"], "https://example.test/") {
-			t.Errorf("%s: og:url %q og:image %q", p.path, meta["og:url"], meta["og:image"])
+		if meta["og:url"] != "https://example.test"+p.Path || !strings.HasPrefix(meta["og:image"], "https://example.test/") {
+			t.Errorf("%s: og:url %q og:image %q", p.Path, meta["og:url"], meta["og:image"])
 		}
-		key := p.lang.Code + " " + meta["description"]
-		if other, dup := descriptions[key]; dup && !strings.HasPrefix(p.path, p.lang.LocalPath("/blog/")) {
-			t.Errorf("%s has the description of %s", p.path, other)
+		key := p.Lang.Code + " " + meta["description"]
+		if other, dup := descriptions[key]; dup && !strings.HasPrefix(p.Path, p.Lang.LocalPath("/blog/")) {
+			t.Errorf("%s has the description of %s", p.Path, other)
 		}
-		descriptions[key] = p.path
+		descriptions[key] = p.Path
 		for _, want := range []string{`rel="icon" href="/favicon.svg"`, `rel="manifest" href="/manifest.webmanifest"`, `rel="apple-touch-icon"`} {
 			if !strings.Contains(body, want) {
-				t.Errorf("%s: no %s", p.path, want)
+				t.Errorf("%s: no %s", p.Path, want)
 			}
 		}
 	}
-	if cancel := get(t, h, "/fr/schedule/cancel").Body.String(); !strings.Contains(cancel, `<meta name="robots" content="noindex">`) {
+	if cancel := sitetest.Get(t, h, "/fr/schedule/cancel").Body.String(); !strings.Contains(cancel, `<meta name="robots" content="noindex">`) {
 		t.Error("the cancel page must be kept out of search engines")
 	}
 }
@@ -68,9 +71,9 @@ func structuredData(t *testing.T, body string) []map[string]any {
 
 func TestStructuredData(t *testing.T) {
 	h := testHandler(t)
-	s := testSite(t)
+	s := sitetest.Site(t)
 	for _, lang := range s.Info.Languages {
-		home := structuredData(t, get(t, h, lang.LocalPath("/")).Body.String())
+		home := structuredData(t, sitetest.Get(t, h, lang.LocalPath("/")).Body.String())
 		if len(home) != 1 || home[0]["@context"] != "https://schema.org" {
 			t.Fatalf("%s home: %v", lang.Code, home)
 		}
@@ -88,12 +91,12 @@ func TestStructuredData(t *testing.T) {
 		if services != 3 {
 			t.Errorf("%s: %d services in the structured data", lang.Code, services)
 		}
-		posts := s.blog.Posts(lang.Code)
+		posts := s.Blog().Posts(lang.Code)
 		if len(posts) == 0 {
 			continue
 		}
 		path := lang.LocalPath("/blog/" + posts[0].Slug)
-		ld := structuredData(t, get(t, h, path).Body.String())
+		ld := structuredData(t, sitetest.Get(t, h, path).Body.String())
 		types := map[string]map[string]any{}
 		for _, v := range ld {
 			types[v["@type"].(string)] = v
@@ -113,8 +116,8 @@ func TestStructuredData(t *testing.T) {
 
 func TestSitemapAndRobots(t *testing.T) {
 	h := testHandler(t)
-	s := testSite(t)
-	rec := get(t, h, "/sitemap.xml")
+	s := sitetest.Site(t)
+	rec := sitetest.Get(t, h, "/sitemap.xml")
 	if rec.Code != http.StatusOK || !strings.HasPrefix(rec.Header().Get("Content-Type"), "application/xml") {
 		t.Fatalf("sitemap: %d %s", rec.Code, rec.Header().Get("Content-Type"))
 	}
@@ -136,10 +139,10 @@ func TestSitemapAndRobots(t *testing.T) {
 		locs[u.Loc] = i
 	}
 	for _, lang := range s.Info.Languages {
-		for _, r := range staticRoutes {
-			loc := "https://example.test" + lang.LocalPath(r.path)
+		for _, r := range sitebuild.StaticRoutes() {
+			loc := "https://example.test" + lang.LocalPath(r.Path)
 			i, ok := locs[loc]
-			if r.noIndex {
+			if r.NoIndex {
 				if ok {
 					t.Errorf("%s is in the sitemap", loc)
 				}
@@ -153,7 +156,7 @@ func TestSitemapAndRobots(t *testing.T) {
 				t.Errorf("%s has %d alternates, want the four languages and x-default", loc, n)
 			}
 		}
-		for _, post := range s.blog.Posts(lang.Code) {
+		for _, post := range s.Blog().Posts(lang.Code) {
 			loc := "https://example.test" + lang.LocalPath("/blog/"+post.Slug)
 			i, ok := locs[loc]
 			if !ok || set.URLs[i].LastMod != post.LastModified().Format("2006-01-02") {
@@ -161,12 +164,12 @@ func TestSitemapAndRobots(t *testing.T) {
 			}
 		}
 	}
-	robots := get(t, h, "/robots.txt").Body.String()
+	robots := sitetest.Get(t, h, "/robots.txt").Body.String()
 	if !strings.Contains(robots, "Sitemap: https://example.test/sitemap.xml") || !strings.Contains(robots, "Disallow: /api/") {
 		t.Errorf("robots.txt:\n%s", robots)
 	}
 	for path, ctype := range map[string]string{"/manifest.webmanifest": "application/manifest+json", "/favicon.svg": "image/svg+xml", "/og.png": "image/png", "/icon-192.png": "image/png", "/apple-touch-icon.png": "image/png"} {
-		if rec := get(t, h, path); rec.Code != http.StatusOK || rec.Header().Get("Content-Type") != ctype {
+		if rec := sitetest.Get(t, h, path); rec.Code != http.StatusOK || rec.Header().Get("Content-Type") != ctype {
 			t.Errorf("%s: %d %s", path, rec.Code, rec.Header().Get("Content-Type"))
 		}
 	}

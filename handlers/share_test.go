@@ -8,6 +8,8 @@ import (
 	"net/http"
 	"strings"
 	"testing"
+
+	"github.com/northbeam/site/internal/sitetest"
 )
 
 // TestPagesHaveTheirOwnShareImage: every post, case study and person, in
@@ -18,23 +20,23 @@ import (
 // text set against the right margin.
 func TestPagesHaveTheirOwnShareImage(t *testing.T) {
 	h := testHandler(t)
-	s := testSite(t)
+	s := sitetest.Site(t)
 	seen := map[string]string{}
 	for _, lang := range s.Info.Languages {
 		type page struct{ path, title string }
 		var pages []page
-		for _, p := range s.blog.Posts(lang.Code) {
-			pages = append(pages, page{postPath(lang, p.Slug), p.Title})
+		for _, p := range s.Blog().Posts(lang.Code) {
+			pages = append(pages, page{lang.LocalPath("/blog/" + p.Slug), p.Title})
 		}
-		for _, st := range s.work.Studies(lang.Code) {
-			pages = append(pages, page{studyPath(lang, st.Slug), st.Title})
+		for _, st := range s.Work().Studies(lang.Code) {
+			pages = append(pages, page{lang.LocalPath("/work/" + st.Slug), st.Title})
 		}
-		for _, p := range s.team.People(lang.Code) {
-			pages = append(pages, page{personPath(lang, p.Slug), p.Name})
+		for _, p := range s.Team().People(lang.Code) {
+			pages = append(pages, page{lang.LocalPath("/team/" + p.Slug), p.Name})
 		}
 		fetched := map[string]bool{}
 		for _, p := range pages {
-			rec := get(t, h, p.path)
+			rec := sitetest.Get(t, h, p.path)
 			if rec.Code != http.StatusOK {
 				t.Errorf("%s: %d", p.path, rec.Code)
 				continue
@@ -65,7 +67,7 @@ func TestPagesHaveTheirOwnShareImage(t *testing.T) {
 				continue
 			}
 			fetched[kind] = true
-			res := get(t, h, strings.TrimPrefix(img, "https://example.test"))
+			res := sitetest.Get(t, h, strings.TrimPrefix(img, "https://example.test"))
 			if res.Code != http.StatusOK || res.Header().Get("Content-Type") != "image/png" || !strings.Contains(res.Header().Get("Cache-Control"), "immutable") {
 				t.Errorf("%s: %d %s %s", img, res.Code, res.Header().Get("Content-Type"), res.Header().Get("Cache-Control"))
 				continue
@@ -86,7 +88,7 @@ func TestPagesHaveTheirOwnShareImage(t *testing.T) {
 			}
 		}
 	}
-	if rec := get(t, h, "/og/0000000000000000.png"); rec.Code != http.StatusNotFound {
+	if rec := sitetest.Get(t, h, "/og/0000000000000000.png"); rec.Code != http.StatusNotFound {
 		t.Errorf("an unknown share image answers %d", rec.Code)
 	}
 }

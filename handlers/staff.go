@@ -1,12 +1,7 @@
 package handlers
 
 import (
-	"bytes"
-	"encoding/json"
 	"errors"
-	"html/template"
-	"io"
-	"mime"
 	"net"
 	"net/http"
 	"net/url"
@@ -15,6 +10,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"github.com/northbeam/site/internal/sitebuild"
 	"github.com/northbeam/site/internal/staff"
 )
 
@@ -140,7 +136,7 @@ func (h *staffHandlers) guard(next echo.HandlerFunc) echo.HandlerFunc {
 			if !h.sameOrigin(req) {
 				h.srv.log.Warn("cross-origin staff request refused", "id", requestID(c), "method", req.Method,
 					"path", logPath(req.URL.Path), "sec_fetch_site", req.Header.Get("Sec-Fetch-Site"))
-				return h.fail(c, http.StatusForbidden, "forbidden", "errors.forbidden", nil)
+				return h.failStatus(c, http.StatusForbidden)
 			}
 		}
 		return next(c)
@@ -163,8 +159,8 @@ func (h *staffHandlers) origin() string {
 	if h.srv.Staff != nil {
 		return h.srv.Staff.Origin()
 	}
-	if s := h.srv.Site(); s != nil {
-		if u, err := url.Parse(s.opts.BaseURL); err == nil {
+	if b := h.srv.Build(); b != nil {
+		if u, err := url.Parse(b.Options().BaseURL); err == nil {
 			return u.Scheme + "://" + u.Host
 		}
 	}
@@ -262,157 +258,67 @@ func (h *staffHandlers) lang(c echo.Context) string {
 	if s, ok := c.Get(staffSessionKey).(staff.Session); ok {
 		return s.Member.Lang
 	}
-	return requestLanguage(h.srv.Site(), c.QueryParam("lang"), c.Request())
+	return requestLanguage(h.srv.Build().Info, c.QueryParam("lang"), c.Request())
 }
 
 // fail answers a refusal as the API's JSON error, its message and field
 // messages (locale keys of content/staff/locales) in the answer's language.
 func (h *staffHandlers) fail(c echo.Context, status int, code, key string, fields map[string]string) error {
-	s := h.srv.Site()
-	lang := h.lang(c)
-	body := apiErrorBody{Code: code, Message: s.StaffLocales.T(lang, key)}
-	if len(fields) > 0 {
-		body.Fields = map[string]string{}
-		for f, k := range fields {
-			body.Fields[f] = s.StaffLocales.T(lang, k)
-		}
-	}
-	return c.JSON(status, apiError{Error: body})
+	return c.JSON(status, newAPIError(h.srv.Build().StaffLocales, h.lang(c), code, key, fields))
+}
+
+// failStatus answers a refusal with status's own error code and message.
+func (h *staffHandlers) failStatus(c echo.Context, status int) error {
+	code, key := errorCode(status)
+	return h.fail(c, status, code, key, nil)
 }
 
 // failure answers an error that is not the request's fault: 503 with
 // Retry-After when the database is unavailable, else 500 (logged once).
 func (h *staffHandlers) failure(c echo.Context, err error) error {
-	status := h.srv.failureStatus(c, err)
-	if status == http.StatusServiceUnavailable {
-		return h.fail(c, status, "unavailable", "errors.unavailable", nil)
-	}
-	return h.fail(c, status, "server_error", "errors.server", nil)
-}
-
-// staffErrorKeys are the messages of the statuses Echo itself answers
-// under /staff (a method not allowed, a body over the site's limit).
-var staffErrorKeys = map[int][2]string{
-	http.StatusBadRequest:            {"bad_request", "errors.badRequest"},
-	http.StatusForbidden:             {"forbidden", "errors.forbidden"},
-	http.StatusNotFound:              {"not_found", "errors.notFound"},
-	http.StatusMethodNotAllowed:      {"method_not_allowed", "errors.notFound"},
-	http.StatusRequestEntityTooLarge: {"too_large", "errors.tooLarge"},
-	http.StatusUnsupportedMediaType:  {"unsupported_type", "errors.unsupportedType"},
-	http.StatusTooManyRequests:       {"rate_limited", "errors.rateLimited"},
-	http.StatusServiceUnavailable:    {"unavailable", "errors.unavailable"},
+	return h.failStatus(c, h.srv.failureStatus(c, err))
 }
 
 // staffError answers an error that reached Echo's error handler under
-// /staff, with the workspace's headers and JSON.
+// /staff (a method not allowed, a body over the site's limit, a body
+// decodeJSON refused), with the workspace's headers and JSON.
 func (srv *Server) staffError(c echo.Context, status int) {
 	staffHeaders(c.Response().Header())
 	h := &staffHandlers{srv: srv}
-	ck, ok := staffErrorKeys[status]
-	if !ok {
-		ck = [2]string{"server_error", "errors.server"}
-	}
-	_ = h.fail(c, status, ck[0], ck[1], nil)
-}
-
-// readJSON decodes the JSON body of a request into v. When it cannot (not
-// JSON, too large, malformed) it answers the request and returns false,
-// with the error of that answer.
-func (h *staffHandlers) readJSON(c echo.Context, v any) (bool, error) {
-	req := c.Request()
-	mediaType, _, err := mime.ParseMediaType(req.Header.Get(echo.HeaderContentType))
-	if err != nil || mediaType != echo.MIMEApplicationJSON {
-		return false, h.fail(c, http.StatusUnsupportedMediaType, "unsupported_type", "errors.unsupportedType", nil)
-	}
-	raw, err := io.ReadAll(http.MaxBytesReader(c.Response(), req.Body, staffBodyLimit))
-	if _, tooLarge := errors.AsType[*http.MaxBytesError](err); tooLarge {
-		return false, h.fail(c, http.StatusRequestEntityTooLarge, "too_large", "errors.tooLarge", nil)
-	}
-	if err != nil || json.Unmarshal(raw, v) != nil {
-		return false, h.fail(c, http.StatusBadRequest, "bad_request", "errors.badRequest", nil)
-	}
-	return true, nil
+	_ = h.failStatus(c, status)
 }
 
 // workspace returns the workspace, or answers 503 when this server has
 // none (a test serving pages only).
 func (h *staffHandlers) workspace(c echo.Context) (*staff.Workspace, error) {
 	if h.srv.Staff == nil {
-		return nil, h.fail(c, http.StatusServiceUnavailable, "unavailable", "errors.unavailable", nil)
+		return nil, h.failStatus(c, http.StatusServiceUnavailable)
 	}
 	return h.srv.Staff, nil
 }
 
 // ---- Pages ----
 
-// staffBoot is what every workspace page holds for its script.
-type staffBoot struct {
-	Lang string   `json:"lang"`
-	Name string   `json:"name"`
-	Zone string   `json:"zone"`
-	Me   *staffMe `json:"me"`
-	Link string   `json:"link,omitempty"` // the state of the link the page was opened with
-}
-
-type staffMe struct {
-	Email string `json:"email"`
-	Lang  string `json:"lang"`
-}
-
-var staffShell = template.Must(template.New("staff").Parse(`<!doctype html>
-<html lang="{{.Tag}}" dir="{{.Dir}}">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="robots" content="noindex, nofollow">
-<meta name="referrer" content="same-origin">
-<title>{{.Title}}</title>
-<link rel="icon" href="/favicon.svg" type="image/svg+xml">
-{{range .CSS}}<link rel="stylesheet" href="{{.}}">
-{{end}}<script type="module" src="{{.Entry}}"></script>
-{{if .Strings}}<link rel="modulepreload" href="{{.Strings}}">
-{{end}}</head>
-<body>
-<div id="root"><noscript><p>{{.NoScript}}</p></noscript></div>
-<script type="application/json" id="staff-data">{{.Boot}}</script>
-</body>
-</html>
-`))
-
 // shell answers a workspace page: the document its script renders in, in
 // the answer's language.
 func (h *staffHandlers) shell(c echo.Context, status int, link string) error {
-	s := h.srv.Site()
-	code := h.lang(c)
-	lang, ok := s.Info.Language(code)
+	b := h.srv.Build()
+	lang, ok := b.Info.Language(h.lang(c))
 	if !ok {
-		lang = s.Info.Default()
+		lang = b.Info.Default()
 	}
-	boot := staffBoot{Lang: lang.Code, Name: s.Info.Name, Zone: "UTC", Link: link}
+	boot := sitebuild.StaffBoot{Lang: lang.Code, Name: b.Info.Name, Zone: "UTC", Link: link}
 	if ws := h.srv.Staff; ws != nil {
 		boot.Zone = ws.Location().String()
 	}
 	if sess, ok := c.Get(staffSessionKey).(staff.Session); ok {
-		boot.Me = &staffMe{Email: sess.Member.Email, Lang: sess.Member.Lang}
+		boot.Me = &sitebuild.StaffMember{Email: sess.Member.Email, Lang: sess.Member.Lang}
 	}
-	data, err := json.Marshal(boot)
+	page, err := b.StaffPage(lang, boot)
 	if err != nil {
 		return h.failure(c, err)
 	}
-	m := s.Bundle.Manifest.Staff
-	var b bytes.Buffer
-	err = staffShell.Execute(&b, map[string]any{
-		"Tag": lang.Tag, "Dir": lang.Dir,
-		"Title":    s.StaffLocales.T(lang.Code, "app.name", "name", s.Info.Name),
-		"NoScript": s.StaffLocales.T(lang.Code, "app.noScript"),
-		"CSS":      m.CSS, "Entry": m.Entry, "Strings": m.Locales[lang.Code],
-		// encoding/json escapes <, > and &: nothing closes the element.
-		"Boot": template.JS(data),
-	})
-	if err != nil {
-		return h.failure(c, err)
-	}
-	return c.HTMLBlob(status, b.Bytes())
+	return c.HTMLBlob(status, page)
 }
 
 // privatePage answers a page behind the session: its shell for a member,
@@ -452,7 +358,7 @@ func (h *staffHandlers) fallback(c echo.Context) error {
 	if !ok {
 		return h.fail(c, http.StatusUnauthorized, "signed_out", "errors.signedOut", nil)
 	}
-	return h.fail(c, http.StatusNotFound, "not_found", "errors.notFound", nil)
+	return h.failStatus(c, http.StatusNotFound)
 }
 
 // signInPage is the sign-in page; a member already signed in goes on.
@@ -519,7 +425,7 @@ func (h *staffHandlers) refusal(c echo.Context, err error) error {
 		}
 		return h.fail(c, status, "link_"+string(te.State), key, nil)
 	case errors.Is(err, staff.ErrNotFound):
-		return h.fail(c, http.StatusNotFound, "not_found", "errors.notFound", nil)
+		return h.failStatus(c, http.StatusNotFound)
 	case errors.Is(err, staff.ErrInvalidEmail):
 		return h.fail(c, http.StatusUnprocessableEntity, "invalid", "errors.invalidEmail", map[string]string{"email": "errors.invalidEmail"})
 	case errors.Is(err, staff.ErrCeremony):

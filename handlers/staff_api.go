@@ -63,10 +63,10 @@ func (h *staffHandlers) setLanguage(c echo.Context) error {
 	var body struct {
 		Lang string `json:"lang"`
 	}
-	if ok, err := h.readJSON(c, &body); !ok {
+	if err := decodeJSON(c, staffBodyLimit, &body); err != nil {
 		return err
 	}
-	if _, known := h.srv.Site().Info.Language(body.Lang); !known {
+	if _, known := h.srv.Build().Info.Language(body.Lang); !known {
 		return h.fail(c, http.StatusUnprocessableEntity, "invalid", "errors.badRequest", nil)
 	}
 	m, err := h.srv.Staff.SetLanguage(c.Request().Context(), h.member(c).Member, body.Lang)
@@ -120,7 +120,7 @@ func (h *staffHandlers) messages(c echo.Context) error {
 		folder = staff.FolderNew
 	}
 	if !staff.ValidFolder(folder) {
-		return h.fail(c, http.StatusBadRequest, "bad_request", "errors.badRequest", nil)
+		return h.failStatus(c, http.StatusBadRequest)
 	}
 	page, err := h.srv.Staff.Messages(ctx, staff.MessageQuery{Folder: folder, Search: c.QueryParam("q"), After: c.QueryParam("after")})
 	if err != nil {
@@ -149,7 +149,7 @@ func (h *staffHandlers) setHandled(c echo.Context) error {
 	var body struct {
 		Handled bool `json:"handled"`
 	}
-	if ok, err := h.readJSON(c, &body); !ok {
+	if err := decodeJSON(c, staffBodyLimit, &body); err != nil {
 		return err
 	}
 	m, err := h.srv.Staff.SetHandled(c.Request().Context(), c.Param("ref"), body.Handled, h.member(c).Member.Email)
@@ -220,7 +220,7 @@ func (h *staffHandlers) bookings(c echo.Context) error {
 		view = staff.ViewUpcoming
 	}
 	if !staff.ValidView(view) {
-		return h.fail(c, http.StatusBadRequest, "bad_request", "errors.badRequest", nil)
+		return h.failStatus(c, http.StatusBadRequest)
 	}
 	out := staffBookings{View: view}
 	if view == staff.ViewUpcoming {
@@ -273,7 +273,7 @@ func (h *staffHandlers) cancelBooking(c echo.Context) error {
 	var body struct {
 		Reason string `json:"reason"`
 	}
-	if ok, err := h.readJSON(c, &body); !ok {
+	if err := decodeJSON(c, staffBodyLimit, &body); err != nil {
 		return err
 	}
 	b, err := h.srv.Staff.CancelBooking(c.Request().Context(), id, body.Reason, h.member(c).Member.Email)
@@ -285,7 +285,7 @@ func (h *staffHandlers) cancelBooking(c echo.Context) error {
 	case errors.Is(err, booking.ErrCancelledAlready):
 		return h.fail(c, http.StatusConflict, "cancelled_already", "errors.cancelledAlready", nil)
 	case errors.Is(err, staff.ErrCannotCancel):
-		return h.fail(c, http.StatusServiceUnavailable, "unavailable", "errors.unavailable", nil)
+		return h.failStatus(c, http.StatusServiceUnavailable)
 	case err != nil:
 		return h.refusal(c, err)
 	}
@@ -362,7 +362,7 @@ type privacyRequest struct {
 
 func (h *staffHandlers) privacySearch(c echo.Context) error {
 	var body privacyRequest
-	if ok, err := h.readJSON(c, &body); !ok {
+	if err := decodeJSON(c, staffBodyLimit, &body); err != nil {
 		return err
 	}
 	p, err := h.srv.Staff.FindPerson(c.Request().Context(), body.Email, h.member(c).Member.Email)
@@ -376,7 +376,7 @@ func (h *staffHandlers) privacySearch(c echo.Context) error {
 // has been typed again to confirm.
 func (h *staffHandlers) privacyErase(c echo.Context) error {
 	var body privacyRequest
-	if ok, err := h.readJSON(c, &body); !ok {
+	if err := decodeJSON(c, staffBodyLimit, &body); err != nil {
 		return err
 	}
 	email, valid := staff.NormalizeEmail(body.Email)

@@ -25,7 +25,7 @@ type signedIn struct {
 
 // tooMany answers a request over a limit (throttled has set Retry-After).
 func (h *staffHandlers) tooMany(c echo.Context) error {
-	return h.fail(c, http.StatusTooManyRequests, "rate_limited", "errors.rateLimited", nil)
+	return h.failStatus(c, http.StatusTooManyRequests)
 }
 
 // startSession sets the cookie of a new session, after ending the one the
@@ -70,7 +70,7 @@ func (h *staffHandlers) finishSignIn(c echo.Context) error {
 		return h.tooMany(c)
 	}
 	var body credentialRequest
-	if ok, err := h.readJSON(c, &body); !ok {
+	if err := decodeJSON(c, staffBodyLimit, &body); err != nil {
 		return err
 	}
 	ceremony := h.cookie(c, staffCeremonyCookie)
@@ -105,7 +105,7 @@ func (h *staffHandlers) requestLink(c echo.Context) error {
 		return h.tooMany(c)
 	}
 	var body linkRequest
-	if ok, err := h.readJSON(c, &body); !ok {
+	if err := decodeJSON(c, staffBodyLimit, &body); err != nil {
 		return err
 	}
 	email, valid := staff.NormalizeEmail(body.Email)
@@ -140,7 +140,7 @@ func (h *staffHandlers) useLink(c echo.Context) error {
 		return h.tooMany(c)
 	}
 	var body useLinkRequest
-	if ok, err := h.readJSON(c, &body); !ok {
+	if err := decodeJSON(c, staffBodyLimit, &body); err != nil {
 		return err
 	}
 	_, token, err := ws.UseSignInLink(c.Request().Context(), body.Token)
@@ -160,7 +160,7 @@ func (h *staffHandlers) beginPasskey(c echo.Context) error {
 		return err
 	}
 	var body credentialRequest
-	if ok, err := h.readJSON(c, &body); !ok {
+	if err := decodeJSON(c, staffBodyLimit, &body); err != nil {
 		return err
 	}
 	ctx := c.Request().Context()
@@ -195,7 +195,7 @@ func (h *staffHandlers) finishPasskey(c echo.Context) error {
 		return err
 	}
 	var body credentialRequest
-	if ok, err := h.readJSON(c, &body); !ok {
+	if err := decodeJSON(c, staffBodyLimit, &body); err != nil {
 		return err
 	}
 	var signedInAs *staff.Session

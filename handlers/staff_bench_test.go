@@ -13,6 +13,7 @@ import (
 
 	"github.com/northbeam/site/internal/assets"
 	"github.com/northbeam/site/internal/contact"
+	"github.com/northbeam/site/internal/sitetest"
 	"github.com/northbeam/site/internal/store"
 	"github.com/northbeam/site/render"
 )
@@ -62,11 +63,11 @@ func BenchmarkStaffInbox(b *testing.B) {
 		b.ReportMetric(float64(len(data)), "B-json")
 	})
 
-	cfg, err := assets.LoadConfig(filepath.Join(projectRoot, "esbuild.config.mjs"))
+	cfg, err := assets.LoadConfig(filepath.Join(sitetest.Root(), "esbuild.config.mjs"))
 	if err != nil {
 		b.Fatal(err)
 	}
-	opts, err := cfg.ServerOptions(projectRoot)
+	opts, err := cfg.ServerOptions(sitetest.Root())
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -76,7 +77,7 @@ func BenchmarkStaffInbox(b *testing.B) {
 	if len(res.Errors) > 0 {
 		b.Fatalf("building the render bench: %v", res.Errors)
 	}
-	engine, err := render.NewEngine(res.OutputFiles[0].Contents, render.Options{Runtimes: 1, Logger: quietLog()})
+	engine, err := render.NewEngine(res.OutputFiles[0].Contents, render.Options{Runtimes: 1, Logger: sitetest.QuietLog()})
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -61,24 +61,25 @@ func (h *staffHandlers) exportPerson(c echo.Context) error {
 	var email string
 	mediaType, _, _ := mime.ParseMediaType(req.Header.Get(echo.HeaderContentType))
 	switch mediaType {
-	case mimeForm:
-		raw, err := io.ReadAll(http.MaxBytesReader(c.Response(), req.Body, staffBodyLimit))
+	case echo.MIMEApplicationForm:
+		// A form too large to be the privacy page's is no form of ours.
+		raw, err := readBody(c, staffBodyLimit)
 		if err != nil {
-			return h.fail(c, http.StatusBadRequest, "bad_request", "errors.badRequest", nil)
+			return h.failStatus(c, http.StatusBadRequest)
 		}
 		values, err := url.ParseQuery(string(raw))
 		if err != nil {
-			return h.fail(c, http.StatusBadRequest, "bad_request", "errors.badRequest", nil)
+			return h.failStatus(c, http.StatusBadRequest)
 		}
 		email = values.Get("email")
-	case mimeJSON:
+	case echo.MIMEApplicationJSON:
 		var body privacyRequest
-		if ok, err := h.readJSON(c, &body); !ok {
+		if err := decodeJSON(c, staffBodyLimit, &body); err != nil {
 			return err
 		}
 		email = body.Email
 	default:
-		return h.fail(c, http.StatusUnsupportedMediaType, "unsupported_type", "errors.unsupportedType", nil)
+		return h.failStatus(c, http.StatusUnsupportedMediaType)
 	}
 	p, err := h.srv.Staff.ExportPerson(req.Context(), email, h.member(c).Member.Email)
 	if err != nil {

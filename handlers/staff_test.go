@@ -20,6 +20,7 @@ import (
 	"github.com/northbeam/site/internal/contact"
 	"github.com/northbeam/site/internal/mail"
 	"github.com/northbeam/site/internal/mail/mailtest"
+	"github.com/northbeam/site/internal/sitetest"
 	"github.com/northbeam/site/internal/staff"
 	"github.com/northbeam/site/internal/store"
 	"github.com/northbeam/site/internal/store/storetest"
@@ -31,33 +32,12 @@ type staffEnv struct {
 	h     http.Handler
 	st    *store.Store
 	ws    *staff.Workspace
-	clock *testClock
+	clock *sitetest.Clock
 }
 
 type staffOptions struct {
 	signInRate, linkRate RateLimit
 	baseURL              string // default the test site's, https://example.test
-}
-
-// newStaffWorkspace returns the workspace of the tests on st, with the
-// shipped strings and mail, the consultancy in Berlin.
-func newStaffWorkspace(t testing.TB, st *store.Store, baseURL string, now func() time.Time) *staff.Workspace {
-	t.Helper()
-	s := testSite(t)
-	content := os.DirFS(filepath.Join(projectRoot, "content"))
-	mailer, err := contact.NewMailer(content, contact.Brand{Name: s.Info.Name, Email: s.Info.Email, BaseURL: baseURL, ResponseHours: 24}, testInbox)
-	if err != nil {
-		t.Fatal(err)
-	}
-	berlin, _ := time.LoadLocation("Europe/Berlin")
-	ws, err := staff.New(st, staff.Config{
-		BaseURL: baseURL, Name: s.Info.Name, Location: berlin,
-		Texts: s.StaffLocales, Content: content, Contact: mailer, Now: now,
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return ws
 }
 
 func newStaffEnv(t testing.TB, backend store.Backend, opts staffOptions) *staffEnv {
@@ -66,10 +46,10 @@ func newStaffEnv(t testing.TB, backend store.Backend, opts staffOptions) *staffE
 		opts.baseURL = "https://example.test"
 	}
 	st := storetest.Open(t, backend)
-	clock := &testClock{now: time.Date(2027, 6, 7, 8, 0, 0, 0, time.UTC)}
-	ws := newStaffWorkspace(t, st, opts.baseURL, clock.Now)
-	srv := NewServer(testSite(t), Services{
-		Log: quietLog(), Store: st, Staff: ws, Now: clock.Now,
+	clock := sitetest.NewClock(time.Date(2027, 6, 7, 8, 0, 0, 0, time.UTC))
+	ws := sitetest.StaffWorkspace(t, st, opts.baseURL, clock.Now)
+	srv := NewServer(sitetest.Site(t), Services{
+		Log: sitetest.QuietLog(), Store: st, Staff: ws, Now: clock.Now,
 		StaffSignInRate: opts.signInRate, StaffLinkRate: opts.linkRate,
 	})
 	return &staffEnv{h: New(srv), st: st, ws: ws, clock: clock}
@@ -108,19 +88,6 @@ func setCookie(rec *httptest.ResponseRecorder, name string) (*http.Cookie, bool)
 	return nil, false
 }
 
-var staffLinkToken = regexp.MustCompile(`/staff/link\?token=([A-Za-z0-9_-]+)`)
-
-// mailedLink returns the token of the latest sign-in link in the outbox.
-func (env *staffEnv) mailedLink(t testing.TB) string {
-	t.Helper()
-	var body string
-	if err := env.st.QueryRowContext(context.Background(), `SELECT text_body FROM outbox WHERE kind = ? ORDER BY id DESC LIMIT 1`,
-		staff.KindSignInLink).Scan(&body); err != nil {
-		t.Fatalf("no sign-in link mailed: %v", err)
-	}
-	return staffLinkToken.FindStringSubmatch(body)[1]
-}
-
 // signIn gives email access and signs in through a mailed link, as a
 // member does, and returns the session cookie ("name=value").
 func (env *staffEnv) signIn(t testing.TB, email string, cookies ...string) string {
@@ -131,7 +98,7 @@ func (env *staffEnv) signIn(t testing.TB, email string, cookies ...string) strin
 	if rec := env.do(t, "POST", "/staff/api/sign-in/link", `{"email":"`+email+`"}`); rec.Code != http.StatusAccepted {
 		t.Fatalf("asking for a link: %d %s", rec.Code, rec.Body)
 	}
-	rec := env.do(t, "POST", "/staff/api/sign-in/link/use", `{"token":"`+env.mailedLink(t)+`"}`, cookies...)
+	rec := env.do(t, "POST", "/staff/api/sign-in/link/use", `{"token":"`+sitetest.MailedSignInToken(t, env.st)+`"}`, cookies...)
 	if rec.Code != http.StatusOK {
 		t.Fatalf("using the link: %d %s", rec.Code, rec.Body)
 	}
@@ -239,13 +206,13 @@ func checkStaffHeaders(t *testing.T, name string, h http.Header) {
 // its pages load none of the visitors' scripts (no consent banner, no
 // analytics), and a visitor's first load gains no byte of the workspace.
 func TestStaffStaysOutOfThePublicSite(t *testing.T) {
-	s := testSite(t)
+	s := sitetest.Site(t)
 	h := testHandler(t)
-	if body := get(t, h, "/sitemap.xml").Body.String(); strings.Contains(body, "/staff") {
+	if body := sitetest.Get(t, h, "/sitemap.xml").Body.String(); strings.Contains(body, "/staff") {
 		t.Error("the sitemap lists the workspace")
 	}
 	m := s.Bundle.Manifest
-	page := get(t, h, "/staff/sign-in").Body.String()
+	page := sitetest.Get(t, h, "/staff/sign-in").Body.String()
 	if strings.Contains(page, m.Entry) || strings.Contains(page, "gtag") || strings.Contains(page, "googletagmanager") {
 		t.Errorf("the sign-in page loads the public app or analytics:\n%s", page)
 	}
@@ -312,7 +279,7 @@ func TestStaffSessionFixation(t *testing.T) {
 			t.Fatal(err)
 		}
 		env.do(t, "POST", "/staff/api/sign-in/link", `{"email":"ada@northbeam.test"}`)
-		rec := env.do(t, "POST", "/staff/api/sign-in/link/use", `{"token":"`+env.mailedLink(t)+`"}`)
+		rec := env.do(t, "POST", "/staff/api/sign-in/link/use", `{"token":"`+sitetest.MailedSignInToken(t, env.st)+`"}`)
 		ck, _ := setCookie(rec, staffSession)
 		if ck == nil || !ck.Secure || !ck.HttpOnly || ck.SameSite != http.SameSiteStrictMode || ck.Path != "/" || ck.Domain != "" {
 			t.Errorf("session cookie %+v: want __Host-, Secure, HttpOnly, SameSite=Strict, Path=/", ck)
@@ -326,7 +293,7 @@ func TestStaffCookieOnLocalhost(t *testing.T) {
 	env := newStaffEnv(t, store.SQLite, staffOptions{baseURL: "http://localhost:8080"})
 	env.ws.Invite(context.Background(), "ada@northbeam.test", staff.ActorCommandLine)
 	env.do(t, "POST", "/staff/api/sign-in/link", `{"email":"ada@northbeam.test"}`)
-	rec := env.do(t, "POST", "/staff/api/sign-in/link/use", `{"token":"`+env.mailedLink(t)+`"}`)
+	rec := env.do(t, "POST", "/staff/api/sign-in/link/use", `{"token":"`+sitetest.MailedSignInToken(t, env.st)+`"}`)
 	ck, ok := setCookie(rec, "nb_staff")
 	if !ok || ck.Secure || !ck.HttpOnly || ck.SameSite != http.SameSiteStrictMode {
 		t.Errorf("localhost cookie %+v", ck)
@@ -348,7 +315,7 @@ func TestStaffLinksExpireAndWorkOnce(t *testing.T) {
 			t.Errorf("a fresh invitation: %d %s", rec.Code, rec.Body)
 		}
 		env.do(t, "POST", "/staff/api/sign-in/link", `{"email":"ada@northbeam.test"}`)
-		token := env.mailedLink(t)
+		token := sitetest.MailedSignInToken(t, env.st)
 		page := "/staff/link?token=" + token
 		if rec := env.do(t, "GET", page, ""); rec.Code != http.StatusOK {
 			t.Errorf("opening a fresh link spends nothing: %d", rec.Code)
@@ -372,7 +339,7 @@ func TestStaffLinksExpireAndWorkOnce(t *testing.T) {
 		}
 
 		env.do(t, "POST", "/staff/api/sign-in/link", `{"email":"ada@northbeam.test"}`)
-		late := env.mailedLink(t)
+		late := sitetest.MailedSignInToken(t, env.st)
 		env.clock.Advance(15 * time.Minute)
 		rec = env.do(t, "POST", "/staff/api/sign-in/link/use", `{"token":"`+late+`"}`)
 		if e := decodeAPIError(t, rec); rec.Code != http.StatusGone || e.Code != "link_expired" {
@@ -428,7 +395,7 @@ func TestStaffCrossSitePOSTsAreRefused(t *testing.T) {
 			}
 		}
 	}
-	if n := count(t, env.st, `SELECT count(*) FROM staff_audit WHERE action <> 'sign-in' AND action <> 'invitation'`); n != 0 {
+	if n := sitetest.Count(t, env.st, `SELECT count(*) FROM staff_audit WHERE action <> 'sign-in' AND action <> 'invitation'`); n != 0 {
 		t.Errorf("refused requests did something: %d audit entries", n)
 	}
 	// From the workspace's origin, without Sec-Fetch-Site (an older browser).
@@ -441,15 +408,6 @@ func TestStaffCrossSitePOSTsAreRefused(t *testing.T) {
 	if rec.Code != http.StatusNoContent {
 		t.Errorf("a same-origin sign-out: %d %s", rec.Code, rec.Body)
 	}
-}
-
-func count(t testing.TB, q store.Querier, query string, args ...any) int {
-	t.Helper()
-	var n int
-	if err := q.QueryRowContext(context.Background(), query, args...).Scan(&n); err != nil {
-		t.Fatal(err)
-	}
-	return n
 }
 
 // Sign-in attempts and link requests are limited per client; a link is
@@ -482,13 +440,13 @@ func TestStaffSignInRateLimit(t *testing.T) {
 			}
 		}
 		for _, target := range []string{"/staff/api/sign-in/link/use", "/staff/api/sign-in/begin", "/staff/api/sign-in/finish"} {
-			rec := env.do(t, "POST", target, `{"token":"`+env.mailedLink(t)+`"}`)
+			rec := env.do(t, "POST", target, `{"token":"`+sitetest.MailedSignInToken(t, env.st)+`"}`)
 			if rec.Code != http.StatusTooManyRequests || rec.Header().Get("Retry-After") == "" {
 				t.Errorf("%s over the limit: %d", target, rec.Code)
 			}
 		}
 		env.clock.Advance(time.Minute)
-		if rec := env.do(t, "POST", "/staff/api/sign-in/link/use", `{"token":"`+env.mailedLink(t)+`"}`); rec.Code != http.StatusOK {
+		if rec := env.do(t, "POST", "/staff/api/sign-in/link/use", `{"token":"`+sitetest.MailedSignInToken(t, env.st)+`"}`); rec.Code != http.StatusOK {
 			t.Errorf("a minute later, the right link: %d %s", rec.Code, rec.Body)
 		}
 	})
@@ -539,7 +497,7 @@ func TestStaffWorkspaceAPI(t *testing.T) {
 		if m := staffJSON[map[string]staffMessage](t, rec)["message"]; m.Folder != "new" {
 			t.Errorf("not spam: %+v", m)
 		}
-		if n := count(t, env.st, `SELECT count(*) FROM outbox WHERE kind = 'contact.notify'`); n != 1 {
+		if n := sitetest.Count(t, env.st, `SELECT count(*) FROM outbox WHERE kind = 'contact.notify'`); n != 1 {
 			t.Errorf("%d notifications after not-spam, want 1", n)
 		}
 
@@ -596,7 +554,7 @@ func TestStaffWorkspaceAPI(t *testing.T) {
 		if e := decodeAPIError(t, rec); rec.Code != http.StatusUnprocessableEntity || e.Fields["confirm"] == "" {
 			t.Errorf("an erasure without its confirmation: %d %+v", rec.Code, e)
 		}
-		if n := count(t, env.st, `SELECT count(*) FROM messages WHERE email = 'zoe@example.com'`); n != 1 {
+		if n := sitetest.Count(t, env.st, `SELECT count(*) FROM messages WHERE email = 'zoe@example.com'`); n != 1 {
 			t.Error("an unconfirmed erasure erased")
 		}
 		rec = env.do(t, "POST", "/staff/api/privacy/erase", `{"email":"zoe@example.com","confirm":" Zoe@Example.com"}`, cookie)
@@ -650,7 +608,7 @@ func TestStaffLanguages(t *testing.T) {
 	if !strings.Contains(page, `<html lang="ar" dir="rtl">`) || !strings.Contains(page, `"me":{"email":"ada@northbeam.test","lang":"ar"}`) {
 		t.Errorf("the workspace in Arabic:\n%s", page)
 	}
-	locales := testSite(t).StaffLocales
+	locales := sitetest.Site(t).StaffLocales
 	if e := decodeAPIError(t, env.do(t, "GET", "/staff/api/messages/nope", "", cookie)); e.Message != locales.T("ar", "errors.notFound") {
 		t.Errorf("an error in Arabic: %+v", e)
 	}
@@ -663,7 +621,7 @@ func TestStaffLanguages(t *testing.T) {
 // Every string of the workspace exists in every language, and every one
 // is used (the public strings' test, for content/staff/locales).
 func TestStaffStringsComplete(t *testing.T) {
-	s := testSite(t)
+	s := sitetest.Site(t)
 	ref := s.StaffLocales.Keys("en")
 	placeholder := regexp.MustCompile(`\{\{\w+\}\}`)
 	for _, lang := range s.Info.Languages {
@@ -681,8 +639,8 @@ func TestStaffStringsComplete(t *testing.T) {
 		}
 	}
 	var src strings.Builder
-	for _, dir := range []string{"frontend/staff", "handlers", "internal/staff"} {
-		filepath.WalkDir(filepath.Join(projectRoot, dir), func(p string, d os.DirEntry, err error) error {
+	for _, dir := range []string{"frontend/staff", "handlers", "internal/sitebuild", "internal/staff"} {
+		filepath.WalkDir(filepath.Join(sitetest.Root(), dir), func(p string, d os.DirEntry, err error) error {
 			if err != nil || d.IsDir() || strings.HasSuffix(p, "_test.go") || !(strings.HasSuffix(p, ".go") || strings.HasSuffix(p, ".ts") || strings.HasSuffix(p, ".tsx")) {
 				return err
 			}
@@ -719,18 +677,18 @@ func TestStaffStringsComplete(t *testing.T) {
 // again, and the audit log records it.
 func TestStaffCancelsABooking(t *testing.T) {
 	forEachBackend(t, func(t *testing.T, backend store.Backend) {
-		benv := newBookingEnvOn(t, backend, bookingFixture, &monday7am)
+		benv := newBookingEnvOn(t, backend, sitetest.BookingFixture, &monday7am)
 		ctx := context.Background()
 		created := bookSlot(t, benv, validBooking(t, "09:00", "ar"))
 
-		cancellation, err := booking.NewStaffCancellation(benv.service, os.DirFS(filepath.Join(projectRoot, "content")))
+		cancellation, err := booking.NewStaffCancellation(benv.service, sitetest.Content())
 		if err != nil {
 			t.Fatal(err)
 		}
 		ws := staffWithBookings(t, benv.store, benv.service.Now, cancellation)
-		clock := &testClock{now: monday7am}
+		clock := sitetest.NewClock(monday7am)
 		env := &staffEnv{st: benv.store, ws: ws, clock: clock,
-			h: New(NewServer(testSite(t), Services{Log: quietLog(), Store: benv.store, Booking: benv.service, Staff: ws, Now: clock.Now}))}
+			h: New(NewServer(sitetest.Site(t), Services{Log: sitetest.QuietLog(), Store: benv.store, Booking: benv.service, Staff: ws, Now: clock.Now}))}
 		cookie := env.signIn(t, "ops@northbeam.test")
 
 		agenda := staffJSON[staffBookings](t, env.do(t, "GET", "/staff/api/bookings", "", cookie))
@@ -754,7 +712,7 @@ func TestStaffCancelsABooking(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		worker := mail.NewWorker(benv.store, sender, mail.WorkerConfig{Logger: quietLog()})
+		worker := mail.NewWorker(benv.store, sender, mail.WorkerConfig{Logger: sitetest.QuietLog()})
 		if _, err := worker.DrainOnce(ctx); err != nil {
 			t.Fatal(err)
 		}
@@ -775,7 +733,7 @@ func TestStaffCancelsABooking(t *testing.T) {
 		for _, m := range got {
 			byRecipient[strings.Join(m.To, ",")] = m
 		}
-		visitor, notify := byRecipient["amira@example.com"], byRecipient[testInbox]
+		visitor, notify := byRecipient["amira@example.com"], byRecipient[sitetest.Inbox]
 		text, _ := visitor.Text()
 		if !strings.HasPrefix(visitor.Subject, "إلغاء الموعد") || !strings.Contains(text, "نعتذر، المستشارة مريضة اليوم.") {
 			t.Errorf("the visitor's mail: %q\n%s", visitor.Subject, text)
@@ -785,33 +743,26 @@ func TestStaffCancelsABooking(t *testing.T) {
 			if len(files) != 1 || files[0].Params["method"] != "CANCEL" {
 				t.Fatalf("mail to %v: attachments %+v", m.To, files)
 			}
-			parseBookingInvite(t, files[0].Body, "CANCEL")
+			sitetest.ParseInvite(t, files[0].Body, "CANCEL")
 		}
 		if notifyText, _ := notify.Text(); !strings.Contains(notifyText, "ops@northbeam.test") {
 			t.Errorf("the consultancy's copy does not say who cancelled:\n%s", notifyText)
 		}
 		// The time is free again.
 		bookSlot(t, benv, validBooking(t, "09:00", "fr"))
-		if n := count(t, benv.store, `SELECT count(*) FROM staff_audit WHERE action = 'booking-cancellation' AND actor = 'ops@northbeam.test'`); n != 1 {
+		if n := sitetest.Count(t, benv.store, `SELECT count(*) FROM staff_audit WHERE action = 'booking-cancellation' AND actor = 'ops@northbeam.test'`); n != 1 {
 			t.Errorf("%d audit entries for the cancellation", n)
 		}
 	})
 }
 
 // staffWithBookings is the tests' workspace with the booking service's
-// cancellation.
+// cancellation, and no mail of its own.
 func staffWithBookings(t testing.TB, st *store.Store, now func() time.Time, c *booking.StaffCancellation) *staff.Workspace {
 	t.Helper()
-	s := testSite(t)
-	berlin, _ := time.LoadLocation("Europe/Berlin")
-	ws, err := staff.New(st, staff.Config{
-		BaseURL: "https://example.test", Name: s.Info.Name, Location: berlin,
-		Texts: s.StaffLocales, Content: os.DirFS(filepath.Join(projectRoot, "content")), Bookings: c, Now: now,
+	return sitetest.StaffWorkspace(t, st, sitetest.BaseURL, now, func(cfg *staff.Config) {
+		cfg.Bookings, cfg.Contact = c, nil
 	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return ws
 }
 
 // A site at an IP address (BASE_URL=http://127.0.0.1:8080) starts, and its

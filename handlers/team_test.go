@@ -1,12 +1,14 @@
 package handlers
 
 import (
-	"context"
 	"html"
 	"net/http"
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/northbeam/site/internal/sitebuild"
+	"github.com/northbeam/site/internal/sitetest"
 )
 
 // TestTeamInEveryLanguage: the team page introduces everyone, each person
@@ -14,13 +16,13 @@ import (
 // author links to that page, in the markup and in BlogPosting's author.
 func TestTeamInEveryLanguage(t *testing.T) {
 	h := testHandler(t)
-	s := testSite(t)
+	s := sitetest.Site(t)
 	for _, lang := range s.Info.Languages {
-		people := s.team.People(lang.Code)
+		people := s.Team().People(lang.Code)
 		if len(people) < 4 {
 			t.Fatalf("%s: %d people", lang.Code, len(people))
 		}
-		list := markup(get(t, h, lang.LocalPath("/team")).Body.String())
+		list := markup(sitetest.Get(t, h, lang.LocalPath("/team")).Body.String())
 		for _, p := range people {
 			path := lang.LocalPath("/team/" + p.Slug)
 			if !strings.Contains(list, `href="`+path+`"`) || !strings.Contains(list, p.Role) {
@@ -33,7 +35,7 @@ func TestTeamInEveryLanguage(t *testing.T) {
 					t.Errorf("%s: %s's expertise %q is not an item of its own", lang.LocalPath("/team"), p.Name, e)
 				}
 			}
-			rec := get(t, h, path)
+			rec := sitetest.Get(t, h, path)
 			if rec.Code != http.StatusOK {
 				t.Errorf("%s: status %d", path, rec.Code)
 				continue
@@ -54,11 +56,11 @@ func TestTeamInEveryLanguage(t *testing.T) {
 				t.Errorf("%s: ProfilePage %v", path, profile)
 			}
 		}
-		for _, post := range s.blog.Posts(lang.Code) {
-			author, _ := s.team.ByName(lang.Code, post.Author)
+		for _, post := range s.Blog().Posts(lang.Code) {
+			author, _ := s.Team().ByName(lang.Code, post.Author)
 			want := lang.LocalPath("/team/" + author.Slug)
 			postURL := lang.LocalPath("/blog/" + post.Slug)
-			body := get(t, h, postURL).Body.String()
+			body := sitetest.Get(t, h, postURL).Body.String()
 			if !regexp.MustCompile(`<a [^>]*href="` + regexp.QuoteMeta(want) + `"[^>]*rel="author"|<a [^>]*rel="author"[^>]*href="` + regexp.QuoteMeta(want) + `"`).MatchString(markup(body)) {
 				t.Errorf("%s: the author's name does not link to %s", postURL, want)
 			}
@@ -70,7 +72,7 @@ func TestTeamInEveryLanguage(t *testing.T) {
 					t.Errorf("%s: BlogPosting author %v, want a Person at %s", postURL, a, want)
 				}
 			}
-			if page := markup(get(t, h, want).Body.String()); !strings.Contains(page, `href="`+postURL+`"`) {
+			if page := markup(sitetest.Get(t, h, want).Body.String()); !strings.Contains(page, `href="`+postURL+`"`) {
 				t.Errorf("%s does not list the post %s", want, postURL)
 			}
 		}
@@ -80,10 +82,9 @@ func TestTeamInEveryLanguage(t *testing.T) {
 // TestAnAuthorWithoutAPageStopsTheStart: a post signed by someone who is
 // not on the team names its file, and the site does not start.
 func TestAnAuthorWithoutAPageStopsTheStart(t *testing.T) {
-	real := testSite(t)
 	posts := fixturePosts()
 	posts["en/guest.md"] = "---\ntitle: Guest\ndescription: A guest post.\npublished: 2026-03-20\nauthor: Nobody Here\ntranslationKey: guest\n---\n\nText.\n"
-	_, err := BuildSite(context.Background(), fixtureContent(t, posts), real.Bundle, real.Engine, Options{BaseURL: "https://example.test"})
+	_, err := sitetest.Rebuild(t, fixtureContent(t, posts), sitebuild.Options{BaseURL: "https://example.test"})
 	if err == nil || !strings.Contains(err.Error(), `blog/en/guest.md: author: "Nobody Here" has no page under team/en/`) {
 		t.Errorf("error %v, want one naming blog/en/guest.md and its author", err)
 	}

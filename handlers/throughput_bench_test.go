@@ -2,6 +2,7 @@ package handlers
 
 import (
 	"io"
+	"math"
 	"net/http"
 	"net/http/httptest"
 	"runtime"
@@ -9,6 +10,7 @@ import (
 	"time"
 
 	"github.com/northbeam/site/internal/accesslog"
+	"github.com/northbeam/site/internal/sitetest"
 )
 
 // discardWriter is a ResponseWriter that keeps its header map from one
@@ -42,7 +44,7 @@ func (w *discardWriter) Write(b []byte) (int, error) {
 // with gzip asks for it.
 func cachedRequest(t testing.TB, method, path string, header ...string) (serve func() *discardWriter, stop func()) {
 	logs := accesslog.New(io.Discard, time.Second)
-	h := New(NewServer(testSite(t), Services{Log: quietLog(), AccessLog: logs}))
+	h := New(NewServer(sitetest.Site(t), Services{Log: sitetest.QuietLog(), AccessLog: logs}))
 	req := httptest.NewRequest(method, path, nil)
 	req.Header.Set("Accept-Encoding", "gzip, deflate, br")
 	for i := 0; i+1 < len(header); i += 2 {
@@ -76,13 +78,13 @@ func BenchmarkCachedPage(b *testing.B) {
 // over 4096 requests, no more than the blocks of request ids (two
 // allocations per 256 requests) and a few of the runtime's own.
 func TestCachedRequestsDoNotAllocate(t *testing.T) {
-	s := testSite(t)
+	s := sitetest.Site(t)
 	var asset string
-	for name := range s.assets {
+	for name := range s.Bundle.Client {
 		asset = "/assets/" + name
 		break
 	}
-	page := get(t, testHandler(t), "/de/blog", "Accept-Encoding", "br")
+	page := sitetest.Get(t, testHandler(t), "/de/blog", "Accept-Encoding", "br")
 	cases := []struct {
 		name, method, path string
 		header             []string
@@ -104,15 +106,23 @@ func TestCachedRequestsDoNotAllocate(t *testing.T) {
 		if w := serve(); w.status != tc.status || w.header.Get("Content-Security-Policy") == "" || w.header.Get("X-Request-Id") == "" {
 			t.Fatalf("%s: status %d, %v", tc.name, w.status, w.header)
 		}
+		// The count is the process's: a goroutine the runtime or the
+		// access log wakes meanwhile adds a few allocations of its own, now
+		// and then. The fewest of three counts is the requests'; an
+		// allocation per request would show in every one.
 		const requests = 4096
-		var before, after runtime.MemStats
-		runtime.ReadMemStats(&before)
-		for range requests {
-			serve()
+		fewest := uint64(math.MaxUint64)
+		for range 3 {
+			var before, after runtime.MemStats
+			runtime.ReadMemStats(&before)
+			for range requests {
+				serve()
+			}
+			runtime.ReadMemStats(&after)
+			fewest = min(fewest, after.Mallocs-before.Mallocs)
 		}
-		runtime.ReadMemStats(&after)
-		if n := after.Mallocs - before.Mallocs; n > 2*requests/idBlockSize+8 {
-			t.Errorf("%s: %d allocations for %d requests", tc.name, n, requests)
+		if fewest > 2*requests/idBlockSize+8 {
+			t.Errorf("%s: %d allocations for %d requests", tc.name, fewest, requests)
 		}
 		stop()
 	}

@@ -7,6 +7,8 @@ import (
 	"net/http"
 	"strings"
 	"testing"
+
+	"github.com/northbeam/site/internal/sitetest"
 )
 
 // TestCaseStudiesInEveryLanguage renders the list and every case study in
@@ -15,7 +17,7 @@ import (
 // the sitemap.
 func TestCaseStudiesInEveryLanguage(t *testing.T) {
 	h := testHandler(t)
-	s := testSite(t)
+	s := sitetest.Site(t)
 	var sitemap struct {
 		URLs []struct {
 			Loc   string `xml:"loc"`
@@ -24,7 +26,7 @@ func TestCaseStudiesInEveryLanguage(t *testing.T) {
 			} `xml:"link"`
 		} `xml:"url"`
 	}
-	if err := xml.Unmarshal(get(t, h, "/sitemap.xml").Body.Bytes(), &sitemap); err != nil {
+	if err := xml.Unmarshal(sitetest.Get(t, h, "/sitemap.xml").Body.Bytes(), &sitemap); err != nil {
 		t.Fatal(err)
 	}
 	inSitemap := map[string]int{}
@@ -32,17 +34,17 @@ func TestCaseStudiesInEveryLanguage(t *testing.T) {
 		inSitemap[u.Loc] = len(u.Links)
 	}
 	for _, lang := range s.Info.Languages {
-		studies := s.work.Studies(lang.Code)
+		studies := s.Work().Studies(lang.Code)
 		if len(studies) < 3 {
 			t.Fatalf("%s: %d case studies", lang.Code, len(studies))
 		}
-		list := markup(get(t, h, lang.LocalPath("/work")).Body.String())
+		list := markup(sitetest.Get(t, h, lang.LocalPath("/work")).Body.String())
 		for _, st := range studies {
 			path := lang.LocalPath("/work/" + st.Slug)
 			if !strings.Contains(list, `href="`+path+`"`) || !strings.Contains(list, st.Title) || !strings.Contains(list, st.Quote.Text) {
 				t.Errorf("%s does not list %s with its title and quote", lang.LocalPath("/work"), path)
 			}
-			rec := get(t, h, path)
+			rec := sitetest.Get(t, h, path)
 			if rec.Code != http.StatusOK {
 				t.Errorf("%s: status %d", path, rec.Code)
 				continue
@@ -78,7 +80,7 @@ func TestCaseStudiesInEveryLanguage(t *testing.T) {
 				t.Errorf("%s: in the sitemap %v with %d alternates", path, ok, n)
 			}
 		}
-		if rec := get(t, h, lang.LocalPath("/work/no-such-study")); rec.Code != http.StatusNotFound {
+		if rec := sitetest.Get(t, h, lang.LocalPath("/work/no-such-study")); rec.Code != http.StatusNotFound {
 			t.Errorf("an unknown case study answers %d", rec.Code)
 		}
 	}
@@ -89,9 +91,9 @@ func TestCaseStudiesInEveryLanguage(t *testing.T) {
 // the clients' words before the contact form.
 func TestHomeLeadsToTheWork(t *testing.T) {
 	h := testHandler(t)
-	s := testSite(t)
+	s := sitetest.Site(t)
 	for _, lang := range s.Info.Languages {
-		body := markup(get(t, h, lang.LocalPath("/")).Body.String())
+		body := markup(sitetest.Get(t, h, lang.LocalPath("/")).Body.String())
 		hero := `href="` + lang.LocalPath("/work") + `" data-discover="true">` + s.Locales.T(lang.Code, "home.hero.work") + `</a>`
 		if !strings.Contains(body, hero) {
 			t.Errorf("%s: no hero link %s", lang.LocalPath("/"), hero)
@@ -102,7 +104,7 @@ func TestHomeLeadsToTheWork(t *testing.T) {
 		if work < 0 || voices < 0 || !(work < voices && voices < contact) {
 			t.Errorf("%s: selected work at %d, testimonials at %d, contact at %d", lang.LocalPath("/"), work, voices, contact)
 		}
-		for _, st := range s.work.Studies(lang.Code) {
+		for _, st := range s.Work().Studies(lang.Code) {
 			if !strings.Contains(body, st.Title) || !strings.Contains(body, st.Quote.Text) {
 				t.Errorf("%s: no %q or its quote", lang.LocalPath("/"), st.Title)
 			}

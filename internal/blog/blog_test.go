@@ -11,6 +11,7 @@ import (
 	"testing/fstest"
 	"time"
 
+	"github.com/northbeam/site/internal/content"
 	"github.com/northbeam/site/internal/intl"
 	"github.com/northbeam/site/internal/site"
 )
@@ -278,9 +279,9 @@ func TestLoadErrors(t *testing.T) {
 					t.Errorf("error lacks %q:\n%v", w, err)
 				}
 			}
-			var ce *ContentError
+			var ce *content.Error
 			if !errors.As(err, &ce) {
-				t.Errorf("error %v holds no *ContentError", err)
+				t.Errorf("error %v holds no *content.Error", err)
 			}
 		})
 	}

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/northbeam/site/internal/content"
 	"github.com/northbeam/site/internal/markdown"
 	"github.com/northbeam/site/internal/site"
 )
@@ -59,7 +60,7 @@ func TestSeedContent(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			_, body, err := SplitFrontMatter([]byte(strings.ReplaceAll(string(src), "\r\n", "\n")))
+			_, body, err := content.SplitFrontMatter([]byte(strings.ReplaceAll(string(src), "\r\n", "\n")))
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -4,10 +4,12 @@ import (
 	"errors"
 	"testing"
 	"testing/fstest"
+
+	"github.com/northbeam/site/internal/content"
 )
 
 // FuzzFrontMatter loads a post of arbitrary bytes: no panic, and a refusal
-// is a ContentError naming the file, as the author sees it.
+// is a content.Error naming the file, as the author sees it.
 func FuzzFrontMatter(f *testing.F) {
 	f.Add([]byte("---\n" + minimal("2026-03-01", "ok") + "---\n" + body))
 	f.Add([]byte("---\n" + minimal("2026-03-01", "ok", "tags: [go, web]\n", "draft: true\n", "updated: 2026-03-02\n") + "---\n# Title\n\nText.\n"))
@@ -25,9 +27,9 @@ func FuzzFrontMatter(f *testing.F) {
 		fsys := fstest.MapFS{"content/blog/en/post.md": &fstest.MapFile{Data: src}}
 		lib, err := Load(fsys, "content/blog", true, dates)
 		if err != nil {
-			var ce *ContentError
+			var ce *content.Error
 			if !errors.As(err, &ce) {
-				t.Fatalf("error %v is not a ContentError", err)
+				t.Fatalf("error %v is not a content.Error", err)
 			}
 			return
 		}

@@ -16,41 +16,11 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
+	"github.com/northbeam/site/internal/content"
 	"github.com/northbeam/site/internal/markdown"
 )
 
-// ContentError is a mistake in one post file. Load returns all of them at
-// once, joined with errors.Join, so an author can fix every file in one go.
-type ContentError struct {
-	File  string // path inside the fs.FS given to Load, such as "content/blog/fr/x.md"
-	Line  int    // 1-based line in File; 0 when the mistake is not on one line
-	Field string // the front matter key, if the mistake is in one
-	Err   error
-}
-
-// Error formats e as "file:line: field: problem", the form editors and
-// terminals turn into a link.
-func (e *ContentError) Error() string {
-	var b strings.Builder
-	b.WriteString(e.File)
-	if e.Line > 0 {
-		b.WriteString(":" + strconv.Itoa(e.Line))
-	}
-	b.WriteString(": ")
-	if e.Field != "" {
-		b.WriteString(e.Field + ": ")
-	}
-	b.WriteString(e.Err.Error())
-	return b.String()
-}
-
-// Unwrap returns the underlying problem.
-func (e *ContentError) Unwrap() error { return e.Err }
-
-var (
-	slugPattern  = regexp.MustCompile(`^[a-z0-9]+(?:-[a-z0-9]+)*$`)
-	yamlErrorPos = regexp.MustCompile(`^yaml: line (\d+): (.*)$`)
-)
+var yamlErrorPos = regexp.MustCompile(`^yaml: line (\d+): (.*)$`)
 
 // maxTagLength bounds a tag, in characters.
 const maxTagLength = 32
@@ -85,7 +55,7 @@ const maxTagLength = 32
 // a language directory are ignored; so are entries of root that are not
 // directories.
 //
-// Every mistake found is returned, each as a *ContentError naming the file
+// Every mistake found is returned, each as a *content.Error naming the file
 // and line, joined with errors.Join. writeDate writes the posts' dates in
 // their languages. opts configure the Markdown renderer
 // (internal hosts, ids the page layout reserves).
@@ -93,7 +63,7 @@ func Load(fsys fs.FS, root string, includeDrafts bool, writeDate DateWriter, opt
 	md := markdown.New(opts...)
 	var posts []*Post
 	var errs []error
-	err := EachFile(fsys, root, func(lang, slug, file string, src []byte) {
+	err := content.EachFile(fsys, root, func(lang, slug, file string, src []byte) {
 		p, fileErrs := parsePost(md, file, lang, slug, src)
 		errs = append(errs, fileErrs...)
 		if p != nil && (includeDrafts || !p.Draft) {
@@ -123,7 +93,7 @@ func checkTranslationKeys(posts []*Post) []error {
 	for _, p := range posts {
 		k := [2]string{p.Lang, p.TranslationKey}
 		if other, ok := seen[k]; ok {
-			errs = append(errs, &ContentError{File: p.File, Line: p.keyLine, Field: "translationKey",
+			errs = append(errs, &content.Error{File: p.File, Line: p.keyLine, Field: "translationKey",
 				Err: fmt.Errorf("%q is already used by %s", p.TranslationKey, other.File)})
 			continue
 		}
@@ -137,9 +107,9 @@ func checkTranslationKeys(posts []*Post) []error {
 func parsePost(md *markdown.Renderer, file, lang, slug string, src []byte) (*Post, []error) {
 	var errs []error
 	fail := func(line int, field string, err error) {
-		errs = append(errs, &ContentError{File: file, Line: line, Field: field, Err: err})
+		errs = append(errs, &content.Error{File: file, Line: line, Field: field, Err: err})
 	}
-	if !slugPattern.MatchString(slug) {
+	if !content.IsSlug(slug) {
 		fail(0, "", fmt.Errorf("file name %q: a slug is lower-case ASCII letters, digits and single hyphens", slug+".md"))
 	}
 	if !utf8.Valid(src) {
@@ -149,7 +119,7 @@ func parsePost(md *markdown.Renderer, file, lang, slug string, src []byte) (*Pos
 	src = bytes.TrimPrefix(src, []byte("\uFEFF"))
 	src = bytes.ReplaceAll(src, []byte("\r\n"), []byte("\n"))
 
-	front, body, err := SplitFrontMatter(src)
+	front, body, err := content.SplitFrontMatter(src)
 	if err != nil {
 		fail(1, "", err)
 		return nil, errs
@@ -173,51 +143,18 @@ func parsePost(md *markdown.Renderer, file, lang, slug string, src []byte) (*Pos
 	return p, nil
 }
 
-// SplitFrontMatter splits src into the YAML between the first two "---"
-// lines and the Markdown after them. The YAML starts on line 2 of the file.
-func SplitFrontMatter(src []byte) (front, body []byte, err error) {
-	first, rest, _ := bytes.Cut(src, []byte("\n"))
-	if string(bytes.TrimRight(first, " \t")) != "---" {
-		return nil, nil, errors.New(`front matter missing: the file must start with a line "---"`)
-	}
-	for offset := 0; offset < len(rest); {
-		line, _, _ := bytes.Cut(rest[offset:], []byte("\n"))
-		if s := string(bytes.TrimRight(line, " \t")); s == "---" || s == "..." {
-			end := min(offset+len(line)+1, len(rest))
-			return rest[:offset], rest[end:], nil
-		}
-		offset += len(line) + 1
-	}
-	return nil, nil, errors.New(`front matter not closed by a line "---"`)
-}
-
-// KeyLine returns the line of the file on which the top-level key of the
-// front matter front (as SplitFrontMatter returns it) is written, or 1
-// when it is not there.
-func KeyLine(front []byte, key string) int {
-	for i, line := range bytes.Split(front, []byte("\n")) {
-		if rest, ok := bytes.CutPrefix(line, []byte(key)); ok && bytes.HasPrefix(bytes.TrimLeft(rest, " \t"), []byte(":")) {
-			return frontMatterLine(i + 1)
-		}
-	}
-	return 1
-}
-
-// frontMatterLine turns a line of the YAML into a line of the file.
-func frontMatterLine(yamlLine int) int { return yamlLine + 1 }
-
 // parseFrontMatter fills p from the YAML front matter of file.
 func (p *Post) parseFrontMatter(file string, front []byte) []error {
 	var errs []error
 	fail := func(line int, field string, err error) {
-		errs = append(errs, &ContentError{File: file, Line: line, Field: field, Err: err})
+		errs = append(errs, &content.Error{File: file, Line: line, Field: field, Err: err})
 	}
 	var doc yaml.Node
 	if err := yaml.Unmarshal(front, &doc); err != nil {
 		line, msg := 1, err.Error()
 		if m := yamlErrorPos.FindStringSubmatch(msg); m != nil {
 			n, _ := strconv.Atoi(m[1])
-			line, msg = frontMatterLine(n), m[2]
+			line, msg = content.FrontMatterLine(n), m[2]
 		}
 		fail(line, "", fmt.Errorf("invalid YAML: %s", msg))
 		return errs
@@ -231,10 +168,10 @@ func (p *Post) parseFrontMatter(file string, front []byte) []error {
 	seen := map[string]bool{}
 	for i := 0; i+1 < len(mapping.Content); i += 2 {
 		key, value := mapping.Content[i], mapping.Content[i+1]
-		line := frontMatterLine(value.Line)
+		line := content.FrontMatterLine(value.Line)
 		field := key.Value
 		if seen[field] {
-			fail(frontMatterLine(key.Line), field, errors.New("given twice"))
+			fail(content.FrontMatterLine(key.Line), field, errors.New("given twice"))
 			continue
 		}
 		seen[field] = true
@@ -251,24 +188,24 @@ func (p *Post) parseFrontMatter(file string, front []byte) []error {
 		case "updated":
 			p.Updated, err = date(value)
 		case "tags":
-			p.tagsLine = frontMatterLine(value.Line)
+			p.tagsLine = content.FrontMatterLine(value.Line)
 			p.Tags, line, err = tags(value)
 			if line > 0 {
-				line = frontMatterLine(line)
+				line = content.FrontMatterLine(line)
 			}
 		case "cover":
 			p.Cover, line, err = cover(value)
-			line = frontMatterLine(line)
+			line = content.FrontMatterLine(line)
 		case "translationKey":
 			p.keyLine = line
 			p.TranslationKey, err = text(value)
-			if err == nil && !slugPattern.MatchString(p.TranslationKey) {
+			if err == nil && !content.IsSlug(p.TranslationKey) {
 				err = fmt.Errorf("%q: use lower-case ASCII letters, digits and single hyphens", p.TranslationKey)
 			}
 		case "draft":
 			p.Draft, err = boolean(value)
 		default:
-			line = frontMatterLine(key.Line)
+			line = content.FrontMatterLine(key.Line)
 			err = fmt.Errorf("unknown front matter key (known: title, description, published, updated, author, tags, cover, translationKey, draft)")
 		}
 		if err != nil {
@@ -281,7 +218,7 @@ func (p *Post) parseFrontMatter(file string, front []byte) []error {
 		}
 	}
 	if !p.Updated.IsZero() && !p.Published.IsZero() && p.Updated.Before(p.Published) {
-		fail(frontMatterLine(lineOf(mapping, "updated")), "updated", errors.New("before published"))
+		fail(content.FrontMatterLine(lineOf(mapping, "updated")), "updated", errors.New("before published"))
 	}
 	if p.Tags == nil {
 		p.Tags = []Tag{}
@@ -387,7 +324,7 @@ func checkTagNames(posts []*Post) []error {
 		for _, t := range p.Tags {
 			k := [2]string{p.Lang, t.Slug}
 			if f, ok := seen[k]; ok && f.name != t.Name {
-				errs = append(errs, &ContentError{File: p.File, Line: p.tagsLine, Field: "tags",
+				errs = append(errs, &content.Error{File: p.File, Line: p.tagsLine, Field: "tags",
 					Err: fmt.Errorf("%q is written %q in %s", t.Name, f.name, f.file)})
 				continue
 			}

@@ -14,7 +14,7 @@ import (
 )
 
 // shippedSite returns the shipped content/site.json.
-func shippedSite(t testing.TB) *site.Site {
+func shippedSite(t testing.TB) *site.Info {
 	t.Helper()
 	info, err := site.Load(os.DirFS("../../content"), site.File)
 	if err != nil {

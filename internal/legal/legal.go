@@ -49,7 +49,7 @@ type Settings struct {
 }
 
 // Load reads, fills in and renders every legal text in every language.
-func Load(fsys fs.FS, dir string, s *site.Site, settings Settings) (map[string]map[string]Doc, error) {
+func Load(fsys fs.FS, dir string, s *site.Info, settings Settings) (map[string]map[string]Doc, error) {
 	if settings.RetentionMonths <= 0 {
 		settings.RetentionMonths = 12
 	}
@@ -113,7 +113,7 @@ func splitFrontMatter(src []byte, fm any) ([]byte, error) {
 }
 
 // fill replaces the {{site.*}}, {{updated}} and {{retention}} placeholders.
-func fill(text string, s *site.Site, updated, retention string) string {
+func fill(text string, s *site.Info, updated, retention string) string {
 	return strings.NewReplacer(
 		"{{site.name}}", s.Name,
 		"{{site.legalName}}", s.LegalName,

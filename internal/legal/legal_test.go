@@ -40,7 +40,7 @@ func TestPrivacyPolicyStatesTheRetentionSetting(t *testing.T) {
 	}
 }
 
-func testSite(t *testing.T) *site.Site {
+func testSite(t *testing.T) *site.Info {
 	t.Helper()
 	s, err := site.Load(os.DirFS("../../content"), "site.json")
 	if err != nil {
@@ -52,7 +52,7 @@ func testSite(t *testing.T) *site.Site {
 // shippedSettings are the settings of the shipped site, keeping personal
 // data for months: the dates from the project's CLDR data, the shipped
 // strings.
-func shippedSettings(t *testing.T, s *site.Site, months int) Settings {
+func shippedSettings(t *testing.T, s *site.Info, months int) Settings {
 	t.Helper()
 	dates, err := intl.Load(os.DirFS("../../node_modules"), s.Languages)
 	if err != nil {

@@ -21,7 +21,7 @@ type Locales struct {
 }
 
 // LoadLocales reads dir/<code>.json for every language of s.
-func LoadLocales(fsys fs.FS, dir string, s *Site) (*Locales, error) {
+func LoadLocales(fsys fs.FS, dir string, s *Info) (*Locales, error) {
 	l := &Locales{strings: map[string]map[string]string{}, fallback: s.DefaultLanguage}
 	for _, lang := range s.Languages {
 		name := path.Join(dir, lang.Code+".json")

@@ -15,7 +15,7 @@ import (
 
 var projectRoot, _ = filepath.Abs("../..")
 
-func loadShipped(t *testing.T) (*Site, *Locales) {
+func loadShipped(t *testing.T) (*Info, *Locales) {
 	t.Helper()
 	content := os.DirFS(filepath.Join(projectRoot, "content"))
 	s, err := Load(content, "site.json")

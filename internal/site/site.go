@@ -128,8 +128,8 @@ type Stats struct {
 	ResponseHours int `json:"responseHours"`
 }
 
-// Site is the content of site.json.
-type Site struct {
+// Info is the content of site.json.
+type Info struct {
 	Name               string            `json:"name"`
 	LegalName          string            `json:"legalName"`
 	Email              string            `json:"email"`
@@ -148,12 +148,12 @@ type Site struct {
 }
 
 // Load reads and checks site.json from fsys.
-func Load(fsys fs.FS, name string) (*Site, error) {
+func Load(fsys fs.FS, name string) (*Info, error) {
 	raw, err := fs.ReadFile(fsys, name)
 	if err != nil {
 		return nil, fmt.Errorf("site: %w", err)
 	}
-	var s Site
+	var s Info
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&s); err != nil {
@@ -165,7 +165,7 @@ func Load(fsys fs.FS, name string) (*Site, error) {
 	return &s, nil
 }
 
-func (s *Site) check() error {
+func (s *Info) check() error {
 	if s.Name == "" {
 		return fmt.Errorf("name is empty")
 	}
@@ -235,18 +235,18 @@ func (l *Language) completeFormats() error {
 }
 
 // Language returns the language with the given code.
-func (s *Site) Language(code string) (Language, bool) {
+func (s *Info) Language(code string) (Language, bool) {
 	return s.Languages.Find(code)
 }
 
 // Default returns the default (unprefixed) language.
-func (s *Site) Default() Language {
+func (s *Info) Default() Language {
 	return s.Languages.Default()
 }
 
 // SplitPath returns the language a path's prefix selects and the path without
 // that prefix ("/" for a language root).
-func (s *Site) SplitPath(p string) (Language, string) {
+func (s *Info) SplitPath(p string) (Language, string) {
 	for _, l := range s.Languages {
 		if l.Prefix == "" {
 			continue

@@ -15,6 +15,7 @@ import (
 	"slices"
 
 	"github.com/northbeam/site/internal/blog"
+	"github.com/northbeam/site/internal/content"
 	"github.com/northbeam/site/internal/images"
 	"github.com/northbeam/site/internal/markdown"
 )
@@ -66,7 +67,7 @@ type Team struct {
 //
 // then a short biography in Markdown. Every key but order is required and
 // an unknown key is an error; pictures checks the photo and returns what
-// pages show of it. Every mistake is a *blog.ContentError naming the file
+// pages show of it. Every mistake is a *content.Error naming the file
 // and line, joined with errors.Join.
 func Load(fsys fs.FS, root string, pictures func(images.Ref) (images.Picture, error), opts ...markdown.Option) (*Team, error) {
 	t := &Team{byLang: map[string][]*Person{}}
@@ -75,7 +76,7 @@ func Load(fsys fs.FS, root string, pictures func(images.Ref) (images.Picture, er
 	}
 	md := markdown.New(opts...)
 	var errs []error
-	err := blog.EachFile(fsys, root, func(lang, slug, file string, src []byte) {
+	err := content.EachFile(fsys, root, func(lang, slug, file string, src []byte) {
 		p, fileErrs := parse(md, pictures, file, slug, src)
 		errs = append(errs, fileErrs...)
 		if p != nil {
@@ -99,12 +100,12 @@ func Load(fsys fs.FS, root string, pictures func(images.Ref) (images.Picture, er
 
 func parse(md *markdown.Renderer, pictures func(images.Ref) (images.Picture, error), file, slug string, src []byte) (*Person, []error) {
 	p := &Person{Slug: slug, File: file}
-	front, body, errs, ok := blog.DecodeFrontMatter(file, slug, src, p)
+	front, body, errs, ok := content.DecodeFrontMatter(file, slug, src, p)
 	if !ok {
 		return nil, errs
 	}
 	fail := func(line int, field string, err error) {
-		errs = append(errs, &blog.ContentError{File: file, Line: line, Field: field, Err: err})
+		errs = append(errs, &content.Error{File: file, Line: line, Field: field, Err: err})
 	}
 	for field, ok := range map[string]bool{"name": p.Name != "", "role": p.Role != "", "description": p.Description != "", "expertise": len(p.Expertise) > 0, "photo": p.PhotoRef != nil} {
 		if !ok {
@@ -114,7 +115,7 @@ func parse(md *markdown.Renderer, pictures func(images.Ref) (images.Picture, err
 	if p.PhotoRef != nil {
 		pic, err := pictures(*p.PhotoRef)
 		if err != nil {
-			fail(blog.KeyLine(front, "photo"), "photo", err)
+			fail(content.KeyLine(front, "photo"), "photo", err)
 		}
 		p.Photo = pic
 	}
@@ -163,7 +164,7 @@ func (t *Team) CheckAuthors(posts *blog.Library) error {
 	for _, lang := range posts.Languages() {
 		for _, post := range posts.Posts(lang) {
 			if _, ok := t.ByName(lang, post.Author); !ok {
-				errs = append(errs, &blog.ContentError{File: post.File, Field: "author",
+				errs = append(errs, &content.Error{File: post.File, Field: "author",
 					Err: fmt.Errorf("%q has no page under team/%s/", post.Author, lang)})
 			}
 		}

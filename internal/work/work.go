@@ -15,7 +15,7 @@ import (
 	"slices"
 	"time"
 
-	"github.com/northbeam/site/internal/blog"
+	"github.com/northbeam/site/internal/content"
 	"github.com/northbeam/site/internal/images"
 	"github.com/northbeam/site/internal/markdown"
 )
@@ -134,7 +134,7 @@ type Library struct {
 //
 // Every key but order is required and an unknown key is an error; pictures
 // checks the cover and returns what pages show of it. Every mistake is
-// returned as a *blog.ContentError naming the file and line, joined with
+// returned as a *content.Error naming the file and line, joined with
 // errors.Join.
 func Load(fsys fs.FS, root string, pictures func(images.Ref) (images.Picture, error), opts ...markdown.Option) (*Library, error) {
 	lib := &Library{byLang: map[string][]*Study{}}
@@ -144,7 +144,7 @@ func Load(fsys fs.FS, root string, pictures func(images.Ref) (images.Picture, er
 	md := markdown.New(opts...)
 	var errs []error
 	keys := map[[2]string]string{} // language and translationKey -> the file that has it
-	err := blog.EachFile(fsys, root, func(lang, slug, file string, src []byte) {
+	err := content.EachFile(fsys, root, func(lang, slug, file string, src []byte) {
 		st, fileErrs := parse(md, pictures, file, lang, slug, src)
 		errs = append(errs, fileErrs...)
 		if st == nil {
@@ -152,7 +152,7 @@ func Load(fsys fs.FS, root string, pictures func(images.Ref) (images.Picture, er
 		}
 		key := [2]string{lang, st.TranslationKey}
 		if other, ok := keys[key]; ok {
-			errs = append(errs, &blog.ContentError{File: file, Field: "translationKey",
+			errs = append(errs, &content.Error{File: file, Field: "translationKey",
 				Err: fmt.Errorf("%q is already used by %s", st.TranslationKey, other)})
 			return
 		}
@@ -176,12 +176,12 @@ func Load(fsys fs.FS, root string, pictures func(images.Ref) (images.Picture, er
 // parse reads one file: the study, or nil and every mistake found.
 func parse(md *markdown.Renderer, pictures func(images.Ref) (images.Picture, error), file, lang, slug string, src []byte) (*Study, []error) {
 	st := &Study{Lang: lang, Slug: slug, File: file}
-	front, body, errs, ok := blog.DecodeFrontMatter(file, slug, src, st)
+	front, body, errs, ok := content.DecodeFrontMatter(file, slug, src, st)
 	if !ok {
 		return nil, errs
 	}
 	fail := func(line int, field string, err error) {
-		errs = append(errs, &blog.ContentError{File: file, Line: line, Field: field, Err: err})
+		errs = append(errs, &content.Error{File: file, Line: line, Field: field, Err: err})
 	}
 	required := []struct {
 		field string
@@ -191,7 +191,7 @@ func parse(md *markdown.Renderer, pictures func(images.Ref) (images.Picture, err
 		{"sector", st.Sector != ""}, {"size", st.Size != ""}, {"duration", st.Duration != ""},
 		{"published", !st.Published.IsZero()}, {"stack", len(st.Stack) > 0}, {"results", len(st.Results) > 0},
 		{"quote", st.Quote.Text != "" && st.Quote.Name != "" && st.Quote.Role != "" && st.Quote.Company != ""},
-		{"translationKey", blog.IsSlug(st.TranslationKey)},
+		{"translationKey", content.IsSlug(st.TranslationKey)},
 		{"cover", st.CoverRef != nil},
 	}
 	for _, r := range required {
@@ -202,7 +202,7 @@ func parse(md *markdown.Renderer, pictures func(images.Ref) (images.Picture, err
 	if st.CoverRef != nil {
 		pic, err := pictures(*st.CoverRef)
 		if err != nil {
-			fail(blog.KeyLine(front, "cover"), "cover", err)
+			fail(content.KeyLine(front, "cover"), "cover", err)
 		}
 		st.Cover = pic
 	}

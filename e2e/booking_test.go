@@ -1,0 +1,623 @@
+package e2e
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+	"unicode/utf8"
+
+	"github.com/chromedp/cdproto/emulation"
+	"github.com/chromedp/cdproto/fetch"
+	cdpruntime "github.com/chromedp/cdproto/runtime"
+	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
+
+	"github.com/northbeam/site/internal/booking"
+	"github.com/northbeam/site/internal/sitetest"
+)
+
+// browserFixture opens every hour of every day with no notice, so that the
+// browser tests, which run on the real clock, always find times today and
+// on the following days.
+const browserFixture = `{
+  "timeZone": "Europe/Berlin",
+  "weeklyHours": {
+    "monday": [{"start": "00:00", "end": "24:00"}],
+    "tuesday": [{"start": "00:00", "end": "24:00"}],
+    "wednesday": [{"start": "00:00", "end": "24:00"}],
+    "thursday": [{"start": "00:00", "end": "24:00"}],
+    "friday": [{"start": "00:00", "end": "24:00"}],
+    "saturday": [{"start": "00:00", "end": "24:00"}],
+    "sunday": [{"start": "00:00", "end": "24:00"}]
+  },
+  "services": {
+    "discovery": {"minutes": 15, "meeting": {"type": "phone"}},
+    "strategy": {"minutes": 30, "meeting": {"type": "video", "roomBase": "https://meet.example.com/Northbeam-"}}
+  },
+  "slotIntervalMinutes": 15,
+  "bufferMinutes": 10,
+  "minimumNoticeHours": 0,
+  "daysAhead": 30,
+  "closedDates": []
+}`
+
+// bookingBrowser returns the shared browser and a server of its own with a
+// booking service on a fresh database, on the real clock.
+func bookingBrowser(t *testing.T) (context.Context, string, *bookingEnv) {
+	t.Helper()
+	b, _ := browser(t)
+	env := newBookingEnv(t, browserFixture)
+	srv := httptest.NewServer(env.handler)
+	t.Cleanup(srv.Close)
+	return b, srv.URL, env
+}
+
+// inZone makes the tab's clock run in an IANA zone, as a visitor's would.
+// It also asks for reduced motion: without smooth scrolling, a click lands
+// where the element is, not where it was before the page scrolled to it.
+func inZone(zone string) chromedp.Action {
+	return chromedp.ActionFunc(func(ctx context.Context) error {
+		if err := emulation.SetTimezoneOverride(zone).Do(ctx); err != nil {
+			return err
+		}
+		return emulation.SetEmulatedMedia().
+			WithFeatures([]*emulation.MediaFeature{{Name: "prefers-reduced-motion", Value: "reduce"}}).Do(ctx)
+	})
+}
+
+// tabTo presses Tab until the focused element matches selector, failing
+// after max presses: the keyboard path to an element.
+func tabTo(selector string, max int) chromedp.Action {
+	return chromedp.ActionFunc(func(ctx context.Context) error {
+		for range max {
+			if err := chromedp.KeyEvent(kb.Tab).Do(ctx); err != nil {
+				return err
+			}
+			var ok bool
+			if err := chromedp.Evaluate(fmt.Sprintf(`!!document.activeElement && document.activeElement.matches(%q)`, selector), &ok).Do(ctx); err != nil {
+				return err
+			}
+			if ok {
+				return nil
+			}
+		}
+		var at string
+		_ = chromedp.Evaluate(`document.activeElement ? document.activeElement.outerHTML.slice(0, 200) : ""`, &at).Do(ctx)
+		return fmt.Errorf("no %s after %d tabs; focus is on %s", selector, max, at)
+	})
+}
+
+// readFocused reads an attribute of the focused element.
+func readFocused(js string, dst any) chromedp.Action {
+	return chromedp.Evaluate(`(() => { const el = document.activeElement; return `+js+`; })()`, dst)
+}
+
+// waitTimes waits until the picker shows the open times of a day.
+func waitTimes() chromedp.Action {
+	return chromedp.WaitVisible(`.time-grid input[type="radio"]`, chromedp.ByQuery)
+}
+
+// checkAccessibility runs axe-core (WCAG 2.2 AA and best practices) on the
+// page as it is in the tab, for the states of the booking flow that only
+// exist after clicks.
+func checkAccessibility(t *testing.T, tb *tab, state string) {
+	t.Helper()
+	src, err := os.ReadFile(filepath.Join(sitetest.Root(), "node_modules", "axe-core", "axe.min.js"))
+	if err != nil {
+		t.Fatalf("axe-core is missing (npm ci): %v", err)
+	}
+	var raw string
+	tb.run(t,
+		chromedp.Evaluate(string(src), nil),
+		chromedp.Evaluate(`axe.run(document, { runOnly: { type: "tag", values: ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa", "best-practice"] } })
+			.then((r) => JSON.stringify(r.violations.map((v) => v.id + ": " + v.help + " " + v.nodes.map((n) => n.html).join(" | "))))`,
+			&raw, func(p *cdpruntime.EvaluateParams) *cdpruntime.EvaluateParams { return p.WithAwaitPromise(true) }),
+	)
+	var violations []string
+	if err := json.Unmarshal([]byte(raw), &violations); err != nil {
+		t.Fatalf("axe result %q: %v", raw, err)
+	}
+	for _, v := range violations {
+		t.Errorf("%s: %s", state, v)
+	}
+}
+
+// pickFullDay chooses the day after the first one with times: late in the
+// evening, the first may have only a time or two left.
+func pickFullDay() chromedp.Action {
+	return chromedp.ActionFunc(func(ctx context.Context) error {
+		const next = `(() => {
+			const open = [...document.querySelectorAll('.calendar-grid button.day[data-open]')];
+			const selected = document.querySelector('.calendar-grid button.day[aria-pressed="true"]')?.dataset.date ?? "";
+			const day = open.find((b) => b.dataset.date > selected);
+			if (!day) return "";
+			day.click();
+			return day.dataset.date;
+		})()`
+		var day string
+		if err := chromedp.Evaluate(next, &day).Do(ctx); err != nil {
+			return err
+		}
+		if day == "" { // the month shown ends with the first day: the next month
+			if err := chromedp.Click(`.calendar-next`, chromedp.ByQuery).Do(ctx); err != nil {
+				return err
+			}
+			if err := chromedp.Evaluate(next, &day).Do(ctx); err != nil {
+				return err
+			}
+		}
+		if day == "" {
+			return fmt.Errorf("no second day with times")
+		}
+		return chromedp.WaitVisible(`.calendar-grid button.day[aria-pressed="true"][data-date="`+day+`"]`, chromedp.ByQuery).Do(ctx)
+	})
+}
+
+// storedBookings returns the start, name, zone and language of every booking.
+func storedBookings(t *testing.T, env *bookingEnv) []string {
+	t.Helper()
+	rows, err := env.store.DB().Query(`SELECT start_at, name, time_zone, lang, cancelled_at IS NOT NULL FROM bookings ORDER BY id`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	var out []string
+	for rows.Next() {
+		var start int64
+		var name, zone, lang string
+		var cancelled bool
+		if err := rows.Scan(&start, &name, &zone, &lang, &cancelled); err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, fmt.Sprintf("%s|%s|%s|%s|%v", time.UnixMilli(start).UTC().Format(time.RFC3339), name, zone, lang, cancelled))
+	}
+	return out
+}
+
+// TestBookingFlowByKeyboard books a consultation in English and in Arabic
+// with Tab, the arrow keys, Enter and Space only, from the choice of
+// consultation to the confirmation, and downloads the invite.
+func TestBookingFlowByKeyboard(t *testing.T) {
+	b, base, env := bookingBrowser(t)
+	s := sitetest.Site(t)
+	for _, tc := range []struct {
+		lang, zone, name string
+		nextDayKey       string   // the arrow key that moves to the next day
+		cities           []string // the visitor's zone and the consultancy's, as the confirmation names them
+	}{
+		{"en", "America/New_York", "Ada Lovelace", kb.ArrowRight, []string{"New York", "Berlin"}},
+		{"ar", "Asia/Riyadh", "ليلى الهاشمي", kb.ArrowLeft, []string{"الرياض", "برلين"}},
+	} {
+		t.Run(tc.lang, func(t *testing.T) {
+			lang, _ := s.Info.Language(tc.lang)
+			tb := newTab(t, b)
+			var path, focusID, day, nextDay, chosen string
+			tb.run(t,
+				inZone(tc.zone),
+				chromedp.Navigate(base+lang.LocalPath("/schedule")),
+				waitHydrated(),
+				tabTo(`a.consult-choose[href="`+lang.LocalPath("/schedule/discovery")+`"]`, 40),
+				chromedp.KeyEvent(kb.Enter),
+				waitTimes(),
+				location(&path),
+				readFocused(`el.id`, &focusID),
+			)
+			if path != lang.LocalPath("/schedule/discovery") || focusID != "schedule-time-title" {
+				t.Errorf("step 2 at %s with focus on %q, want the step's heading", path, focusID)
+			}
+			// The calendar holds one tab stop, on the chosen day; the
+			// arrow toward the end of the line moves to the next day.
+			tb.run(t,
+				tabTo(`.calendar-grid button.day`, 10),
+				readFocused(`el.dataset.date`, &day),
+				chromedp.KeyEvent(tc.nextDayKey),
+				readFocused(`el.dataset.date`, &nextDay),
+			)
+			if nextDay != nextDayOf(t, day) {
+				t.Fatalf("%s moved from %s to %s, want the next day", tc.nextDayKey, day, nextDay)
+			}
+			tb.run(t,
+				chromedp.KeyEvent(kb.Enter),
+				chromedp.WaitVisible(`.calendar-grid button.day[aria-pressed="true"][data-date="`+nextDay+`"]`, chromedp.ByQuery),
+				waitTimes(),
+			)
+			checkAccessibility(t, tb, "step 2")
+			tb.run(t,
+				tabTo(`.time-grid input[type="radio"]`, 5),
+				chromedp.KeyEvent(" "),
+				chromedp.Evaluate(`document.querySelector('.time-grid input:checked')?.value ?? ""`, &chosen),
+				tabTo(`input[name="name"]`, 5),
+				chromedp.KeyEvent(tc.name),
+				tabTo(`input[name="email"]`, 2),
+				chromedp.KeyEvent("visitor@example.com"),
+				// A discovery call is a phone call: the number, with its country code.
+				tabTo(`input[name="phone"]`, 2),
+				chromedp.KeyEvent("+49 30 901820"),
+				tabTo(`button.booking-confirm`, 8),
+				chromedp.KeyEvent(kb.Enter),
+				chromedp.WaitVisible(`.booking-confirmed`, chromedp.ByQuery),
+				readFocused(`el.id`, &focusID),
+			)
+			if chosen == "" || focusID != "booking-confirmed-title" {
+				t.Errorf("chosen %q, focus %q after booking", chosen, focusID)
+			}
+			checkAccessibility(t, tb, "confirmation")
+			var heading, facts, ics, google, outlook string
+			tb.run(t,
+				chromedp.Text(`#booking-confirmed-title`, &heading, chromedp.ByQuery),
+				chromedp.Text(`.booking-facts`, &facts, chromedp.ByQuery),
+				chromedp.AttributeValue(`.booking-confirmed a[download]`, "href", &ics, nil, chromedp.ByQuery),
+				chromedp.AttributeValue(`.booking-confirmed a[href^="https://calendar.google.com/"]`, "href", &google, nil, chromedp.ByQuery),
+				chromedp.AttributeValue(`.booking-confirmed a[href^="https://outlook.live.com/"]`, "href", &outlook, nil, chromedp.ByQuery),
+			)
+			if heading != s.Locales.T(tc.lang, "schedule.confirmed.title") {
+				t.Errorf("confirmation heading %q", heading)
+			}
+			for _, want := range append([]string{s.Locales.T(tc.lang, "schedule.services.discovery.title"), "+49 30 901820"}, tc.cities...) {
+				if !strings.Contains(facts, want) {
+					t.Errorf("confirmation lacks %q: %s", want, facts)
+				}
+			}
+			start, err := time.Parse(time.RFC3339, chosen)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := fmt.Sprintf("%s|%s|%s|%s|false", start.UTC().Format(time.RFC3339), tc.name, tc.zone, tc.lang)
+			if got := storedBookings(t, env); len(got) == 0 || got[len(got)-1] != want {
+				t.Errorf("stored %v, want last %s", got, want)
+			}
+			// The invite behind the download link holds the chosen time.
+			res, err := http.Get(base + ics)
+			if err != nil {
+				t.Fatal(err)
+			}
+			data, err := io.ReadAll(res.Body)
+			res.Body.Close()
+			if err != nil || res.StatusCode != http.StatusOK {
+				t.Fatalf("invite: %d %v", res.StatusCode, err)
+			}
+			ev := sitetest.ParseInvite(t, data, "REQUEST")
+			if got, _ := ev.GetStartAt(); !got.Equal(start) {
+				t.Errorf("invite starts %v, want %v", got, start)
+			}
+			if google == "" || outlook == "" {
+				t.Error("no calendar links")
+			}
+			if problems := tb.consoleProblems(); len(problems) > 0 {
+				t.Errorf("console:\n%s", strings.Join(problems, "\n"))
+			}
+		})
+	}
+}
+
+func nextDayOf(t *testing.T, d string) string {
+	t.Helper()
+	parsed, err := booking.ParseDate(d)
+	if err != nil {
+		t.Fatalf("day %q: %v", d, err)
+	}
+	return parsed.AddDays(1).String()
+}
+
+// TestBookingStepsFollowHistory moves between the steps with the page's
+// links, the browser's back and forward buttons and a reload.
+func TestBookingStepsFollowHistory(t *testing.T) {
+	b, base, _ := bookingBrowser(t)
+	s := sitetest.Site(t)
+	tb := newTab(t, b)
+	servicesTitle := s.Locales.T("fr", "schedule.services.title")
+	timeTitle := s.Locales.T("fr", "schedule.time.title")
+	var path, heading, focusID string
+	step := func(wantPath, wantHeading string) {
+		t.Helper()
+		tb.run(t, location(&path), chromedp.Text(`main h2`, &heading, chromedp.ByQuery))
+		if path != wantPath || heading != wantHeading {
+			t.Errorf("at %s showing %q, want %s showing %q", path, heading, wantPath, wantHeading)
+		}
+	}
+	tb.run(t,
+		inZone("Europe/Paris"),
+		chromedp.Navigate(base+"/fr/schedule"),
+		waitHydrated(),
+		chromedp.Click(`a.consult-choose[href="/fr/schedule/strategy"]`, chromedp.ByQuery),
+		waitTimes(),
+	)
+	step("/fr/schedule/strategy", timeTitle)
+
+	tb.run(t, chromedp.NavigateBack(), chromedp.WaitVisible(`.consult-grid`, chromedp.ByQuery))
+	step("/fr/schedule", servicesTitle)
+	tb.run(t, chromedp.NavigateForward(), waitTimes())
+	step("/fr/schedule/strategy", timeTitle)
+
+	// A reload (or a shared link) lands on step 2, rendered by the server.
+	tb.run(t, chromedp.Reload(), waitHydrated(), waitTimes())
+	step("/fr/schedule/strategy", timeTitle)
+
+	// The step's own back link returns to step 1 and gives it the focus.
+	tb.run(t,
+		chromedp.Click(`.schedule-back a`, chromedp.ByQuery),
+		chromedp.WaitVisible(`.consult-grid`, chromedp.ByQuery),
+		readFocused(`el.id`, &focusID),
+	)
+	step("/fr/schedule", servicesTitle)
+	if focusID != "schedule-services-title" {
+		t.Errorf("focus on %q after going back", focusID)
+	}
+	// The contact link leads to the contact section of the French home page.
+	var href string
+	tb.run(t,
+		chromedp.Click(`a.consult-choose[href="/fr/schedule/discovery"]`, chromedp.ByQuery),
+		waitTimes(),
+		chromedp.AttributeValue(`.schedule-contact a`, "href", &href, nil, chromedp.ByQuery),
+	)
+	if href != "/fr#contact" {
+		t.Errorf("contact link %q", href)
+	}
+	if problems := tb.consoleProblems(); len(problems) > 0 {
+		t.Errorf("console:\n%s", strings.Join(problems, "\n"))
+	}
+}
+
+// TestBookingSlotTakenWhileConfirming books the chosen time through the API
+// between loading and confirming: the visitor sees the localized 409
+// message and fresh times without it, then books another time.
+func TestBookingSlotTakenWhileConfirming(t *testing.T) {
+	b, base, env := bookingBrowser(t)
+	s := sitetest.Site(t)
+	tb := newTab(t, b)
+	var chosen string
+	tb.run(t,
+		inZone("Europe/Berlin"),
+		chromedp.Navigate(base+"/de/schedule/strategy"),
+		waitHydrated(),
+		waitTimes(),
+		pickFullDay(),
+		chromedp.Click(`.time-grid li:nth-child(3) input`, chromedp.ByQuery),
+		chromedp.Evaluate(`document.querySelector('.time-grid input:checked').value`, &chosen),
+		chromedp.SendKeys(`input[name="name"]`, "Jonas Weber", chromedp.ByQuery),
+		chromedp.SendKeys(`input[name="email"]`, "jonas@example.com", chromedp.ByQuery),
+	)
+	// Someone else takes the time.
+	rec := sitetest.PostJSON(t, env.handler, "/api/bookings", map[string]string{
+		"service": "discovery", "start": chosen, "name": "Someone Else", "email": "else@example.com", "timeZone": "UTC", "lang": "en",
+		"phone": "+44 20 7946 0000",
+	})
+	if rec.Code != http.StatusCreated {
+		t.Fatalf("booking through the API: %d %s", rec.Code, rec.Body.String())
+	}
+	var notice string
+	var stillOffered, checked bool
+	tb.run(t,
+		chromedp.Click(`button.booking-confirm`, chromedp.ByQuery),
+		chromedp.WaitVisible(`.notice`, chromedp.ByQuery),
+		chromedp.Text(`.notice`, &notice, chromedp.ByQuery),
+		chromedp.Evaluate(fmt.Sprintf(`!!document.querySelector('.time-grid input[value=%q]')`, chosen), &stillOffered),
+		chromedp.Evaluate(`!!document.querySelector('.time-grid input:checked')`, &checked),
+	)
+	if notice != s.Locales.T("de", "booking.taken") {
+		t.Errorf("notice %q", notice)
+	}
+	if stillOffered || checked {
+		t.Errorf("after the 409 the taken time is offered: %v, a time is still chosen: %v", stillOffered, checked)
+	}
+	// The form kept what the visitor typed; another time books.
+	tb.run(t,
+		chromedp.Click(`.time-grid li:last-child input`, chromedp.ByQuery),
+		chromedp.Click(`button.booking-confirm`, chromedp.ByQuery),
+		chromedp.WaitVisible(`.booking-confirmed`, chromedp.ByQuery),
+	)
+	if got := storedBookings(t, env); len(got) != 2 || !strings.Contains(got[1], "|Jonas Weber|Europe/Berlin|de|") {
+		t.Errorf("stored %v", got)
+	}
+	if problems := tb.consoleProblems(); len(problems) > 0 {
+		t.Errorf("console:\n%s", strings.Join(problems, "\n"))
+	}
+}
+
+// TestBookingCancelPage follows the cancel link of the email: the booking
+// is shown, cancelled after the click, and a second visit says so.
+func TestBookingCancelPage(t *testing.T) {
+	b, base, env := bookingBrowser(t)
+	s := sitetest.Site(t)
+	start := time.Now().UTC().Add(48 * time.Hour).Truncate(time.Hour)
+	rec := sitetest.PostJSON(t, env.handler, "/api/bookings", map[string]string{
+		"service": "discovery", "start": start.Format(time.RFC3339), "name": "Claire Martin", "email": "claire@example.com",
+		"timeZone": "Europe/Paris", "lang": "fr", "phone": "+33 1 23 45 67 89",
+	})
+	if rec.Code != http.StatusCreated {
+		t.Fatalf("booking: %d %s", rec.Code, rec.Body.String())
+	}
+	link := base + "/fr/schedule/cancel?token=" + sitetest.EmailedCancelToken(t, env.store, "/fr")
+	tb := newTab(t, b)
+	var outcome string
+	tb.run(t,
+		inZone("Europe/Paris"),
+		chromedp.Navigate(link),
+		waitHydrated(),
+		chromedp.WaitVisible(`button.cancel-confirm`, chromedp.ByQuery),
+		chromedp.Click(`button.cancel-confirm`, chromedp.ByQuery),
+		chromedp.WaitVisible(`.cancel-outcome`, chromedp.ByQuery),
+		chromedp.Text(`.cancel-outcome`, &outcome, chromedp.ByQuery),
+	)
+	if outcome != s.Locales.T("fr", "booking.cancel.done") {
+		t.Errorf("outcome %q", outcome)
+	}
+	checkAccessibility(t, tb, "cancelled")
+	if got := storedBookings(t, env); len(got) != 1 || !strings.HasSuffix(got[0], "|true") {
+		t.Errorf("stored %v", got)
+	}
+	tb.run(t,
+		chromedp.Reload(),
+		waitHydrated(),
+		chromedp.WaitVisible(`.cancel-outcome`, chromedp.ByQuery),
+		chromedp.Text(`.cancel-outcome`, &outcome, chromedp.ByQuery),
+	)
+	if outcome != s.Locales.T("fr", "booking.cancel.already") {
+		t.Errorf("second visit %q", outcome)
+	}
+	if problems := tb.consoleProblems(); len(problems) > 0 {
+		t.Errorf("console:\n%s", strings.Join(problems, "\n"))
+	}
+}
+
+// TestBookingWithoutJavaScript checks what a visitor without JavaScript
+// reads on both steps: booking needs it; the contact form and the address.
+func TestBookingWithoutJavaScript(t *testing.T) {
+	b, base, _ := bookingBrowser(t)
+	s := sitetest.Site(t)
+	for _, path := range []string{"/schedule", "/ar/schedule/discovery"} {
+		t.Run(path, func(t *testing.T) {
+			lang, _ := s.Info.SplitPath(path)
+			tb := newTab(t, b)
+			var text, contact, mailto string
+			tb.run(t,
+				chromedp.ActionFunc(func(ctx context.Context) error {
+					return emulation.SetScriptExecutionDisabled(true).Do(ctx)
+				}),
+				chromedp.Navigate(base+path),
+				chromedp.WaitVisible(`.schedule-noscript`, chromedp.ByQuery),
+				chromedp.Text(`.schedule-noscript`, &text, chromedp.ByQuery),
+				chromedp.AttributeValue(`.schedule-noscript a[href$="#contact"]`, "href", &contact, nil, chromedp.ByQuery),
+				chromedp.AttributeValue(`.schedule-noscript a[href^="mailto:"]`, "href", &mailto, nil, chromedp.ByQuery),
+			)
+			if !strings.Contains(text, s.Locales.T(lang.Code, "schedule.noscript.text")) || !strings.Contains(text, s.Info.Email) {
+				t.Errorf("notice %q", text)
+			}
+			if contact != lang.LocalPath("/")+"#contact" || mailto != "mailto:"+s.Info.Email {
+				t.Errorf("links %q %q", contact, mailto)
+			}
+		})
+	}
+}
+
+// TestBookingLoadingAndEmptyDay holds the slots request to see the
+// "Loading..." state, then picks a day without open times (a weekend of
+// the consultancy) and follows the offer of the next day that has some.
+func TestBookingLoadingAndEmptyDay(t *testing.T) {
+	b, _ := browser(t)
+	s := sitetest.Site(t)
+	weekdays := strings.NewReplacer(`"minimumNoticeHours": 12`, `"minimumNoticeHours": 0`).Replace(sitetest.BookingFixture)
+	env := newBookingEnv(t, weekdays)
+	srv := httptest.NewServer(env.handler)
+	defer srv.Close()
+	tb := newTab(t, b)
+	held := make(chan string, 4)
+	chromedp.ListenTarget(tb.ctx, func(ev any) {
+		if e, ok := ev.(*fetch.EventRequestPaused); ok {
+			held <- string(e.RequestID)
+		}
+	})
+	var loading string
+	tb.run(t,
+		inZone("Europe/Berlin"),
+		fetch.Enable().WithPatterns([]*fetch.RequestPattern{{URLPattern: "*/api/slots*"}}),
+		chromedp.Navigate(srv.URL+"/de/schedule/discovery"),
+		waitHydrated(),
+		chromedp.WaitVisible(`.loading-inline`, chromedp.ByQuery),
+		// The step says it is loading until the booking's chunk arrives, then the booking does until the times do.
+		chromedp.Evaluate(`document.querySelector(".loading-inline")?.textContent ?? ""`, &loading),
+	)
+	if loading != s.Locales.T("de", "loading") {
+		t.Errorf("loading state %q", loading)
+	}
+	for done := false; !done; {
+		select {
+		case id := <-held:
+			tb.run(t, fetch.ContinueRequest(fetchRequestID(id)))
+		case <-time.After(2 * time.Second):
+			done = true
+		}
+	}
+	var closedDay, emptyText, selected string
+	tb.run(t,
+		fetch.Disable(),
+		waitTimes(),
+		chromedp.Evaluate(`document.querySelector('.calendar-grid button.day:not([data-open]):not(:disabled)')?.dataset.date ?? ""`, &closedDay),
+	)
+	if closedDay == "" { // the month shown has no weekend left: the next one has
+		tb.run(t,
+			chromedp.Click(`.calendar-next`, chromedp.ByQuery),
+			chromedp.Evaluate(`document.querySelector('.calendar-grid button.day:not([data-open]):not(:disabled)')?.dataset.date ?? ""`, &closedDay),
+		)
+	}
+	if closedDay == "" {
+		t.Fatal("no day without times")
+	}
+	tb.run(t,
+		chromedp.Click(`.calendar-grid button.day[data-date="`+closedDay+`"]`, chromedp.ByQuery),
+		chromedp.WaitVisible(`.times-empty .times-next`, chromedp.ByQuery),
+		chromedp.Text(`.times-empty`, &emptyText, chromedp.ByQuery),
+		chromedp.Click(`.times-empty .times-next`, chromedp.ByQuery),
+		waitTimes(),
+		chromedp.Evaluate(`document.querySelector('.calendar-grid button.day[aria-pressed="true"]')?.dataset.date ?? ""`, &selected),
+	)
+	if !strings.Contains(emptyText, strings.Split(s.Locales.T("de", "schedule.times.next"), "{{")[0]) {
+		t.Errorf("empty state %q", emptyText)
+	}
+	if selected <= closedDay {
+		t.Errorf("the next day with times is %s, after %s", selected, closedDay)
+	}
+	if problems := tb.consoleProblems(); len(problems) > 0 {
+		t.Errorf("console:\n%s", strings.Join(problems, "\n"))
+	}
+}
+
+// TestCalendarWeekdaysFitAPhone opens the time step on a 320 px phone in
+// every language: each weekday heading of the calendar stays on one line,
+// and is a word one can read, not a single letter. Abbreviated names broke
+// there in the middle ("sam." in French, every Arabic day, whose
+// abbreviations are the whole words); single letters (Arabic's ن ث ر) were
+// hard to read: a narrow calendar uses CLDR's short names ("Mo", "lu",
+// "إثنين").
+func TestCalendarWeekdaysFitAPhone(t *testing.T) {
+	b, _ := browser(t)
+	s := sitetest.Site(t)
+	env := newBookingEnv(t, sitetest.BookingFixture)
+	srv := httptest.NewServer(env.handler)
+	defer srv.Close()
+	for _, lang := range s.Info.Languages {
+		t.Run(lang.Code, func(t *testing.T) {
+			tb := newTab(t, b)
+			var headings []struct {
+				Text  string `json:"text"`
+				Full  string `json:"full"`
+				Lines int    `json:"lines"`
+			}
+			tb.run(t,
+				viewport(320, true),
+				chromedp.Navigate(srv.URL+lang.LocalPath("/schedule/discovery")),
+				waitHydrated(),
+				chromedp.WaitVisible(`.calendar-grid th`, chromedp.ByQuery),
+				// The lines a heading's text takes: the distinct tops of its boxes.
+				chromedp.Evaluate(`[...document.querySelectorAll(".calendar-grid th")].map((th) => {
+					const range = document.createRange();
+					range.selectNodeContents(th);
+					const tops = new Set([...range.getClientRects()].map((r) => Math.round(r.top)));
+					return { text: th.innerText, full: th.getAttribute("abbr") ?? "", lines: tops.size };
+				})`, &headings),
+			)
+			if len(headings) != 7 {
+				t.Fatalf("%d weekday headings, want 7", len(headings))
+			}
+			for _, h := range headings {
+				if h.Lines != 1 {
+					t.Errorf("weekday %q takes %d lines", h.Text, h.Lines)
+				}
+				if utf8.RuneCountInString(strings.TrimRight(h.Text, ".")) < 2 {
+					t.Errorf("weekday %q (%s) is a single letter", h.Text, h.Full)
+				}
+				if h.Full == "" {
+					t.Errorf("weekday %q has no full name for screen readers (abbr)", h.Text)
+				}
+			}
+		})
+	}
+}

@@ -1,0 +1,127 @@
+package e2e
+
+import (
+	"context"
+	"fmt"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/chromedp/cdproto/emulation"
+	"github.com/chromedp/chromedp"
+	"github.com/northbeam/site/internal/sitetest"
+)
+
+// tourZones is the visitor's clock in each language of the tour.
+var tourZones = map[string]string{"en": "America/New_York", "fr": "Europe/Paris", "de": "Europe/Berlin", "ar": "Asia/Riyadh"}
+
+// tourPosts is the post of the tour in each language: it has tags and code blocks.
+var tourPosts = map[string]string{
+	"en": "platform-engineering-without-the-platform-team-tax",
+	"fr": "platform-engineering-sans-l-impot-equipe-plateforme",
+	"de": "platform-engineering-ohne-plattformteam-steuer",
+	"ar": "platform-engineering-without-the-platform-team-tax",
+}
+
+// screen sets the tab to a phone (360 x 740) or a desktop (1280 x 900) screen.
+func screen(width int64) chromedp.Action {
+	return chromedp.ActionFunc(func(ctx context.Context) error {
+		if width < 600 {
+			return emulation.SetDeviceMetricsOverride(width, 740, 2, true).Do(ctx)
+		}
+		return emulation.SetDeviceMetricsOverride(width, 900, 1, false).Do(ctx)
+	})
+}
+
+// overflowProbe lists what makes a page scroll sideways, empty when nothing does.
+const overflowProbe = `(() => {
+	const w = document.documentElement.clientWidth;
+	if (document.documentElement.scrollWidth <= w) return [];
+	const wide = [...document.querySelectorAll("body *")].filter((el) => {
+		const r = el.getBoundingClientRect();
+		return r.width > 0 && (r.right > w + 1 || r.left < -1);
+	});
+	return ["page is " + document.documentElement.scrollWidth + " px wide"].concat(
+		wide.slice(0, 5).map((el) => el.tagName + "." + el.className + " " + Math.round(el.getBoundingClientRect().right)));
+})()`
+
+// shoot checks that the page in the tab does not scroll sideways and keeps
+// a screenshot of it in dir: the first screen, or the whole page.
+func shoot(t *testing.T, tb *tab, dir, name string, whole bool) {
+	t.Helper()
+	var overflow []string
+	tb.run(t, chromedp.Evaluate(overflowProbe, &overflow))
+	if len(overflow) > 0 {
+		t.Errorf("%s is wider than the screen: %v", name, overflow)
+	}
+	keepScreenshot(t, tb, dir, name, whole)
+}
+
+// TestVisitorsTour walks the site as a visitor does, on a 360 px phone and
+// a 1280 px desktop in every language: the home page, a post with tags and
+// code, the time step, a booking up to its confirmation, and the cookie
+// banner. No page may scroll sideways. SCREENSHOT_DIR keeps the screenshots
+// (tour-<lang>-<width>-<state>.png), which are how a person checks the rest.
+func TestVisitorsTour(t *testing.T) {
+	b, _ := browser(t)
+	s := sitetest.Site(t)
+	av, err := os.ReadFile(filepath.Join(sitetest.Root(), "content", "availability.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	bannerBase := consentServer(t, "", false)
+	dir := screenshotDir(t)
+	for _, lang := range s.Info.Languages {
+		for _, width := range []int64{360, 1280} {
+			t.Run(fmt.Sprintf("%s/%d", lang.Code, width), func(t *testing.T) {
+				// Each visitor books on a server of their own, so that the
+				// tours can run side by side: nothing in them is timed.
+				t.Parallel()
+				env := newBookingEnv(t, string(av)) // the consultancy's real hours, on the real clock
+				srv := httptest.NewServer(env.handler)
+				t.Cleanup(srv.Close)
+				name := func(state string) string { return fmt.Sprintf("tour-%s-%d-%s", lang.Code, width, state) }
+				tb := newTab(t, b)
+				tb.run(t, screen(width), inZone(tourZones[lang.Code]),
+					chromedp.Navigate(srv.URL+lang.LocalPath("/")), waitHydrated())
+				shoot(t, tb, dir, name("home"), true)
+
+				tb.run(t, chromedp.Navigate(srv.URL+lang.LocalPath("/blog/"+tourPosts[lang.Code])), waitHydrated())
+				shoot(t, tb, dir, name("post"), true)
+
+				tb.run(t, chromedp.Navigate(srv.URL+lang.LocalPath("/schedule/discovery")), waitHydrated(), waitTimes())
+				shoot(t, tb, dir, name("time"), false)
+				shoot(t, tb, dir, name("time-page"), true)
+
+				tb.run(t,
+					pickFullDay(),
+					chromedp.Click(`.time-grid li:nth-child(2) input`, chromedp.ByQuery),
+					chromedp.SendKeys(`input[name="name"]`, "Sam Visitor", chromedp.ByQuery),
+					chromedp.SendKeys(`input[name="email"]`, "sam@example.com", chromedp.ByQuery),
+					fillPhoneIfAsked("+1 415 555 2671"),
+					chromedp.Click(`button.booking-confirm`, chromedp.ByQuery),
+					chromedp.WaitVisible(`.booking-confirmed`, chromedp.ByQuery),
+					chromedp.Evaluate(`window.scrollTo(0, 0)`, nil),
+				)
+				shoot(t, tb, dir, name("confirmed"), false)
+
+				// "Choose another time", from the link of the confirmation mail.
+				var token string
+				if err := env.store.QueryRowContext(context.Background(), `SELECT cancel_token FROM bookings ORDER BY id DESC LIMIT 1`).Scan(&token); err != nil {
+					t.Fatal(err)
+				}
+				tb.run(t, chromedp.Navigate(srv.URL+lang.LocalPath("/schedule/reschedule")+"?token="+token), waitHydrated(), waitTimes())
+				shoot(t, tb, dir, name("reschedule"), true)
+
+				banner := newTab(t, b)
+				banner.run(t, screen(width), chromedp.Navigate(bannerBase+lang.LocalPath("/")), waitHydrated(), waitBanner())
+				shoot(t, banner, dir, name("banner"), false)
+				if problems := append(tb.consoleProblems(), banner.consoleProblems()...); len(problems) > 0 {
+					t.Errorf("console:\n%s", strings.Join(problems, "\n"))
+				}
+			})
+		}
+	}
+}

@@ -1,0 +1,241 @@
+package sitebuild
+
+import (
+	"encoding/json"
+	"encoding/xml"
+	"fmt"
+	"maps"
+	"net/http"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/northbeam/site/internal/blog"
+	"github.com/northbeam/site/internal/brand"
+	"github.com/northbeam/site/internal/site"
+	"github.com/northbeam/site/render"
+)
+
+// describeForSharing adds social preview tags and structured data.
+func (s *Build) describeForSharing(doc *render.Document, p page) {
+	doc.SiteName = s.Info.Name
+	doc.OGType = "website"
+	if p.article {
+		doc.OGType = "article"
+	}
+	doc.Image = s.opts.BaseURL + "/og.png"
+	doc.ImageAlt = s.Info.Name
+	if img, ok := s.shareByPage[p.path]; ok {
+		doc.Image = s.opts.BaseURL + img
+		doc.ImageAlt = s.shareImages[img].title
+	}
+	doc.OGLocale = p.lang.OpenGraph
+	for code := range p.alternates {
+		if l, ok := s.Info.Language(code); ok && code != p.lang.Code {
+			doc.OGAlternates = append(doc.OGAlternates, l.OpenGraph)
+		}
+	}
+	sort.Strings(doc.OGAlternates)
+	doc.JSONLD = p.jsonLD
+	if p.component == "Home" && p.path == p.lang.LocalPath("/") {
+		doc.JSONLD = append(doc.JSONLD, s.organizationLD(p.lang))
+	}
+}
+
+// organizationLD describes the consultancy and its three services.
+func (s *Build) organizationLD(lang site.Language) any {
+	org := s.opts.BaseURL + "/#organization"
+	var sameAs []string
+	for _, u := range s.Info.Social {
+		sameAs = append(sameAs, u)
+	}
+	sort.Strings(sameAs)
+	graph := []any{map[string]any{
+		"@type":        "ProfessionalService",
+		"@id":          org,
+		"name":         s.Info.Name,
+		"legalName":    s.Info.LegalName,
+		"url":          s.opts.BaseURL + lang.LocalPath("/"),
+		"logo":         s.opts.BaseURL + "/icon-512.png",
+		"image":        s.opts.BaseURL + "/og.png",
+		"email":        s.Info.Email,
+		"telephone":    s.Info.Phone,
+		"foundingDate": fmt.Sprint(s.Info.Founded),
+		"address": map[string]any{
+			"@type":           "PostalAddress",
+			"streetAddress":   s.Info.Address.Street,
+			"postalCode":      s.Info.Address.PostalCode,
+			"addressLocality": s.Info.Address.City,
+			"addressCountry":  s.Info.Address.Country,
+		},
+		"sameAs": sameAs,
+	}}
+	for _, svc := range []struct{ slug, key string }{
+		{"custom-software", "customSoftware"}, {"platform-engineering", "platformEngineering"}, {"strategic-consulting", "strategicConsulting"},
+	} {
+		graph = append(graph, map[string]any{
+			"@type":       "Service",
+			"name":        s.Locales.T(lang.Code, "services."+svc.key+".title"),
+			"description": s.Locales.T(lang.Code, "services."+svc.key+".summary"),
+			"url":         s.opts.BaseURL + lang.LocalPath("/services/"+svc.slug),
+			"provider":    map[string]string{"@id": org},
+			"areaServed":  "Europe",
+		})
+	}
+	return map[string]any{"@context": "https://schema.org", "@graph": graph}
+}
+
+// postLD describes a post and where it sits (home, blog, post).
+func (s *Build) postLD(lang site.Language, post *blog.Post, path string) []any {
+	url := s.opts.BaseURL + path
+	keywords := make([]string, len(post.Tags))
+	for i, t := range post.Tags {
+		keywords[i] = t.Name
+	}
+	posting := map[string]any{
+		"@context":         "https://schema.org",
+		"@type":            "BlogPosting",
+		"headline":         post.Title,
+		"description":      post.Description,
+		"inLanguage":       lang.Tag,
+		"datePublished":    post.Published.Format(time.DateOnly),
+		"dateModified":     post.LastModified().Format(time.DateOnly),
+		"author":           s.authorLD(lang, post.Author),
+		"publisher":        map[string]any{"@type": "Organization", "name": s.Info.Name, "logo": map[string]string{"@type": "ImageObject", "url": s.opts.BaseURL + "/icon-512.png"}},
+		"mainEntityOfPage": url,
+		"url":              url,
+		"image":            s.opts.BaseURL + "/og.png",
+		"keywords":         strings.Join(keywords, ", "),
+	}
+	if img, ok := s.shareByPage[path]; ok {
+		posting["image"] = s.opts.BaseURL + img
+	}
+	if post.Cover != nil {
+		posting["image"] = s.opts.BaseURL + post.Cover.Src
+	}
+	crumbs := map[string]any{
+		"@context": "https://schema.org",
+		"@type":    "BreadcrumbList",
+		"itemListElement": []any{
+			map[string]any{"@type": "ListItem", "position": 1, "name": s.Info.Name, "item": s.opts.BaseURL + lang.LocalPath("/")},
+			map[string]any{"@type": "ListItem", "position": 2, "name": s.Locales.T(lang.Code, "blog.title"), "item": s.opts.BaseURL + lang.LocalPath("/blog")},
+			map[string]any{"@type": "ListItem", "position": 3, "name": post.Title, "item": url},
+		},
+	}
+	return []any{posting, crumbs}
+}
+
+// authorLD is a post's author, pointing to their page on the team.
+func (s *Build) authorLD(lang site.Language, name string) map[string]string {
+	author := map[string]string{"@type": "Person", "name": name}
+	if u := s.personURL(lang, name); u != "" {
+		author["@id"] = u + "#person"
+		author["url"] = u
+	}
+	return author
+}
+
+// buildFiles makes the sitemap, robots.txt, the manifest and the images.
+func (s *Build) buildFiles(images map[string]*render.Resource) error {
+	s.files = map[string]*render.Resource{}
+	sitemap, err := s.sitemap()
+	if err != nil {
+		return err
+	}
+	const day = "public, max-age=86400"
+	s.files["/sitemap.xml"] = render.NewResource("application/xml; charset=utf-8", "no-cache", http.StatusOK, sitemap)
+	robots := fmt.Sprintf("User-agent: *\nAllow: /\nDisallow: /api/\nDisallow: /schedule/cancel\n\nSitemap: %s/sitemap.xml\n", s.opts.BaseURL)
+	s.files["/robots.txt"] = render.NewResource("text/plain; charset=utf-8", "no-cache", http.StatusOK, []byte(robots))
+	manifest, err := json.Marshal(map[string]any{
+		"name":             s.Info.Name,
+		"short_name":       s.Info.Name,
+		"description":      s.Locales.T(s.Info.DefaultLanguage, "footer.tagline"),
+		"start_url":        "/",
+		"scope":            "/",
+		"display":          "browser",
+		"background_color": "#ffffff",
+		"theme_color":      "#1d4ed8",
+		"icons": []map[string]string{
+			{"src": "/icon-192.png", "sizes": "192x192", "type": "image/png"},
+			{"src": "/icon-512.png", "sizes": "512x512", "type": "image/png"},
+			{"src": "/favicon.svg", "sizes": "any", "type": "image/svg+xml"},
+		},
+	})
+	if err != nil {
+		return err
+	}
+	s.files["/manifest.webmanifest"] = render.NewResource("application/manifest+json", day, http.StatusOK, manifest)
+	maps.Copy(s.files, images)
+	return nil
+}
+
+// brandImages draws the icons and the default share image, and runs beside
+// the pages' renders at start: drawing takes as long as several pages.
+func (s *Build) brandImages() (map[string]*render.Resource, error) {
+	const day = "public, max-age=86400"
+	files := map[string]*render.Resource{}
+	files["/favicon.svg"] = render.NewResource("image/svg+xml", day, http.StatusOK, []byte(brand.IconSVG))
+	icon32 := brand.Icon(32)
+	files["/icon-32.png"] = render.NewResource("image/png", day, http.StatusOK, icon32)
+	files["/favicon.ico"] = render.NewResource("image/png", day, http.StatusOK, icon32)
+	files["/icon-192.png"] = render.NewResource("image/png", day, http.StatusOK, brand.Icon(192))
+	files["/icon-512.png"] = render.NewResource("image/png", day, http.StatusOK, brand.Icon(512))
+	files["/apple-touch-icon.png"] = render.NewResource("image/png", day, http.StatusOK, brand.Icon(180))
+	og, err := brand.ShareImage(s.Info.Name, s.Locales.T(s.Info.DefaultLanguage, "footer.tagline"))
+	if err != nil {
+		return nil, err
+	}
+	files["/og.png"] = render.NewResource("image/png", day, http.StatusOK, og)
+	return files, nil
+}
+
+type sitemapURLSet struct {
+	XMLName xml.Name     `xml:"urlset"`
+	NS      string       `xml:"xmlns,attr"`
+	XHTML   string       `xml:"xmlns:xhtml,attr"`
+	URLs    []sitemapURL `xml:"url"`
+}
+
+type sitemapURL struct {
+	Loc        string        `xml:"loc"`
+	LastMod    string        `xml:"lastmod,omitempty"`
+	Alternates []sitemapLink `xml:"xhtml:link"`
+}
+
+type sitemapLink struct {
+	Rel      string `xml:"rel,attr"`
+	Hreflang string `xml:"hreflang,attr"`
+	Href     string `xml:"href,attr"`
+}
+
+// sitemap lists every indexable page in every language, with its
+// language alternates and, for posts, the date of the last change.
+func (s *Build) sitemap() ([]byte, error) {
+	set := sitemapURLSet{NS: "http://www.sitemaps.org/schemas/sitemap/0.9", XHTML: "http://www.w3.org/1999/xhtml"}
+	seen := map[string]bool{}
+	for _, p := range s.index {
+		if p.status != http.StatusOK || p.noIndex || p.noScript || seen[p.path] {
+			continue
+		}
+		seen[p.path] = true
+		u := sitemapURL{Loc: s.opts.BaseURL + p.path}
+		if !p.modified.IsZero() {
+			u.LastMod = p.modified.Format(time.DateOnly)
+		}
+		for _, l := range s.Info.Languages {
+			if alt, ok := p.alternates[l.Code]; ok {
+				u.Alternates = append(u.Alternates, sitemapLink{"alternate", l.Tag, s.opts.BaseURL + alt})
+			}
+		}
+		if def, ok := p.alternates[s.Info.DefaultLanguage]; ok && len(u.Alternates) > 1 {
+			u.Alternates = append(u.Alternates, sitemapLink{"alternate", "x-default", s.opts.BaseURL + def})
+		}
+		set.URLs = append(set.URLs, u)
+	}
+	sort.Slice(set.URLs, func(i, j int) bool { return set.URLs[i].Loc < set.URLs[j].Loc })
+	out, err := xml.MarshalIndent(set, "", "  ")
+	if err != nil {
+		return nil, fmt.Errorf("sitemap: %w", err)
+	}
+	return append([]byte(xml.Header), out...), nil
+}
