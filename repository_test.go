@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"os"
 	"os/exec"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -78,4 +79,50 @@ func programKind(head []byte) string {
 		return "WebAssembly"
 	}
 	return ""
+}
+
+// TestCommentsCiteOnlyTheRepository holds every citation of the
+// architecture to docs/ARCHITECTURE.md: a comment that cites a document
+// this repository does not hold sends its reader nowhere, and one that
+// names a section of the architecture must name a section it has.
+func TestCommentsCiteOnlyTheRepository(t *testing.T) {
+	doc, err := os.ReadFile("docs/ARCHITECTURE.md")
+	if err != nil {
+		t.Fatalf("the project's own architecture: %v", err)
+	}
+	sections := map[string]bool{}
+	for _, line := range strings.Split(string(doc), "\n") {
+		if title, ok := strings.CutPrefix(line, "## "); ok {
+			sections[strings.ToLower(title)] = true
+		}
+	}
+	out, err := exec.Command("git", "ls-files", "-z", "--cached", "--others", "--exclude-standard").Output()
+	if err != nil {
+		t.Skipf("not a git checkout (%v): nothing to check", err)
+	}
+	// "docs/ARCHITECTURE.md, Budgets" or "(docs/ARCHITECTURE.md,\n// Consent)".
+	citation := regexp.MustCompile(`docs/ARCHITECTURE\.md, ([A-Z][A-Za-z' -]*[a-z])`)
+	continuation := regexp.MustCompile(`\s*\n\s*(?://|\*)?\s*`)
+	for _, path := range strings.Split(strings.TrimRight(string(out), "\x00"), "\x00") {
+		if !strings.HasSuffix(path, ".go") && !strings.HasSuffix(path, ".ts") && !strings.HasSuffix(path, ".tsx") &&
+			!strings.HasSuffix(path, ".mjs") && !strings.HasSuffix(path, ".css") && !strings.HasSuffix(path, ".sh") {
+			continue
+		}
+		src, err := os.ReadFile(path)
+		if err != nil {
+			continue // deleted in the working tree
+		}
+		for _, outside := range []string{"DESIGN.md", "SPEC.md"} {
+			if bytes.Contains(src, []byte(outside)) && path != "repository_test.go" {
+				t.Errorf("%s cites %s, which is not in this repository: cite docs/ARCHITECTURE.md", path, outside)
+			}
+		}
+		// A citation may wrap onto the comment's next line.
+		joined := continuation.ReplaceAllString(string(src), " ")
+		for _, m := range citation.FindAllStringSubmatch(joined, -1) {
+			if !sections[strings.ToLower(m[1])] {
+				t.Errorf("%s cites the section %q of docs/ARCHITECTURE.md, which has no such section", path, m[1])
+			}
+		}
+	}
 }

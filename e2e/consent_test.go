@@ -30,7 +30,7 @@ import (
 	"github.com/northbeam/site/internal/sitetest"
 )
 
-// The cookie banner (SPEC.md sections 2, 3, 4 and 9) in headless Chromium.
+// The cookie banner (docs/ARCHITECTURE.md, Consent) in headless Chromium.
 // vanilla-cookieconsent hides itself from automated browsers, so these
 // tests run against servers of their own whose site is built with bot
 // hiding off: the configuration visitors never get, never a change to
@@ -414,7 +414,7 @@ func TestConsentBannerAppearsAfterThePageIsBuilt(t *testing.T) {
 }
 
 // TestConsentAcceptAll: in every language, Accept all writes the consent
-// record of SPEC.md section 3 in cc_cookie (path /, SameSite Lax, 182 days,
+// consent record in cc_cookie (path /, SameSite Lax, 182 days,
 // not Secure over http), grants analytics storage, and a reload with this
 // valid decision shows nothing. With no measurement ID, no request ever
 // goes to an analytics host.

@@ -122,7 +122,7 @@ func TestLanguageSelector(t *testing.T) {
 	}
 }
 
-// TestLanguageRedirects covers every rule of SPEC.md section 4.
+// TestLanguageRedirects covers every language rule (README, Layout).
 func TestLanguageRedirects(t *testing.T) {
 	b, base := browser(t)
 	s := sitetest.Site(t)

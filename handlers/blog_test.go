@@ -457,7 +457,7 @@ func TestHighlightCSSIsCurrent(t *testing.T) {
 }
 
 // TestCSSBudget: all the site's CSS, blog and code highlighting included,
-// stays within 10 KB gzip (DESIGN.md).
+// stays within 10 KB gzip (docs/ARCHITECTURE.md, Budgets).
 func TestCSSBudget(t *testing.T) {
 	s := sitetest.Site(t)
 	var all []byte

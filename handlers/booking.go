@@ -13,9 +13,9 @@ import (
 	"github.com/northbeam/site/internal/booking"
 )
 
-// registerBooking serves the booking API (DESIGN.md): the open slots, new
-// bookings, their invites, and the cancellation that the link in the
-// visitor's email leads to.
+// registerBooking serves the booking API (docs/ARCHITECTURE.md, HTTP
+// surface): the open slots, new bookings, their invites, and the
+// cancellation that the link in the visitor's email leads to.
 func registerBooking(e *echo.Echo, srv *Server) {
 	e.GET("/api/slots", srv.getSlots)
 	e.POST("/api/bookings", srv.postBooking)
@@ -45,7 +45,7 @@ type slotsResponse struct {
 }
 
 // bookingCreated is the body of a 201 from POST /api/bookings. Beyond
-// DESIGN.md's token, service, start, end and ics, it carries the visitor's
+// the documented token, service, start, end and ics, it carries the visitor's
 // zone and the "add to calendar" links, which the server writes because the
 // invite's texts are the server's.
 type bookingCreated struct {
@@ -341,7 +341,7 @@ func (srv *Server) postCancellation(c echo.Context) error {
 }
 
 // postReschedule moves a booking to another time: the token is the one
-// mailed to the visitor, as for cancelling (DESIGN.md).
+// mailed to the visitor, as for cancelling (docs/ARCHITECTURE.md, HTTP surface).
 func (srv *Server) postReschedule(c echo.Context) error {
 	svc, err := srv.bookingService()
 	if err != nil {

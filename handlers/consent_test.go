@@ -48,7 +48,7 @@ func TestServerHTMLHasNoBannerMarkup(t *testing.T) {
 	}
 }
 
-// firstLoadBudget is DESIGN.md's budget for the JavaScript of the home
+// firstLoadBudget is the budget (docs/ARCHITECTURE.md, Budgets) for the JavaScript of the home
 // page's first load, consent included, gzip.
 const firstLoadBudget = 100 * 1024
 
@@ -150,7 +150,7 @@ func TestConsentStaysOffTheFirstPaint(t *testing.T) {
 }
 
 // BenchmarkHomeFirstLoadJavaScript reports, without asserting it, the gzip
-// size of the home page's first-load JavaScript against DESIGN.md's budget
+// size of the home page's first-load JavaScript against its budget (docs/ARCHITECTURE.md, Budgets)
 // (react-dom alone is about 65 KB of it): go test ./handlers -run X -bench FirstLoad
 func BenchmarkHomeFirstLoadJavaScript(b *testing.B) {
 	fl := measureHomeFirstLoad(b)

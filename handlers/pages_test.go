@@ -19,7 +19,7 @@ var (
 	canonicalTag = regexp.MustCompile(`<link rel="canonical" href="([^"]+)">`)
 )
 
-// TestEveryRouteInEveryLanguage renders each route of SPEC.md section 2 in
+// TestEveryRouteInEveryLanguage renders each route (docs/ARCHITECTURE.md, HTTP surface) in
 // the four languages and checks what a crawler and a visitor get.
 func TestEveryRouteInEveryLanguage(t *testing.T) {
 	h := testHandler(t)

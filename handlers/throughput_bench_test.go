@@ -74,7 +74,7 @@ func BenchmarkCachedPage(b *testing.B) {
 }
 
 // TestCachedRequestsDoNotAllocate: a cached page, an asset, a 304 and a
-// HEAD cost the whole stack no allocation per request (DESIGN.md's budget):
+// HEAD cost the whole stack no allocation per request (docs/ARCHITECTURE.md, Budgets):
 // over 4096 requests, no more than the blocks of request ids (two
 // allocations per 256 requests) and a few of the runtime's own.
 func TestCachedRequestsDoNotAllocate(t *testing.T) {

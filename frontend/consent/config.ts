@@ -1,4 +1,4 @@
-// The vanilla-cookieconsent configuration: SPEC.md sections 2, 3, 4 and 9.
+// The vanilla-cookieconsent configuration: docs/ARCHITECTURE.md, Consent.
 // Only the consent chunk imports this file; what it needs from the app
 // (strings, languages, what to do with the analytics choice) arrives in a ConsentContext, so the
 // chunk shares no module with the entry and changes nothing in its layout.

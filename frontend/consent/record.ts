@@ -1,5 +1,5 @@
-// The consent record as vanilla-cookieconsent stores it (SPEC.md section
-// 9), read without the library: a returning visitor whose decision is
+// The consent record as vanilla-cookieconsent stores it (docs/ARCHITECTURE.md,
+// Consent), read without the library: a returning visitor whose decision is
 // valid gets their analytics choice applied by the entry, and the library
 // and its banner are fetched only when there is something to show (no
 // valid decision, or the preferences opened from the footer).
@@ -7,7 +7,7 @@
 /** revision is the consent configuration's revision: a record of another one is asked again. */
 export const revision = 0;
 
-/** The consent record's cookie (SPEC.md section 9). */
+/** The consent record's cookie (docs/ARCHITECTURE.md, Consent). */
 export const consentCookie = { name: "cc_cookie", days: 182, path: "/", sameSite: "Lax" } as const;
 
 /** Categories and the one service, as stored in the consent cookie. */

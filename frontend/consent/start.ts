@@ -14,7 +14,7 @@ import { gtag } from "./gtag";
 import { consentLanguage, followConsentLanguage, setConsentLanguage } from "./language";
 import { storedChoice } from "./record";
 
-/** showDelayMs: the banner appears about 100 ms after the page is built (SPEC.md section 4). */
+/** showDelayMs: the banner appears about 100 ms after the page is built (docs/ARCHITECTURE.md, Consent). */
 export const showDelayMs = 100;
 
 /** preferencesSelector marks the buttons that open the preferences dialog (footer, cookie policy). */

@@ -58,7 +58,7 @@ export interface BookingRequest {
   renderedAt: number;
 }
 
-/** ApiError is the body of every API error (DESIGN.md); a 409 adds fresh slots. */
+/** ApiError is the body of every API error (docs/ARCHITECTURE.md, HTTP surface); a 409 adds fresh slots. */
 export interface ApiError {
   error: { code: string; message: string; fields?: Record<string, string> };
   slots?: SlotsResponse;
