@@ -51,7 +51,10 @@ function afterFirstPaint(fn: () => void): void {
     done = true;
     fn();
   };
-  if (document.visibilityState === "hidden") return go();
+  if (document.visibilityState === "hidden") {
+    go();
+    return;
+  }
   window.setTimeout(go, 3000);
   if (PerformanceObserver.supportedEntryTypes?.includes("paint")) {
     new PerformanceObserver((list, observer) => {

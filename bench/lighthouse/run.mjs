@@ -69,7 +69,7 @@ try {
   for (const [type, pathOf] of selected) {
     for (const { code, prefix } of languages) {
       let path = await pathOf(prefix);
-      if (!path.startsWith(prefix + "/") && path !== prefix) path = prefix + (path === "/" && prefix ? "" : path);
+      if (!path.startsWith(`${prefix}/`) && path !== prefix) path = prefix + (path === "/" && prefix ? "" : path);
       const url = base + path;
       const lhr = await audit(url);
       const scores = categories.map((c) => Math.round((lhr.categories[c].score ?? 0) * 100));
@@ -112,5 +112,5 @@ if (losses.length === 0) {
   lines.push("| Path | Category | Audit | Value | Score |", "|---|---|---|---|---|");
   for (const l of losses) lines.push(`| \`${l.path}\` | ${l.category} | ${l.title} (\`${l.id}\`) | ${l.value} | ${l.score} |`);
 }
-await writeFile(reportPath, lines.join("\n") + "\n");
+await writeFile(reportPath, `${lines.join("\n")}\n`);
 console.log(`report: ${reportPath}`);

@@ -38,6 +38,8 @@ export function Header() {
   const menu = useRef<HTMLDetailsElement>(null);
   const { pathname, hash } = useLocation();
   // A navigation from the phone menu closes it.
+  // biome-ignore lint/correctness/useExhaustiveDependencies(pathname): a navigation is what runs the effect
+  // biome-ignore lint/correctness/useExhaustiveDependencies(hash): so is one to an anchor (the menu's Contact link, /#contact, from the home page)
   useEffect(() => {
     if (menu.current) menu.current.open = false;
   }, [pathname, hash]);

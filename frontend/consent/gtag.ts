@@ -17,6 +17,7 @@ window.dataLayer = window.dataLayer || [];
 /** gtag queues a command for gtag.js, as Google's snippet does. */
 export function gtag(..._command: unknown[]): void {
   // gtag.js only reads Arguments objects from the queue, not arrays.
+  // biome-ignore lint/complexity/noArguments: the Arguments object itself is what gtag.js expects, as said above
   window.dataLayer.push(arguments);
 }
 

@@ -29,7 +29,7 @@ export interface StoredChoice {
  * decision.
  */
 export function storedChoice(cookies: string = document.cookie): StoredChoice | null {
-  const prefix = consentCookie.name + "=";
+  const prefix = `${consentCookie.name}=`;
   const raw = cookies
     .split(";")
     .map((c) => c.trim())

@@ -43,7 +43,10 @@ export interface ContactFormState {
 // Go's strings.TrimSpace (unicode.IsSpace), which differs from String.prototype.trim.
 const space = "\\t\\n\\v\\f\\r \\u0085\\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000";
 const surroundingSpace = new RegExp(`^[${space}]+|[${space}]+$`, "g");
+// Control characters are what these two find: the server refuses them (in a message, all but tab, line feed and carriage return).
+// biome-ignore lint/suspicious/noControlCharactersInRegex: finding them is the point
 const control = /[\u0000-\u001f\u007f-\u009f]/;
+// biome-ignore lint/suspicious/noControlCharactersInRegex: finding them is the point
 const controlInText = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/;
 // An RFC 5322 atom: printable ASCII but specials, or anything beyond ASCII.
 const dotAtom = /^[!#$%&'*+\-/0-9=?A-Z^_`a-z{|}~\u0080-\uffff]+(\.[!#$%&'*+\-/0-9=?A-Z^_`a-z{|}~\u0080-\uffff]+)*$/;

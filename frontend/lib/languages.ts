@@ -31,7 +31,7 @@ export function splitPath(path: string): { lang: Lang; rest: string } {
   for (const l of languages) {
     if (!l.prefix) continue;
     if (path === l.prefix) return { lang: l.code, rest: "/" };
-    if (path.startsWith(l.prefix + "/")) return { lang: l.code, rest: path.slice(l.prefix.length) };
+    if (path.startsWith(`${l.prefix}/`)) return { lang: l.code, rest: path.slice(l.prefix.length) };
   }
   return { lang: defaultLang, rest: path };
 }

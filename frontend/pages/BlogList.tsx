@@ -112,6 +112,7 @@ function Pagination({ lang, tag, page, total }: { lang: Lang; tag: string; page:
         )}
         {pageWindow(page, total).map((n, i) =>
           n === null ? (
+            // biome-ignore lint/suspicious/noArrayIndexKey: a gap has no page number; its place in the window tells the (at most two) gaps apart
             <li key={`gap-${i}`} aria-hidden="true" className="pagination-gap">
               …
             </li>

@@ -79,7 +79,7 @@ function CancelPanel() {
             {t("booking.cancel.keep")}
           </Link>
           {b.movable ? (
-            <Link className="button button-secondary" to={to("/schedule/reschedule") + "?token=" + encodeURIComponent(token)}>
+            <Link className="button button-secondary" to={`${to("/schedule/reschedule")}?token=${encodeURIComponent(token)}`}>
               {t("booking.cancel.moveInstead")}
             </Link>
           ) : null}

@@ -101,6 +101,7 @@ export default function CaseStudy({ payload }: PageProps) {
       </section>
 
       {/* The server rendered and sanitized this HTML from the case study's Markdown (internal/markdown). */}
+      {/* biome-ignore lint/security/noDangerouslySetInnerHtml: sanitized by the server, as said above */}
       <div className="prose post-body" dangerouslySetInnerHTML={{ __html: study.html }} />
 
       <figure className="study-quote">

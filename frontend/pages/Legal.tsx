@@ -14,6 +14,7 @@ export default function Legal({ payload }: PageProps) {
   return (
     <article className="container prose legal">
       <h1 tabIndex={-1}>{data.title}</h1>
+      {/* biome-ignore lint/security/noDangerouslySetInnerHtml: the server rendered and sanitized this HTML from the text's Markdown (internal/legal, internal/markdown) */}
       <div dangerouslySetInnerHTML={{ __html: data.html }} />
       {data.name === "cookies" && (
         <p>

@@ -32,6 +32,7 @@ export default function Person({ payload }: PageProps) {
       </header>
       <p>{person.description}</p>
       {/* The server rendered and sanitized this HTML from the person's Markdown (internal/markdown). */}
+      {/* biome-ignore lint/security/noDangerouslySetInnerHtml: sanitized by the server, as said above */}
       <div className="prose post-body" dangerouslySetInnerHTML={{ __html: person.html }} />
       <section className="person-section" aria-labelledby="person-expertise">
         <h2 id="person-expertise">{t("team.expertise")}</h2>

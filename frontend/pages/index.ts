@@ -8,6 +8,7 @@ import type { PageEntry, PageMap, PageModule, PageProps } from "./types";
 function lazyPage(load: () => Promise<PageModule>): PageEntry {
   let loaded: ComponentType<PageProps> | undefined;
   const Lazy = lazy(load);
+  // biome-ignore lint/correctness/noComponentHookFactories: lazyPage runs once per page type when the module loads, never in a render: each Page is made once
   function Page(props: PageProps) {
     return createElement(loaded ?? Lazy, props);
   }

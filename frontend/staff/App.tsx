@@ -52,6 +52,7 @@ function Layout() {
   const [menuOpen, setMenuOpen] = useState(false);
   const [signingOut, setSigningOut] = useState(false);
   useFocusOnNavigation();
+  // biome-ignore lint/correctness/useExhaustiveDependencies(pathname): a navigation closes the menu
   useEffect(() => setMenuOpen(false), [pathname]);
   if (!me) return <Navigate to={signInPath()} replace />;
   const signOut = async () => {

@@ -26,6 +26,7 @@ export interface Loaded<R> {
 export function useApi<R>(path: string): Loaded<R> {
   const [state, setState] = useState<{ path: string; data: R | null; error: ApiError | null }>({ path: "", data: null, error: null });
   const [generation, setGeneration] = useState(0);
+  // biome-ignore lint/correctness/useExhaustiveDependencies(generation): reload() bumps it to fetch again
   useEffect(() => {
     let live = true;
     api<R>("GET", path).then(
@@ -72,6 +73,7 @@ export function useErrorText(): (err: ApiError) => string {
 export function useFocusOnNavigation() {
   const { pathname } = useLocation();
   const first = useRef(true);
+  // biome-ignore lint/correctness/useExhaustiveDependencies(pathname): a navigation is what runs the effect
   useEffect(() => {
     if (first.current) {
       first.current = false;

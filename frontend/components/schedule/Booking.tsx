@@ -59,6 +59,7 @@ export function Booking({ service, catalog, weekdaysShort, detected, zone: initi
   const first = useRef(true);
 
   // Loads every bookable day at once, again when the zone changes or the times go stale.
+  // biome-ignore lint/correctness/useExhaustiveDependencies(attempt): a retry (attempt counts them) loads again
   useEffect(() => {
     const abort = new AbortController();
     // The first load was started with the chunk; any later one is fetched here.

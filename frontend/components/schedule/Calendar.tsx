@@ -58,6 +58,7 @@ export function Calendar({ month, onMonth, first, last, today, selected, onSelec
     days.find(inRange) ||
     null;
 
+  // biome-ignore lint/correctness/useExhaustiveDependencies(month): a key can move back to the day focused last, in another month: focusDate stays, the month changes, and the day is focused once its month renders
   useEffect(() => {
     if (!moveFocus.current || !focusDate) return;
     moveFocus.current = false;
@@ -74,6 +75,7 @@ export function Calendar({ month, onMonth, first, last, today, selected, onSelec
   function onKeyDown(e: KeyboardEvent<HTMLButtonElement>, d: CivilDate) {
     const start = firstDayOfWeek(lang);
     const column = (weekday(d) - start + 7) % 7;
+    // biome-ignore-start lint/correctness/noComponentHookFactories: keyed by KeyboardEvent.key ("ArrowLeft", "Home"): functions that compute a date, not components
     const step: Record<string, () => CivilDate> = {
       ArrowLeft: () => addDays(d, rtl ? 1 : -1),
       ArrowRight: () => addDays(d, rtl ? -1 : 1),
@@ -84,6 +86,7 @@ export function Calendar({ month, onMonth, first, last, today, selected, onSelec
       PageUp: () => clampToMonth(d, addMonths(monthOf(d), -1)),
       PageDown: () => clampToMonth(d, addMonths(monthOf(d), 1)),
     };
+    // biome-ignore-end lint/correctness/noComponentHookFactories: the step table ends here
     const target = step[e.key]?.();
     if (!target) return;
     e.preventDefault();
@@ -100,6 +103,7 @@ export function Calendar({ month, onMonth, first, last, today, selected, onSelec
   const canBack = month > monthOf(first);
   const canForward = month < monthOf(last);
   return (
+    // biome-ignore lint/a11y/useSemanticElements: a labelled group of a date grid and its month buttons, not a form's fieldset (whose legend and box the styles would have to undo)
     <div className="calendar" role="group" aria-label={t("schedule.calendar.label")}>
       <div className="calendar-head">
         <button
@@ -138,9 +142,11 @@ export function Calendar({ month, onMonth, first, last, today, selected, onSelec
         </thead>
         <tbody>
           {weeks.map((week, i) => (
+            // biome-ignore lint/suspicious/noArrayIndexKey: a month's weeks are rows by position, and never reorder
             <tr key={i}>
               {week.map((d, j) =>
                 d === null ? (
+                  // biome-ignore lint/suspicious/noArrayIndexKey: an empty cell has no date; its column is all it is
                   <td key={j} />
                 ) : (
                   <td key={d}>

@@ -125,11 +125,16 @@ export function ZonePicker({ catalog, value, detected, onChange }: ZonePickerPro
           onBlur={close}
         />
         <span className="zone-chevron" aria-hidden="true" />
+        {/* biome-ignore lint/a11y/noNoninteractiveElementToInteractiveRole: the listbox of WAI-ARIA's combobox pattern; the field above keeps the focus and the keys */}
         <ul ref={list} id={listId} role="listbox" aria-label={t("schedule.time.zone")} className="zone-list" hidden={!open}>
           {options.map((z, i) => (
+            // The options of WAI-ARIA's combobox pattern: the field keeps the focus (aria-activedescendant) and takes the keys (onKeyDown above).
+            // biome-ignore lint/a11y/useFocusableInteractive: the field keeps the focus, as the pattern has it
+            // biome-ignore lint/a11y/useKeyWithClickEvents: the field takes the keys, as the pattern has it
             <li
               key={z.id}
               id={`${id}-option-${i}`}
+              // biome-ignore lint/a11y/noNoninteractiveElementToInteractiveRole: an option of the combobox's listbox
               role="option"
               aria-selected={z.id === value}
               data-active={i === active ? "true" : undefined}

@@ -30,6 +30,8 @@ export function useBookingChunk(service: ServiceKey, lang: Lang, attempt: number
   const [failed, setFailed] = useState(false);
   // The server's frame has nothing in the booking's space; the browser says it is loading.
   const [started, setStarted] = useState(false);
+  // biome-ignore lint/correctness/useExhaustiveDependencies(attempt): a retry (attempt counts them) loads again
+  // biome-ignore lint/correctness/useExhaustiveDependencies(preferredZone): read when loading starts, not watched (see below)
   useEffect(() => {
     let live = true;
     const detected = detectZone();

@@ -87,6 +87,7 @@ export function Messages() {
           ))}
         </ul>
       </nav>
+      {/* biome-ignore lint/a11y/useSemanticElements: role="search" on the form is the search landmark in every browser; a <search> element (2023) is none in older ones */}
       <form role="search" className="ws-search" onSubmit={submit}>
         <label htmlFor={searchId}>{t("messages.searchLabel")}</label>
         <div className="ws-row">

@@ -10,7 +10,7 @@ import { cancelledByPerson, createPasskey, getPasskey, passkeysAvailable, type C
 
 /** safeNext keeps a return path inside the workspace. */
 function safeNext(next: string | null): string {
-  return next && next.startsWith("/staff") && !next.startsWith("//") ? next : "/staff";
+  return next?.startsWith("/staff") && !next.startsWith("//") ? next : "/staff";
 }
 
 /** Outside is the frame of the pages before the sign-in: the workspace's name, the languages, the page. */
