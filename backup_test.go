@@ -195,7 +195,7 @@ func copyFile(t *testing.T, from, to string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer src.Close()
+	defer func() { _ = src.Close() }() // read only
 	dst, err := os.Create(to)
 	if err != nil {
 		t.Fatal(err)

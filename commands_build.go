@@ -71,7 +71,7 @@ func buildCommand(args []string, getenv func(string) string, report io.Writer) e
 		return err
 	}
 	if _, err := memo.WriteTo(f); err != nil {
-		f.Close()
+		_ = f.Close() // the write's error is the one to report
 		return err
 	}
 	return f.Close()

@@ -276,7 +276,8 @@ func (f *front) serve(ctx context.Context, drain time.Duration, bg *background, 
 func (f *front) stop(drain time.Duration, bg *background, log *slog.Logger) error {
 	log.Info("shutting down", "drain", drain)
 	f.srv.Drain()
-	f.listener.Close()
+	// Shutdown below closes the listener again, and reports what fails.
+	_ = f.listener.Close()
 	time.Sleep(drain)
 	shutdownCtx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()

@@ -68,7 +68,10 @@ func staffCommand(args []string, getenv func(string) string, out io.Writer) erro
 		if err != nil {
 			return err
 		}
-		fmt.Fprintf(out, "Invitation for %s, valid once until %s:\n%s\n", inv.Email, inv.Expires.UTC().Format("2006-01-02 15:04 UTC"), inv.URL)
+		// The URL is the command's result: a failed write fails the command.
+		if _, err := fmt.Fprintf(out, "Invitation for %s, valid once until %s:\n%s\n", inv.Email, inv.Expires.UTC().Format("2006-01-02 15:04 UTC"), inv.URL); err != nil {
+			return err
+		}
 		if strings.HasPrefix(inv.URL, "http://") && !strings.Contains(inv.URL, "://localhost") && !strings.Contains(inv.URL, "://127.0.0.1") {
 			fmt.Fprintln(out, "Note: BASE_URL is plain http: passkeys and the workspace's cookies need https (or localhost).")
 		}

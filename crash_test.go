@@ -109,7 +109,7 @@ func startSite(t *testing.T, bin string, env []string) *siteProcess {
 func (p *siteProcess) kill(t *testing.T) {
 	t.Helper()
 	_ = p.cmd.Process.Signal(syscall.SIGKILL)
-	<-p.done
+	<-p.done //nolint:errcheck // the exit status of a SIGKILL says nothing
 }
 
 // stop sends SIGTERM and returns the exit status of the graceful shutdown.
@@ -137,7 +137,7 @@ var builtBinary struct {
 func TestMain(m *testing.M) {
 	code := m.Run()
 	if builtBinary.dir != "" {
-		os.RemoveAll(builtBinary.dir)
+		_ = os.RemoveAll(builtBinary.dir) // a temporary directory: best effort
 	}
 	os.Exit(code)
 }

@@ -43,7 +43,7 @@ func waitReady(t *testing.T, addr string, within time.Duration) {
 	for {
 		res, err := http.Get("http://" + addr + "/readyz")
 		if err == nil {
-			io.Copy(io.Discard, res.Body)
+			_, _ = io.Copy(io.Discard, res.Body) // drained for the connection's reuse
 			res.Body.Close()
 			if res.StatusCode == http.StatusOK {
 				return
@@ -88,7 +88,7 @@ func TestInstancesShareOnePostgres(t *testing.T) {
 	var procs []*siteProcess
 	for range 3 {
 		p := startSite(t, bin, instanceEnv(t, databaseURL, smtp.URL()))
-		t.Cleanup(func() { p.cmd.Process.Kill() })
+		t.Cleanup(func() { _ = p.cmd.Process.Kill() }) // one that has exited already is as good
 		procs = append(procs, p)
 	}
 	for _, p := range procs {
@@ -250,7 +250,9 @@ func TestInstancesShareOnePostgres(t *testing.T) {
 		var refs []string
 		for rows.Next() {
 			var ref string
-			rows.Scan(&ref)
+			if err := rows.Scan(&ref); err != nil {
+				t.Fatal(err)
+			}
 			refs = append(refs, ref)
 		}
 		rows.Close()
@@ -307,7 +309,7 @@ func TestStartWaitsForTheDatabase(t *testing.T) {
 	}()
 
 	p := startSite(t, bin, append(instanceEnv(t, unreachable, ""), "DATABASE_WAIT=10m", "SHUTDOWN_DRAIN=0s"))
-	t.Cleanup(func() { p.cmd.Process.Kill() })
+	t.Cleanup(func() { _ = p.cmd.Process.Kill() }) // one that has exited already is as good
 	res, err := http.Get("http://" + p.addr + "/fr/blog")
 	if err != nil || res.StatusCode != 200 {
 		t.Fatalf("a page while the database is away: %v %v", res, err)
@@ -330,7 +332,7 @@ func TestStartWaitsForTheDatabase(t *testing.T) {
 	var apiErr struct {
 		Error struct{ Code, Message string }
 	}
-	json.Unmarshal(answer, &apiErr)
+	_ = json.Unmarshal(answer, &apiErr) // a body that is not JSON fails the check below, which prints it
 	if status != 503 || apiErr.Error.Code != "unavailable" || !strings.Contains(apiErr.Error.Message, "Minute") {
 		t.Errorf("a contact post while the database is away: %d %s", status, answer)
 	}

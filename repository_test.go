@@ -51,7 +51,7 @@ func TestRepositoryHoldsNoBinaryOrHugeFile(t *testing.T) {
 			t.Fatal(err)
 		}
 		n, _ := f.Read(head)
-		f.Close()
+		_ = f.Close() // read only
 		head = head[:n]
 		if kind := programKind(head); kind != "" {
 			t.Errorf("%s: a compiled program (%s) is tracked; build it, do not commit it", path, kind)

@@ -84,7 +84,7 @@ func floorServer(dir, addr string, timeouts bool) error {
 		srv.Addr = addr
 		return srv.ListenAndServe()
 	}
-	return http.ListenAndServe(addr, handler)
+	return http.ListenAndServe(addr, handler) //nolint:gosec // G114: the floor with net/http's defaults, on purpose
 }
 
 // libraryFloor bundles, minified and tree-shaken as the client bundle is,

@@ -91,7 +91,7 @@ func run() error {
 	if err != nil {
 		return err
 	}
-	defer os.RemoveAll(tmp)
+	defer func() { _ = os.RemoveAll(tmp) }()
 
 	fmt.Println("building the production binary...")
 	bin := filepath.Join(tmp, "northbeam-site")
@@ -115,7 +115,9 @@ func run() error {
 	if err != nil {
 		return err
 	}
-	defer logFile.Close()
+	// The child writes the log through a descriptor of its own: closing
+	// this one loses nothing.
+	defer func() { _ = logFile.Close() }()
 	cmd.Stderr = logFile
 	start := time.Now()
 	if err := cmd.Start(); err != nil {
@@ -318,10 +320,10 @@ func startSite(bin, dir string, p placement) (base string, stop func(), err erro
 	}
 	cmd.Stderr = logFile
 	if err := cmd.Start(); err != nil {
-		logFile.Close()
+		_ = logFile.Close()
 		return "", nil, err
 	}
-	stop = func() { _ = cmd.Process.Kill(); _, _ = cmd.Process.Wait(); logFile.Close() }
+	stop = func() { _ = cmd.Process.Kill(); _, _ = cmd.Process.Wait(); _ = logFile.Close() }
 	if err := waitReady(base + "/readyz"); err != nil {
 		stop()
 		return "", nil, err
@@ -558,7 +560,7 @@ func residentMB(pid int) (float64, error) {
 	if err != nil {
 		return 0, err
 	}
-	defer f.Close()
+	defer func() { _ = f.Close() }()
 	sc := bufio.NewScanner(f)
 	for sc.Scan() {
 		if rest, ok := strings.CutPrefix(sc.Text(), "VmRSS:"); ok {

@@ -66,7 +66,7 @@ func postLoad(bin, tmp string) error {
 			if err != nil {
 				return err
 			}
-			defer logFile.Close()
+			defer func() { _ = logFile.Close() }() // the child writes it, not this descriptor
 			cmd.Stderr = logFile
 			if err := cmd.Start(); err != nil {
 				return err
@@ -137,7 +137,7 @@ func runPosts(workers, n int, request func(i int) (url, body string)) postResult
 				took := time.Since(t0)
 				status := 0
 				if err == nil {
-					io.Copy(io.Discard, r.Body)
+					_, _ = io.Copy(io.Discard, r.Body) // drained for the connection's reuse
 					r.Body.Close()
 					status = r.StatusCode
 				}
@@ -207,12 +207,12 @@ func benchSchema() (string, func(), error) {
 	_, _ = rand.Read(b)
 	schema := "bench_" + hex.EncodeToString(b)
 	if _, err := db.ExecContext(ctx, "CREATE SCHEMA "+schema); err != nil {
-		db.Close()
+		_ = db.Close()
 		return "", nil, fmt.Errorf("no PostgreSQL at PG_TEST_URL (%v)", err)
 	}
 	u, err := url.Parse(server)
 	if err != nil {
-		db.Close()
+		_ = db.Close()
 		return "", nil, err
 	}
 	q := u.Query()
@@ -220,7 +220,7 @@ func benchSchema() (string, func(), error) {
 	u.RawQuery = q.Encode()
 	drop := func() {
 		_, _ = db.Exec("DROP SCHEMA " + schema + " CASCADE")
-		db.Close()
+		_ = db.Close()
 	}
 	return u.String(), drop, nil
 }

@@ -93,10 +93,9 @@ func browser(t *testing.T) (context.Context, string) {
 
 // tab is one browser context with its console collected.
 type tab struct {
-	ctx      context.Context
-	mu       sync.Mutex
-	console  []string // errors and warnings, as "level: text"
-	requests []string
+	ctx     context.Context
+	mu      sync.Mutex
+	console []string // errors and warnings, as "level: text"
 }
 
 func newTab(t *testing.T, parent context.Context) *tab {

@@ -261,7 +261,9 @@ func TestBrowserStaffPasskeys(t *testing.T) {
 	}
 	for rows.Next() {
 		var a string
-		rows.Scan(&a)
+		if err := rows.Scan(&a); err != nil {
+			t.Fatal(err)
+		}
 		actions = append(actions, a)
 	}
 	rows.Close()
@@ -431,7 +433,9 @@ func TestBrowserStaffOnAPhone(t *testing.T) {
 	b, _ := browser(t)
 	env := newStaffBrowserEnv(t)
 	fillWorkspace(t, env)
-	env.ws.Invite(context.Background(), "ada@northbeam.test", staff.ActorCommandLine)
+	if _, err := env.ws.Invite(context.Background(), "ada@northbeam.test", staff.ActorCommandLine); err != nil {
+		t.Fatal(err)
+	}
 	tb := newTab(t, b)
 	tb.run(t, chromedp.ActionFunc(func(ctx context.Context) error {
 		return emulation.SetDeviceMetricsOverride(390, 844, 3, true).Do(ctx)

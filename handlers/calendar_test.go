@@ -52,7 +52,7 @@ func TestSlotsFollowTheConsultancysCalendar(t *testing.T) {
 		feed := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			fetches.Add(1)
 			w.Header().Set("Content-Type", "text/calendar")
-			w.Write(data)
+			_, _ = w.Write(data)
 		}))
 		defer feed.Close()
 		berlin, _ := time.LoadLocation("Europe/Berlin")

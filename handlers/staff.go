@@ -192,6 +192,7 @@ func (h *staffHandlers) cookieName(base string) string {
 }
 
 func (h *staffHandlers) setCookie(c echo.Context, base, value string, maxAge time.Duration) {
+	//nolint:gosec // G124: HttpOnly, SameSite=Strict; Secure but on plain-http localhost (secureCookies)
 	c.SetCookie(&http.Cookie{
 		Name: h.cookieName(base), Value: value, Path: "/",
 		MaxAge: int(maxAge / time.Second), HttpOnly: true, Secure: h.secureCookies(), SameSite: http.SameSiteStrictMode,
@@ -199,6 +200,7 @@ func (h *staffHandlers) setCookie(c echo.Context, base, value string, maxAge tim
 }
 
 func (h *staffHandlers) clearCookie(c echo.Context, base string) {
+	//nolint:gosec // G124: as setCookie
 	c.SetCookie(&http.Cookie{
 		Name: h.cookieName(base), Value: "", Path: "/",
 		MaxAge: -1, HttpOnly: true, Secure: h.secureCookies(), SameSite: http.SameSiteStrictMode,

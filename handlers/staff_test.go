@@ -291,7 +291,9 @@ func TestStaffSessionFixation(t *testing.T) {
 // the __Host- prefix and Secure, which browsers would refuse over http.
 func TestStaffCookieOnLocalhost(t *testing.T) {
 	env := newStaffEnv(t, store.SQLite, staffOptions{baseURL: "http://localhost:8080"})
-	env.ws.Invite(context.Background(), "ada@northbeam.test", staff.ActorCommandLine)
+	if _, err := env.ws.Invite(context.Background(), "ada@northbeam.test", staff.ActorCommandLine); err != nil {
+		t.Fatal(err)
+	}
 	env.do(t, "POST", "/staff/api/sign-in/link", `{"email":"ada@northbeam.test"}`)
 	rec := env.do(t, "POST", "/staff/api/sign-in/link/use", `{"token":"`+sitetest.MailedSignInToken(t, env.st)+`"}`)
 	ck, ok := setCookie(rec, "nb_staff")
@@ -419,7 +421,9 @@ func TestStaffSignInRateLimit(t *testing.T) {
 			signInRate: RateLimit{Requests: 3, Window: time.Minute},
 			linkRate:   RateLimit{Requests: 2, Window: time.Hour},
 		})
-		env.ws.Invite(context.Background(), "ada@northbeam.test", staff.ActorCommandLine)
+		if _, err := env.ws.Invite(context.Background(), "ada@northbeam.test", staff.ActorCommandLine); err != nil {
+			t.Fatal(err)
+		}
 		staffAnswer := env.do(t, "POST", "/staff/api/sign-in/link", `{"email":"ada@northbeam.test"}`)
 		strangerAnswer := env.do(t, "POST", "/staff/api/sign-in/link", `{"email":"stranger@example.com"}`)
 		if staffAnswer.Code != strangerAnswer.Code || staffAnswer.Body.String() != strangerAnswer.Body.String() {
@@ -640,7 +644,8 @@ func TestStaffStringsComplete(t *testing.T) {
 	}
 	var src strings.Builder
 	for _, dir := range []string{"frontend/staff", "handlers", "internal/sitebuild", "internal/staff"} {
-		filepath.WalkDir(filepath.Join(sitetest.Root(), dir), func(p string, d os.DirEntry, err error) error {
+		// A directory that moved would leave nothing to check: fail.
+		err := filepath.WalkDir(filepath.Join(sitetest.Root(), dir), func(p string, d os.DirEntry, err error) error {
 			if err != nil || d.IsDir() || strings.HasSuffix(p, "_test.go") || !(strings.HasSuffix(p, ".go") || strings.HasSuffix(p, ".ts") || strings.HasSuffix(p, ".tsx")) {
 				return err
 			}
@@ -648,6 +653,9 @@ func TestStaffStringsComplete(t *testing.T) {
 			src.Write(b)
 			return nil
 		})
+		if err != nil {
+			t.Fatal(err)
+		}
 	}
 	all := src.String()
 	templated := regexp.MustCompile("`([a-z]+(?:\\.[a-zA-Z]+)*)\\.\\$\\{")

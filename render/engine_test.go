@@ -26,7 +26,7 @@ func TestRenderUsesThePool(t *testing.T) {
 	done := make(chan string, 8)
 	for i := range 8 {
 		go func() {
-			html, err := e.Render(context.Background(), []byte(`{"text":"hello `+string(rune('a'+i))+`"}`))
+			html, err := e.Render(context.Background(), []byte(`{"text":"hello `+string(rune('a'+i))+`"}`)) //nolint:gosec // G115: i < 8
 			if err != nil {
 				t.Error(err)
 			}

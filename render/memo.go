@@ -105,7 +105,7 @@ func ReadMemoFS(fsys fs.FS, name string) (*Memo, error) {
 	if err != nil {
 		return nil, fmt.Errorf("render: %w", err)
 	}
-	defer f.Close()
+	defer func() { _ = f.Close() }() // read only: closing it loses nothing
 	return ReadMemo(f)
 }
 

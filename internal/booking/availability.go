@@ -226,10 +226,10 @@ func (f availabilityFile) validate() (Availability, error) {
 		errs = append(errs, fmt.Errorf(format, args...))
 	}
 
-	switch {
-	case f.TimeZone == "":
+	switch f.TimeZone {
+	case "":
 		fail("timeZone: required (an IANA zone such as Europe/Berlin)")
-	case f.TimeZone == "Local":
+	case "Local":
 		fail("timeZone: %q is the server's zone, not the consultancy's; name an IANA zone", f.TimeZone)
 	default:
 		loc, err := time.LoadLocation(f.TimeZone)

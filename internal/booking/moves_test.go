@@ -27,7 +27,9 @@ func outboxKinds(t *testing.T, st *store.Store) []string {
 	for rows.Next() {
 		var kind string
 		var due int64
-		rows.Scan(&kind, &due)
+		if err := rows.Scan(&kind, &due); err != nil {
+			t.Fatal(err)
+		}
 		if kind == KindReminder {
 			// Only a reminder waits: the others are due when queued.
 			kind += "@" + store.FromMillis(due).Format("2006-01-02T15:04")

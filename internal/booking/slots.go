@@ -33,7 +33,7 @@ type Slot struct {
 }
 
 // Interval returns the span of s.
-func (s Slot) Interval() Interval { return Interval{Start: s.Start, End: s.End} }
+func (s Slot) Interval() Interval { return Interval(s) }
 
 // Day is one calendar day in the visitor's zone with its open slots, in
 // ascending order. Slots is never nil, so a day without slots encodes as [].

@@ -81,7 +81,9 @@ func TestStaffCancellation(t *testing.T) {
 			t.Errorf("second cancellation: %v", err)
 		}
 		var second int64
-		st.QueryRowContext(ctx, `SELECT max(id) FROM bookings`).Scan(&second)
+		if err := st.QueryRowContext(ctx, `SELECT max(id) FROM bookings`).Scan(&second); err != nil {
+			t.Fatal(err)
+		}
 		now = now.Add(30 * time.Hour) // Tuesday 11:00 in Berlin: the meeting has begun
 		if _, err := staff.Cancel(ctx, second, "Too late", "ops@example.com", nil); !errors.Is(err, ErrStarted) {
 			t.Errorf("cancellation of a meeting under way: %v", err)

@@ -48,7 +48,7 @@ func newFeedServer(t *testing.T, body []byte) *feedServer {
 			return
 		case "html":
 			w.Header().Set("Content-Type", "text/html")
-			w.Write([]byte("<!doctype html><title>Sign in</title><p>Please sign in to see this calendar."))
+			_, _ = w.Write([]byte("<!doctype html><title>Sign in</title><p>Please sign in to see this calendar."))
 			return
 		}
 		if inm := r.Header.Get("If-None-Match"); inm != "" {
@@ -62,7 +62,7 @@ func newFeedServer(t *testing.T, body []byte) *feedServer {
 		f.full.Add(1)
 		w.Header().Set("ETag", f.etag)
 		w.Header().Set("Content-Type", "text/calendar; charset=utf-8")
-		w.Write(f.body)
+		_, _ = w.Write(f.body)
 	}))
 	t.Cleanup(f.Close)
 	return f

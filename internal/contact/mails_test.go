@@ -168,7 +168,7 @@ func TestNewMailerRejectsBadContent(t *testing.T) {
 			f["mail/ar/contact-ack.txt"] = &fstest.MapFile{Data: []byte("Subject: Hi\n\n{{.Message}}\n")}
 		}, testBrand(), testInbox},
 		{"unknown field", func(f fstest.MapFS) {
-			f["mail/en/contact-ack.txt"] = &fstest.MapFile{Data: []byte("Subject: Hi\n\n{{.Nmae}}\n")}
+			f["mail/en/contact-ack.txt"] = &fstest.MapFile{Data: []byte("Subject: Hi\n\n{{.Nmae}}\n")} //nolint:misspell // the misspelt field is the test
 		}, testBrand(), testInbox},
 		{"syntax error", func(f fstest.MapFS) {
 			f["mail/en/contact-ack.txt"] = &fstest.MapFile{Data: []byte("Subject: Hi\n\n{{.Name\n")}

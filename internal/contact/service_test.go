@@ -50,7 +50,9 @@ func TestSubmitStoresMessageAndMail(t *testing.T) {
 		}
 		for r.Next() {
 			var x row
-			r.Scan(&x.kind, &x.to, &x.replyTo, &x.lang, &x.state)
+			if err := r.Scan(&x.kind, &x.to, &x.replyTo, &x.lang, &x.state); err != nil {
+				t.Fatal(err)
+			}
 			rows = append(rows, x)
 		}
 		r.Close()

@@ -308,7 +308,7 @@ func (w *Worker) retryDelay(attempts int) time.Duration {
 		}
 	}
 	half := d / 2
-	return half + rand.N(d-half+1)
+	return half + rand.N(d-half+1) //nolint:gosec // G404: jitter, not a secret
 }
 
 // addressPattern matches anything shaped like an e-mail address. SMTP

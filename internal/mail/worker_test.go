@@ -149,7 +149,9 @@ func TestWorkerGivesUp(t *testing.T) {
 		srv.Stop()
 		enqueue(t, st, validMessage())
 		for range 3 {
-			w.DrainOnce(context.Background())
+			if _, err := w.DrainOnce(context.Background()); err != nil {
+				t.Fatal(err)
+			}
 			clk.Advance(2 * time.Hour)
 		}
 		if r := outboxRows(t, st)[0]; r.state != "failed" || r.attempts != 2 {

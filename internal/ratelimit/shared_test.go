@@ -50,7 +50,9 @@ func TestSharedSlidingWindow(t *testing.T) {
 			t.Fatal(err)
 		}
 		var left int
-		st.QueryRowContext(ctx, `SELECT count(*) FROM rate_hits WHERE bucket = 'contact' AND client <> 'c'`).Scan(&left)
+		if err := st.QueryRowContext(ctx, `SELECT count(*) FROM rate_hits WHERE bucket = 'contact' AND client <> 'c'`).Scan(&left); err != nil {
+			t.Fatal(err)
+		}
 		if left != 0 {
 			t.Errorf("%d expired hits left after a sweep", left)
 		}

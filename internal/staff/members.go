@@ -17,12 +17,11 @@ import (
 
 // Member is a person with access to the workspace.
 type Member struct {
-	ID        int64
-	Email     string // lower case
-	Lang      string // the workspace's language for them
-	Created   time.Time
-	handle    string // WebAuthn user handle, base64url
-	credCount int
+	ID      int64
+	Email   string // lower case
+	Lang    string // the workspace's language for them
+	Created time.Time
+	handle  string // WebAuthn user handle, base64url
 }
 
 // ActorCommandLine is who the audit log says acted when the staff command

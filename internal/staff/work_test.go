@@ -288,7 +288,9 @@ func TestRetention(t *testing.T) {
 			t.Errorf("the next day, %d of 4 concurrent runs ran, want 1", ran)
 		}
 		var result string
-		st.QueryRowContext(ctx, `SELECT last_result FROM jobs WHERE name = 'retention'`).Scan(&result)
+		if err := st.QueryRowContext(ctx, `SELECT last_result FROM jobs WHERE name = 'retention'`).Scan(&result); err != nil {
+			t.Fatal(err)
+		}
 		if !strings.HasPrefix(result, "messages:") {
 			t.Errorf("the job's last result: %q", result)
 		}
@@ -427,7 +429,9 @@ SELECT id, 'invite.ics', 'text/calendar', ? FROM outbox WHERE to_addr = ?`, []by
 			var tables []string
 			for rows.Next() {
 				var name string
-				rows.Scan(&name)
+				if err := rows.Scan(&name); err != nil {
+					t.Fatal(err)
+				}
 				tables = append(tables, name)
 			}
 			rows.Close()

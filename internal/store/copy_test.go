@@ -65,15 +65,21 @@ VALUES (1, 'tok-1', 'cancel-1', 'discovery', 3600000, 4500000, 'Ada', 'a@example
 		data      []byte
 		busy      int64
 	)
-	pg.QueryRowContext(ctx, `SELECT name, message, spam FROM messages WHERE id = 7`).Scan(&name, &msg, &spam)
+	if err := pg.QueryRowContext(ctx, `SELECT name, message, spam FROM messages WHERE id = 7`).Scan(&name, &msg, &spam); err != nil {
+		t.Fatal(err)
+	}
 	if name != "Zoë Ø" || msg != "مرحبا" || !spam {
 		t.Errorf("message 7 = %q %q spam=%v", name, msg, spam)
 	}
-	pg.QueryRowContext(ctx, `SELECT data FROM outbox_attachments WHERE outbox_id = 3`).Scan(&data)
+	if err := pg.QueryRowContext(ctx, `SELECT data FROM outbox_attachments WHERE outbox_id = 3`).Scan(&data); err != nil {
+		t.Fatal(err)
+	}
 	if string(data) != "BEGIN:VCALENDAR\r\n\x00\xff" {
 		t.Errorf("attachment bytes = %q", data)
 	}
-	pg.QueryRowContext(ctx, `SELECT busy_until FROM bookings WHERE token = 'tok-1'`).Scan(&busy)
+	if err := pg.QueryRowContext(ctx, `SELECT busy_until FROM bookings WHERE token = 'tok-1'`).Scan(&busy); err != nil {
+		t.Fatal(err)
+	}
 	if busy != 4500000+600000 {
 		t.Errorf("busy_until = %d, want the end plus the 10-minute buffer", busy)
 	}

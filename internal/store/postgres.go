@@ -156,10 +156,12 @@ func withMigrationLock(ctx context.Context, s *Store, fn func() error) error {
 	if err != nil {
 		return fmt.Errorf("store: migration lock: %w", err)
 	}
-	defer conn.Close()
+	defer func() { _ = conn.Close() }() // back to the pool: nothing to lose
 	if _, err := conn.ExecContext(ctx, advisoryLockSQL); err != nil {
 		return fmt.Errorf("store: migration lock: %w", err)
 	}
-	defer conn.ExecContext(context.WithoutCancel(ctx), advisoryUnlockSQL)
+	// The unlock fails only with the connection, and then PostgreSQL has
+	// released the lock with the session.
+	defer func() { _, _ = conn.ExecContext(context.WithoutCancel(ctx), advisoryUnlockSQL) }()
 	return fn()
 }

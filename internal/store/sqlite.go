@@ -56,7 +56,7 @@ func openSQLite(ctx context.Context, path string, steps []Migration, opts ...Opt
 	s := &Store{db: db, backend: SQLite, steps: steps}
 	// A local file answers at once or not at all: no waiting.
 	if err := s.Connect(ctx, 0); err != nil {
-		db.Close()
+		_ = db.Close() // the connect error is the one to report
 		return nil, fmt.Errorf("store: open %s: %w", path, err)
 	}
 	return s, nil

@@ -115,7 +115,7 @@ func (s *Store) Connect(ctx context.Context, wait time.Duration) error {
 		select {
 		case <-ctx.Done():
 			return s.wrap("connect", ctx.Err())
-		case <-time.After(min(pause+rand.N(pause/2), remaining)):
+		case <-time.After(min(pause+rand.N(pause/2), remaining)): //nolint:gosec // G404: jitter, not a secret
 		}
 		pause = min(2*pause, 5*time.Second)
 	}
@@ -264,7 +264,7 @@ func (s *Store) inTxRetrying(ctx context.Context, fn func(*Tx) error) error {
 		if attempt == attempts-1 {
 			break
 		}
-		pause := time.Duration(25<<attempt)*time.Millisecond + rand.N(25*time.Millisecond)
+		pause := time.Duration(25<<attempt)*time.Millisecond + rand.N(25*time.Millisecond) //nolint:gosec // G404: jitter, not a secret
 		select {
 		case <-ctx.Done():
 			return errors.Join(err, ctx.Err())

@@ -86,7 +86,7 @@ func TestPragmasOnEveryConnection(t *testing.T) {
 		}
 	}
 	for _, c := range conns {
-		c.Close()
+		_ = c.Close() // back to the pool
 	}
 }
 
@@ -238,7 +238,9 @@ func TestMigrationSteps(t *testing.T) {
 			}
 			for rows.Next() {
 				var n string
-				rows.Scan(&n)
+				if err := rows.Scan(&n); err != nil {
+					t.Fatal(err)
+				}
 				names = append(names, n)
 			}
 			rows.Close()
@@ -246,8 +248,12 @@ func TestMigrationSteps(t *testing.T) {
 				t.Errorf("applied = %s", got)
 			}
 			var b, a int
-			s.QueryRowContext(ctx, `SELECT count(*) FROM b`).Scan(&b)
-			s.QueryRowContext(ctx, `SELECT x FROM a`).Scan(&a)
+			if err := s.QueryRowContext(ctx, `SELECT count(*) FROM b`).Scan(&b); err != nil {
+				t.Fatal(err)
+			}
+			if err := s.QueryRowContext(ctx, `SELECT x FROM a`).Scan(&a); err != nil {
+				t.Fatal(err)
+			}
 			if b != 1 || a != 42 {
 				t.Errorf("b rows = %d, a.x = %d; want 1 and 42 (each step once)", b, a)
 			}
@@ -258,7 +264,9 @@ func TestMigrationSteps(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			s.QueryRowContext(ctx, `SELECT count(*) FROM b`).Scan(&b)
+			if err := s.QueryRowContext(ctx, `SELECT count(*) FROM b`).Scan(&b); err != nil {
+				t.Fatal(err)
+			}
 			if b != 1 {
 				t.Errorf("b rows after reopen = %d, want 1", b)
 			}
@@ -345,7 +353,9 @@ func TestInTx(t *testing.T) {
 		ctx := context.Background()
 		count := func() int {
 			var n int
-			s.QueryRowContext(ctx, `SELECT count(*) FROM messages`).Scan(&n)
+			if err := s.QueryRowContext(ctx, `SELECT count(*) FROM messages`).Scan(&n); err != nil {
+				t.Fatal(err)
+			}
 			return n
 		}
 		insert := func(tx *store.Tx, ref string) error {
@@ -368,9 +378,15 @@ func TestInTx(t *testing.T) {
 			t.Errorf("InTx error = %v, want boom", err)
 		}
 		func() {
-			defer func() { recover() }()
-			s.InTx(ctx, func(tx *store.Tx) error {
-				insert(tx, "c")
+			defer func() {
+				if recover() == nil {
+					t.Error("InTx did not pass the panic on")
+				}
+			}()
+			_ = s.InTx(ctx, func(tx *store.Tx) error {
+				if err := insert(tx, "c"); err != nil {
+					t.Error(err)
+				}
 				panic("boom")
 			})
 		}()
@@ -378,7 +394,9 @@ func TestInTx(t *testing.T) {
 			t.Errorf("rows = %d, want 1 (rolled back on error and panic)", n)
 		}
 		var text string
-		s.QueryRowContext(ctx, `SELECT message FROM messages WHERE ref = ?`, "a").Scan(&text)
+		if err := s.QueryRowContext(ctx, `SELECT message FROM messages WHERE ref = ?`, "a").Scan(&text); err != nil {
+			t.Fatal(err)
+		}
 		if text != "is this ok?" {
 			t.Errorf("a question mark inside a string literal was bound: %q", text)
 		}
@@ -400,7 +418,7 @@ func TestIsBusy(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer impatient.Close()
+	defer func() { _ = impatient.Close() }()
 
 	locked := make(chan struct{})
 	release := make(chan struct{})

@@ -110,7 +110,7 @@ func leaves(h textproto.MIMEHeader, body io.Reader) ([]Part, error) {
 			all = append(all, sub...)
 		}
 	}
-	var decoded io.Reader = body
+	decoded := body
 	switch strings.ToLower(h.Get("Content-Transfer-Encoding")) {
 	case "base64":
 		decoded = base64.NewDecoder(base64.StdEncoding, stripLineEnds{body})

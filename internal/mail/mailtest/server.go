@@ -94,7 +94,8 @@ func (s *Server) serve(ln net.Listener) {
 	s.mu.Lock()
 	s.srv, s.ln = srv, ln
 	s.mu.Unlock()
-	go srv.Serve(ln)
+	// Serve returns when Stop closes the listener; that error is its end.
+	go func() { _ = srv.Serve(ln) }()
 }
 
 // Stop closes the server and every connection; the address stays reserved
@@ -106,7 +107,7 @@ func (s *Server) Stop() {
 	s.mu.Unlock()
 	if srv != nil {
 		ln.Close()
-		srv.Close()
+		_ = srv.Close() // a test server torn down: nothing to report
 	}
 }
 

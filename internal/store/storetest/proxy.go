@@ -72,7 +72,7 @@ func (p *Proxy) serve() {
 }
 
 func (p *Proxy) pipe(dst, src net.Conn) {
-	io.Copy(dst, src)
+	_, _ = io.Copy(dst, src) // until either side closes: that is the end, not an error
 	dst.Close()
 	src.Close()
 	p.mu.Lock()
