@@ -91,7 +91,7 @@ export default function CaseStudy({ payload }: PageProps) {
 
       <section className="study-results" aria-labelledby={resultsId}>
         <h2 id={resultsId}>{t("work.results")}</h2>
-        <ul>
+        <ul className="card-grid">
           {study.results.map((r) => (
             <li key={r.label}>
               <strong>{r.value}</strong> {r.label}

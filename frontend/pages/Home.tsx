@@ -106,7 +106,7 @@ export default function Home({ payload }: PageProps) {
             {t("home.services.title")}
           </h2>
           <p className="section-lead">{t("home.services.lead")}</p>
-          <ul className="service-grid">
+          <ul className="service-grid card-grid">
             {(Object.keys(serviceKeys) as ServiceSlug[]).map((slug) => {
               const key = serviceKeys[slug];
               const title = t(`services.${key}.title`);
@@ -114,7 +114,7 @@ export default function Home({ payload }: PageProps) {
                 <li
                   key={slug}
                   id={`service-${slug}`}
-                  className="service-card"
+                  className="service-card card"
                   aria-current={highlighted === slug ? "true" : undefined}
                 >
                   <h3 tabIndex={-1}>{title}</h3>
