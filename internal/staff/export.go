@@ -136,7 +136,8 @@ func (w *Workspace) ExportMessages(ctx context.Context, out io.Writer, r DateRan
 	folders := map[string]string{
 		FolderNew: t("messages.folders.new"), FolderHandled: t("messages.folders.handled"), FolderSpam: t("messages.folders.spam"),
 	}
-	columns := []string{"reference", "received", "name", "email", "service", "language", "folder", "handled", "message"}
+	columns := []string{"export.columns.reference", "export.columns.received", "export.columns.name", "export.columns.email",
+		"export.columns.service", "export.columns.language", "export.columns.folder", "export.columns.handled", "export.columns.message"}
 	return w.exportCSV(ctx, out, "messages", t, columns, func(row store.Scanner) ([]string, error) {
 		m, err := scanMessage(row)
 		if err != nil {
@@ -157,8 +158,9 @@ func (w *Workspace) ExportBookings(ctx context.Context, out io.Writer, r DateRan
 		"past": t("bookings.status.past"), "cancelled": t("bookings.status.cancelled"),
 	}
 	now := w.cfg.Now()
-	columns := []string{"number", "service", "start", "end", "status", "name", "email", "company", "topic", "visitorZone",
-		"language", "booked", "cancelled"}
+	columns := []string{"export.columns.number", "export.columns.service", "export.columns.start", "export.columns.end",
+		"export.columns.status", "export.columns.name", "export.columns.email", "export.columns.company", "export.columns.topic",
+		"export.columns.visitorZone", "export.columns.language", "export.columns.booked", "export.columns.cancelled"}
 	return w.exportCSV(ctx, out, "bookings", t, columns, func(row store.Scanner) ([]string, error) {
 		b, err := scanBooking(row)
 		if err != nil {
@@ -178,8 +180,8 @@ func (w *Workspace) exportTexts(lang string) func(key string) string {
 }
 
 // exportCSV writes what query finds as CSV to out: a line of the columns'
-// names (export.columns.<column> in t), then the cells of each row as
-// cells reads them; it returns how many rows it wrote. The query runs
+// names (their locale keys translated with t), then the cells of each row
+// as cells reads them; it returns how many rows it wrote. The query runs
 // first, so that nothing is written when it fails; what names the rows in
 // errors.
 func (w *Workspace) exportCSV(ctx context.Context, out io.Writer, what string, t func(string) string, columns []string,
@@ -194,8 +196,8 @@ func (w *Workspace) exportCSV(ctx context.Context, out io.Writer, what string, t
 		return 0, err
 	}
 	header := make([]string, len(columns))
-	for i, column := range columns {
-		header[i] = t("export.columns." + column)
+	for i, key := range columns {
+		header[i] = t(key)
 	}
 	if err := c.row(header...); err != nil {
 		return 0, err
