@@ -1,4 +1,5 @@
 import type { ComponentProps, ReactNode } from "react";
+import { Link } from "react-router-dom";
 import type { ApiError } from "./api";
 import { useErrorText } from "./hooks";
 import { useT } from "./i18n";
@@ -44,5 +45,38 @@ export function Ltr({ children }: { children: ReactNode }) {
     <bdi dir="ltr" className="ws-ltr">
       {children}
     </bdi>
+  );
+}
+
+/**
+ * Tabs are the views of a page (folders, the agenda's views), named label:
+ * a link to each tab (href), what children shows for it, the current one
+ * marked.
+ */
+export function Tabs<Tab extends string>({
+  label,
+  tabs,
+  current,
+  href,
+  children,
+}: {
+  label: string;
+  tabs: readonly Tab[];
+  current: Tab;
+  href: (tab: Tab) => string;
+  children: (tab: Tab) => ReactNode;
+}) {
+  return (
+    <nav className="ws-tabs" aria-label={label}>
+      <ul>
+        {tabs.map((tab) => (
+          <li key={tab}>
+            <Link to={href(tab)} aria-current={tab === current ? "page" : undefined}>
+              {children(tab)}
+            </Link>
+          </li>
+        ))}
+      </ul>
+    </nav>
   );
 }

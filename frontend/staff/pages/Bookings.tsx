@@ -6,7 +6,7 @@ import { useApi, useBoot, usePageTitle } from "../hooks";
 import { useT } from "../i18n";
 import { languageName, serviceKey } from "../labels";
 import type { Booking, BookingsResponse, View } from "../types";
-import { Button, Loading, Ltr, Notice, Problem } from "../ui";
+import { Button, Loading, Ltr, Notice, Problem, Tabs } from "../ui";
 
 const views: View[] = ["upcoming", "past", "cancelled"];
 
@@ -51,17 +51,9 @@ export function Bookings() {
   return (
     <>
       <h1>{t("bookings.title")}</h1>
-      <nav className="ws-tabs" aria-label={t("bookings.viewsLabel")}>
-        <ul>
-          {views.map((v) => (
-            <li key={v}>
-              <Link to={`/staff/bookings?view=${v}`} aria-current={v === view ? "page" : undefined}>
-                {t(`bookings.views.${v}`)}
-              </Link>
-            </li>
-          ))}
-        </ul>
-      </nav>
+      <Tabs label={t("bookings.viewsLabel")} tabs={views} current={view} href={(v) => `/staff/bookings?view=${v}`}>
+        {(v) => t(`bookings.views.${v}`)}
+      </Tabs>
       <p className="ws-hint">{t("bookings.zone", { zone })}</p>
       {loading && <Loading />}
       {error && <Problem error={error} />}
