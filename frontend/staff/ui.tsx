@@ -80,3 +80,21 @@ export function Tabs<Tab extends string>({
     </nav>
   );
 }
+
+/**
+ * EmailInput is an input for an email address, written left to right;
+ * error, when there is one, is its message, shown by a FieldError of
+ * errorId.
+ */
+export function EmailInput({ error, errorId, ...props }: ComponentProps<"input"> & { error: string | undefined; errorId: string }) {
+  return <input type="email" dir="ltr" aria-invalid={error ? true : undefined} aria-describedby={error ? errorId : undefined} {...props} />;
+}
+
+/** FieldError is the message of a field that was refused, which the field names in aria-describedby. */
+export function FieldError({ id, children }: { id: string; children: ReactNode }) {
+  return (
+    <p id={id} className="ws-field-error" role="alert">
+      {children}
+    </p>
+  );
+}
