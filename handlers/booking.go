@@ -311,21 +311,41 @@ func (srv *Server) getCancellation(c echo.Context) error {
 	return c.JSON(http.StatusOK, cancellationOf(b, svc.Now(), svc.Availability()))
 }
 
-func (srv *Server) postCancellation(c echo.Context) error {
-	svc, err := srv.bookingService()
+// linkPostBody is what every post from the page a mailed link opens
+// (cancel, choose another time) carries: the link's token and the page's
+// language.
+type linkPostBody struct {
+	Token string `json:"token"`
+	Lang  string `json:"lang"`
+}
+
+func (b *linkPostBody) linkPost() *linkPostBody { return b }
+
+// readLinkPost reads a post from a mailed link's page into body, of at
+// most limit bytes, and counts it against the client's booking limit; lang
+// is the language of the answer. svc is nil when the post was answered
+// (429 over the limit) or cannot be (no booking service, a body decodeJSON
+// refuses): return err.
+func (srv *Server) readLinkPost(c echo.Context, limit int64, body interface{ linkPost() *linkPostBody }) (svc *booking.Service, lang string, err error) {
+	svc, err = srv.bookingService()
 	if err != nil {
-		return err
+		return nil, "", err
 	}
-	var body struct {
-		Token string `json:"token"`
-		Lang  string `json:"lang"`
+	if err := decodeJSON(c, limit, body); err != nil {
+		return nil, "", err
 	}
-	if err := decodeJSON(c, maxCancelBody, &body); err != nil {
-		return err
-	}
-	lang := requestLanguage(srv.Build().Info, body.Lang, c.Request())
+	lang = requestLanguage(srv.Build().Info, body.linkPost().Lang, c.Request())
 	if srv.throttled(c, srv.bookingLimiter) {
-		return srv.tooManyBookingRequests(c, lang)
+		return nil, "", srv.tooManyBookingRequests(c, lang)
+	}
+	return svc, lang, nil
+}
+
+func (srv *Server) postCancellation(c echo.Context) error {
+	var body linkPostBody
+	svc, lang, err := srv.readLinkPost(c, maxCancelBody, &body)
+	if svc == nil {
+		return err
 	}
 	b, _, err := svc.Cancel(c.Request().Context(), body.Token)
 	switch {
@@ -343,21 +363,13 @@ func (srv *Server) postCancellation(c echo.Context) error {
 // postReschedule moves a booking to another time: the token is the one
 // mailed to the visitor, as for cancelling (docs/ARCHITECTURE.md, HTTP surface).
 func (srv *Server) postReschedule(c echo.Context) error {
-	svc, err := srv.bookingService()
-	if err != nil {
-		return err
-	}
 	var body struct {
-		Token string `json:"token"`
+		linkPostBody
 		Start string `json:"start"`
-		Lang  string `json:"lang"`
 	}
-	if err := decodeJSON(c, maxRescheduleBody, &body); err != nil {
+	svc, lang, err := srv.readLinkPost(c, maxRescheduleBody, &body)
+	if svc == nil {
 		return err
-	}
-	lang := requestLanguage(srv.Build().Info, body.Lang, c.Request())
-	if srv.throttled(c, srv.bookingLimiter) {
-		return srv.tooManyBookingRequests(c, lang)
 	}
 	b, err := svc.Reschedule(c.Request().Context(), body.Token, body.Start)
 	var fieldErrs booking.FieldErrors

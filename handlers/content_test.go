@@ -56,7 +56,7 @@ func TestHomeSectionsInOrder(t *testing.T) {
 		}
 		// A service route highlights its service.
 		body := sitetest.Get(t, h, lang.LocalPath("/services/platform-engineering")).Body.String()
-		if !regexp.MustCompile(`id="service-platform-engineering" class="service-card" aria-current="true"`).MatchString(body) {
+		if !regexp.MustCompile(`id="service-platform-engineering" class="service-card card" aria-current="true"`).MatchString(body) {
 			t.Errorf("%s: the platform engineering card is not highlighted", lang.Code)
 		}
 	}

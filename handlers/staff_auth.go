@@ -38,13 +38,30 @@ func (h *staffHandlers) startSession(c echo.Context, token string) {
 	h.setCookie(c, staffSessionCookie, token, staff.SessionLifetime)
 }
 
-func (h *staffHandlers) beginSignIn(c echo.Context) error {
-	ws, err := h.workspace(c)
-	if err != nil {
-		return err
+// admit lets a sign-in's request through: the workspace, then the request
+// counted against limiter, then its body read into body (unless nil). ws
+// is nil when the request was answered (503 without a workspace, 429 over
+// the limit) or refused (a body decodeJSON refuses): return err.
+func (h *staffHandlers) admit(c echo.Context, limiter limiter, body any) (ws *staff.Workspace, err error) {
+	ws, err = h.workspace(c)
+	if ws == nil {
+		return nil, err
 	}
-	if h.srv.throttled(c, h.signInLimiter) {
-		return h.tooMany(c)
+	if h.srv.throttled(c, limiter) {
+		return nil, h.tooMany(c)
+	}
+	if body != nil {
+		if err := decodeJSON(c, staffBodyLimit, body); err != nil {
+			return nil, err
+		}
+	}
+	return ws, nil
+}
+
+func (h *staffHandlers) beginSignIn(c echo.Context) error {
+	ws, err := h.admit(c, h.signInLimiter, nil)
+	if ws == nil {
+		return err
 	}
 	cer, err := ws.BeginSignIn(c.Request().Context())
 	if err != nil {
@@ -62,15 +79,9 @@ type credentialRequest struct {
 }
 
 func (h *staffHandlers) finishSignIn(c echo.Context) error {
-	ws, err := h.workspace(c)
-	if err != nil {
-		return err
-	}
-	if h.srv.throttled(c, h.signInLimiter) {
-		return h.tooMany(c)
-	}
 	var body credentialRequest
-	if err := decodeJSON(c, staffBodyLimit, &body); err != nil {
+	ws, err := h.admit(c, h.signInLimiter, &body)
+	if ws == nil {
 		return err
 	}
 	ceremony := h.cookie(c, staffCeremonyCookie)
@@ -97,15 +108,9 @@ type linkRequest struct {
 // whether the address is a member's or not. The limit counts per client
 // and per address, so that nobody's inbox can be flooded from many places.
 func (h *staffHandlers) requestLink(c echo.Context) error {
-	ws, err := h.workspace(c)
-	if err != nil {
-		return err
-	}
-	if h.srv.throttled(c, h.linkLimiter) {
-		return h.tooMany(c)
-	}
 	var body linkRequest
-	if err := decodeJSON(c, staffBodyLimit, &body); err != nil {
+	ws, err := h.admit(c, h.linkLimiter, &body)
+	if ws == nil {
 		return err
 	}
 	email, valid := staff.NormalizeEmail(body.Email)
@@ -132,15 +137,9 @@ type useLinkRequest struct {
 }
 
 func (h *staffHandlers) useLink(c echo.Context) error {
-	ws, err := h.workspace(c)
-	if err != nil {
-		return err
-	}
-	if h.srv.throttled(c, h.signInLimiter) {
-		return h.tooMany(c)
-	}
 	var body useLinkRequest
-	if err := decodeJSON(c, staffBodyLimit, &body); err != nil {
+	ws, err := h.admit(c, h.signInLimiter, &body)
+	if ws == nil {
 		return err
 	}
 	_, token, err := ws.UseSignInLink(c.Request().Context(), body.Token)
@@ -155,30 +154,17 @@ func (h *staffHandlers) useLink(c echo.Context) error {
 // invitation (counted against the sign-in limit), or by a signed-in member
 // adding one.
 func (h *staffHandlers) beginPasskey(c echo.Context) error {
-	ws, err := h.workspace(c)
-	if err != nil {
-		return err
-	}
 	var body credentialRequest
-	if err := decodeJSON(c, staffBodyLimit, &body); err != nil {
+	ws, member, err := h.registrant(c, &body)
+	if ws == nil {
 		return err
 	}
 	ctx := c.Request().Context()
 	var cer staff.Ceremony
-	if body.Invitation != "" {
-		if h.srv.throttled(c, h.signInLimiter) {
-			return h.tooMany(c)
-		}
+	if member == nil {
 		cer, err = ws.BeginEnrolment(ctx, body.Invitation)
 	} else {
-		s, ok, serr := h.session(c)
-		switch {
-		case serr != nil:
-			return h.failure(c, serr)
-		case !ok:
-			return h.fail(c, http.StatusUnauthorized, "signed_out", "errors.signedOut", nil)
-		}
-		cer, err = ws.BeginPasskey(ctx, s)
+		cer, err = ws.BeginPasskey(ctx, *member)
 	}
 	if err != nil {
 		return h.refusal(c, err)
@@ -187,31 +173,43 @@ func (h *staffHandlers) beginPasskey(c echo.Context) error {
 	return c.JSON(http.StatusOK, cer.Options)
 }
 
+// registrant reads the body of a passkey's registration into body, and
+// says whose passkey it is: an invitation's holder (member nil), whose
+// request counts against the sign-in limit, or the signed-in member. ws is
+// nil when the request was answered (503 without a workspace, 429 over
+// the limit, 401 signed out, a failure) or refused (a body decodeJSON
+// refuses): return err.
+func (h *staffHandlers) registrant(c echo.Context, body *credentialRequest) (ws *staff.Workspace, member *staff.Session, err error) {
+	ws, err = h.workspace(c)
+	if ws == nil {
+		return nil, nil, err
+	}
+	if err := decodeJSON(c, staffBodyLimit, body); err != nil {
+		return nil, nil, err
+	}
+	if body.Invitation != "" {
+		if h.srv.throttled(c, h.signInLimiter) {
+			return nil, nil, h.tooMany(c)
+		}
+		return ws, nil, nil
+	}
+	s, ok, err := h.session(c)
+	switch {
+	case err != nil:
+		return nil, nil, h.failure(c, err)
+	case !ok:
+		return nil, nil, h.fail(c, http.StatusUnauthorized, "signed_out", "errors.signedOut", nil)
+	}
+	return ws, &s, nil
+}
+
 // finishPasskey stores the passkey made: an enrolment opens a session and
 // the workspace; a member adding one gets their account back.
 func (h *staffHandlers) finishPasskey(c echo.Context) error {
-	ws, err := h.workspace(c)
-	if err != nil {
-		return err
-	}
 	var body credentialRequest
-	if err := decodeJSON(c, staffBodyLimit, &body); err != nil {
+	ws, signedInAs, err := h.registrant(c, &body)
+	if ws == nil {
 		return err
-	}
-	var signedInAs *staff.Session
-	if body.Invitation != "" {
-		if h.srv.throttled(c, h.signInLimiter) {
-			return h.tooMany(c)
-		}
-	} else {
-		s, ok, err := h.session(c)
-		switch {
-		case err != nil:
-			return h.failure(c, err)
-		case !ok:
-			return h.fail(c, http.StatusUnauthorized, "signed_out", "errors.signedOut", nil)
-		}
-		signedInAs = &s
 	}
 	ceremony := h.cookie(c, staffCeremonyCookie)
 	h.clearCookie(c, staffCeremonyCookie)

@@ -1,12 +1,10 @@
 import { useTranslation } from "react-i18next";
-import { Link } from "react-router-dom";
 import site from "../../content/site.json";
-import { useLocalPath } from "../lib/lang";
 import { useCurrentPayload } from "../lib/payloadContext";
+import { LinkItems } from "./LinkItems";
 
 export function Footer() {
   const { t } = useTranslation();
-  const to = useLocalPath();
   const payload = useCurrentPayload();
   return (
     <footer className="site-footer">
@@ -21,52 +19,40 @@ export function Footer() {
         <nav aria-labelledby="footer-quick">
           <h2 id="footer-quick">{t("footer.quickLinks")}</h2>
           <ul>
-            <li>
-              <Link to={to("/")}>{t("nav.home")}</Link>
-            </li>
-            <li>
-              <Link to={to("/work")}>{t("footer.work")}</Link>
-            </li>
-            <li>
-              <Link to={to("/team")}>{t("footer.team")}</Link>
-            </li>
-            <li>
-              <Link to={to("/blog")}>{t("nav.blog")}</Link>
-            </li>
-            <li>
-              <Link to={to("/schedule")}>{t("nav.schedule")}</Link>
-            </li>
-            <li>
-              <Link to={{ pathname: to("/"), hash: "#contact" }}>{t("nav.contact")}</Link>
-            </li>
+            <LinkItems
+              links={[
+                { path: "/", text: t("nav.home") },
+                { path: "/work", text: t("footer.work") },
+                { path: "/team", text: t("footer.team") },
+                { path: "/blog", text: t("nav.blog") },
+                { path: "/schedule", text: t("nav.schedule") },
+                { path: "/#contact", text: t("nav.contact") },
+              ]}
+            />
           </ul>
         </nav>
         <nav aria-labelledby="footer-services">
           <h2 id="footer-services">{t("footer.services")}</h2>
           <ul>
-            <li>
-              <Link to={to("/services/custom-software")}>{t("services.customSoftware.title")}</Link>
-            </li>
-            <li>
-              <Link to={to("/services/platform-engineering")}>{t("services.platformEngineering.title")}</Link>
-            </li>
-            <li>
-              <Link to={to("/services/strategic-consulting")}>{t("services.strategicConsulting.title")}</Link>
-            </li>
+            <LinkItems
+              links={[
+                { path: "/services/custom-software", text: t("services.customSoftware.title") },
+                { path: "/services/platform-engineering", text: t("services.platformEngineering.title") },
+                { path: "/services/strategic-consulting", text: t("services.strategicConsulting.title") },
+              ]}
+            />
           </ul>
         </nav>
         <nav aria-labelledby="footer-legal">
           <h2 id="footer-legal">{t("footer.legal")}</h2>
           <ul>
-            <li>
-              <Link to={to("/privacy")}>{t("footer.privacy")}</Link>
-            </li>
-            <li>
-              <Link to={to("/cookies")}>{t("footer.cookies")}</Link>
-            </li>
-            <li>
-              <Link to={to("/imprint")}>{t("footer.imprint")}</Link>
-            </li>
+            <LinkItems
+              links={[
+                { path: "/privacy", text: t("footer.privacy") },
+                { path: "/cookies", text: t("footer.cookies") },
+                { path: "/imprint", text: t("footer.imprint") },
+              ]}
+            />
             <li>
               <button type="button" className="link-button" data-cc="show-preferencesModal" aria-haspopup="dialog">
                 {t("footer.cookieSettings")}

@@ -1,33 +1,26 @@
 import { useEffect, useRef } from "react";
 import { useTranslation } from "react-i18next";
-import { Link, NavLink, useLocation } from "react-router-dom";
+import { Link, useLocation } from "react-router-dom";
 import site from "../../content/site.json";
 import { useLocalPath } from "../lib/lang";
 import { LanguageSelector } from "./LanguageSelector";
+import { LinkItems } from "./LinkItems";
 
 /** NavLinks is the primary navigation, shared by the wide header and the phone menu. */
 function NavLinks() {
   const { t } = useTranslation();
-  const to = useLocalPath();
   return (
     <ul className="nav-list">
-      <li>
-        <NavLink to={to("/")} end>
-          {t("nav.home")}
-        </NavLink>
-      </li>
-      <li>
-        <NavLink to={to("/services")}>{t("nav.services")}</NavLink>
-      </li>
-      <li>
-        <NavLink to={to("/blog")}>{t("nav.blog")}</NavLink>
-      </li>
-      <li>
-        <NavLink to={to("/schedule")}>{t("nav.schedule")}</NavLink>
-      </li>
-      <li>
-        <Link to={{ pathname: to("/"), hash: "#contact" }}>{t("nav.contact")}</Link>
-      </li>
+      <LinkItems
+        nav
+        links={[
+          { path: "/", text: t("nav.home") },
+          { path: "/services", text: t("nav.services") },
+          { path: "/blog", text: t("nav.blog") },
+          { path: "/schedule", text: t("nav.schedule") },
+          { path: "/#contact", text: t("nav.contact") },
+        ]}
+      />
     </ul>
   );
 }

@@ -29,7 +29,7 @@ export interface Testimonial {
   slug: string;
 }
 
-/** cardSizes is the width of a card's cover (work.css .study-grid): three cards across a wide screen, two, then one. */
+/** cardSizes is the width of a card's cover (site.css .card-grid): three cards across a wide screen, two, then one. */
 export const cardSizes = "(min-width: 72rem) 23rem, (min-width: 42rem) 46vw, 92vw";
 
 export function studyPath(lang: Lang, slug: string): string {
@@ -43,9 +43,9 @@ export function studyPath(lang: Lang, slug: string): string {
 export function StudyCards({ lang, studies, headingLevel, eager = 0 }: { lang: Lang; studies: StudySummary[]; headingLevel: 2 | 3; eager?: number }) {
   const H = headingLevel === 2 ? "h2" : "h3";
   return (
-    <ul className="study-grid">
+    <ul className="study-grid card-grid">
       {studies.map((s, i) => (
-        <li key={s.slug} className="study-card">
+        <li key={s.slug} className="study-card card">
           <Picture image={s.cover} sizes={cardSizes} lazy={i >= eager} className="card-cover" />
           <p className="study-sector">
             {s.sector} · {s.size}
@@ -71,7 +71,7 @@ export function Testimonials({ lang, items, titleId }: { lang: Lang; items: Test
     <section className="testimonials" aria-labelledby={titleId}>
       <div className="container">
         <h2 id={titleId}>{t("work.voices")}</h2>
-        <ul className="quote-grid">
+        <ul className="quote-grid card-grid">
           {items.map((q) => (
             <li key={q.slug}>
               <figure>

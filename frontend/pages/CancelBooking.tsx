@@ -2,13 +2,12 @@ import { useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Link } from "react-router-dom";
 import { postCancellation } from "../components/schedule/api";
-import { ContactLink, Loading, Problem } from "../components/schedule/Intro";
+import { ContactLink } from "../components/schedule/Intro";
 import { MeetingFact, ServiceFact, TimeFact } from "../components/schedule/Facts";
 import type { ServiceKey } from "../components/schedule/services";
-import { LinkedBookingPage } from "../components/schedule/LinkedBookingPage";
-import { useLinkedBooking } from "../components/schedule/useLinkedBooking";
+import { LinkedBookingPage, LinkedBookingProblem, type LinkedPanelProps } from "../components/schedule/LinkedBookingPage";
 import { useZoneCatalog } from "../components/schedule/zones";
-import { useLang, useLocalPath } from "../lib/lang";
+import { useLocalPath } from "../lib/lang";
 import type { PageProps } from "./types";
 
 /**
@@ -21,11 +20,9 @@ export default function CancelBooking(_: PageProps) {
   return <LinkedBookingPage kind="cancel" Panel={CancelPanel} />;
 }
 
-function CancelPanel() {
+function CancelPanel({ lang, token, state, setState }: LinkedPanelProps) {
   const { t } = useTranslation();
-  const lang = useLang();
   const to = useLocalPath();
-  const { token, state, setState } = useLinkedBooking(lang);
   const [busy, setBusy] = useState(false);
   const [justCancelled, setJustCancelled] = useState(false);
   const catalog = useZoneCatalog(lang);
@@ -44,21 +41,19 @@ function CancelPanel() {
     setState(r);
   }
 
-  switch (state.kind) {
-    case "loading":
-      return <Loading />;
-    case "missing":
-    case "notFound":
-      return <Problem text={t("booking.cancel.notFound")} />;
-    case "started":
-      return <Problem text={t("booking.cancel.started")} />;
-    case "failed":
-      return (
-        <div className="notice" role="alert">
-          <p>{t("booking.cancel.failed")}</p>
-          <ContactLink className="button button-secondary" />
-        </div>
-      );
+  if (state.kind !== "found") {
+    return (
+      <LinkedBookingProblem
+        state={state}
+        started={t("booking.cancel.started")}
+        failed={
+          <div className="notice" role="alert">
+            <p>{t("booking.cancel.failed")}</p>
+            <ContactLink className="button button-secondary" />
+          </div>
+        }
+      />
+    );
   }
 
   const b = state.booking;

@@ -65,22 +65,19 @@ export default function CaseStudy({ payload }: PageProps) {
       <Picture image={study.cover} sizes={proseSizes} priority className="post-cover" />
 
       <dl className="study-facts">
-        <div>
-          <dt>{t("work.facts.client")}</dt>
-          <dd>{study.client}</dd>
-        </div>
-        <div>
-          <dt>{t("work.facts.sector")}</dt>
-          <dd>{study.sector}</dd>
-        </div>
-        <div>
-          <dt>{t("work.facts.size")}</dt>
-          <dd>{study.size}</dd>
-        </div>
-        <div>
-          <dt>{t("work.facts.duration")}</dt>
-          <dd>{study.duration}</dd>
-        </div>
+        {(
+          [
+            ["work.facts.client", study.client],
+            ["work.facts.sector", study.sector],
+            ["work.facts.size", study.size],
+            ["work.facts.duration", study.duration],
+          ] as const
+        ).map(([key, fact]) => (
+          <div key={key}>
+            <dt>{t(key)}</dt>
+            <dd>{fact}</dd>
+          </div>
+        ))}
         <div>
           <dt>{t("work.facts.stack")}</dt>
           <dd>
@@ -91,7 +88,7 @@ export default function CaseStudy({ payload }: PageProps) {
 
       <section className="study-results" aria-labelledby={resultsId}>
         <h2 id={resultsId}>{t("work.results")}</h2>
-        <ul>
+        <ul className="card-grid">
           {study.results.map((r) => (
             <li key={r.label}>
               <strong>{r.value}</strong> {r.label}

@@ -1,4 +1,4 @@
-import { useEffect } from "react";
+import { useEffect, type ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { Link, useLocation } from "react-router-dom";
 import site from "../../content/site.json";
@@ -106,7 +106,7 @@ export default function Home({ payload }: PageProps) {
             {t("home.services.title")}
           </h2>
           <p className="section-lead">{t("home.services.lead")}</p>
-          <ul className="service-grid">
+          <ul className="service-grid card-grid">
             {(Object.keys(serviceKeys) as ServiceSlug[]).map((slug) => {
               const key = serviceKeys[slug];
               const title = t(`services.${key}.title`);
@@ -114,7 +114,7 @@ export default function Home({ payload }: PageProps) {
                 <li
                   key={slug}
                   id={`service-${slug}`}
-                  className="service-card"
+                  className="service-card card"
                   aria-current={highlighted === slug ? "true" : undefined}
                 >
                   <h3 tabIndex={-1}>{title}</h3>
@@ -135,33 +135,25 @@ export default function Home({ payload }: PageProps) {
         </div>
       </section>
 
-      <section className="work" aria-labelledby="work-title">
-        <div className="container">
-          <h2 id="work-title">{t("home.work.title")}</h2>
-          <p className="section-lead">{t("home.work.lead")}</p>
-          <StudyCards lang={payload.lang} studies={data.work} headingLevel={3} />
-          <p>
-            <Link className="card-link" to={to("/work")}>
-              {t("home.work.all")}
-            </Link>
-          </p>
-        </div>
-      </section>
+      <HomeSection name="work">
+        <StudyCards lang={payload.lang} studies={data.work} headingLevel={3} />
+        <p>
+          <Link className="card-link" to={to("/work")}>
+            {t("home.work.all")}
+          </Link>
+        </p>
+      </HomeSection>
 
-      <section className="why" aria-labelledby="why-title">
-        <div className="container">
-          <h2 id="why-title">{t("home.why.title")}</h2>
-          <p className="section-lead">{t("home.why.lead")}</p>
-          <ul className="why-grid">
-            {reasons.map((r) => (
-              <li key={r}>
-                <h3>{t(`home.why.${r}.title`)}</h3>
-                <p>{t(`home.why.${r}.text`)}</p>
-              </li>
-            ))}
-          </ul>
-        </div>
-      </section>
+      <HomeSection name="why">
+        <ul className="why-grid">
+          {reasons.map((r) => (
+            <li key={r}>
+              <h3>{t(`home.why.${r}.title`)}</h3>
+              <p>{t(`home.why.${r}.text`)}</p>
+            </li>
+          ))}
+        </ul>
+      </HomeSection>
 
       <Testimonials lang={payload.lang} items={data.testimonials} titleId="voices-title" />
 
@@ -188,5 +180,19 @@ export default function Home({ payload }: PageProps) {
         </div>
       </section>
     </div>
+  );
+}
+
+/** HomeSection is the home page's section name: its title and lead (home.<name>.title and .lead), then children. */
+function HomeSection({ name, children }: { name: "work" | "why"; children: ReactNode }) {
+  const { t } = useTranslation();
+  return (
+    <section className={name} aria-labelledby={`${name}-title`}>
+      <div className="container">
+        <h2 id={`${name}-title`}>{t(`home.${name}.title`)}</h2>
+        <p className="section-lead">{t(`home.${name}.lead`)}</p>
+        {children}
+      </div>
+    </section>
   );
 }

@@ -3,10 +3,10 @@ import { useTranslation } from "react-i18next";
 import { Link } from "react-router-dom";
 import type { CreatedBooking } from "../components/schedule/api";
 import { MeetingFact, ServiceFact, TimeFact } from "../components/schedule/Facts";
-import { BookingPending, ContactLink, Loading, Problem } from "../components/schedule/Intro";
+import { BookingArea } from "../components/schedule/BookingArea";
+import { ContactLink, Problem } from "../components/schedule/Intro";
 import type { ServiceKey } from "../components/schedule/services";
-import { LinkedBookingPage } from "../components/schedule/LinkedBookingPage";
-import { useLinkedBooking } from "../components/schedule/useLinkedBooking";
+import { LinkedBookingPage, LinkedBookingProblem, type LinkedPanelProps } from "../components/schedule/LinkedBookingPage";
 import { useBookingChunk } from "../components/schedule/useBookingChunk";
 import { useZoneCatalog, zoneCatalog } from "../components/schedule/zones";
 import { useLang, useLocalPath } from "../lib/lang";
@@ -24,24 +24,20 @@ export default function RescheduleBooking(_: PageProps) {
   return <LinkedBookingPage kind="reschedule" Panel={ReschedulePanel} />;
 }
 
-function ReschedulePanel() {
+function ReschedulePanel({ lang, token, state }: LinkedPanelProps) {
   const { t } = useTranslation();
-  const lang = useLang();
   const to = useLocalPath();
-  const { token, state } = useLinkedBooking(lang);
   const [moved, setMoved] = useState<CreatedBooking | null>(null);
   const catalog = useZoneCatalog(lang);
 
-  switch (state.kind) {
-    case "loading":
-      return <Loading />;
-    case "missing":
-    case "notFound":
-      return <Problem text={t("booking.cancel.notFound")} />;
-    case "started":
-      return <Problem text={t("booking.reschedule.started")} />;
-    case "failed":
-      return <Problem text={t("booking.reschedule.failed")} />;
+  if (state.kind !== "found") {
+    return (
+      <LinkedBookingProblem
+        state={state}
+        started={t("booking.reschedule.started")}
+        failed={<Problem text={t("booking.reschedule.failed")} />}
+      />
+    );
   }
 
   const b = state.booking;
@@ -99,35 +95,26 @@ function MoveStep({
   const lang = useLang();
   const [attempt, setAttempt] = useState(0);
   // The visitor's zone is the one they booked in, unless their device has moved.
-  const { ready, failed, started } = useBookingChunk(service, lang, attempt, () => timeZone);
+  const chunk = useBookingChunk(service, lang, attempt, () => timeZone);
+  const { ready } = chunk;
   if (moved) {
     if (!ready) return null;
     const { Confirmation } = ready.module;
     return <Confirmation booking={moved} catalog={zoneCatalog(ready.cldr)} moved />;
   }
-  const Booking = ready?.module.Booking;
   return (
     <section className="schedule-step" aria-labelledby="reschedule-time-title">
       <h2 id="reschedule-time-title">
         {t("schedule.time.title")}
       </h2>
       <p>{t("booking.reschedule.pick")}</p>
-      <div className="booking-area">
-        {ready && Booking ? (
-          <Booking
-            service={service}
-            catalog={zoneCatalog(ready.cldr)}
-            weekdaysShort={ready.cldr.weekdaysShort}
-            detected={ready.detected}
-            zone={ready.zone}
-            prefetched={ready.prefetched}
-            onBooked={() => undefined}
-            move={{ token, onMoved }}
-          />
-        ) : (
-          <BookingPending failed={failed} started={started} onRetry={() => setAttempt((n) => n + 1)} />
-        )}
-      </div>
+      <BookingArea
+        service={service}
+        chunk={chunk}
+        onRetry={() => setAttempt((n) => n + 1)}
+        onBooked={() => undefined}
+        move={{ token, onMoved }}
+      />
     </section>
   );
 }

@@ -17,9 +17,9 @@ export default function Team({ payload }: PageProps) {
     <div className="container page-intro">
       <h1 tabIndex={-1}>{t("team.title")}</h1>
       <p className="lead">{t("team.lead")}</p>
-      <ul className="study-grid">
+      <ul className="study-grid card-grid">
         {data.people.map((p, i) => (
-          <li key={p.slug} className="study-card person-card">
+          <li key={p.slug} className="study-card person-card card">
             <Picture image={p.photo} sizes="6rem" lazy={i > 0} className="portrait" />
             <h2>{p.name}</h2>
             <p className="study-sector">{p.role}</p>

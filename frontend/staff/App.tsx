@@ -1,7 +1,7 @@
 import type { i18n as I18n } from "i18next";
 import { useEffect, useState } from "react";
 import { NavLink, Navigate, Outlet, Route, Routes, useLocation } from "react-router-dom";
-import { api, signInPath } from "./api";
+import { signInPath, signOut } from "./api";
 import type { Boot } from "./boot";
 import { BootContext, useBoot, useFocusOnNavigation } from "./hooks";
 import { I18nContext, useT } from "./i18n";
@@ -44,6 +44,17 @@ export function StaffApp({ boot, i18n }: { boot: Boot; i18n: I18n }) {
   );
 }
 
+/** navPages are the pages the navigation leads to, each with its name's key. */
+const navPages = [
+  ["/staff", "nav.messages"],
+  ["/staff/bookings", "nav.bookings"],
+  ["/staff/mail", "nav.mail"],
+  ["/staff/exports", "nav.exports"],
+  ["/staff/privacy", "nav.privacy"],
+  ["/staff/audit", "nav.audit"],
+  ["/staff/account", "nav.account"],
+] as const;
+
 /** Layout is the frame of every page behind the sign-in: the header with the navigation, then the page. */
 function Layout() {
   const t = useT();
@@ -55,13 +66,9 @@ function Layout() {
   // biome-ignore lint/correctness/useExhaustiveDependencies(pathname): a navigation closes the menu
   useEffect(() => setMenuOpen(false), [pathname]);
   if (!me) return <Navigate to={signInPath()} replace />;
-  const signOut = async () => {
+  const leave = () => {
     setSigningOut(true);
-    try {
-      await api("POST", "/staff/api/sign-out", {});
-    } finally {
-      window.location.assign("/staff/sign-in");
-    }
+    void signOut("/staff/api/sign-out");
   };
   return (
     <>
@@ -75,7 +82,7 @@ function Layout() {
             <span className="ws-email" dir="ltr">
               {me.email}
             </span>
-            <button type="button" className="ws-button ws-quiet" onClick={() => void signOut()} disabled={signingOut}>
+            <button type="button" className="ws-button ws-quiet" onClick={leave} disabled={signingOut}>
               {t("app.signOut")}
             </button>
           </div>
@@ -91,29 +98,13 @@ function Layout() {
         </div>
         <nav id="ws-nav" className="ws-nav" aria-label={t("app.nav")}>
           <ul>
-            <li>
-              <NavLink to="/staff" end>
-                {t("nav.messages")}
-              </NavLink>
-            </li>
-            <li>
-              <NavLink to="/staff/bookings">{t("nav.bookings")}</NavLink>
-            </li>
-            <li>
-              <NavLink to="/staff/mail">{t("nav.mail")}</NavLink>
-            </li>
-            <li>
-              <NavLink to="/staff/exports">{t("nav.exports")}</NavLink>
-            </li>
-            <li>
-              <NavLink to="/staff/privacy">{t("nav.privacy")}</NavLink>
-            </li>
-            <li>
-              <NavLink to="/staff/audit">{t("nav.audit")}</NavLink>
-            </li>
-            <li>
-              <NavLink to="/staff/account">{t("nav.account")}</NavLink>
-            </li>
+            {navPages.map(([path, key]) => (
+              <li key={path}>
+                <NavLink to={path} end={path === "/staff"}>
+                  {t(key)}
+                </NavLink>
+              </li>
+            ))}
           </ul>
         </nav>
       </header>

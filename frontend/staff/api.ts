@@ -20,6 +20,19 @@ export function signInPath(): string {
 }
 
 /**
+ * signOut ends the session (path: this browser's, or everywhere) and opens
+ * the sign-in page, whatever the answer: a session the server could not
+ * end has no page to stay on.
+ */
+export async function signOut(path: "/staff/api/sign-out" | "/staff/api/sign-out-everywhere"): Promise<void> {
+  try {
+    await api("POST", path, {});
+  } finally {
+    window.location.assign("/staff/sign-in");
+  }
+}
+
+/**
  * api calls the workspace's JSON API. A 401 on a page behind the session
  * (the session ended) leads to the sign-in page; any other refusal is an
  * ApiError. A network failure is an ApiError with status 0 and the code "network".

@@ -1,4 +1,5 @@
 import type { ComponentProps, ReactNode } from "react";
+import { Link } from "react-router-dom";
 import type { ApiError } from "./api";
 import { useErrorText } from "./hooks";
 import { useT } from "./i18n";
@@ -44,5 +45,56 @@ export function Ltr({ children }: { children: ReactNode }) {
     <bdi dir="ltr" className="ws-ltr">
       {children}
     </bdi>
+  );
+}
+
+/**
+ * Tabs are the views of a page (folders, the agenda's views), named label:
+ * a link to each tab (href), what children shows for it, the current one
+ * marked.
+ */
+export function Tabs<Tab extends string>({
+  label,
+  tabs,
+  current,
+  href,
+  children,
+}: {
+  label: string;
+  tabs: readonly Tab[];
+  current: Tab;
+  href: (tab: Tab) => string;
+  children: (tab: Tab) => ReactNode;
+}) {
+  return (
+    <nav className="ws-tabs" aria-label={label}>
+      <ul>
+        {tabs.map((tab) => (
+          <li key={tab}>
+            <Link to={href(tab)} aria-current={tab === current ? "page" : undefined}>
+              {children(tab)}
+            </Link>
+          </li>
+        ))}
+      </ul>
+    </nav>
+  );
+}
+
+/**
+ * EmailInput is an input for an email address, written left to right;
+ * error, when there is one, is its message, shown by a FieldError of
+ * errorId.
+ */
+export function EmailInput({ error, errorId, ...props }: ComponentProps<"input"> & { error: string | undefined; errorId: string }) {
+  return <input type="email" dir="ltr" aria-invalid={error ? true : undefined} aria-describedby={error ? errorId : undefined} {...props} />;
+}
+
+/** FieldError is the message of a field that was refused, which the field names in aria-describedby. */
+export function FieldError({ id, children }: { id: string; children: ReactNode }) {
+  return (
+    <p id={id} className="ws-field-error" role="alert">
+      {children}
+    </p>
   );
 }

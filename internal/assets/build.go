@@ -100,33 +100,28 @@ func Build(dir string) (*Bundle, error) {
 		return nil, err
 	}
 	const outdir = "dist/client"
-	clientOpts, err := cfg.ClientOptions(dir)
-	if err != nil {
-		return nil, fmt.Errorf("assets: client: %w", err)
-	}
-	clientOpts.Outdir = outdir
-	client := api.Build(clientOpts)
-	if len(client.Errors) > 0 {
-		return nil, fmt.Errorf("assets: client build:\n%s", formatMessages(client.Errors))
-	}
-	serverOpts, err := cfg.ServerOptions(dir)
-	if err != nil {
-		return nil, fmt.Errorf("assets: server: %w", err)
-	}
-	serverOpts.Outfile = "dist/server.js"
-	server := api.Build(serverOpts)
-	if len(server.Errors) > 0 {
-		return nil, fmt.Errorf("assets: server build:\n%s", formatMessages(server.Errors))
-	}
-
-	staffOpts, err := cfg.StaffOptions(dir)
-	if err != nil {
-		return nil, fmt.Errorf("assets: staff: %w", err)
-	}
-	staffOpts.Outdir = outdir
-	staff := api.Build(staffOpts)
-	if len(staff.Errors) > 0 {
-		return nil, fmt.Errorf("assets: staff build:\n%s", formatMessages(staff.Errors))
+	// The three builds, in order, and where each writes: the client's and
+	// the staff's files side by side under outdir, the server's one file.
+	var client, server, staff api.BuildResult
+	for _, step := range []struct {
+		name    string
+		options func(dir string) (api.BuildOptions, error)
+		place   func(*api.BuildOptions)
+		result  *api.BuildResult
+	}{
+		{"client", cfg.ClientOptions, func(o *api.BuildOptions) { o.Outdir = outdir }, &client},
+		{"server", cfg.ServerOptions, func(o *api.BuildOptions) { o.Outfile = "dist/server.js" }, &server},
+		{"staff", cfg.StaffOptions, func(o *api.BuildOptions) { o.Outdir = outdir }, &staff},
+	} {
+		opts, err := step.options(dir)
+		if err != nil {
+			return nil, fmt.Errorf("assets: %s: %w", step.name, err)
+		}
+		step.place(&opts)
+		*step.result = api.Build(opts)
+		if len(step.result.Errors) > 0 {
+			return nil, fmt.Errorf("assets: %s build:\n%s", step.name, formatMessages(step.result.Errors))
+		}
 	}
 
 	b := &Bundle{Client: map[string][]byte{}}

@@ -1,9 +1,9 @@
 package booking
 
 import (
-	"crypto/rand"
-	"encoding/base64"
 	"time"
+
+	"github.com/northbeam/site/internal/randtoken"
 )
 
 // Booking is one booked consultation. Times are UTC.
@@ -70,20 +70,8 @@ const tokenBytes = 24
 // NewToken returns a fresh random token of 192 bits from crypto/rand,
 // encoded as 32 characters of unpadded base64url (A-Z a-z 0-9 - _), safe in
 // paths, query strings and file names.
-func NewToken() string {
-	b := make([]byte, tokenBytes)
-	// crypto/rand.Read never returns an error (it crashes the program if the
-	// system's generator fails), so there is nothing to handle.
-	_, _ = rand.Read(b)
-	return base64.RawURLEncoding.EncodeToString(b)
-}
+func NewToken() string { return randtoken.New(tokenBytes) }
 
 // ValidToken reports whether s has the form of a token from [NewToken], so a
 // handler can answer 404 without a database query for anything else.
-func ValidToken(s string) bool {
-	if len(s) != base64.RawURLEncoding.EncodedLen(tokenBytes) {
-		return false
-	}
-	_, err := base64.RawURLEncoding.Strict().DecodeString(s)
-	return err == nil
-}
+func ValidToken(s string) bool { return randtoken.Valid(s, tokenBytes) }

@@ -39,7 +39,7 @@ const maxServiceLength = 24 * time.Hour
 // without buffer, leaving out the booking whose token is except (a booking
 // being moved does not stand in its own way).
 func busyDuring(ctx context.Context, q store.Querier, iv Interval, except string) ([]Interval, error) {
-	rows, err := q.QueryContext(ctx, `
+	busy, err := store.QueryAll(ctx, q, scanInterval, `
 SELECT start_at, end_at FROM bookings
 WHERE cancelled_at IS NULL AND start_at < ? AND start_at > ? AND end_at > ? AND token <> ?
 ORDER BY start_at`,
@@ -47,19 +47,16 @@ ORDER BY start_at`,
 	if err != nil {
 		return nil, fmt.Errorf("booking: read busy times: %w", err)
 	}
-	defer rows.Close()
-	var busy []Interval
-	for rows.Next() {
-		var start, end int64
-		if err := rows.Scan(&start, &end); err != nil {
-			return nil, fmt.Errorf("booking: read busy times: %w", err)
-		}
-		busy = append(busy, Interval{Start: store.FromMillis(start), End: store.FromMillis(end)})
-	}
-	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("booking: read busy times: %w", err)
-	}
 	return busy, nil
+}
+
+// scanInterval reads a row of start and end.
+func scanInterval(row store.Scanner) (Interval, error) {
+	var start, end int64
+	if err := row.Scan(&start, &end); err != nil {
+		return Interval{}, err
+	}
+	return Interval{Start: store.FromMillis(start), End: store.FromMillis(end)}, nil
 }
 
 // insertBooking writes b inside tx. The caller has checked that its time

@@ -10,31 +10,27 @@ import (
 	"github.com/northbeam/site/internal/store"
 )
 
+func scanRecord(row store.Scanner) (Record, error) {
+	var r Record
+	var created int64
+	if err := row.Scan(&r.ID, &r.Ref, &created, &r.Name, &r.Email, &r.Message,
+		&r.Service, &r.Lang, &r.Spam, &r.SpamReason); err != nil {
+		return Record{}, err
+	}
+	r.CreatedAt = store.FromMillis(created)
+	return r, nil
+}
+
 // List returns the most recent messages, newest first, spam included
 // (flagged); limit <= 0 means 50.
 func List(ctx context.Context, db store.Querier, limit int) ([]Record, error) {
 	if limit <= 0 {
 		limit = 50
 	}
-	rows, err := db.QueryContext(ctx, `
+	out, err := store.QueryAll(ctx, db, scanRecord, `
 SELECT id, ref, created_at, name, email, message, service, lang, spam, spam_reason
 FROM messages ORDER BY created_at DESC, id DESC LIMIT ?`, limit)
 	if err != nil {
-		return nil, fmt.Errorf("contact: list messages: %w", err)
-	}
-	defer rows.Close()
-	var out []Record
-	for rows.Next() {
-		var r Record
-		var created int64
-		if err := rows.Scan(&r.ID, &r.Ref, &created, &r.Name, &r.Email, &r.Message,
-			&r.Service, &r.Lang, &r.Spam, &r.SpamReason); err != nil {
-			return nil, fmt.Errorf("contact: list messages: %w", err)
-		}
-		r.CreatedAt = store.FromMillis(created)
-		out = append(out, r)
-	}
-	if err := rows.Err(); err != nil {
 		return nil, fmt.Errorf("contact: list messages: %w", err)
 	}
 	return out, nil

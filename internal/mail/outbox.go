@@ -91,23 +91,18 @@ FROM outbox WHERE id = ?`, id).Scan(
 	if err != nil {
 		return q, fmt.Errorf("mail: load outbox row %d: %w", id, err)
 	}
-	rows, err := tx.QueryContext(ctx, `
+	m.Attachments, err = store.QueryAll(ctx, tx, scanAttachment, `
 SELECT filename, content_type, data FROM outbox_attachments WHERE outbox_id = ? ORDER BY id`, id)
 	if err != nil {
 		return q, fmt.Errorf("mail: load attachments of outbox row %d: %w", id, err)
 	}
-	defer rows.Close()
-	for rows.Next() {
-		var a Attachment
-		if err := rows.Scan(&a.Filename, &a.ContentType, &a.Data); err != nil {
-			return q, fmt.Errorf("mail: load attachments of outbox row %d: %w", id, err)
-		}
-		m.Attachments = append(m.Attachments, a)
-	}
-	if err := rows.Err(); err != nil {
-		return q, fmt.Errorf("mail: load attachments of outbox row %d: %w", id, err)
-	}
 	return q, nil
+}
+
+func scanAttachment(row store.Scanner) (Attachment, error) {
+	var a Attachment
+	err := row.Scan(&a.Filename, &a.ContentType, &a.Data)
+	return a, err
 }
 
 // Stats counts outbox rows by state.
@@ -121,17 +116,12 @@ type Stats struct {
 // CountOutbox returns the number of outbox rows in each state, for health
 // checks and the staff command.
 func CountOutbox(ctx context.Context, db store.Querier) (Stats, error) {
-	rows, err := db.QueryContext(ctx, `SELECT state, count(*) FROM outbox GROUP BY state`)
-	if err != nil {
-		return Stats{}, fmt.Errorf("mail: count outbox: %w", err)
-	}
-	defer rows.Close()
 	var s Stats
-	for rows.Next() {
+	err := store.QueryEach(ctx, db, func(row store.Scanner) error {
 		var state string
 		var n int
-		if err := rows.Scan(&state, &n); err != nil {
-			return Stats{}, fmt.Errorf("mail: count outbox: %w", err)
+		if err := row.Scan(&state, &n); err != nil {
+			return err
 		}
 		switch state {
 		case statePending:
@@ -143,8 +133,9 @@ func CountOutbox(ctx context.Context, db store.Querier) (Stats, error) {
 		case stateFailed:
 			s.Failed = n
 		}
-	}
-	if err := rows.Err(); err != nil {
+		return nil
+	}, `SELECT state, count(*) FROM outbox GROUP BY state`)
+	if err != nil {
 		return Stats{}, fmt.Errorf("mail: count outbox: %w", err)
 	}
 	return s, nil

@@ -165,17 +165,12 @@ func New(ctx context.Context, contentFS fs.FS, bundle *assets.Bundle, engine *re
 		jobs = append(jobs, s.teamJobs(ctx, lang)...)
 		jobs = append(jobs, s.contactAnswerJobs(ctx, lang)...)
 		jobs = append(jobs, func() error {
-			p := s.notFoundPage(lang, lang.LocalPath("/404"))
-			html, err := s.document(ctx, p)
+			// A missing page's payload says so too: the client navigation
+			// that fetches it shows the page for a 404.
+			r, d, err := s.renderPage(ctx, s.notFoundPage(lang, lang.LocalPath("/404")), http.StatusNotFound)
 			if err != nil {
 				return err
 			}
-			data, err := json.Marshal(s.payload(p))
-			if err != nil {
-				return fmt.Errorf("payload of %s: %w", p.path, err)
-			}
-			r := render.NewResource("text/html; charset=utf-8", "no-cache", http.StatusNotFound, html)
-			d := render.NewResource("application/json", "no-cache", http.StatusNotFound, data)
 			s.mu.Lock()
 			s.notFound[lang.Code] = r
 			s.notFoundData[lang.Code] = d
@@ -198,22 +193,31 @@ func New(ctx context.Context, contentFS fs.FS, bundle *assets.Bundle, engine *re
 }
 
 func (s *Build) prerender(ctx context.Context, p page) error {
-	html, err := s.document(ctx, p)
+	page, data, err := s.renderPage(ctx, p, http.StatusOK)
 	if err != nil {
 		return err
 	}
-	payload, err := json.Marshal(s.payload(p))
-	if err != nil {
-		return fmt.Errorf("payload of %s: %w", p.path, err)
-	}
-	page := render.NewResource("text/html; charset=utf-8", "no-cache", p.status, html)
-	data := render.NewResource("application/json", "no-cache", http.StatusOK, payload)
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.pages[p.path] = page
 	s.payloads[p.path] = data
 	s.index = append(s.index, p)
 	return nil
+}
+
+// renderPage renders p: its document, answered with p's status, and its
+// payload, answered with payloadStatus.
+func (s *Build) renderPage(ctx context.Context, p page, payloadStatus int) (doc, payload *render.Resource, err error) {
+	html, err := s.document(ctx, p)
+	if err != nil {
+		return nil, nil, err
+	}
+	data, err := json.Marshal(s.payload(p))
+	if err != nil {
+		return nil, nil, fmt.Errorf("payload of %s: %w", p.path, err)
+	}
+	return render.NewResource("text/html; charset=utf-8", "no-cache", p.status, html),
+		render.NewResource("application/json", "no-cache", payloadStatus, data), nil
 }
 
 // parallel runs jobs on n goroutines (the render pool's size: more would

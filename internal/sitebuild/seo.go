@@ -113,16 +113,21 @@ func (s *Build) postLD(lang site.Language, post *blog.Post, path string) []any {
 	if post.Cover != nil {
 		posting["image"] = s.opts.BaseURL + post.Cover.Src
 	}
-	crumbs := map[string]any{
+	return []any{posting, s.breadcrumbsLD(lang, "blog.title", "/blog", post.Title, url)}
+}
+
+// breadcrumbsLD says where a page sits: the home page, its list (named by
+// the locale key listTitle, at listPath), then the page, at url.
+func (s *Build) breadcrumbsLD(lang site.Language, listTitle, listPath, title, url string) map[string]any {
+	return map[string]any{
 		"@context": "https://schema.org",
 		"@type":    "BreadcrumbList",
 		"itemListElement": []any{
 			map[string]any{"@type": "ListItem", "position": 1, "name": s.Info.Name, "item": s.opts.BaseURL + lang.LocalPath("/")},
-			map[string]any{"@type": "ListItem", "position": 2, "name": s.Locales.T(lang.Code, "blog.title"), "item": s.opts.BaseURL + lang.LocalPath("/blog")},
-			map[string]any{"@type": "ListItem", "position": 3, "name": post.Title, "item": url},
+			map[string]any{"@type": "ListItem", "position": 2, "name": s.Locales.T(lang.Code, listTitle), "item": s.opts.BaseURL + lang.LocalPath(listPath)},
+			map[string]any{"@type": "ListItem", "position": 3, "name": title, "item": url},
 		},
 	}
-	return []any{posting, crumbs}
 }
 
 // authorLD is a post's author, pointing to their page on the team.

@@ -126,14 +126,5 @@ func (s *Build) studyLD(lang site.Language, st *work.Study, path string) []any {
 		"about":    map[string]string{"@type": "Organization", "description": st.Client + " (" + st.Sector + ", " + st.Size + ")"},
 		"keywords": st.Stack,
 	}
-	crumbs := map[string]any{
-		"@context": "https://schema.org",
-		"@type":    "BreadcrumbList",
-		"itemListElement": []any{
-			map[string]any{"@type": "ListItem", "position": 1, "name": s.Info.Name, "item": s.opts.BaseURL + lang.LocalPath("/")},
-			map[string]any{"@type": "ListItem", "position": 2, "name": s.Locales.T(lang.Code, "work.title"), "item": s.opts.BaseURL + lang.LocalPath("/work")},
-			map[string]any{"@type": "ListItem", "position": 3, "name": st.Title, "item": u},
-		},
-	}
-	return []any{article, crumbs}
+	return []any{article, s.breadcrumbsLD(lang, "work.title", "/work", st.Title, u)}
 }

@@ -83,27 +83,24 @@ func (w *Workspace) Audit(ctx context.Context, before int64, limit int) (AuditPa
 	}
 	query += ` ORDER BY id DESC LIMIT ?`
 	args = append(args, limit+1)
-	rows, err := w.store.QueryContext(ctx, query, args...)
+	entries, err := store.QueryAll(ctx, w.store, scanEntry, query, args...)
 	if err != nil {
 		return AuditPage{}, fmt.Errorf("staff: read the audit log: %w", err)
 	}
-	defer rows.Close()
-	var page AuditPage
-	for rows.Next() {
-		var e Entry
-		var at int64
-		if err := rows.Scan(&e.ID, &at, &e.Actor, &e.Action, &e.Subject, &e.Detail); err != nil {
-			return AuditPage{}, fmt.Errorf("staff: read the audit log: %w", err)
-		}
-		e.At = store.FromMillis(at)
-		page.Entries = append(page.Entries, e)
-	}
-	if err := rows.Err(); err != nil {
-		return AuditPage{}, fmt.Errorf("staff: read the audit log: %w", err)
-	}
+	page := AuditPage{Entries: entries}
 	if len(page.Entries) > limit {
 		page.Entries = page.Entries[:limit]
 		page.Next = page.Entries[limit-1].ID
 	}
 	return page, nil
+}
+
+func scanEntry(row store.Scanner) (Entry, error) {
+	var e Entry
+	var at int64
+	if err := row.Scan(&e.ID, &at, &e.Actor, &e.Action, &e.Subject, &e.Detail); err != nil {
+		return Entry{}, err
+	}
+	e.At = store.FromMillis(at)
+	return e, nil
 }

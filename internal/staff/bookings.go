@@ -61,7 +61,7 @@ type Day struct {
 
 const staffBookingColumns = `id, service, start_at, end_at, name, email, company, topic, phone, meeting_url, time_zone, lang, created_at, cancelled_at`
 
-func scanBooking(row interface{ Scan(...any) error }) (Booking, error) {
+func scanBooking(row store.Scanner) (Booking, error) {
 	var b Booking
 	var start, end, created int64
 	var cancelled sql.NullInt64
@@ -73,20 +73,8 @@ func scanBooking(row interface{ Scan(...any) error }) (Booking, error) {
 }
 
 func queryBookings(ctx context.Context, q store.Querier, where, order string, args ...any) ([]Booking, error) {
-	rows, err := q.QueryContext(ctx, `SELECT `+staffBookingColumns+` FROM bookings WHERE `+where+` ORDER BY `+order, args...)
+	out, err := store.QueryAll(ctx, q, scanBooking, `SELECT `+staffBookingColumns+` FROM bookings WHERE `+where+` ORDER BY `+order, args...)
 	if err != nil {
-		return nil, fmt.Errorf("staff: list bookings: %w", err)
-	}
-	defer rows.Close()
-	var out []Booking
-	for rows.Next() {
-		b, err := scanBooking(rows)
-		if err != nil {
-			return nil, fmt.Errorf("staff: list bookings: %w", err)
-		}
-		out = append(out, b)
-	}
-	if err := rows.Err(); err != nil {
 		return nil, fmt.Errorf("staff: list bookings: %w", err)
 	}
 	return out, nil

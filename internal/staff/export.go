@@ -108,108 +108,113 @@ func (w *Workspace) csvTime(t time.Time) string {
 
 // serviceLabel is a service's name in lang; an unknown key stays as it is.
 func (w *Workspace) serviceLabel(lang, key string) string {
-	var label string
-	switch key {
-	case "":
+	if key == "" {
 		return ""
-	case "custom-software":
-		label = w.cfg.Texts.T(lang, "services.customSoftware")
-	case "platform-engineering":
-		label = w.cfg.Texts.T(lang, "services.platformEngineering")
-	case "strategic-consulting":
-		label = w.cfg.Texts.T(lang, "services.strategicConsulting")
-	case "not-sure":
-		label = w.cfg.Texts.T(lang, "services.notSure")
-	case "discovery":
-		label = w.cfg.Texts.T(lang, "services.discovery")
-	case "strategy":
-		label = w.cfg.Texts.T(lang, "services.strategy")
-	default:
+	}
+	text, ok := serviceTexts[key]
+	if !ok {
 		return key
 	}
-	return label
+	return w.cfg.Texts.T(lang, text)
+}
+
+// serviceTexts are the locale keys of the services' names, the contact
+// form's and the consultations'.
+var serviceTexts = map[string]string{
+	"custom-software":      "services.customSoftware",
+	"platform-engineering": "services.platformEngineering",
+	"strategic-consulting": "services.strategicConsulting",
+	"not-sure":             "services.notSure",
+	"discovery":            "services.discovery",
+	"strategy":             "services.strategy",
 }
 
 // ExportMessages writes the messages received within r as CSV, oldest
 // first, with column names in lang, and returns how many it wrote.
 func (w *Workspace) ExportMessages(ctx context.Context, out io.Writer, r DateRange, lang string) (int, error) {
-	t := func(key string) string { return w.cfg.Texts.T(lang, key, "zone", w.cfg.Location.String()) }
-	rows, err := w.store.QueryContext(ctx, `SELECT `+messageColumns+` FROM messages WHERE created_at >= ? AND created_at < ?
-ORDER BY created_at, id`, store.Millis(r.From), store.Millis(r.To))
-	if err != nil {
-		return 0, fmt.Errorf("staff: export messages: %w", err)
-	}
-	defer rows.Close()
-	c, err := newCSV(out)
-	if err != nil {
-		return 0, err
-	}
-	if err := c.row(t("export.columns.reference"), t("export.columns.received"), t("export.columns.name"),
-		t("export.columns.email"), t("export.columns.service"), t("export.columns.language"),
-		t("export.columns.folder"), t("export.columns.handled"), t("export.columns.message")); err != nil {
-		return 0, err
-	}
+	t := w.exportTexts(lang)
 	folders := map[string]string{
 		FolderNew: t("messages.folders.new"), FolderHandled: t("messages.folders.handled"), FolderSpam: t("messages.folders.spam"),
 	}
-	n := 0
-	for rows.Next() {
-		m, err := scanMessage(rows)
+	columns := []string{"export.columns.reference", "export.columns.received", "export.columns.name", "export.columns.email",
+		"export.columns.service", "export.columns.language", "export.columns.folder", "export.columns.handled", "export.columns.message"}
+	return w.exportCSV(ctx, out, "messages", t, columns, func(row store.Scanner) ([]string, error) {
+		m, err := scanMessage(row)
 		if err != nil {
-			return n, fmt.Errorf("staff: export messages: %w", err)
+			return nil, err
 		}
-		if err := c.row(m.Ref, w.csvTime(m.Received), m.Name, m.Email, w.serviceLabel(lang, m.Service), m.Lang,
-			folders[m.Folder()], w.csvTime(m.Handled), m.Text); err != nil {
-			return n, err
-		}
-		n++
-	}
-	if err := rows.Err(); err != nil {
-		return n, fmt.Errorf("staff: export messages: %w", err)
-	}
-	return n, c.flush()
+		return []string{m.Ref, w.csvTime(m.Received), m.Name, m.Email, w.serviceLabel(lang, m.Service), m.Lang,
+			folders[m.Folder()], w.csvTime(m.Handled), m.Text}, nil
+	}, `SELECT `+messageColumns+` FROM messages WHERE created_at >= ? AND created_at < ?
+ORDER BY created_at, id`, store.Millis(r.From), store.Millis(r.To))
 }
 
 // ExportBookings writes the bookings whose meeting falls within r as CSV,
 // soonest first, with column names in lang, and returns how many it wrote.
 func (w *Workspace) ExportBookings(ctx context.Context, out io.Writer, r DateRange, lang string) (int, error) {
-	t := func(key string) string { return w.cfg.Texts.T(lang, key, "zone", w.cfg.Location.String()) }
-	rows, err := w.store.QueryContext(ctx, `SELECT `+staffBookingColumns+` FROM bookings WHERE start_at >= ? AND start_at < ?
+	t := w.exportTexts(lang)
+	statuses := map[string]string{
+		"upcoming": t("bookings.status.upcoming"), "ongoing": t("bookings.status.ongoing"),
+		"past": t("bookings.status.past"), "cancelled": t("bookings.status.cancelled"),
+	}
+	now := w.cfg.Now()
+	columns := []string{"export.columns.number", "export.columns.service", "export.columns.start", "export.columns.end",
+		"export.columns.status", "export.columns.name", "export.columns.email", "export.columns.company", "export.columns.topic",
+		"export.columns.visitorZone", "export.columns.language", "export.columns.booked", "export.columns.cancelled"}
+	return w.exportCSV(ctx, out, "bookings", t, columns, func(row store.Scanner) ([]string, error) {
+		b, err := scanBooking(row)
+		if err != nil {
+			return nil, err
+		}
+		return []string{strconv.FormatInt(b.ID, 10), w.serviceLabel(lang, b.Service), w.csvTime(b.Start), w.csvTime(b.End),
+			statuses[b.Status(now)], b.Name, b.Email, b.Company, b.Topic, b.TimeZone, b.Lang,
+			w.csvTime(b.Created), w.csvTime(b.Cancelled)}, nil
+	}, `SELECT `+staffBookingColumns+` FROM bookings WHERE start_at >= ? AND start_at < ?
 ORDER BY start_at, id`, store.Millis(r.From), store.Millis(r.To))
+}
+
+// exportTexts translates an export's texts into lang; {{zone}} is the
+// consultancy's zone, which the times are in.
+func (w *Workspace) exportTexts(lang string) func(key string) string {
+	return func(key string) string { return w.cfg.Texts.T(lang, key, "zone", w.cfg.Location.String()) }
+}
+
+// exportCSV writes what query finds as CSV to out: a line of the columns'
+// names (their locale keys translated with t), then the cells of each row
+// as cells reads them; it returns how many rows it wrote. The query runs
+// first, so that nothing is written when it fails; what names the rows in
+// errors.
+func (w *Workspace) exportCSV(ctx context.Context, out io.Writer, what string, t func(string) string, columns []string,
+	cells func(store.Scanner) ([]string, error), query string, args ...any) (int, error) {
+	rows, err := w.store.QueryContext(ctx, query, args...)
 	if err != nil {
-		return 0, fmt.Errorf("staff: export bookings: %w", err)
+		return 0, fmt.Errorf("staff: export %s: %w", what, err)
 	}
 	defer rows.Close()
 	c, err := newCSV(out)
 	if err != nil {
 		return 0, err
 	}
-	if err := c.row(t("export.columns.number"), t("export.columns.service"), t("export.columns.start"), t("export.columns.end"),
-		t("export.columns.status"), t("export.columns.name"), t("export.columns.email"), t("export.columns.company"),
-		t("export.columns.topic"), t("export.columns.visitorZone"), t("export.columns.language"),
-		t("export.columns.booked"), t("export.columns.cancelled")); err != nil {
+	header := make([]string, len(columns))
+	for i, key := range columns {
+		header[i] = t(key)
+	}
+	if err := c.row(header...); err != nil {
 		return 0, err
 	}
-	statuses := map[string]string{
-		"upcoming": t("bookings.status.upcoming"), "ongoing": t("bookings.status.ongoing"),
-		"past": t("bookings.status.past"), "cancelled": t("bookings.status.cancelled"),
-	}
-	now := w.cfg.Now()
 	n := 0
 	for rows.Next() {
-		b, err := scanBooking(rows)
+		line, err := cells(rows)
 		if err != nil {
-			return n, fmt.Errorf("staff: export bookings: %w", err)
+			return n, fmt.Errorf("staff: export %s: %w", what, err)
 		}
-		if err := c.row(strconv.FormatInt(b.ID, 10), w.serviceLabel(lang, b.Service), w.csvTime(b.Start), w.csvTime(b.End),
-			statuses[b.Status(now)], b.Name, b.Email, b.Company, b.Topic, b.TimeZone, b.Lang,
-			w.csvTime(b.Created), w.csvTime(b.Cancelled)); err != nil {
+		if err := c.row(line...); err != nil {
 			return n, err
 		}
 		n++
 	}
 	if err := rows.Err(); err != nil {
-		return n, fmt.Errorf("staff: export bookings: %w", err)
+		return n, fmt.Errorf("staff: export %s: %w", what, err)
 	}
 	return n, c.flush()
 }

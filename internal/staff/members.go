@@ -106,10 +106,20 @@ type MemberSummary struct {
 	Invited  time.Time // expiry of the latest open invitation; zero when none
 }
 
+func scanMemberSummary(row store.Scanner) (MemberSummary, error) {
+	var m MemberSummary
+	var created, invited int64
+	if err := row.Scan(&m.Email, &created, &m.Passkeys, &m.Sessions, &invited); err != nil {
+		return MemberSummary{}, err
+	}
+	m.Created, m.Invited = store.FromMillis(created), store.FromMillis(invited)
+	return m, nil
+}
+
 // Members lists everyone with access, by address.
 func (w *Workspace) Members(ctx context.Context) ([]MemberSummary, error) {
 	now := store.Millis(w.cfg.Now())
-	rows, err := w.store.QueryContext(ctx, `
+	out, err := store.QueryAll(ctx, w.store, scanMemberSummary, `
 SELECT s.email, s.created_at,
        (SELECT count(*) FROM staff_passkeys p WHERE p.staff_id = s.id),
        (SELECT count(*) FROM staff_sessions x WHERE x.staff_id = s.id AND x.expires_at > ? AND x.seen_at > ?),
@@ -117,20 +127,6 @@ SELECT s.email, s.created_at,
         WHERE t.staff_id = s.id AND t.kind = 'invitation' AND t.used_at IS NULL AND t.expires_at > ?)
 FROM staff s ORDER BY s.email`, now, now-SessionIdle.Milliseconds(), now)
 	if err != nil {
-		return nil, fmt.Errorf("staff: list members: %w", err)
-	}
-	defer rows.Close()
-	var out []MemberSummary
-	for rows.Next() {
-		var m MemberSummary
-		var created, invited int64
-		if err := rows.Scan(&m.Email, &created, &m.Passkeys, &m.Sessions, &invited); err != nil {
-			return nil, fmt.Errorf("staff: list members: %w", err)
-		}
-		m.Created, m.Invited = store.FromMillis(created), store.FromMillis(invited)
-		out = append(out, m)
-	}
-	if err := rows.Err(); err != nil {
 		return nil, fmt.Errorf("staff: list members: %w", err)
 	}
 	return out, nil

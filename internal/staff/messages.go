@@ -66,7 +66,7 @@ type MessagePage struct {
 
 const messageColumns = `ref, created_at, name, email, message, service, lang, handled_at, spam, spam_reason`
 
-func scanMessage(row interface{ Scan(...any) error }) (Message, error) {
+func scanMessage(row store.Scanner) (Message, error) {
 	var m Message
 	var created int64
 	var handled sql.NullInt64
@@ -125,27 +125,23 @@ func (w *Workspace) Messages(ctx context.Context, q MessageQuery) (MessagePage, 
 		args = append(args, created, created, id)
 	}
 	args = append(args, q.Limit+1)
-	rows, err := w.store.QueryContext(ctx, `SELECT `+messageColumns+`, id FROM messages WHERE `+strings.Join(where, " AND ")+`
-ORDER BY created_at DESC, id DESC LIMIT ?`, args...)
-	if err != nil {
-		return MessagePage{}, fmt.Errorf("staff: list messages: %w", err)
-	}
-	defer rows.Close()
 	var page MessagePage
 	var ids []int64
-	for rows.Next() {
+	err := store.QueryEach(ctx, w.store, func(row store.Scanner) error {
 		var m Message
 		var created int64
 		var handled sql.NullInt64
 		var id int64
-		if err := rows.Scan(&m.Ref, &created, &m.Name, &m.Email, &m.Text, &m.Service, &m.Lang, &handled, &m.Spam, &m.SpamReason, &id); err != nil {
-			return MessagePage{}, fmt.Errorf("staff: list messages: %w", err)
+		if err := row.Scan(&m.Ref, &created, &m.Name, &m.Email, &m.Text, &m.Service, &m.Lang, &handled, &m.Spam, &m.SpamReason, &id); err != nil {
+			return err
 		}
 		m.Received, m.Handled = store.FromMillis(created), store.FromMillis(handled.Int64)
 		page.Messages = append(page.Messages, m)
 		ids = append(ids, id)
-	}
-	if err := rows.Err(); err != nil {
+		return nil
+	}, `SELECT `+messageColumns+`, id FROM messages WHERE `+strings.Join(where, " AND ")+`
+ORDER BY created_at DESC, id DESC LIMIT ?`, args...)
+	if err != nil {
 		return MessagePage{}, fmt.Errorf("staff: list messages: %w", err)
 	}
 	if len(page.Messages) > q.Limit {
@@ -170,22 +166,21 @@ func parseCursor(s string) (created, id int64, ok bool) {
 // FolderCounts returns how many messages each folder holds.
 func (w *Workspace) FolderCounts(ctx context.Context) (map[string]int, error) {
 	counts := map[string]int{FolderNew: 0, FolderHandled: 0, FolderSpam: 0}
-	rows, err := w.store.QueryContext(ctx, `
+	err := store.QueryEach(ctx, w.store, func(row store.Scanner) error {
+		var f string
+		var n int
+		if err := row.Scan(&f, &n); err != nil {
+			return err
+		}
+		counts[f] = n
+		return nil
+	}, `
 SELECT CASE WHEN spam = ? THEN 'spam' WHEN handled_at IS NULL THEN 'new' ELSE 'handled' END AS folder, count(*)
 FROM messages GROUP BY 1`, true)
 	if err != nil {
 		return nil, fmt.Errorf("staff: count messages: %w", err)
 	}
-	defer rows.Close()
-	for rows.Next() {
-		var f string
-		var n int
-		if err := rows.Scan(&f, &n); err != nil {
-			return nil, fmt.Errorf("staff: count messages: %w", err)
-		}
-		counts[f] = n
-	}
-	return counts, rows.Err()
+	return counts, nil
 }
 
 // Message returns the message of ref.

@@ -23,28 +23,24 @@ type Mail struct {
 	NextAttempt time.Time
 }
 
+func scanMail(row store.Scanner) (Mail, error) {
+	var m Mail
+	var created, next int64
+	if err := row.Scan(&m.Ref, &m.Kind, &m.To, &m.Subject, &m.State, &m.Attempts, &m.LastError, &created, &next); err != nil {
+		return Mail{}, err
+	}
+	m.Created, m.NextAttempt = store.FromMillis(created), store.FromMillis(next)
+	return m, nil
+}
+
 // TroubledMail lists the mail that did not go out, newest first, at most
 // limit.
 func (w *Workspace) TroubledMail(ctx context.Context, limit int) ([]Mail, error) {
-	rows, err := w.store.QueryContext(ctx, `
+	out, err := store.QueryAll(ctx, w.store, scanMail, `
 SELECT ref, kind, to_addr, subject, state, attempts, last_error, created_at, next_attempt_at
 FROM outbox WHERE state IN ('failed', 'held') OR (state = 'pending' AND attempts > 0)
 ORDER BY created_at DESC, id DESC LIMIT ?`, clampLimit(limit))
 	if err != nil {
-		return nil, fmt.Errorf("staff: list mail: %w", err)
-	}
-	defer rows.Close()
-	var out []Mail
-	for rows.Next() {
-		var m Mail
-		var created, next int64
-		if err := rows.Scan(&m.Ref, &m.Kind, &m.To, &m.Subject, &m.State, &m.Attempts, &m.LastError, &created, &next); err != nil {
-			return nil, fmt.Errorf("staff: list mail: %w", err)
-		}
-		m.Created, m.NextAttempt = store.FromMillis(created), store.FromMillis(next)
-		out = append(out, m)
-	}
-	if err := rows.Err(); err != nil {
 		return nil, fmt.Errorf("staff: list mail: %w", err)
 	}
 	return out, nil

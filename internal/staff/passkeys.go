@@ -49,25 +49,17 @@ func (u webUser) WebAuthnCredentials() []webauthn.Credential { return u.creds }
 
 // credentials loads the passkeys of staffID for this relying party.
 func (w *Workspace) credentials(ctx context.Context, q store.Querier, staffID int64) ([]webauthn.Credential, error) {
-	rows, err := q.QueryContext(ctx, `SELECT credential FROM staff_passkeys WHERE staff_id = ? AND rp_id = ? ORDER BY id`, staffID, w.rpID)
+	raws, err := store.QueryAll(ctx, q, store.Column[string], `SELECT credential FROM staff_passkeys WHERE staff_id = ? AND rp_id = ? ORDER BY id`, staffID, w.rpID)
 	if err != nil {
 		return nil, fmt.Errorf("staff: load passkeys: %w", err)
 	}
-	defer rows.Close()
 	var out []webauthn.Credential
-	for rows.Next() {
-		var raw string
-		if err := rows.Scan(&raw); err != nil {
-			return nil, fmt.Errorf("staff: load passkeys: %w", err)
-		}
+	for _, raw := range raws {
 		var c webauthn.Credential
 		if err := json.Unmarshal([]byte(raw), &c); err != nil {
 			return nil, fmt.Errorf("staff: a stored passkey: %w", err)
 		}
 		out = append(out, c)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("staff: load passkeys: %w", err)
 	}
 	return out, nil
 }
@@ -370,25 +362,21 @@ type Passkey struct {
 	LastUsed time.Time // zero when never used to sign in
 }
 
+func scanPasskey(row store.Scanner) (Passkey, error) {
+	var p Passkey
+	var created int64
+	var used sql.NullInt64
+	if err := row.Scan(&p.ID, &created, &used); err != nil {
+		return Passkey{}, err
+	}
+	p.Created, p.LastUsed = store.FromMillis(created), store.FromMillis(used.Int64)
+	return p, nil
+}
+
 // Passkeys lists the passkeys of m, oldest first.
 func (w *Workspace) Passkeys(ctx context.Context, m Member) ([]Passkey, error) {
-	rows, err := w.store.QueryContext(ctx, `SELECT id, created_at, last_used_at FROM staff_passkeys WHERE staff_id = ? ORDER BY id`, m.ID)
+	out, err := store.QueryAll(ctx, w.store, scanPasskey, `SELECT id, created_at, last_used_at FROM staff_passkeys WHERE staff_id = ? ORDER BY id`, m.ID)
 	if err != nil {
-		return nil, fmt.Errorf("staff: list passkeys: %w", err)
-	}
-	defer rows.Close()
-	var out []Passkey
-	for rows.Next() {
-		var p Passkey
-		var created int64
-		var used sql.NullInt64
-		if err := rows.Scan(&p.ID, &created, &used); err != nil {
-			return nil, fmt.Errorf("staff: list passkeys: %w", err)
-		}
-		p.Created, p.LastUsed = store.FromMillis(created), store.FromMillis(used.Int64)
-		out = append(out, p)
-	}
-	if err := rows.Err(); err != nil {
 		return nil, fmt.Errorf("staff: list passkeys: %w", err)
 	}
 	return out, nil

@@ -79,23 +79,24 @@ func mailAboutArgs(email string) []any {
 // FindPerson gathers everything stored about email. actor looks, which
 // the audit log records (not the address).
 func (w *Workspace) FindPerson(ctx context.Context, email, actor string) (Person, error) {
-	p, err := w.person(ctx, email)
-	if err != nil {
-		return Person{}, err
-	}
-	detail := fmt.Sprintf("messages: %d, bookings: %d, mail: %d", len(p.Messages), len(p.Bookings), len(p.Mail))
-	return p, w.Record(ctx, actor, ActionPrivacySearch, "", detail)
+	return w.recordedPerson(ctx, email, actor, ActionPrivacySearch)
 }
 
 // ExportPerson is FindPerson for a download (Art. 15 and 20), recorded as
 // such.
 func (w *Workspace) ExportPerson(ctx context.Context, email, actor string) (Person, error) {
+	return w.recordedPerson(ctx, email, actor, ActionPrivacyExport)
+}
+
+// recordedPerson gathers everything stored about email, and records in the
+// audit log that actor did action: with counts, not the address.
+func (w *Workspace) recordedPerson(ctx context.Context, email, actor, action string) (Person, error) {
 	p, err := w.person(ctx, email)
 	if err != nil {
 		return Person{}, err
 	}
 	detail := fmt.Sprintf("messages: %d, bookings: %d, mail: %d", len(p.Messages), len(p.Bookings), len(p.Mail))
-	return p, w.Record(ctx, actor, ActionPrivacyExport, "", detail)
+	return p, w.Record(ctx, actor, action, "", detail)
 }
 
 func (w *Workspace) person(ctx context.Context, email string) (Person, error) {
@@ -104,22 +105,13 @@ func (w *Workspace) person(ctx context.Context, email string) (Person, error) {
 		return Person{}, ErrInvalidEmail
 	}
 	p := Person{Email: email, Messages: []PersonMessage{}, Bookings: []PersonBooking{}, Mail: []PersonMail{}}
-	rows, err := w.store.QueryContext(ctx, `SELECT `+messageColumns+` FROM messages WHERE lower(email) = ? ORDER BY created_at, id`, email)
+	messages, err := store.QueryAll(ctx, w.store, scanMessage, `SELECT `+messageColumns+` FROM messages WHERE lower(email) = ? ORDER BY created_at, id`, email)
 	if err != nil {
 		return Person{}, fmt.Errorf("staff: find messages: %w", err)
 	}
-	for rows.Next() {
-		m, err := scanMessage(rows)
-		if err != nil {
-			rows.Close()
-			return Person{}, fmt.Errorf("staff: find messages: %w", err)
-		}
+	for _, m := range messages {
 		p.Messages = append(p.Messages, PersonMessage{Ref: m.Ref, Received: m.Received, Name: m.Name, Email: m.Email,
 			Text: m.Text, Service: m.Service, Lang: m.Lang, Spam: m.Spam})
-	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
-		return Person{}, fmt.Errorf("staff: find messages: %w", err)
 	}
 	bookings, err := queryBookings(ctx, w.store, `lower(email) = ?`, `start_at, id`, email)
 	if err != nil {
@@ -134,20 +126,13 @@ func (w *Workspace) person(ctx context.Context, email string) (Person, error) {
 		}
 		p.Bookings = append(p.Bookings, pb)
 	}
-	mails, err := w.store.QueryContext(ctx, `
-SELECT id, ref, kind, to_addr, reply_to, subject, text_body, state, created_at, sent_at FROM outbox
-WHERE `+mailAbout(w.store.Backend())+` ORDER BY created_at, id`, mailAboutArgs(email)...)
-	if err != nil {
-		return Person{}, fmt.Errorf("staff: find mail: %w", err)
-	}
 	var ids []int64
-	for mails.Next() {
+	err = store.QueryEach(ctx, w.store, func(row store.Scanner) error {
 		var m PersonMail
 		var id, created int64
 		var sent sql.NullInt64
-		if err := mails.Scan(&id, &m.Ref, &m.Kind, &m.To, &m.ReplyTo, &m.Subject, &m.Text, &m.State, &created, &sent); err != nil {
-			mails.Close()
-			return Person{}, fmt.Errorf("staff: find mail: %w", err)
+		if err := row.Scan(&id, &m.Ref, &m.Kind, &m.To, &m.ReplyTo, &m.Subject, &m.Text, &m.State, &created, &sent); err != nil {
+			return err
 		}
 		m.Created = store.FromMillis(created)
 		if sent.Valid {
@@ -156,9 +141,11 @@ WHERE `+mailAbout(w.store.Backend())+` ORDER BY created_at, id`, mailAboutArgs(e
 		}
 		p.Mail = append(p.Mail, m)
 		ids = append(ids, id)
-	}
-	mails.Close()
-	if err := mails.Err(); err != nil {
+		return nil
+	}, `
+SELECT id, ref, kind, to_addr, reply_to, subject, text_body, state, created_at, sent_at FROM outbox
+WHERE `+mailAbout(w.store.Backend())+` ORDER BY created_at, id`, mailAboutArgs(email)...)
+	if err != nil {
 		return Person{}, fmt.Errorf("staff: find mail: %w", err)
 	}
 	for i, id := range ids {
@@ -172,20 +159,11 @@ WHERE `+mailAbout(w.store.Backend())+` ORDER BY created_at, id`, mailAboutArgs(e
 }
 
 func attachmentNames(ctx context.Context, q store.Querier, outboxID int64) ([]string, error) {
-	rows, err := q.QueryContext(ctx, `SELECT filename FROM outbox_attachments WHERE outbox_id = ? ORDER BY id`, outboxID)
+	names, err := store.QueryAll(ctx, q, store.Column[string], `SELECT filename FROM outbox_attachments WHERE outbox_id = ? ORDER BY id`, outboxID)
 	if err != nil {
 		return nil, fmt.Errorf("staff: find attachments: %w", err)
 	}
-	defer rows.Close()
-	var names []string
-	for rows.Next() {
-		var n string
-		if err := rows.Scan(&n); err != nil {
-			return nil, fmt.Errorf("staff: find attachments: %w", err)
-		}
-		names = append(names, n)
-	}
-	return names, rows.Err()
+	return names, nil
 }
 
 // Erased counts what an erasure removed.
@@ -253,21 +231,8 @@ WHERE lower(email) = ?`, email); err != nil {
 // state; mail that was still to be sent is given up with reason as its
 // error. It returns how many rows it cleared.
 func clearMail(ctx context.Context, tx *store.Tx, where string, args []any, reason string) (int, error) {
-	rows, err := tx.QueryContext(ctx, `SELECT id FROM outbox WHERE `+where, args...)
+	ids, err := store.QueryAll(ctx, tx, store.Column[int64], `SELECT id FROM outbox WHERE `+where, args...)
 	if err != nil {
-		return 0, fmt.Errorf("staff: find mail to clear: %w", err)
-	}
-	var ids []int64
-	for rows.Next() {
-		var id int64
-		if err := rows.Scan(&id); err != nil {
-			rows.Close()
-			return 0, fmt.Errorf("staff: find mail to clear: %w", err)
-		}
-		ids = append(ids, id)
-	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
 		return 0, fmt.Errorf("staff: find mail to clear: %w", err)
 	}
 	for _, id := range ids {

@@ -2,15 +2,14 @@ package staff
 
 import (
 	"context"
-	"crypto/rand"
 	"crypto/sha256"
 	"database/sql"
-	"encoding/base64"
 	"encoding/hex"
 	"errors"
 	"fmt"
 	"time"
 
+	"github.com/northbeam/site/internal/randtoken"
 	"github.com/northbeam/site/internal/store"
 )
 
@@ -40,21 +39,11 @@ const tokenBytes = 32
 
 // newToken returns a fresh random token: 43 characters of unpadded
 // base64url, safe in URLs and cookies.
-func newToken() string {
-	b := make([]byte, tokenBytes)
-	_, _ = rand.Read(b) // never fails; see crypto/rand.Read
-	return base64.RawURLEncoding.EncodeToString(b)
-}
+func newToken() string { return randtoken.New(tokenBytes) }
 
 // wellFormed reports whether s could be a token of newToken, so that
 // anything else is refused without a query.
-func wellFormed(s string) bool {
-	if len(s) != base64.RawURLEncoding.EncodedLen(tokenBytes) {
-		return false
-	}
-	_, err := base64.RawURLEncoding.Strict().DecodeString(s)
-	return err == nil
-}
+func wellFormed(s string) bool { return randtoken.Valid(s, tokenBytes) }
 
 // hashToken is what the database keeps of a token.
 func hashToken(token string) string {

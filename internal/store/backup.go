@@ -133,20 +133,8 @@ func verifyCopy(ctx context.Context, path string) (BackupReport, error) {
 	defer func() { _ = db.Close() }()
 	db.SetMaxOpenConns(1)
 	var report BackupReport
-	rows, err := db.QueryContext(ctx, "PRAGMA integrity_check")
+	problems, err := QueryAll(ctx, db, Column[string], "PRAGMA integrity_check")
 	if err != nil {
-		return BackupReport{}, fmt.Errorf("store: backup: integrity_check: %w", err)
-	}
-	var problems []string
-	for rows.Next() {
-		var line string
-		if err := rows.Scan(&line); err != nil {
-			rows.Close()
-			return BackupReport{}, fmt.Errorf("store: backup: integrity_check: %w", err)
-		}
-		problems = append(problems, line)
-	}
-	if err := errors.Join(rows.Err(), rows.Close()); err != nil {
 		return BackupReport{}, fmt.Errorf("store: backup: integrity_check: %w", err)
 	}
 	report.Integrity = strings.Join(problems, "; ")
@@ -178,21 +166,9 @@ func verifyCopy(ctx context.Context, path string) (BackupReport, error) {
 
 // tableNames lists the tables of db, SQLite's own left out, by name.
 func tableNames(ctx context.Context, db *sql.DB) ([]string, error) {
-	rows, err := db.QueryContext(ctx,
+	names, err := QueryAll(ctx, db, Column[string],
 		`SELECT name FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite\_%' ESCAPE '\' ORDER BY name`)
 	if err != nil {
-		return nil, fmt.Errorf("store: backup: list tables: %w", err)
-	}
-	defer rows.Close()
-	var names []string
-	for rows.Next() {
-		var name string
-		if err := rows.Scan(&name); err != nil {
-			return nil, fmt.Errorf("store: backup: list tables: %w", err)
-		}
-		names = append(names, name)
-	}
-	if err := rows.Err(); err != nil {
 		return nil, fmt.Errorf("store: backup: list tables: %w", err)
 	}
 	return names, nil

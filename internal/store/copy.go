@@ -123,22 +123,14 @@ ON CONFLICT (id) DO NOTHING`
 
 // destinationColumns lists the columns of table in dst, in order.
 func destinationColumns(ctx context.Context, dst *Store, table string) ([]column, error) {
-	rows, err := dst.QueryContext(ctx, `
+	cols, err := QueryAll(ctx, dst, func(row Scanner) (column, error) {
+		var c column
+		err := row.Scan(&c.name, &c.dataType)
+		return c, err
+	}, `
 SELECT column_name, data_type FROM information_schema.columns
 WHERE table_schema = current_schema() AND table_name = ? ORDER BY ordinal_position`, table)
 	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var cols []column
-	for rows.Next() {
-		var c column
-		if err := rows.Scan(&c.name, &c.dataType); err != nil {
-			return nil, err
-		}
-		cols = append(cols, c)
-	}
-	if err := rows.Err(); err != nil {
 		return nil, err
 	}
 	if len(cols) == 0 {

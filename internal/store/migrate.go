@@ -105,21 +105,13 @@ func checkSteps(steps []Migration) error {
 }
 
 func appliedSteps(ctx context.Context, db *sql.DB) (map[string]bool, error) {
-	rows, err := db.QueryContext(ctx, `SELECT name FROM schema_migrations`)
+	names, err := QueryAll(ctx, db, Column[string], `SELECT name FROM schema_migrations`)
 	if err != nil {
 		return nil, fmt.Errorf("store: read schema_migrations: %w", err)
 	}
-	defer rows.Close()
 	applied := map[string]bool{}
-	for rows.Next() {
-		var name string
-		if err := rows.Scan(&name); err != nil {
-			return nil, fmt.Errorf("store: read schema_migrations: %w", err)
-		}
+	for _, name := range names {
 		applied[name] = true
-	}
-	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("store: read schema_migrations: %w", err)
 	}
 	return applied, nil
 }

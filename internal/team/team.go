@@ -7,12 +7,10 @@
 package team
 
 import (
-	"bytes"
 	"cmp"
 	"errors"
 	"fmt"
 	"io/fs"
-	"slices"
 
 	"github.com/northbeam/site/internal/blog"
 	"github.com/northbeam/site/internal/content"
@@ -70,67 +68,33 @@ type Team struct {
 // pages show of it. Every mistake is a *content.Error naming the file
 // and line, joined with errors.Join.
 func Load(fsys fs.FS, root string, pictures func(images.Ref) (images.Picture, error), opts ...markdown.Option) (*Team, error) {
-	t := &Team{byLang: map[string][]*Person{}}
-	if _, err := fs.Stat(fsys, root); errors.Is(err, fs.ErrNotExist) {
-		return t, nil
-	}
 	md := markdown.New(opts...)
-	var errs []error
-	err := content.EachFile(fsys, root, func(lang, slug, file string, src []byte) {
-		p, fileErrs := parse(md, pictures, file, slug, src)
-		errs = append(errs, fileErrs...)
-		if p != nil {
-			p.Lang = lang
-			t.byLang[lang] = append(t.byLang[lang], p)
-		}
+	byLang, err := content.LoadAll(fsys, root, "team", func(lang, slug, file string, src []byte) (*Person, []error) {
+		return parse(md, pictures, file, lang, slug, src)
+	}, func(a, b *Person) int {
+		return cmp.Or(cmp.Compare(a.Order, b.Order), cmp.Compare(a.Slug, b.Slug))
 	})
 	if err != nil {
-		return nil, fmt.Errorf("team: %w", err)
+		return nil, err
 	}
-	if len(errs) > 0 {
-		return nil, errors.Join(errs...)
-	}
-	for _, people := range t.byLang {
-		slices.SortFunc(people, func(a, b *Person) int {
-			return cmp.Or(cmp.Compare(a.Order, b.Order), cmp.Compare(a.Slug, b.Slug))
-		})
-	}
-	return t, nil
+	return &Team{byLang: byLang}, nil
 }
 
-func parse(md *markdown.Renderer, pictures func(images.Ref) (images.Picture, error), file, slug string, src []byte) (*Person, []error) {
-	p := &Person{Slug: slug, File: file}
-	front, body, errs, ok := content.DecodeFrontMatter(file, slug, src, p)
+func parse(md *markdown.Renderer, pictures func(images.Ref) (images.Picture, error), file, lang, slug string, src []byte) (*Person, []error) {
+	p := &Person{Lang: lang, Slug: slug, File: file}
+	doc, ok := content.Decode(file, slug, src, p)
 	if !ok {
-		return nil, errs
+		return nil, doc.Errors()
 	}
-	fail := func(line int, field string, err error) {
-		errs = append(errs, &content.Error{File: file, Line: line, Field: field, Err: err})
+	doc.Require("required", content.Check{Field: "name", OK: p.Name != ""}, content.Check{Field: "role", OK: p.Role != ""},
+		content.Check{Field: "description", OK: p.Description != ""}, content.Check{Field: "expertise", OK: len(p.Expertise) > 0},
+		content.Check{Field: "photo", OK: p.PhotoRef != nil})
+	p.Photo = content.Picture(doc, "photo", p.PhotoRef, pictures)
+	html, ok := doc.Render(md, "the page has no text after the front matter")
+	if !ok {
+		return nil, doc.Errors()
 	}
-	for field, ok := range map[string]bool{"name": p.Name != "", "role": p.Role != "", "description": p.Description != "", "expertise": len(p.Expertise) > 0, "photo": p.PhotoRef != nil} {
-		if !ok {
-			fail(1, field, errors.New("required"))
-		}
-	}
-	if p.PhotoRef != nil {
-		pic, err := pictures(*p.PhotoRef)
-		if err != nil {
-			fail(content.KeyLine(front, "photo"), "photo", err)
-		}
-		p.Photo = pic
-	}
-	if len(bytes.TrimSpace(body)) == 0 {
-		fail(0, "", errors.New("the page has no text after the front matter"))
-	}
-	if len(errs) > 0 {
-		return nil, errs
-	}
-	doc, err := md.Convert(body)
-	if err != nil {
-		fail(0, "", err)
-		return nil, errs
-	}
-	p.HTML = doc.HTML
+	p.HTML = html
 	return p, nil
 }
 

@@ -7,7 +7,6 @@
 package work
 
 import (
-	"bytes"
 	"cmp"
 	"errors"
 	"fmt"
@@ -137,92 +136,56 @@ type Library struct {
 // returned as a *content.Error naming the file and line, joined with
 // errors.Join.
 func Load(fsys fs.FS, root string, pictures func(images.Ref) (images.Picture, error), opts ...markdown.Option) (*Library, error) {
-	lib := &Library{byLang: map[string][]*Study{}}
-	if _, err := fs.Stat(fsys, root); errors.Is(err, fs.ErrNotExist) {
-		return lib, nil
-	}
 	md := markdown.New(opts...)
-	var errs []error
 	keys := map[[2]string]string{} // language and translationKey -> the file that has it
-	err := content.EachFile(fsys, root, func(lang, slug, file string, src []byte) {
-		st, fileErrs := parse(md, pictures, file, lang, slug, src)
-		errs = append(errs, fileErrs...)
-		if st == nil {
-			return
+	byLang, err := content.LoadAll(fsys, root, "work", func(lang, slug, file string, src []byte) (*Study, []error) {
+		st, errs := parse(md, pictures, file, lang, slug, src)
+		if len(errs) > 0 {
+			return nil, errs
 		}
 		key := [2]string{lang, st.TranslationKey}
 		if other, ok := keys[key]; ok {
-			errs = append(errs, &content.Error{File: file, Field: "translationKey",
-				Err: fmt.Errorf("%q is already used by %s", st.TranslationKey, other)})
-			return
+			return nil, []error{&content.Error{File: file, Field: "translationKey",
+				Err: fmt.Errorf("%q is already used by %s", st.TranslationKey, other)}}
 		}
 		keys[key] = file
-		lib.byLang[lang] = append(lib.byLang[lang], st)
+		return st, nil
+	}, func(a, b *Study) int {
+		return cmp.Or(cmp.Compare(a.Order, b.Order), cmp.Compare(a.Slug, b.Slug))
 	})
 	if err != nil {
-		return nil, fmt.Errorf("work: %w", err)
+		return nil, err
 	}
-	if len(errs) > 0 {
-		return nil, errors.Join(errs...)
-	}
-	for _, studies := range lib.byLang {
-		slices.SortFunc(studies, func(a, b *Study) int {
-			return cmp.Or(cmp.Compare(a.Order, b.Order), cmp.Compare(a.Slug, b.Slug))
-		})
-	}
-	return lib, nil
+	return &Library{byLang: byLang}, nil
 }
 
 // parse reads one file: the study, or nil and every mistake found.
 func parse(md *markdown.Renderer, pictures func(images.Ref) (images.Picture, error), file, lang, slug string, src []byte) (*Study, []error) {
 	st := &Study{Lang: lang, Slug: slug, File: file}
-	front, body, errs, ok := content.DecodeFrontMatter(file, slug, src, st)
+	doc, ok := content.Decode(file, slug, src, st)
 	if !ok {
-		return nil, errs
+		return nil, doc.Errors()
 	}
-	fail := func(line int, field string, err error) {
-		errs = append(errs, &content.Error{File: file, Line: line, Field: field, Err: err})
-	}
-	required := []struct {
-		field string
-		ok    bool
-	}{
-		{"title", st.Title != ""}, {"description", st.Description != ""}, {"client", st.Client != ""},
-		{"sector", st.Sector != ""}, {"size", st.Size != ""}, {"duration", st.Duration != ""},
-		{"published", !st.Published.IsZero()}, {"stack", len(st.Stack) > 0}, {"results", len(st.Results) > 0},
-		{"quote", st.Quote.Text != "" && st.Quote.Name != "" && st.Quote.Role != "" && st.Quote.Company != ""},
-		{"translationKey", content.IsSlug(st.TranslationKey)},
-		{"cover", st.CoverRef != nil},
-	}
-	for _, r := range required {
-		if !r.ok {
-			fail(1, r.field, errors.New("required (quote: text, name, role and company; translationKey: lower-case letters, digits and hyphens; cover: src, alt, width and height)"))
-		}
-	}
-	if st.CoverRef != nil {
-		pic, err := pictures(*st.CoverRef)
-		if err != nil {
-			fail(content.KeyLine(front, "cover"), "cover", err)
-		}
-		st.Cover = pic
-	}
+	doc.Require("required (quote: text, name, role and company; translationKey: lower-case letters, digits and hyphens; cover: src, alt, width and height)",
+		content.Check{Field: "title", OK: st.Title != ""}, content.Check{Field: "description", OK: st.Description != ""},
+		content.Check{Field: "client", OK: st.Client != ""}, content.Check{Field: "sector", OK: st.Sector != ""},
+		content.Check{Field: "size", OK: st.Size != ""}, content.Check{Field: "duration", OK: st.Duration != ""},
+		content.Check{Field: "published", OK: !st.Published.IsZero()}, content.Check{Field: "stack", OK: len(st.Stack) > 0},
+		content.Check{Field: "results", OK: len(st.Results) > 0},
+		content.Check{Field: "quote", OK: st.Quote.Text != "" && st.Quote.Name != "" && st.Quote.Role != "" && st.Quote.Company != ""},
+		content.Check{Field: "translationKey", OK: content.IsSlug(st.TranslationKey)},
+		content.Check{Field: "cover", OK: st.CoverRef != nil})
+	st.Cover = content.Picture(doc, "cover", st.CoverRef, pictures)
 	for _, r := range st.Results {
 		if r.Value == "" || r.Label == "" {
-			fail(1, "results", errors.New("every result has a value and a label"))
+			doc.Fail(1, "results", errors.New("every result has a value and a label"))
 		}
 	}
-	if len(bytes.TrimSpace(body)) == 0 {
-		fail(0, "", errors.New("the case study has no text after the front matter"))
+	html, ok := doc.Render(md, "the case study has no text after the front matter")
+	if !ok {
+		return nil, doc.Errors()
 	}
-	if len(errs) > 0 {
-		return nil, errs
-	}
-	doc, err := md.Convert(body)
-	if err != nil {
-		fail(0, "", err)
-		return nil, errs
-	}
-	st.HTML = doc.HTML
+	st.HTML = html
 	return st, nil
 }
 

@@ -1,3 +1,4 @@
+import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import type { Meeting } from "./api";
 import { useLang } from "../../lib/lang";
@@ -9,12 +10,9 @@ import type { ZoneCatalog } from "./zones";
 export function ServiceFact({ service }: { service: ServiceKey }) {
   const { t } = useTranslation();
   return (
-    <div>
-      <dt>{t("schedule.confirmed.service")}</dt>
-      <dd>
-        {t(`schedule.services.${service}.title`)} · {t("schedule.services.minutes", { count: serviceMinutes(service) })}
-      </dd>
-    </div>
+    <Fact term={t("schedule.confirmed.service")}>
+      {t(`schedule.services.${service}.title`)} · {t("schedule.services.minutes", { count: serviceMinutes(service) })}
+    </Fact>
   );
 }
 
@@ -22,27 +20,24 @@ export function ServiceFact({ service }: { service: ServiceKey }) {
 export function MeetingFact({ meeting }: { meeting: Meeting }) {
   const { t } = useTranslation();
   return (
-    <div>
-      <dt>{t("schedule.confirmed.meeting")}</dt>
-      <dd>
-        {meeting.kind === "video" && meeting.url ? (
-          <>
-            {t("schedule.confirmed.video")}{" "}
-            <a href={meeting.url} target="_blank" rel="noopener noreferrer" dir="ltr" className="meeting-link">
-              {meeting.url.replace(/^https:\/\//, "")}
-              <span className="visually-hidden"> {t("schedule.confirmed.newTab")}</span>
-            </a>
-          </>
-        ) : (
-          <>
-            {t("schedule.confirmed.phone")}{" "}
-            <bdi dir="ltr" className="meeting-phone">
-              {meeting.phone}
-            </bdi>
-          </>
-        )}
-      </dd>
-    </div>
+    <Fact term={t("schedule.confirmed.meeting")}>
+      {meeting.kind === "video" && meeting.url ? (
+        <>
+          {t("schedule.confirmed.video")}{" "}
+          <a href={meeting.url} target="_blank" rel="noopener noreferrer" dir="ltr" className="meeting-link">
+            {meeting.url.replace(/^https:\/\//, "")}
+            <span className="visually-hidden"> {t("schedule.confirmed.newTab")}</span>
+          </a>
+        </>
+      ) : (
+        <>
+          {t("schedule.confirmed.phone")}{" "}
+          <bdi dir="ltr" className="meeting-phone">
+            {meeting.phone}
+          </bdi>
+        </>
+      )}
+    </Fact>
   );
 }
 
@@ -54,12 +49,19 @@ export function MeetingFact({ meeting }: { meeting: Meeting }) {
 export function TimeFact({ label, start, timeZone, catalog }: { label: string; start: string; timeZone: string; catalog: ZoneCatalog | null }) {
   const lang = useLang();
   return (
+    <Fact term={label}>
+      {formatDateTime(lang, start, timeZone)}
+      <span className="zone-name">{catalog ? catalog.zone(timeZone).label : "\u00a0"}</span>
+    </Fact>
+  );
+}
+
+/** Fact is a row of a booking's facts: a term and what it says. */
+function Fact({ term, children }: { term: string; children: ReactNode }) {
+  return (
     <div>
-      <dt>{label}</dt>
-      <dd>
-        {formatDateTime(lang, start, timeZone)}
-        <span className="zone-name">{catalog ? catalog.zone(timeZone).label : "\u00a0"}</span>
-      </dd>
+      <dt>{term}</dt>
+      <dd>{children}</dd>
     </div>
   );
 }

@@ -23,9 +23,9 @@ export function ServiceChoice() {
       <h2 id="schedule-services-title" ref={heading} tabIndex={-1}>
         {t("schedule.services.title")}
       </h2>
-      <ul className="consult-grid">
+      <ul className="consult-grid card-grid">
         {serviceKeys.map((service) => (
-          <li key={service} className="consult-card">
+          <li key={service} className="consult-card card">
             <h3 id={`consult-${service}`}>{t(`schedule.services.${service}.title`)}</h3>
             <p className="consult-meta">
               <span className="tag">{t("schedule.services.minutes", { count: serviceMinutes(service) })}</span>

@@ -3,7 +3,8 @@ import { useTranslation } from "react-i18next";
 import { Link, useLocation } from "react-router-dom";
 import { useLang, useLocalPath } from "../../lib/lang";
 import { bookedOf, draftOf, subscribeBooked, updateDraft } from "./draft";
-import { BookingPending, ContactLink, Loading } from "./Intro";
+import { BookingArea } from "./BookingArea";
+import { ContactLink, Loading } from "./Intro";
 import { serviceMinutes, type ServiceKey, type StepState } from "./services";
 import { useBookingChunk } from "./useBookingChunk";
 import { zoneCatalog } from "./zones";
@@ -25,7 +26,8 @@ export function TimeStep({ service }: { service: ServiceKey }) {
   const { state } = useLocation();
   const booked = useSyncExternalStore(subscribeBooked, () => bookedOf(service), () => null);
   const [attempt, setAttempt] = useState(0);
-  const { ready, failed, started } = useBookingChunk(service, lang, attempt, () => draftOf(service).zone);
+  const chunk = useBookingChunk(service, lang, attempt, () => draftOf(service).zone);
+  const { ready } = chunk;
 
   // Arriving from step 1 by its link, keyboard and screen reader users land
   // on this step's heading; on a phone the step comes to the top of the
@@ -42,7 +44,6 @@ export function TimeStep({ service }: { service: ServiceKey }) {
     const { Confirmation } = ready.module;
     return <Confirmation booking={booked.booking} email={booked.email} catalog={zoneCatalog(ready.cldr)} />;
   }
-  const { Booking } = ready?.module ?? {};
   return (
     <section ref={section} className="schedule-step" aria-labelledby="schedule-time-title">
       <p className="schedule-back">
@@ -59,25 +60,16 @@ export function TimeStep({ service }: { service: ServiceKey }) {
         <span className="tag">{t("schedule.services.minutes", { count: serviceMinutes(service) })}</span>
         <span className="tag tag-free">{t("schedule.services.free")}</span>
       </p>
-      <div className="booking-area">
-        {ready && Booking ? (
-          <Booking
-            service={service}
-            catalog={zoneCatalog(ready.cldr)}
-            weekdaysShort={ready.cldr.weekdaysShort}
-            detected={ready.detected}
-            zone={ready.zone}
-            prefetched={ready.prefetched}
-            onBooked={(booking, email) => {
-              const { name, company } = draftOf(service).fields;
-              // The next booking starts with the name and address, not the topic or the time.
-              updateDraft(service, { booked: { booking, email }, date: undefined, slot: undefined, fields: { name, email, company } });
-            }}
-          />
-        ) : (
-          <BookingPending failed={failed} started={started} onRetry={() => setAttempt((n) => n + 1)} />
-        )}
-      </div>
+      <BookingArea
+        service={service}
+        chunk={chunk}
+        onRetry={() => setAttempt((n) => n + 1)}
+        onBooked={(booking, email) => {
+          const { name, company } = draftOf(service).fields;
+          // The next booking starts with the name and address, not the topic or the time.
+          updateDraft(service, { booked: { booking, email }, date: undefined, slot: undefined, fields: { name, email, company } });
+        }}
+      />
       <p className="schedule-contact">
         <ContactLink className="button button-secondary" />
       </p>

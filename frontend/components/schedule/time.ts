@@ -184,28 +184,17 @@ export function nightBounds(lang: Lang): { ends: string; starts: string } {
 
 /** formatTime writes the clock time of an instant in a zone: "9:30 am", "09:30". */
 export function formatTime(lang: Lang, instant: string, zone: string): string {
-  return keepTogether(
-    dateTimeFormat(localeOf(lang), {
-      timeZone: zone,
-      hour: "numeric",
-      minute: "2-digit",
-      hour12: hour12(lang),
-    }).format(new Date(instant)),
-  );
+  return formatClock(lang, instant, zone, {});
 }
 
 /** formatDateTime writes an instant in full in a zone, for the confirmation. */
 export function formatDateTime(lang: Lang, instant: string, zone: string): string {
+  return formatClock(lang, instant, zone, { weekday: "long", day: "numeric", month: "long", year: "numeric" });
+}
+
+/** formatClock writes an instant in a zone: the date fields given, then the time on the language's clock. */
+function formatClock(lang: Lang, instant: string, zone: string, date: Intl.DateTimeFormatOptions): string {
   return keepTogether(
-    dateTimeFormat(localeOf(lang), {
-      timeZone: zone,
-      weekday: "long",
-      day: "numeric",
-      month: "long",
-      year: "numeric",
-      hour: "numeric",
-      minute: "2-digit",
-      hour12: hour12(lang),
-    }).format(new Date(instant)),
+    dateTimeFormat(localeOf(lang), { timeZone: zone, ...date, hour: "numeric", minute: "2-digit", hour12: hour12(lang) }).format(new Date(instant)),
   );
 }

@@ -1,6 +1,6 @@
 import { useId, useState, type FormEvent } from "react";
 import { languages, type Lang } from "../../lib/languages";
-import { api, ApiError } from "../api";
+import { api, ApiError, signOut } from "../api";
 import { dateTime } from "../format";
 import { useApi, useBoot, usePageTitle } from "../hooks";
 import { useT } from "../i18n";
@@ -62,13 +62,9 @@ export function Account() {
       setBusy(false);
     }
   };
-  const signOutEverywhere = async () => {
+  const signOutEverywhere = () => {
     setBusy(true);
-    try {
-      await api("POST", "/staff/api/sign-out-everywhere", {});
-    } finally {
-      window.location.assign("/staff/sign-in");
-    }
+    void signOut("/staff/api/sign-out-everywhere");
   };
   return (
     <>
@@ -138,7 +134,7 @@ export function Account() {
           <section aria-labelledby="ws-sessions-title">
             <h2 id="ws-sessions-title">{t("account.sessionsTitle")}</h2>
             <p>{t("account.sessionsIntro")}</p>
-            <Button kind="danger" disabled={busy} onClick={() => void signOutEverywhere()}>
+            <Button kind="danger" disabled={busy} onClick={signOutEverywhere}>
               {t("account.signOutEverywhere")}
             </Button>
           </section>

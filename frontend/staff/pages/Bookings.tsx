@@ -6,7 +6,7 @@ import { useApi, useBoot, usePageTitle } from "../hooks";
 import { useT } from "../i18n";
 import { languageName, serviceKey } from "../labels";
 import type { Booking, BookingsResponse, View } from "../types";
-import { Button, Loading, Ltr, Notice, Problem } from "../ui";
+import { Button, FieldError, Loading, Ltr, Notice, Problem, Tabs } from "../ui";
 
 const views: View[] = ["upcoming", "past", "cancelled"];
 
@@ -51,17 +51,9 @@ export function Bookings() {
   return (
     <>
       <h1>{t("bookings.title")}</h1>
-      <nav className="ws-tabs" aria-label={t("bookings.viewsLabel")}>
-        <ul>
-          {views.map((v) => (
-            <li key={v}>
-              <Link to={`/staff/bookings?view=${v}`} aria-current={v === view ? "page" : undefined}>
-                {t(`bookings.views.${v}`)}
-              </Link>
-            </li>
-          ))}
-        </ul>
-      </nav>
+      <Tabs label={t("bookings.viewsLabel")} tabs={views} current={view} href={(v) => `/staff/bookings?view=${v}`}>
+        {(v) => t(`bookings.views.${v}`)}
+      </Tabs>
       <p className="ws-hint">{t("bookings.zone", { zone })}</p>
       {loading && <Loading />}
       {error && <Problem error={error} />}
@@ -228,11 +220,7 @@ export function BookingDetail() {
                 aria-invalid={problem?.fields.reason ? true : undefined}
                 aria-describedby={problem?.fields.reason ? `${reasonHint} ${reasonError}` : reasonHint}
               />
-              {problem?.fields.reason && (
-                <p id={reasonError} className="ws-field-error" role="alert">
-                  {problem.fields.reason}
-                </p>
-              )}
+              {problem?.fields.reason && <FieldError id={reasonError}>{problem.fields.reason}</FieldError>}
               {problem && !problem.fields.reason && <Problem error={problem} />}
               {confirming && (
                 <p className="ws-notice ws-warn" role="alert">

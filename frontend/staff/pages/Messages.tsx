@@ -6,7 +6,7 @@ import { useApi, useBoot, usePageTitle } from "../hooks";
 import { useT } from "../i18n";
 import { languageName, serviceKey } from "../labels";
 import type { Folder, Message, MessagesResponse } from "../types";
-import { Button, Loading, Ltr, Notice, Problem } from "../ui";
+import { Button, Loading, Ltr, Notice, Problem, Tabs } from "../ui";
 
 const folders: Folder[] = ["new", "handled", "spam"];
 
@@ -75,18 +75,14 @@ export function Messages() {
   return (
     <>
       <h1>{t("messages.title")}</h1>
-      <nav className="ws-tabs" aria-label={t("messages.foldersLabel")}>
-        <ul>
-          {folders.map((f) => (
-            <li key={f}>
-              <Link to={`/staff?folder=${f}`} aria-current={f === folder ? "page" : undefined}>
-                {t(`messages.folders.${f}`)}
-                {data && <span className="ws-count">{data.counts[f]}</span>}
-              </Link>
-            </li>
-          ))}
-        </ul>
-      </nav>
+      <Tabs label={t("messages.foldersLabel")} tabs={folders} current={folder} href={(f) => `/staff?folder=${f}`}>
+        {(f) => (
+          <>
+            {t(`messages.folders.${f}`)}
+            {data && <span className="ws-count">{data.counts[f]}</span>}
+          </>
+        )}
+      </Tabs>
       {/* biome-ignore lint/a11y/useSemanticElements: role="search" on the form is the search landmark in every browser; a <search> element (2023) is none in older ones */}
       <form role="search" className="ws-search" onSubmit={submit}>
         <label htmlFor={searchId}>{t("messages.searchLabel")}</label>

@@ -5,7 +5,7 @@ import { useBoot, usePageTitle } from "../hooks";
 import { useT } from "../i18n";
 import { serviceKey } from "../labels";
 import type { Person } from "../types";
-import { Button, Ltr, Notice, Problem } from "../ui";
+import { Button, EmailInput, FieldError, Ltr, Notice, Problem } from "../ui";
 
 interface Erased {
   messages: number;
@@ -71,27 +71,21 @@ export function Privacy() {
       <form className="ws-form" onSubmit={(e) => void find(e)} noValidate>
         <label htmlFor={emailId}>{t("privacy.email")}</label>
         <div className="ws-row">
-          <input
+          <EmailInput
             id={emailId}
-            type="email"
             name="email"
-            dir="ltr"
             autoComplete="off"
             required
             value={email}
             onChange={(e) => setEmail(e.target.value)}
-            aria-invalid={problem?.fields.email ? true : undefined}
-            aria-describedby={problem?.fields.email ? emailError : undefined}
+            error={problem?.fields.email}
+            errorId={emailError}
           />
           <Button type="submit" disabled={busy}>
             {t("privacy.find")}
           </Button>
         </div>
-        {problem?.fields.email && (
-          <p id={emailError} className="ws-field-error" role="alert">
-            {problem.fields.email}
-          </p>
-        )}
+        {problem?.fields.email && <FieldError id={emailError}>{problem.fields.email}</FieldError>}
       </form>
       {problem && !problem.fields.email && !problem.fields.confirm && <Problem error={problem} />}
       {erased && (
@@ -147,22 +141,16 @@ export function Privacy() {
               <h3>{t("privacy.confirmTitle")}</h3>
               <p>{t("privacy.confirmText")}</p>
               <label htmlFor={confirmId}>{t("privacy.confirmLabel")}</label>
-              <input
+              <EmailInput
                 id={confirmId}
-                type="email"
                 name="confirm"
-                dir="ltr"
                 autoComplete="off"
                 value={confirmation}
                 onChange={(e) => setConfirmation(e.target.value)}
-                aria-invalid={problem?.fields.confirm ? true : undefined}
-                aria-describedby={problem?.fields.confirm ? confirmError : undefined}
+                error={problem?.fields.confirm}
+                errorId={confirmError}
               />
-              {problem?.fields.confirm && (
-                <p id={confirmError} className="ws-field-error" role="alert">
-                  {problem.fields.confirm}
-                </p>
-              )}
+              {problem?.fields.confirm && <FieldError id={confirmError}>{problem.fields.confirm}</FieldError>}
               <div className="ws-actions">
                 <Button type="submit" kind="danger" disabled={busy}>
                   {t("privacy.eraseYes")}

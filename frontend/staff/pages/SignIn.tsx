@@ -5,7 +5,7 @@ import { api, ApiError } from "../api";
 import type { LinkState } from "../boot";
 import { useBoot, useErrorText, usePageTitle } from "../hooks";
 import { useT, type Key } from "../i18n";
-import { Button, Notice } from "../ui";
+import { Button, EmailInput, FieldError, Notice } from "../ui";
 import { cancelledByPerson, createPasskey, getPasskey, passkeysAvailable, type CreationOptionsJSON, type RequestOptionsJSON } from "../webauthn";
 
 /** safeNext keeps a return path inside the workspace. */
@@ -131,23 +131,17 @@ export function SignIn() {
       ) : (
         <form className="ws-form" onSubmit={(e) => void sendLink(e)} noValidate>
           <label htmlFor={emailId}>{t("signIn.email")}</label>
-          <input
+          <EmailInput
             id={emailId}
-            type="email"
             name="email"
             autoComplete="username"
-            dir="ltr"
             required
             value={email}
             onChange={(e) => setEmail(e.target.value)}
-            aria-invalid={linkProblem ? true : undefined}
-            aria-describedby={linkProblem ? emailError : undefined}
+            error={linkProblem}
+            errorId={emailError}
           />
-          {linkProblem && (
-            <p id={emailError} className="ws-field-error" role="alert">
-              {linkProblem}
-            </p>
-          )}
+          {linkProblem && <FieldError id={emailError}>{linkProblem}</FieldError>}
           <Button type="submit" kind="quiet" disabled={sending}>
             {sending ? t("signIn.sending") : t("signIn.send")}
           </Button>
@@ -193,25 +187,22 @@ function RefusedLink({ kind, state }: { kind: "enrol" | "link"; state: Exclude<L
   );
 }
 
-/** Enrol is the page an invitation opens: it makes the person's first passkey. */
-export function Enrol() {
-  const t = useT();
+/**
+ * useLink is the link a page was opened with (an invitation, a mailed
+ * sign-in link): its state as the server found it, and spend, which runs
+ * the page's press with the link's token, then opens the workspace. A link
+ * refused meanwhile changes the state; any other failure goes to fail.
+ */
+function useLink(fail: (err: unknown) => void) {
   const { link } = useBoot();
   const [params] = useSearchParams();
   const token = params.get("token") ?? "";
-  const [busy, setBusy] = useState(false);
-  const [problem, setProblem] = useState("");
   const [state, setState] = useState<LinkState | null>(link);
-  const passkeyProblem = usePasskeyProblem("enrol.refused");
-
-  if (state !== "valid") return <RefusedLink kind="enrol" state={state} />;
-  const enrol = async () => {
+  const [busy, setBusy] = useState(false);
+  const spend = async (press: (token: string) => Promise<unknown>) => {
     setBusy(true);
-    setProblem("");
     try {
-      const options = await api<CreationOptionsJSON>("POST", "/staff/api/passkeys/begin", { invitation: token }, { signedOut: true });
-      const credential = await createPasskey(options);
-      await api("POST", "/staff/api/passkeys/finish", { invitation: token, credential }, { signedOut: true });
+      await press(token);
       window.location.assign("/staff");
     } catch (err) {
       const refused = linkRefusal(err);
@@ -219,9 +210,28 @@ export function Enrol() {
         setState(refused);
         return;
       }
-      setProblem(passkeyProblem(err));
+      fail(err);
       setBusy(false);
     }
+  };
+  return { state, busy, spend };
+}
+
+/** Enrol is the page an invitation opens: it makes the person's first passkey. */
+export function Enrol() {
+  const t = useT();
+  const [problem, setProblem] = useState("");
+  const passkeyProblem = usePasskeyProblem("enrol.refused");
+  const { state, busy, spend } = useLink((err) => setProblem(passkeyProblem(err)));
+
+  if (state !== "valid") return <RefusedLink kind="enrol" state={state} />;
+  const enrol = () => {
+    setProblem("");
+    return spend(async (token) => {
+      const options = await api<CreationOptionsJSON>("POST", "/staff/api/passkeys/begin", { invitation: token }, { signedOut: true });
+      const credential = await createPasskey(options);
+      await api("POST", "/staff/api/passkeys/finish", { invitation: token, credential }, { signedOut: true });
+    });
   };
   return (
     <Outside title="enrol.title">
@@ -245,30 +255,14 @@ export function Enrol() {
 /** LinkSignIn is the page a mailed sign-in link opens: one press spends the link and opens the workspace. */
 export function LinkSignIn() {
   const t = useT();
-  const { link } = useBoot();
-  const [params] = useSearchParams();
-  const token = params.get("token") ?? "";
-  const [busy, setBusy] = useState(false);
   const [problem, setProblem] = useState<ApiError | null>(null);
-  const [state, setState] = useState<LinkState | null>(link);
   const text = useErrorText();
+  const { state, busy, spend } = useLink((err) => setProblem(err instanceof ApiError ? err : new ApiError(0, "network", "")));
 
   if (state !== "valid") return <RefusedLink kind="link" state={state} />;
-  const use = async () => {
-    setBusy(true);
+  const use = () => {
     setProblem(null);
-    try {
-      await api("POST", "/staff/api/sign-in/link/use", { token }, { signedOut: true });
-      window.location.assign("/staff");
-    } catch (err) {
-      const refused = linkRefusal(err);
-      if (refused) {
-        setState(refused);
-        return;
-      }
-      setProblem(err instanceof ApiError ? err : new ApiError(0, "network", ""));
-      setBusy(false);
-    }
+    return spend((token) => api("POST", "/staff/api/sign-in/link/use", { token }, { signedOut: true }));
   };
   return (
     <Outside title="link.title">
