@@ -259,6 +259,7 @@ func (w *Workspace) NotSpam(ctx context.Context, ref, actor string) (Message, er
 				if msg.Kind != contact.KindNotify {
 					continue
 				}
+				msg.MessageRef = found.Ref
 				if err := mail.Enqueue(ctx, tx, msg); err != nil {
 					return fmt.Errorf("staff: queue the notification: %w", err)
 				}
