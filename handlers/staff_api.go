@@ -1,6 +1,7 @@
 package handlers
 
 import (
+	"context"
 	"errors"
 	"net/http"
 	"strconv"
@@ -160,7 +161,17 @@ func (h *staffHandlers) setHandled(c echo.Context) error {
 }
 
 func (h *staffHandlers) notSpam(c echo.Context) error {
-	m, err := h.srv.Staff.NotSpam(c.Request().Context(), c.Param("ref"), h.member(c).Member.Email)
+	return h.fileMessage(c, h.srv.Staff.NotSpam)
+}
+
+func (h *staffHandlers) markSpam(c echo.Context) error {
+	return h.fileMessage(c, h.srv.Staff.MarkSpam)
+}
+
+// fileMessage answers a move of the message of the path's ref to another
+// folder by file.
+func (h *staffHandlers) fileMessage(c echo.Context, file func(ctx context.Context, ref, actor string) (staff.Message, error)) error {
+	m, err := file(c.Request().Context(), c.Param("ref"), h.member(c).Member.Email)
 	if err != nil {
 		return h.refusal(c, err)
 	}
@@ -295,28 +306,66 @@ func (h *staffHandlers) cancelBooking(c echo.Context) error {
 // ---- Mail ----
 
 type staffMail struct {
-	Ref         string    `json:"ref"`
-	Kind        string    `json:"kind"`
-	To          string    `json:"to"`
-	Subject     string    `json:"subject"`
-	State       string    `json:"state"`
-	Attempts    int       `json:"attempts"`
-	LastError   string    `json:"lastError"`
-	Created     time.Time `json:"created"`
-	NextAttempt time.Time `json:"nextAttempt"`
+	Ref         string     `json:"ref"`
+	Kind        string     `json:"kind"`
+	To          string     `json:"to"`
+	Subject     string     `json:"subject"`
+	State       string     `json:"state"`
+	Attempts    int        `json:"attempts"`
+	LastError   string     `json:"lastError"`
+	Created     time.Time  `json:"created"`
+	NextAttempt time.Time  `json:"nextAttempt"`
+	Sent        *time.Time `json:"sent"`
 }
 
+func mailView(m staff.Mail) staffMail {
+	return staffMail{Ref: m.Ref, Kind: m.Kind, To: m.To, Subject: m.Subject, State: m.State, Attempts: m.Attempts,
+		LastError: m.LastError, Created: m.Created, NextAttempt: m.NextAttempt, Sent: optionalTime(m.Sent)}
+}
+
+// troubledMail answers the mail that could not be sent yet, and a page of
+// the whole outbox, newest first (?before=<ref> for the page after).
 func (h *staffHandlers) troubledMail(c echo.Context) error {
-	mails, err := h.srv.Staff.TroubledMail(c.Request().Context(), 200)
+	ctx := c.Request().Context()
+	ws := h.srv.Staff
+	out := struct {
+		Mail   []staffMail `json:"mail"`
+		Outbox []staffMail `json:"outbox"`
+	}{Mail: []staffMail{}, Outbox: []staffMail{}}
+	before := c.QueryParam("before")
+	if before == "" {
+		mails, err := ws.TroubledMail(ctx, 200)
+		if err != nil {
+			return h.failure(c, err)
+		}
+		for _, m := range mails {
+			out.Mail = append(out.Mail, mailView(m))
+		}
+	}
+	recent, err := ws.RecentMail(ctx, before, 50)
 	if err != nil {
 		return h.failure(c, err)
 	}
-	out := []staffMail{}
-	for _, m := range mails {
-		out = append(out, staffMail{Ref: m.Ref, Kind: m.Kind, To: m.To, Subject: m.Subject, State: m.State, Attempts: m.Attempts,
-			LastError: m.LastError, Created: m.Created, NextAttempt: m.NextAttempt})
+	for _, m := range recent {
+		out.Outbox = append(out.Outbox, mailView(m))
 	}
-	return c.JSON(http.StatusOK, map[string][]staffMail{"mail": out})
+	return c.JSON(http.StatusOK, out)
+}
+
+type staffMailText struct {
+	staffMail
+	ReplyTo string `json:"replyTo"`
+	Lang    string `json:"lang"`
+	Text    string `json:"text"`
+}
+
+// readMail answers one mail with its text.
+func (h *staffHandlers) readMail(c echo.Context) error {
+	m, err := h.srv.Staff.ReadMail(c.Request().Context(), c.Param("ref"))
+	if err != nil {
+		return h.refusal(c, err)
+	}
+	return c.JSON(http.StatusOK, map[string]staffMailText{"mail": {staffMail: mailView(m.Mail), ReplyTo: m.ReplyTo, Lang: m.Lang, Text: m.Text}})
 }
 
 func (h *staffHandlers) retryMail(c echo.Context) error {

@@ -76,6 +76,9 @@ func (h *staffHandlers) beginSignIn(c echo.Context) error {
 type credentialRequest struct {
 	Invitation string          `json:"invitation"`
 	Credential json.RawMessage `json:"credential"`
+	// Lang is the language the invitation's page was read in: the new
+	// member's workspace keeps it.
+	Lang string `json:"lang"`
 }
 
 func (h *staffHandlers) finishSignIn(c echo.Context) error {
@@ -222,6 +225,11 @@ func (h *staffHandlers) finishPasskey(c echo.Context) error {
 		return h.refusal(c, err)
 	}
 	if reg.SessionToken != "" {
+		if _, known := h.srv.Build().Info.Language(body.Lang); known {
+			if _, err := ws.SetLanguage(c.Request().Context(), reg.Member, body.Lang); err != nil {
+				return h.failure(c, err)
+			}
+		}
 		h.startSession(c, reg.SessionToken)
 		return c.JSON(http.StatusOK, signedIn{Redirect: "/staff"})
 	}

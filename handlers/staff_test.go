@@ -130,10 +130,12 @@ var staffURLs = []struct{ method, target string }{
 	{"GET", "/staff/api/messages/x"},
 	{"POST", "/staff/api/messages/x/handled"},
 	{"POST", "/staff/api/messages/x/not-spam"},
+	{"POST", "/staff/api/messages/x/spam"},
 	{"GET", "/staff/api/bookings"},
 	{"GET", "/staff/api/bookings/1"},
 	{"POST", "/staff/api/bookings/1/cancel"},
 	{"GET", "/staff/api/mail"},
+	{"GET", "/staff/api/mail/x"},
 	{"POST", "/staff/api/mail/x/retry"},
 	{"GET", "/staff/api/audit"},
 	{"POST", "/staff/api/privacy/search"},
@@ -685,19 +687,9 @@ func TestStaffStringsComplete(t *testing.T) {
 // again, and the audit log records it.
 func TestStaffCancelsABooking(t *testing.T) {
 	forEachBackend(t, func(t *testing.T, backend store.Backend) {
-		benv := newBookingEnvOn(t, backend, sitetest.BookingFixture, &monday7am)
+		benv, env, cookie := newStaffBookingEnv(t, backend)
 		ctx := context.Background()
 		created := bookSlot(t, benv, validBooking(t, "09:00", "ar"))
-
-		cancellation, err := booking.NewStaffCancellation(benv.service, sitetest.Content())
-		if err != nil {
-			t.Fatal(err)
-		}
-		ws := staffWithBookings(t, benv.store, benv.service.Now, cancellation)
-		clock := sitetest.NewClock(monday7am)
-		env := &staffEnv{st: benv.store, ws: ws, clock: clock,
-			h: New(NewServer(sitetest.Site(t), Services{Log: sitetest.QuietLog(), Store: benv.store, Booking: benv.service, Staff: ws, Now: clock.Now}))}
-		cookie := env.signIn(t, "ops@northbeam.test")
 
 		agenda := staffJSON[staffBookings](t, env.do(t, "GET", "/staff/api/bookings", "", cookie))
 		if len(agenda.Days) != 1 || agenda.Days[0].Date != "2027-06-08" || len(agenda.Days[0].Bookings) != 1 {

@@ -10,7 +10,7 @@ import { Audit } from "./pages/Audit";
 import { BookingDetail, Bookings } from "./pages/Bookings";
 import { Enrol, LinkSignIn, SignIn } from "./pages/SignIn";
 import { Exports } from "./pages/Exports";
-import { Mail } from "./pages/Mail";
+import { Mail, MailDetail } from "./pages/Mail";
 import { MessageDetail, Messages } from "./pages/Messages";
 import { NotFound } from "./pages/NotFound";
 import { Privacy } from "./pages/Privacy";
@@ -32,6 +32,7 @@ export function StaffApp({ boot, i18n }: { boot: Boot; i18n: I18n }) {
             <Route path="/staff/bookings" element={<Bookings />} />
             <Route path="/staff/bookings/:id" element={<BookingDetail />} />
             <Route path="/staff/mail" element={<Mail />} />
+            <Route path="/staff/mail/:ref" element={<MailDetail />} />
             <Route path="/staff/exports" element={<Exports />} />
             <Route path="/staff/privacy" element={<Privacy />} />
             <Route path="/staff/audit" element={<Audit />} />

@@ -57,11 +57,19 @@ export interface Mail {
   kind: string;
   to: string;
   subject: string;
-  state: "failed" | "held" | "pending";
+  state: "failed" | "held" | "pending" | "sent" | "erased";
   attempts: number;
   lastError: string;
   created: string;
   nextAttempt: string;
+  sent: string | null;
+}
+
+/** MailText is a mail with what it says. */
+export interface MailText extends Mail {
+  replyTo: string;
+  lang: string;
+  text: string;
 }
 
 export interface AuditEntry {

@@ -22,6 +22,7 @@ const (
 	ActionMessageHandled    = "message-handled"
 	ActionMessageReopened   = "message-reopened"
 	ActionNotSpam           = "not-spam"
+	ActionMarkedSpam        = "marked-spam"
 	ActionCancel            = "booking-cancellation"
 	ActionMailRetry         = "mail-retry"
 	ActionExport            = "export"

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/northbeam/site/internal/booking"
 	"github.com/northbeam/site/internal/store"
 )
 
@@ -33,19 +34,21 @@ const maxRangeDays = 3700
 var ErrRange = errors.New("staff: the dates must be YYYY-MM-DD, the first no later than the last")
 
 // ParseRange reads the from and to query parameters (YYYY-MM-DD, both
-// optional: from defaults to a year before to, to to today).
+// optional). Without either, the range is the year behind today and the
+// year ahead, so that the consultations booked for the coming days are in
+// it; with to alone, from is a year before to.
 func (w *Workspace) ParseRange(from, to string) (DateRange, error) {
 	loc := w.cfg.Location
 	today := w.cfg.Now().In(loc)
-	end := time.Date(today.Year(), today.Month(), today.Day(), 0, 0, 0, 0, loc)
+	midnight := time.Date(today.Year(), today.Month(), today.Day(), 0, 0, 0, 0, loc)
+	end, start := midnight.AddDate(1, 0, 0), midnight.AddDate(-1, 0, 1)
 	if to != "" {
 		d, err := time.ParseInLocation(time.DateOnly, to, loc)
 		if err != nil {
 			return DateRange{}, ErrRange
 		}
-		end = d
+		end, start = d, d.AddDate(-1, 0, 1)
 	}
-	start := end.AddDate(-1, 0, 1)
 	if from != "" {
 		d, err := time.ParseInLocation(time.DateOnly, from, loc)
 		if err != nil {
@@ -106,6 +109,14 @@ func (w *Workspace) csvTime(t time.Time) string {
 	return t.In(w.cfg.Location).Format("2006-01-02 15:04")
 }
 
+// phoneText writes a stored number (E.164) as people dial it; "" stays "".
+func phoneText(e164 string) string {
+	if e164 == "" {
+		return ""
+	}
+	return booking.FormatPhone(e164)
+}
+
 // serviceLabel is a service's name in lang; an unknown key stays as it is.
 func (w *Workspace) serviceLabel(lang, key string) string {
 	if key == "" {
@@ -159,7 +170,7 @@ func (w *Workspace) ExportBookings(ctx context.Context, out io.Writer, r DateRan
 	}
 	now := w.cfg.Now()
 	columns := []string{"export.columns.number", "export.columns.service", "export.columns.start", "export.columns.end",
-		"export.columns.status", "export.columns.name", "export.columns.email", "export.columns.company", "export.columns.topic",
+		"export.columns.status", "export.columns.name", "export.columns.email", "export.columns.phone", "export.columns.company", "export.columns.topic",
 		"export.columns.visitorZone", "export.columns.language", "export.columns.booked", "export.columns.cancelled"}
 	return w.exportCSV(ctx, out, "bookings", t, columns, func(row store.Scanner) ([]string, error) {
 		b, err := scanBooking(row)
@@ -167,7 +178,7 @@ func (w *Workspace) ExportBookings(ctx context.Context, out io.Writer, r DateRan
 			return nil, err
 		}
 		return []string{strconv.FormatInt(b.ID, 10), w.serviceLabel(lang, b.Service), w.csvTime(b.Start), w.csvTime(b.End),
-			statuses[b.Status(now)], b.Name, b.Email, b.Company, b.Topic, b.TimeZone, b.Lang,
+			statuses[b.Status(now)], b.Name, b.Email, phoneText(b.Phone), b.Company, b.Topic, b.TimeZone, b.Lang,
 			w.csvTime(b.Created), w.csvTime(b.Cancelled)}, nil
 	}, `SELECT `+staffBookingColumns+` FROM bookings WHERE start_at >= ? AND start_at < ?
 ORDER BY start_at, id`, store.Millis(r.From), store.Millis(r.To))

@@ -224,10 +224,33 @@ func (w *Workspace) SetHandled(ctx context.Context, ref string, handled bool, ac
 	return m, err
 }
 
-// NotSpam moves a message out of the spam folder into the new messages,
-// and sends the consultancy the notification that spam never sent (the
-// acknowledgement to the visitor is not sent late: they were told their
-// message was sent when they sent it).
+// SpamByStaff is the spam reason of a message a staff member filed as
+// spam: its mails went out when it came.
+const SpamByStaff = "staff"
+
+// MarkSpam files a new or handled message as spam. Nothing is mailed: the
+// notification and the acknowledgement went out when it came.
+func (w *Workspace) MarkSpam(ctx context.Context, ref, actor string) (Message, error) {
+	now := w.cfg.Now()
+	var m Message
+	err := w.store.InTx(ctx, func(tx *store.Tx) error {
+		res, err := tx.ExecContext(ctx, `UPDATE messages SET spam = ?, spam_reason = ? WHERE ref = ? AND spam = ?`, true, SpamByStaff, ref, false)
+		if err != nil {
+			return fmt.Errorf("staff: flag a message: %w", err)
+		}
+		if m, err = findMessage(ctx, tx, ref); err != nil || affected(res) == 0 {
+			return err
+		}
+		return record(ctx, tx, now, actor, ActionMarkedSpam, ref, "")
+	})
+	return m, err
+}
+
+// NotSpam moves a message out of the spam folder into the new messages.
+// A message the spam filter kept gets now the mails it never sent: the
+// consultancy's notification and the visitor's acknowledgement (a person
+// looked at it: it is no stranger's address typed by a program). One that
+// staff filed as spam sends nothing again.
 func (w *Workspace) NotSpam(ctx context.Context, ref, actor string) (Message, error) {
 	now := w.cfg.Now()
 	var m Message
@@ -245,9 +268,10 @@ func (w *Workspace) NotSpam(ctx context.Context, ref, actor string) (Message, er
 		if _, err := tx.ExecContext(ctx, `UPDATE messages SET spam = ?, spam_reason = '' WHERE ref = ?`, false, ref); err != nil {
 			return fmt.Errorf("staff: unflag a message: %w", err)
 		}
+		byStaff := found.SpamReason == SpamByStaff
 		found.Spam, found.SpamReason = false, ""
 		m = found
-		if w.cfg.Contact != nil {
+		if w.cfg.Contact != nil && !byStaff {
 			mails, err := w.cfg.Contact.Compose(contact.Record{
 				Ref: found.Ref, CreatedAt: found.Received, Name: found.Name, Email: found.Email,
 				Message: found.Text, Service: found.Service, Lang: found.Lang,
@@ -256,11 +280,9 @@ func (w *Workspace) NotSpam(ctx context.Context, ref, actor string) (Message, er
 				return err
 			}
 			for _, msg := range mails {
-				if msg.Kind != contact.KindNotify {
-					continue
-				}
+				msg.MessageRef = found.Ref
 				if err := mail.Enqueue(ctx, tx, msg); err != nil {
-					return fmt.Errorf("staff: queue the notification: %w", err)
+					return fmt.Errorf("staff: queue %s: %w", msg.Kind, err)
 				}
 				queued = true
 			}

@@ -2,46 +2,105 @@ package staff
 
 import (
 	"context"
+	"database/sql"
+	"errors"
 	"fmt"
 	"time"
 
 	"github.com/northbeam/site/internal/store"
 )
 
-// Mail is an outbox row that needs a look: given up (failed), waiting for
-// SMTP to be configured (held), or failing and being retried (pending with
-// attempts behind it).
+// Mail is an outbox row as staff see it.
 type Mail struct {
 	Ref         string
 	Kind        string
 	To          string
 	Subject     string
-	State       string // failed, held or pending
+	State       string // pending, held, sent, failed, or erased (see MailErased)
 	Attempts    int
 	LastError   string
 	Created     time.Time
 	NextAttempt time.Time
+	Sent        time.Time // zero until sent
 }
+
+// MailErased is the state staff see of a mail whose address and text were
+// erased (a privacy request, the retention job): nothing is left to send
+// or to read, whatever the outbox's state says.
+const MailErased = "erased"
+
+// MailText is a mail with what it says.
+type MailText struct {
+	Mail
+	ReplyTo string
+	Lang    string
+	Text    string
+}
+
+const mailColumns = `ref, kind, to_addr, subject, state, attempts, last_error, created_at, next_attempt_at, sent_at`
 
 func scanMail(row store.Scanner) (Mail, error) {
 	var m Mail
-	var created, next int64
-	if err := row.Scan(&m.Ref, &m.Kind, &m.To, &m.Subject, &m.State, &m.Attempts, &m.LastError, &created, &next); err != nil {
-		return Mail{}, err
-	}
-	m.Created, m.NextAttempt = store.FromMillis(created), store.FromMillis(next)
-	return m, nil
+	err := scanMailInto(row, &m)
+	return m, err
 }
 
-// TroubledMail lists the mail that did not go out, newest first, at most
-// limit.
+// scanMailInto reads mailColumns into m, then the columns after them into
+// more.
+func scanMailInto(row store.Scanner, m *Mail, more ...any) error {
+	var created, next int64
+	var sent sql.NullInt64
+	dst := append([]any{&m.Ref, &m.Kind, &m.To, &m.Subject, &m.State, &m.Attempts, &m.LastError, &created, &next, &sent}, more...)
+	if err := row.Scan(dst...); err != nil {
+		return err
+	}
+	m.Created, m.NextAttempt, m.Sent = store.FromMillis(created), store.FromMillis(next), store.FromMillis(sent.Int64)
+	if m.To == "" {
+		m.State, m.LastError = MailErased, ""
+	}
+	return nil
+}
+
+// TroubledMail lists the mail that did not go out and still may, newest
+// first, at most limit. Erased mail is not troubled: it has nowhere to go.
 func (w *Workspace) TroubledMail(ctx context.Context, limit int) ([]Mail, error) {
 	out, err := store.QueryAll(ctx, w.store, scanMail, `
-SELECT ref, kind, to_addr, subject, state, attempts, last_error, created_at, next_attempt_at
-FROM outbox WHERE state IN ('failed', 'held') OR (state = 'pending' AND attempts > 0)
+SELECT `+mailColumns+`
+FROM outbox WHERE (state IN ('failed', 'held') OR (state = 'pending' AND attempts > 0)) AND to_addr <> ''
 ORDER BY created_at DESC, id DESC LIMIT ?`, clampLimit(limit))
 	if err != nil {
 		return nil, fmt.Errorf("staff: list mail: %w", err)
+	}
+	return out, nil
+}
+
+// RecentMail lists the outbox, newest first: at most limit mails written
+// before the mail ref before ("" for the newest).
+func (w *Workspace) RecentMail(ctx context.Context, before string, limit int) ([]Mail, error) {
+	where, args := `1 = 1`, []any{}
+	if before != "" {
+		where = `id < (SELECT id FROM outbox WHERE ref = ?)`
+		args = append(args, before)
+	}
+	out, err := store.QueryAll(ctx, w.store, scanMail, `SELECT `+mailColumns+` FROM outbox WHERE `+where+`
+ORDER BY id DESC LIMIT ?`, append(args, clampLimit(limit))...)
+	if err != nil {
+		return nil, fmt.Errorf("staff: list the outbox: %w", err)
+	}
+	return out, nil
+}
+
+// ReadMail returns the mail ref with its text, as it was sent (or will
+// be); an erased mail has none left. ErrNotFound when there is no such mail.
+func (w *Workspace) ReadMail(ctx context.Context, ref string) (MailText, error) {
+	var out MailText
+	row := w.store.QueryRowContext(ctx, `SELECT `+mailColumns+`, reply_to, lang, text_body FROM outbox WHERE ref = ?`, ref)
+	err := scanMailInto(row, &out.Mail, &out.ReplyTo, &out.Lang, &out.Text)
+	if errors.Is(err, sql.ErrNoRows) {
+		return MailText{}, ErrNotFound
+	}
+	if err != nil {
+		return MailText{}, fmt.Errorf("staff: read a mail: %w", err)
 	}
 	return out, nil
 }

@@ -23,6 +23,7 @@ const actions: Record<string, Key> = {
   "message-handled": "audit.actions.messageHandled",
   "message-reopened": "audit.actions.messageReopened",
   "not-spam": "audit.actions.notSpam",
+  "marked-spam": "audit.actions.markedSpam",
   "booking-cancellation": "audit.actions.bookingCancellation",
   "mail-retry": "audit.actions.mailRetry",
   export: "audit.actions.export",

@@ -9,8 +9,9 @@ export function Exports() {
   const { zone } = useBoot();
   usePageTitle("exports.title");
   const today = isoDate(new Date(), zone);
+  // Up to a year ahead: the consultations booked for the coming days are in the bookings' file.
   const [from, setFrom] = useState(`${today.slice(0, 4)}-01-01`);
-  const [to, setTo] = useState(today);
+  const [to, setTo] = useState(`${Number(today.slice(0, 4)) + 1}${today.slice(4)}`);
   const fromId = useId();
   const toId = useId();
   const hintId = useId();

@@ -1,39 +1,98 @@
 import { useState } from "react";
+import { Link, useParams } from "react-router-dom";
 import { api, ApiError } from "../api";
 import { dateTime } from "../format";
 import { useApi, useBoot, usePageTitle } from "../hooks";
-import { useT, type Key } from "../i18n";
-import type { Mail as MailRow } from "../types";
+import { useT, type Key, type T } from "../i18n";
+import { languageName } from "../labels";
+import type { Mail as MailRow, MailText } from "../types";
 import { Button, Loading, Ltr, Notice, Problem } from "../ui";
 
-/** kindKey names a kind of mail; an unknown kind is shown as it is. */
-function kindKey(kind: string): Key | null {
-  switch (kind) {
-    case "contact.notify":
-      return "mail.kinds.contactNotify";
-    case "contact.ack":
-      return "mail.kinds.contactAck";
-    case "booking.confirmation":
-      return "mail.kinds.bookingConfirmation";
-    case "booking.notify":
-      return "mail.kinds.bookingNotify";
-    case "booking.cancelled":
-    case "booking.cancelled-by-staff":
-      return "mail.kinds.bookingCancelled";
-    case "booking.cancel-notify":
-    case "booking.staff-cancel-notify":
-      return "mail.kinds.bookingCancelNotify";
-    case "staff.sign-in":
-      return "mail.kinds.signIn";
-  }
-  return null;
+/** kinds names each kind of mail the site writes (internal/contact, internal/booking, internal/staff). */
+const kinds: Record<string, Key> = {
+  "contact.notify": "mail.kinds.contactNotify",
+  "contact.ack": "mail.kinds.contactAck",
+  "booking.confirmation": "mail.kinds.bookingConfirmation",
+  "booking.notify": "mail.kinds.bookingNotify",
+  "booking.cancelled": "mail.kinds.bookingCancelled",
+  "booking.cancel-notify": "mail.kinds.bookingCancelNotify",
+  "booking.cancelled-by-staff": "mail.kinds.bookingCancelledByStaff",
+  "booking.staff-cancel-notify": "mail.kinds.bookingStaffCancelNotify",
+  "booking.moved": "mail.kinds.bookingMoved",
+  "booking.moved-notify": "mail.kinds.bookingMovedNotify",
+  "booking.reminder": "mail.kinds.bookingReminder",
+  "staff.sign-in": "mail.kinds.signIn",
+};
+
+/** kindName names a kind of mail; a kind the workspace does not know yet is shown as it is. */
+function kindName(t: T, kind: string): string {
+  const key = kinds[kind];
+  return key ? t(key) : kind;
+}
+
+interface MailResponse {
+  mail: MailRow[];
+  outbox: MailRow[];
+}
+
+/** MailFacts are a mail's kind, address, state, dates and attempts. */
+function MailFacts({ m }: { m: MailRow }) {
+  const t = useT();
+  const { lang, zone } = useBoot();
+  return (
+    <dl className="ws-facts ws-compact">
+      <dt>{t("mail.kind")}</dt>
+      <dd>{kindName(t, m.kind)}</dd>
+      <dt>{t("mail.to")}</dt>
+      <dd>{m.to ? <Ltr>{m.to}</Ltr> : "—"}</dd>
+      <dt>{t("mail.state")}</dt>
+      <dd>{t(`mail.states.${m.state}`)}</dd>
+      <dt>{t("mail.created")}</dt>
+      <dd>
+        <time dateTime={m.created}>{dateTime(lang, m.created, zone)}</time>
+      </dd>
+      {m.sent && (
+        <>
+          <dt>{t("mail.sent")}</dt>
+          <dd>
+            <time dateTime={m.sent}>{dateTime(lang, m.sent, zone)}</time>
+          </dd>
+        </>
+      )}
+      {m.state !== "sent" && m.state !== "erased" && (
+        <>
+          <dt>{t("mail.attempts")}</dt>
+          <dd>{m.attempts}</dd>
+        </>
+      )}
+      {m.lastError && (
+        <>
+          <dt>{t("mail.error")}</dt>
+          <dd>
+            <code dir="ltr">{m.lastError}</code>
+          </dd>
+        </>
+      )}
+    </dl>
+  );
+}
+
+/** MailTitle is a mail's subject, linked to its text; an erased mail has neither. */
+function MailTitle({ m }: { m: MailRow }) {
+  const t = useT();
+  return (
+    <h3 className="ws-item-title">
+      {m.state === "erased" ? t("mail.erasedTitle", { kind: kindName(t, m.kind) }) : <Link to={`/staff/mail/${m.ref}`}>{m.subject || kindName(t, m.kind)}</Link>}
+    </h3>
+  );
 }
 
 export function Mail() {
   const t = useT();
-  const { lang, zone } = useBoot();
   usePageTitle("mail.title");
-  const { data, error, loading, reload } = useApi<{ mail: MailRow[] }>("/staff/api/mail");
+  const { data, error, loading, reload } = useApi<MailResponse>("/staff/api/mail");
+  const [older, setOlder] = useState<MailRow[]>([]);
+  const [end, setEnd] = useState(false);
   const [retried, setRetried] = useState("");
   const [problem, setProblem] = useState<ApiError | null>(null);
   const retry = async (ref: string) => {
@@ -47,53 +106,106 @@ export function Mail() {
       setProblem(err instanceof ApiError ? err : null);
     }
   };
+  const outbox = [...(data?.outbox ?? []), ...older];
+  const last = outbox[outbox.length - 1];
+  const loadMore = async () => {
+    if (!last) return;
+    try {
+      const page = await api<MailResponse>("GET", `/staff/api/mail?before=${encodeURIComponent(last.ref)}`);
+      setOlder((o) => [...o, ...page.outbox]);
+      if (page.outbox.length < 50) setEnd(true);
+    } catch (err) {
+      setProblem(err instanceof ApiError ? err : null);
+    }
+  };
   return (
     <>
       <h1>{t("mail.title")}</h1>
-      <p className="ws-hint">{t("mail.intro")}</p>
       {retried && <Notice>{t("mail.retried")}</Notice>}
       {problem && <Problem error={problem} />}
       {loading && <Loading />}
       {error && <Problem error={error} />}
-      {data && data.mail.length === 0 && <p className="ws-empty">{t("mail.empty")}</p>}
-      {data && data.mail.length > 0 && (
-        <ul className="ws-list">
-          {data.mail.map((m) => {
-            const kind = kindKey(m.kind);
-            return (
-              <li key={m.ref} className="ws-item">
-                <h2 className="ws-item-title">{m.subject || (kind ? t(kind) : m.kind)}</h2>
-                <dl className="ws-facts ws-compact">
-                  <dt>{t("mail.kind")}</dt>
-                  <dd>{kind ? t(kind) : m.kind}</dd>
-                  <dt>{t("mail.to")}</dt>
-                  <dd>{m.to ? <Ltr>{m.to}</Ltr> : "—"}</dd>
-                  <dt>{t("mail.state")}</dt>
-                  <dd>{t(`mail.states.${m.state}`)}</dd>
-                  <dt>{t("mail.created")}</dt>
-                  <dd>
-                    <time dateTime={m.created}>{dateTime(lang, m.created, zone)}</time>
-                  </dd>
-                  <dt>{t("mail.attempts")}</dt>
-                  <dd>{m.attempts}</dd>
-                  {m.lastError && (
-                    <>
-                      <dt>{t("mail.error")}</dt>
-                      <dd>
-                        <code dir="ltr">{m.lastError}</code>
-                      </dd>
-                    </>
-                  )}
-                </dl>
-                {m.to && (
-                  <Button kind="quiet" onClick={() => void retry(m.ref)}>
-                    {t("mail.retry")}
-                  </Button>
-                )}
-              </li>
-            );
-          })}
-        </ul>
+      {data && (
+        <>
+          <section aria-labelledby="ws-mail-troubled">
+            <h2 id="ws-mail-troubled">{t("mail.troubledTitle")}</h2>
+            <p className="ws-hint">{t("mail.intro")}</p>
+            {data.mail.length === 0 ? (
+              <p className="ws-empty">{t("mail.empty")}</p>
+            ) : (
+              <ul className="ws-list">
+                {data.mail.map((m) => (
+                  <li key={m.ref} className="ws-item">
+                    <MailTitle m={m} />
+                    <MailFacts m={m} />
+                    <Button kind="quiet" onClick={() => void retry(m.ref)}>
+                      {t("mail.retry")}
+                    </Button>
+                  </li>
+                ))}
+              </ul>
+            )}
+          </section>
+          <section aria-labelledby="ws-mail-outbox">
+            <h2 id="ws-mail-outbox">{t("mail.outboxTitle")}</h2>
+            <p className="ws-hint">{t("mail.outboxIntro")}</p>
+            {outbox.length === 0 ? (
+              <p className="ws-empty">{t("mail.outboxEmpty")}</p>
+            ) : (
+              <ul className="ws-list">
+                {outbox.map((m) => (
+                  <li key={m.ref} className="ws-item">
+                    <MailTitle m={m} />
+                    <MailFacts m={m} />
+                  </li>
+                ))}
+              </ul>
+            )}
+            {!end && outbox.length >= 50 && (
+              <Button kind="quiet" onClick={() => void loadMore()}>
+                {t("mail.more")}
+              </Button>
+            )}
+          </section>
+        </>
+      )}
+    </>
+  );
+}
+
+/** MailDetail is one mail of the outbox: its facts and its text, as the recipient reads it. */
+export function MailDetail() {
+  const t = useT();
+  const { ref = "" } = useParams();
+  usePageTitle("mail.detailTitle");
+  const { data, error, loading } = useApi<{ mail: MailText }>(`/staff/api/mail/${encodeURIComponent(ref)}`);
+  const m = data?.mail;
+  return (
+    <>
+      <p className="ws-back">
+        <Link to="/staff/mail">{t("mail.back")}</Link>
+      </p>
+      {loading && <Loading />}
+      {error && <Problem error={error} />}
+      {m && (
+        <article className="ws-detail">
+          <h1 dir="auto">{m.state === "erased" ? t("mail.erasedTitle", { kind: kindName(t, m.kind) }) : m.subject}</h1>
+          <MailFacts m={m} />
+          {m.replyTo && (
+            <p>
+              {t("mail.replyTo")} <Ltr>{m.replyTo}</Ltr>
+            </p>
+          )}
+          {m.lang && <p>{t("mail.language", { language: languageName(t, m.lang) })}</p>}
+          <h2>{t("mail.text")}</h2>
+          {m.state === "erased" ? (
+            <p className="ws-empty">{t("mail.erasedText")}</p>
+          ) : (
+            <pre className="ws-message ws-mail-text" dir="auto" lang={m.lang || undefined}>
+              {m.text}
+            </pre>
+          )}
+        </article>
       )}
     </>
   );

@@ -3,12 +3,20 @@ import { Link, useParams, useSearchParams } from "react-router-dom";
 import { api, ApiError } from "../api";
 import { dateTime } from "../format";
 import { useApi, useBoot, usePageTitle } from "../hooks";
-import { useT } from "../i18n";
+import { defaultLang, isLang, language, type Lang } from "../../lib/languages";
+import { loadStrings, useT, type Key } from "../i18n";
 import { languageName, serviceKey } from "../labels";
 import type { Folder, Message, MessagesResponse } from "../types";
 import { Button, Loading, Ltr, Notice, Problem, Tabs } from "../ui";
 
 const folders: Folder[] = ["new", "handled", "spam"];
+
+/** spamReasons says why a message is in the spam folder (internal/contact's reasons, and staff's). */
+const spamReasons: Record<string, Key> = {
+  honeypot: "messages.spamHoneypot",
+  "too-fast": "messages.spamTooFast",
+  staff: "messages.spamByStaff",
+};
 
 function isFolder(f: string | null): f is Folder {
   return f === "new" || f === "handled" || f === "spam";
@@ -120,9 +128,35 @@ function replyLink(m: Message, subject: string, intro: string): string {
   return `mailto:${encodeURIComponent(m.email)}?subject=${encodeURIComponent(subject)}&body=${encodeURIComponent(body)}`;
 }
 
+/**
+ * useReplyLink is the reply to m written in the visitor's language, not the
+ * member's: its subject and the line above the quote come from the
+ * workspace's strings in that language (a chunk of their own), the date in
+ * its conventions. Until they are loaded, null.
+ */
+function useReplyLink(m: Message | undefined): string | null {
+  const { name, zone } = useBoot();
+  const [link, setLink] = useState<{ ref: string; href: string } | null>(null);
+  useEffect(() => {
+    if (!m) return;
+    let live = true;
+    const visitor: Lang = isLang(m.lang) ? m.lang : defaultLang;
+    void loadStrings(visitor).then((i18n) => {
+      if (!live) return;
+      const subject = i18n.t("messages.replySubject", { name });
+      const intro = i18n.t("messages.replyQuote", { date: dateTime(visitor, m.received, zone), name: m.name });
+      setLink({ ref: m.ref, href: replyLink(m, subject, intro) });
+    });
+    return () => {
+      live = false;
+    };
+  }, [m, name, zone]);
+  return link && m && link.ref === m.ref ? link.href : null;
+}
+
 export function MessageDetail() {
   const t = useT();
-  const { lang, zone, name } = useBoot();
+  const { lang, zone } = useBoot();
   const { ref = "" } = useParams();
   usePageTitle("messages.detailTitle");
   const { data, error, loading, set } = useApi<{ message: Message }>(`/staff/api/messages/${encodeURIComponent(ref)}`);
@@ -145,6 +179,7 @@ export function MessageDetail() {
   };
   const m = data?.message;
   const service = m ? serviceKey(m.service) : null;
+  const reply = useReplyLink(m);
   return (
     <>
       <p className="ws-back">
@@ -184,19 +219,18 @@ export function MessageDetail() {
             </dd>
           </dl>
           {m.folder === "spam" && (
-            <p className="ws-notice ws-warn">{m.spamReason === "honeypot" ? t("messages.spamHoneypot") : t("messages.spamTooFast")}</p>
+            <p className="ws-notice ws-warn">{t(spamReasons[m.spamReason] ?? "messages.spamTooFast")}</p>
           )}
           <h2>{t("messages.text")}</h2>
           <div className="ws-message" dir="auto">
             {m.text}
           </div>
           <div className="ws-actions">
-            <a
-              className="ws-button"
-              href={replyLink(m, t("messages.replySubject", { name }), t("messages.replyQuote", { date: dateTime(lang, m.received, zone), name: m.name }))}
-            >
-              {t("messages.reply")}
-            </a>
+            {reply && (
+              <a className="ws-button" href={reply} lang={language(isLang(m.lang) ? m.lang : defaultLang).tag}>
+                {t("messages.reply")}
+              </a>
+            )}
             {m.folder === "new" && (
               <Button kind="quiet" disabled={busy} onClick={() => void act(`/staff/api/messages/${m.ref}/handled`, { handled: true }, t("messages.handledDone"))}>
                 {t("messages.markHandled")}
@@ -205,6 +239,11 @@ export function MessageDetail() {
             {m.folder === "handled" && (
               <Button kind="quiet" disabled={busy} onClick={() => void act(`/staff/api/messages/${m.ref}/handled`, { handled: false }, t("messages.reopenedDone"))}>
                 {t("messages.markNew")}
+              </Button>
+            )}
+            {m.folder !== "spam" && (
+              <Button kind="quiet" disabled={busy} onClick={() => void act(`/staff/api/messages/${m.ref}/spam`, {}, t("messages.spamDone"))}>
+                {t("messages.markSpam")}
               </Button>
             )}
             {m.folder === "spam" && (

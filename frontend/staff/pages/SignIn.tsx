@@ -220,6 +220,7 @@ function useLink(fail: (err: unknown) => void) {
 /** Enrol is the page an invitation opens: it makes the person's first passkey. */
 export function Enrol() {
   const t = useT();
+  const { lang } = useBoot();
   const [problem, setProblem] = useState("");
   const passkeyProblem = usePasskeyProblem("enrol.refused");
   const { state, busy, spend } = useLink((err) => setProblem(passkeyProblem(err)));
@@ -230,7 +231,8 @@ export function Enrol() {
     return spend(async (token) => {
       const options = await api<CreationOptionsJSON>("POST", "/staff/api/passkeys/begin", { invitation: token }, { signedOut: true });
       const credential = await createPasskey(options);
-      await api("POST", "/staff/api/passkeys/finish", { invitation: token, credential }, { signedOut: true });
+      // The language the invitation was read in becomes the new member's.
+      await api("POST", "/staff/api/passkeys/finish", { invitation: token, credential, lang }, { signedOut: true });
     });
   };
   return (
