@@ -296,8 +296,8 @@ func fillWorkspace(t *testing.T, env *staffBrowserEnv) {
 	}
 	for i, start := range []time.Time{now.Add(26 * time.Hour).Truncate(time.Hour), now.Add(50 * time.Hour).Truncate(time.Hour), now.Add(-50 * time.Hour).Truncate(time.Hour)} {
 		_, err := env.st.ExecContext(ctx, `
-INSERT INTO bookings (token, cancel_token, service, start_at, end_at, busy_until, name, email, company, topic, time_zone, lang, created_at)
-VALUES (?, ?, 'strategy', ?, ?, ?, 'Jürgen Weiß', 'j@example.com', 'Weiß GmbH', 'Cloud costs', 'Asia/Dubai', 'de', ?)`,
+INSERT INTO bookings (token, cancel_token, service, start_at, end_at, busy_until, name, email, email_key, company, topic, time_zone, lang, created_at)
+VALUES (?, ?, 'strategy', ?, ?, ?, 'Jürgen Weiß', 'j@example.com', 'j@example.com', 'Weiß GmbH', 'Cloud costs', 'Asia/Dubai', 'de', ?)`,
 			fmt.Sprintf("tok-%d", i), fmt.Sprintf("cancel-%d", i), store.Millis(start), store.Millis(start.Add(30*time.Minute)),
 			store.Millis(start.Add(40*time.Minute)), store.Millis(now.Add(-72*time.Hour)))
 		if err != nil {

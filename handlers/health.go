@@ -34,14 +34,18 @@ func registerHealth(e *echo.Echo, srv *Server) {
 func (srv *Server) feedDetails() string {
 	var b strings.Builder
 	for _, f := range srv.Calendar.Status() {
+		var skipped string
+		if f.Skipped > 0 {
+			skipped = fmt.Sprintf("; %d events skipped (see the log)", f.Skipped)
+		}
 		switch {
 		case f.FailingSince.IsZero() && f.Loaded:
-			fmt.Fprintf(&b, "calendar %s: up to date, fetched %s\n", f.Name, f.LoadedAt.UTC().Format(time.RFC3339))
+			fmt.Fprintf(&b, "calendar %s: up to date, fetched %s%s\n", f.Name, f.LoadedAt.UTC().Format(time.RFC3339), skipped)
 		case f.FailingSince.IsZero():
 			fmt.Fprintf(&b, "calendar %s: not fetched yet\n", f.Name)
 		case f.Loaded:
-			fmt.Fprintf(&b, "calendar %s: stale since %s (%s); using the copy fetched %s\n", f.Name,
-				f.FailingSince.UTC().Format(time.RFC3339), f.LastError, f.LoadedAt.UTC().Format(time.RFC3339))
+			fmt.Fprintf(&b, "calendar %s: stale since %s (%s); using the copy fetched %s%s\n", f.Name,
+				f.FailingSince.UTC().Format(time.RFC3339), f.LastError, f.LoadedAt.UTC().Format(time.RFC3339), skipped)
 		default:
 			fmt.Fprintf(&b, "calendar %s: failing since %s (%s); no copy yet, the weekly hours alone decide\n", f.Name,
 				f.FailingSince.UTC().Format(time.RFC3339), f.LastError)

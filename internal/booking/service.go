@@ -221,7 +221,7 @@ func (s *Service) Book(ctx context.Context, r BookingRequest) (Booking, error) {
 		if err := insertBooking(ctx, tx, av, b); err != nil {
 			return err
 		}
-		return enqueue(ctx, tx, mails)
+		return enqueue(ctx, tx, b.Token, mails)
 	})
 	if err != nil {
 		return Booking{}, err
@@ -284,8 +284,20 @@ func (s *Service) scheduleReminder(b *Booking, now time.Time) ([]mail.Message, e
 	return []mail.Message{m}, nil
 }
 
-func enqueue(ctx context.Context, tx *store.Tx, mails []mail.Message) error {
+// enqueue queues mails about the booking with token inside tx, each tied
+// to the booking by its row id.
+func enqueue(ctx context.Context, tx *store.Tx, token string, mails []mail.Message) error {
+	var id int64
+	if err := tx.QueryRowContext(ctx, `SELECT id FROM bookings WHERE token = ?`, token).Scan(&id); err != nil {
+		return fmt.Errorf("booking: find the booking of its mail: %w", err)
+	}
+	return enqueueFor(ctx, tx, id, mails)
+}
+
+// enqueueFor queues mails about the booking with id inside tx.
+func enqueueFor(ctx context.Context, tx *store.Tx, id int64, mails []mail.Message) error {
 	for _, m := range mails {
+		m.BookingID = id
 		if err := mail.Enqueue(ctx, tx, m); err != nil {
 			return fmt.Errorf("booking: queue %s: %w", m.Kind, err)
 		}
@@ -359,7 +371,7 @@ func (s *Service) Reschedule(ctx context.Context, cancelToken, start string) (Bo
 		if err != nil {
 			return err
 		}
-		return enqueue(ctx, tx, append(mails, reminder...))
+		return enqueue(ctx, tx, b.Token, append(mails, reminder...))
 	})
 	if err != nil {
 		return Booking{}, err
@@ -421,12 +433,7 @@ func (s *Service) Cancel(ctx context.Context, cancelToken string) (b Booking, ch
 		if err != nil {
 			return err
 		}
-		for _, m := range mails {
-			if err := mail.Enqueue(ctx, tx, m); err != nil {
-				return fmt.Errorf("booking: queue %s: %w", m.Kind, err)
-			}
-		}
-		return nil
+		return enqueue(ctx, tx, b.Token, mails)
 	})
 	if err != nil {
 		return Booking{}, false, err

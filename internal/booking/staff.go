@@ -164,10 +164,8 @@ func (c *StaffCancellation) Cancel(ctx context.Context, id int64, reason, by str
 		if err != nil {
 			return err
 		}
-		for _, m := range mails {
-			if err := mail.Enqueue(ctx, tx, m); err != nil {
-				return fmt.Errorf("booking: queue %s: %w", m.Kind, err)
-			}
+		if err := enqueueFor(ctx, tx, id, mails); err != nil {
+			return err
 		}
 		if also != nil {
 			return also(ctx, tx, b)

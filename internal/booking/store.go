@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/northbeam/site/internal/mailaddr"
 	"github.com/northbeam/site/internal/store"
 )
 
@@ -67,11 +68,11 @@ func scanInterval(row store.Scanner) (Interval, error) {
 func insertBooking(ctx context.Context, tx *store.Tx, av Availability, b Booking) error {
 	_, err := tx.ExecContext(ctx, `
 INSERT INTO bookings (token, cancel_token, service, start_at, end_at, busy_until, name, email, company,
-                      topic, time_zone, lang, created_at, phone, meeting_url, reminder_ref)
-VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+                      topic, time_zone, lang, created_at, phone, meeting_url, reminder_ref, email_key)
+VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 		b.Token, b.CancelToken, b.Service, store.Millis(b.Start), store.Millis(b.End), store.Millis(b.End.Add(av.Buffer)),
 		b.Name, b.Email, b.Company, b.Topic, b.TimeZone, b.Lang, store.Millis(b.Created),
-		b.Phone, b.MeetingURL, nullable(b.ReminderRef))
+		b.Phone, b.MeetingURL, store.NullIfZero(b.ReminderRef), mailaddr.Key(b.Email))
 	if store.IsConflict(err) {
 		// Only the partial index on a standing start or the overlap
 		// constraint can refuse the row (tokens are random): taken.
@@ -92,7 +93,7 @@ func moveBooking(ctx context.Context, tx *store.Tx, av Availability, b Booking) 
 UPDATE bookings SET start_at = ?, end_at = ?, busy_until = ?, sequence = ?, updated_at = ?, reminder_ref = ?
 WHERE token = ? AND cancelled_at IS NULL`,
 		store.Millis(b.Start), store.Millis(b.End), store.Millis(b.End.Add(av.Buffer)), b.Sequence,
-		store.Millis(b.Updated), nullable(b.ReminderRef), b.Token)
+		store.Millis(b.Updated), store.NullIfZero(b.ReminderRef), b.Token)
 	if store.IsConflict(err) {
 		return ErrSlotTaken
 	}
@@ -102,13 +103,13 @@ WHERE token = ? AND cancelled_at IS NULL`,
 	return nil
 }
 
-// standingFor counts the standing bookings of email (in any case) that
+// standingFor counts the standing bookings of email (in any spelling) that
 // have not started at now.
 func standingFor(ctx context.Context, q store.Querier, email string, now time.Time) (int, error) {
 	var n int
 	err := q.QueryRowContext(ctx, `
-SELECT count(*) FROM bookings WHERE lower(email) = lower(?) AND cancelled_at IS NULL AND start_at > ?`,
-		email, store.Millis(now)).Scan(&n)
+SELECT count(*) FROM bookings WHERE email_key = ? AND cancelled_at IS NULL AND start_at > ?`,
+		mailaddr.Key(email), store.Millis(now)).Scan(&n)
 	if err != nil {
 		return 0, fmt.Errorf("booking: count standing bookings: %w", err)
 	}
@@ -130,13 +131,6 @@ WHERE service = ? AND cancelled_at IS NULL AND start_at >= ? AND start_at < ? AN
 	return n, nil
 }
 
-// nullable stores "" as NULL.
-func nullable(s string) any {
-	if s == "" {
-		return nil
-	}
-	return s
-}
 
 const bookingColumns = `token, cancel_token, service, start_at, end_at, name, email, company, topic,
        time_zone, lang, created_at, cancelled_at, phone, meeting_url, sequence, updated_at, reminder_ref`

@@ -50,8 +50,26 @@ type Calendar struct {
 	// occurrences that an event with a RECURRENCE-ID replaces.
 	overridden map[string][]time.Time
 	// Skipped counts the events that could not be read (a date that does
-	// not parse, a rule that is not one); the rest of the feed is used.
+	// not parse, a zone that cannot be read); the rest of the feed is used.
 	Skipped int
+	// Problems says why, for the first events skipped, by UID.
+	Problems []Problem
+}
+
+// Problem is an event of a feed that could not be read, or a value of it.
+type Problem struct {
+	UID string
+	Err error
+}
+
+// maxProblems bounds the problems kept of one feed: enough to find the
+// events in the calendar application.
+const maxProblems = 20
+
+func (c *Calendar) problem(uid string, err error) {
+	if len(c.Problems) < maxProblems {
+		c.Problems = append(c.Problems, Problem{UID: uid, Err: err})
+	}
 }
 
 // event is one VEVENT, in wall-clock form.
@@ -103,6 +121,7 @@ func Parse(data []byte, home *time.Location) (*Calendar, error) {
 			ev, err := readEvent(comp, zones)
 			if err != nil {
 				c.Skipped++
+				c.problem(ev.uid, err)
 				continue
 			}
 			if !ev.recurrenceID.IsZero() {
@@ -158,11 +177,11 @@ func readEvent(comp *ical.Component, zones *zones) (*event, error) {
 	}
 	startProp := comp.Props.Get(ical.PropDateTimeStart)
 	if startProp == nil {
-		return nil, errors.New("no DTSTART")
+		return ev, errors.New("no DTSTART")
 	}
 	starts, err := zones.values(startProp)
 	if err != nil || len(starts) != 1 {
-		return nil, fmt.Errorf("DTSTART: %v", err)
+		return ev, fmt.Errorf("DTSTART: %v", err)
 	}
 	ev.start, ev.zone, ev.allDay = starts[0].wall, starts[0].zone, starts[0].date
 
@@ -170,7 +189,7 @@ func readEvent(comp *ical.Component, zones *zones) (*event, error) {
 	case comp.Props.Get(ical.PropDateTimeEnd) != nil:
 		ends, err := zones.values(comp.Props.Get(ical.PropDateTimeEnd))
 		if err != nil || len(ends) != 1 {
-			return nil, fmt.Errorf("DTEND: %v", err)
+			return ev, fmt.Errorf("DTEND: %v", err)
 		}
 		end := ends[0]
 		if end.zone == ev.zone {
@@ -182,26 +201,26 @@ func readEvent(comp *ical.Component, zones *zones) (*event, error) {
 	case comp.Props.Get(ical.PropDuration) != nil:
 		d, err := comp.Props.Get(ical.PropDuration).Duration()
 		if err != nil {
-			return nil, fmt.Errorf("DURATION: %v", err)
+			return ev, fmt.Errorf("DURATION: %v", err)
 		}
 		ev.length = d
 	case ev.allDay:
 		ev.length = 24 * time.Hour // RFC 5545 3.6.1: a DATE without DTEND lasts the day
 	}
 	if ev.length < 0 {
-		return nil, errors.New("ends before it starts")
+		return ev, errors.New("ends before it starts")
 	}
 
 	if p := comp.Props.Get(ical.PropRecurrenceID); p != nil {
 		ids, err := zones.values(p)
 		if err != nil || len(ids) != 1 {
-			return nil, fmt.Errorf("RECURRENCE-ID: %v", err)
+			return ev, fmt.Errorf("RECURRENCE-ID: %v", err)
 		}
 		ev.recurrenceID = ids[0].zone.instant(ids[0].wall)
 		return ev, nil
 	}
 	if err := ev.readRecurrence(comp, zones); err != nil {
-		return nil, err
+		return ev, err
 	}
 	return ev, nil
 }

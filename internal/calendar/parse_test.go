@@ -142,3 +142,44 @@ func TestRefusesWhatIsNotACalendar(t *testing.T) {
 		t.Errorf("a feed with one bad event: %v, %+v", err, cal)
 	}
 }
+
+// outlookZone is a VTIMEZONE as Outlook writes it: observances from 1601.
+func outlookZone(tzid, std, dst string) string {
+	return "BEGIN:VTIMEZONE\r\nTZID:" + tzid + "\r\nBEGIN:STANDARD\r\nDTSTART:16010101T020000\r\nTZOFFSETFROM:" + dst + "\r\nTZOFFSETTO:" + std + "\r\n" +
+		"RRULE:FREQ=YEARLY;BYDAY=1SU;BYMONTH=11\r\nEND:STANDARD\r\nBEGIN:DAYLIGHT\r\nDTSTART:16010101T020000\r\nTZOFFSETFROM:" + std + "\r\nTZOFFSETTO:" + dst + "\r\n" +
+		"RRULE:FREQ=YEARLY;BYDAY=2SU;BYMONTH=3\r\nEND:DAYLIGHT\r\nEND:VTIMEZONE\r\n"
+}
+
+// Outlook's and Exchange's zones place events at their true instants: a
+// Windows name through CLDR's table, a zone of the feed's own name through
+// its VTIMEZONE, observances from 1601 and all. A zone that cannot be read
+// skips its event, by UID, rather than taking the consultancy's zone.
+func TestOutlookZones(t *testing.T) {
+	event := func(uid, tzid, start, end, rule string) string {
+		return "BEGIN:VEVENT\r\nUID:" + uid + "\r\nDTSTART;TZID=\"" + tzid + "\":" + start + "\r\nDTEND;TZID=\"" + tzid + "\":" + end + "\r\n" + rule + "END:VEVENT\r\n"
+	}
+	data := "BEGIN:VCALENDAR\r\nVERSION:2.0\r\n" +
+		outlookZone("Eastern Standard Time", "-0500", "-0400") +
+		outlookZone("Pacific (custom)", "-0800", "-0700") +
+		event("eastern", "Eastern Standard Time", "20270614T170000", "20270614T180000", "") +
+		event("pacific", "Pacific (custom)", "20270301T100000", "20270301T110000", "RRULE:FREQ=WEEKLY;COUNT=3\r\n") +
+		event("mountain", "Mountain Standard Time", "20270615T090000", "20270615T093000", "") +
+		event("nowhere", "Atlantis Standard Time", "20270615T090000", "20270615T100000", "") +
+		"END:VCALENDAR\r\n"
+	cal, err := Parse([]byte(data), berlin(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := show(cal.Busy(Interval{time.Date(2027, 1, 1, 0, 0, 0, 0, time.UTC), time.Date(2028, 1, 1, 0, 0, 0, 0, time.UTC)}), time.UTC)
+	want := "Mon 1 Mar 18:00 – Mon 1 Mar 19:00\n" + // PST
+		"Mon 8 Mar 18:00 – Mon 8 Mar 19:00\n" + // the day after the US change: still PST? no: 14 March is the second Sunday
+		"Mon 15 Mar 17:00 – Mon 15 Mar 18:00\n" + // PDT
+		"Mon 14 Jun 21:00 – Mon 14 Jun 22:00\n" + // 17:00 EDT
+		"Tue 15 Jun 15:00 – Tue 15 Jun 15:30\n" // 09:00 MDT, America/Denver by CLDR
+	if got != want {
+		t.Errorf("busy time in UTC:\n%s\nwant:\n%s", got, want)
+	}
+	if cal.Skipped != 1 || len(cal.Problems) != 1 || cal.Problems[0].UID != "nowhere" || !strings.Contains(cal.Problems[0].Err.Error(), "Atlantis") {
+		t.Errorf("skipped %d, problems %v", cal.Skipped, cal.Problems)
+	}
+}

@@ -222,13 +222,23 @@ func (s *Source) fetch(ctx context.Context, f *feed) {
 		return
 	}
 	f.cal, f.etag, f.lastModified, f.loadedAt = cal, etag, modified, now
-	if cal.Skipped > 0 {
-		s.cfg.Logger.Warn("calendar feed has events that could not be read", "feed", f.name, "skipped", cal.Skipped)
-	}
+	s.logProblems(f, cal)
 	if s.cfg.Store != nil {
 		if err := s.save(ctx, f, body, now); err != nil {
 			s.cfg.Logger.Warn("calendar feed copy not stored", "feed", f.name, "err", err)
 		}
+	}
+}
+
+// logProblems logs what of cal could not be read: a line for each event
+// kept in Problems, by UID, so that it can be found and fixed in the
+// calendar application, and the count.
+func (s *Source) logProblems(f *feed, cal *Calendar) {
+	for _, p := range cal.Problems {
+		s.cfg.Logger.Warn("calendar event not read", "feed", f.name, "uid", p.UID, "error", p.Err.Error())
+	}
+	if cal.Skipped > 0 {
+		s.cfg.Logger.Warn("calendar feed has events that could not be read", "feed", f.name, "skipped", cal.Skipped)
 	}
 }
 
@@ -370,6 +380,7 @@ type FeedStatus struct {
 	LoadedAt     time.Time // when that copy was fetched
 	FailingSince time.Time // zero while it is up to date
 	LastError    string
+	Skipped      int // events of the copy in use that could not be read
 }
 
 // Status returns the state of every feed.
@@ -382,6 +393,9 @@ func (s *Source) Status() []FeedStatus {
 	out := make([]FeedStatus, len(s.feeds))
 	for i, f := range s.feeds {
 		out[i] = FeedStatus{Name: f.name, Loaded: f.cal != nil, LoadedAt: f.loadedAt, FailingSince: f.failingSince, LastError: f.lastError}
+		if f.cal != nil {
+			out[i].Skipped = f.cal.Skipped
+		}
 	}
 	return out
 }

@@ -199,3 +199,28 @@ func TestNewSourceNamesNoURL(t *testing.T) {
 		t.Errorf("err = %v", err)
 	}
 }
+
+// An event whose zone cannot be read is logged by UID and counted in the
+// feed's status; the others are used.
+func TestSourceCountsSkippedEvents(t *testing.T) {
+	data := "BEGIN:VCALENDAR\r\nVERSION:2.0\r\n" +
+		"BEGIN:VEVENT\r\nUID:atlantis-1@example.com\r\nDTSTART;TZID=Atlantis Standard Time:20270615T090000\r\nDTEND;TZID=Atlantis Standard Time:20270615T100000\r\nEND:VEVENT\r\n" +
+		"BEGIN:VEVENT\r\nUID:ok\r\nDTSTART:20270615T090000Z\r\nDTEND:20270615T100000Z\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n"
+	feed := newFeedServer(t, []byte(data))
+	logs := &logtest.Buffer{}
+	now := time.Date(2027, 6, 14, 0, 0, 0, 0, time.UTC)
+	src, err := calendar.NewSource(calendar.Config{URLs: []string{feed.URL + secretPath}, Logger: logs.Logger(), Now: func() time.Time { return now }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	src.Refresh(context.Background())
+	if st := src.Status(); len(st) != 1 || st[0].Skipped != 1 || !st[0].Loaded {
+		t.Errorf("status: %+v", st)
+	}
+	if out := logs.String(); !strings.Contains(out, "atlantis-1@example.com") || !strings.Contains(out, "Atlantis Standard Time") {
+		t.Errorf("the log does not name the event and its zone:\n%s", out)
+	}
+	if busy := src.Busy(calendar.Interval{Start: now, End: now.Add(48 * time.Hour)}); len(busy) != 1 {
+		t.Errorf("busy: %v", busy)
+	}
+}

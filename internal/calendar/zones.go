@@ -1,5 +1,7 @@
 package calendar
 
+//go:generate go run ./windowszones
+
 import (
 	"errors"
 	"fmt"
@@ -38,7 +40,13 @@ type zones struct {
 	home  *ianaZone
 	utc   *ianaZone
 	defs  map[string]*ical.Component // VTIMEZONE by TZID
-	known map[string]zone
+	known map[string]knownZone
+}
+
+// knownZone is a TZID resolved, or why it could not be.
+type knownZone struct {
+	zone zone
+	err  error
 }
 
 func newZones(cal *ical.Calendar, home *time.Location) *zones {
@@ -46,7 +54,7 @@ func newZones(cal *ical.Calendar, home *time.Location) *zones {
 		home:  &ianaZone{home},
 		utc:   &ianaZone{time.UTC},
 		defs:  map[string]*ical.Component{},
-		known: map[string]zone{},
+		known: map[string]knownZone{},
 	}
 	for _, c := range cal.Children {
 		if c.Name == ical.CompTimezone {
@@ -60,21 +68,33 @@ func newZones(cal *ical.Calendar, home *time.Location) *zones {
 
 // byID returns the zone a TZID names: an IANA zone when Go knows the name
 // (or its tail, as in "/freeassociation.sourceforge.net/Europe/Berlin"),
-// else the feed's VTIMEZONE of that name, else the consultancy's zone.
-func (z *zones) byID(tzid string) zone {
+// else the IANA zone CLDR gives for a Windows name ("Eastern Standard
+// Time", as Outlook and Exchange write them), else the feed's VTIMEZONE of
+// that name. A zone none of these reads is an error: guessing the
+// consultancy's own zone would put the event at the wrong time.
+func (z *zones) byID(tzid string) (zone, error) {
 	if found, ok := z.known[tzid]; ok {
-		return found
+		return found.zone, found.err
 	}
-	var found zone = z.home
+	var found knownZone
 	if loc, err := loadIANA(tzid); err == nil {
-		found = &ianaZone{loc}
-	} else if def, ok := z.defs[tzid]; ok {
-		if vz, err := readVTimezone(def); err == nil {
-			found = vz
+		found.zone = &ianaZone{loc}
+	} else if name, ok := windowsZones[strings.Trim(strings.TrimSpace(tzid), `"`)]; ok {
+		loc, err := time.LoadLocation(name)
+		if err != nil {
+			found.err = fmt.Errorf("zone %q (%s): %w", tzid, name, err)
+		} else {
+			found.zone = &ianaZone{loc}
 		}
+	} else if def, ok := z.defs[tzid]; ok {
+		if found.zone, err = readVTimezone(def); err != nil {
+			found.zone, found.err = nil, fmt.Errorf("zone %q: %w", tzid, err)
+		}
+	} else {
+		found.err = fmt.Errorf("zone %q is neither known nor defined in the feed", tzid)
 	}
 	z.known[tzid] = found
-	return found
+	return found.zone, found.err
 }
 
 // loadIANA loads tzid as an IANA name, or its last two or three path
@@ -116,7 +136,10 @@ func (z *zones) values(prop *ical.Prop) ([]dateValue, error) {
 	valueType := strings.ToUpper(prop.Params.Get(ical.ParamValue))
 	var zn zone
 	if tzid := prop.Params.Get(ical.PropTimezoneID); tzid != "" {
-		zn = z.byID(tzid)
+		var err error
+		if zn, err = z.byID(tzid); err != nil {
+			return nil, err
+		}
 	}
 	var out []dateValue
 	for raw := range strings.SplitSeq(prop.Value, ",") {
@@ -206,7 +229,7 @@ func readVTimezone(c *ical.Component) (*vtimezone, error) {
 			if err != nil {
 				return nil, err
 			}
-			opt.Dtstart = start
+			opt.Dtstart = onsetsFrom(start, opt)
 			if !opt.Until.IsZero() {
 				opt.Until = opt.Until.Add(from) // UNTIL is UTC; onsets are wall-clock
 			}
@@ -233,6 +256,18 @@ func readVTimezone(c *ical.Component) (*vtimezone, error) {
 	}
 	slices.SortFunc(vz.transitions, func(a, b transition) int { return a.at.Compare(b.at) })
 	return vz, nil
+}
+
+// onsetsFrom returns the start from which an observance's rule is walked.
+// Outlook and Exchange start every observance on 1 January 1601, and the
+// recurrence library walks a rule only so many years from its start: a
+// rule without COUNT is the same rule from any year on, so it is walked
+// from the same day and time in 1968 (a leap year, so 29 February stays).
+func onsetsFrom(start time.Time, opt *rrule.ROption) time.Time {
+	if opt.Count != 0 || start.Year() >= vtimezoneYears[0] {
+		return start
+	}
+	return time.Date(1968, start.Month(), start.Day(), start.Hour(), start.Minute(), start.Second(), 0, time.UTC)
 }
 
 // utcOffset reads a UTC-OFFSET value such as "+0100" or "-0430".

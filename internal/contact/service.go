@@ -9,6 +9,7 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/northbeam/site/internal/mail"
+	"github.com/northbeam/site/internal/mailaddr"
 	"github.com/northbeam/site/internal/store"
 )
 
@@ -28,22 +29,24 @@ type Record struct {
 
 // Save inserts r and enqueues mails in one transaction: either the message
 // and all its mail are committed, or nothing is. A record marked as spam is
-// stored without any mail. It returns r with its ID set.
+// stored without any mail. Each mail is tied to the message by its
+// reference. It returns r with its ID set.
 func Save(ctx context.Context, st *store.Store, r Record, mails []mail.Message) (Record, error) {
 	if r.Spam {
 		mails = nil
 	}
 	err := st.InTx(ctx, func(tx *store.Tx) error {
 		err := tx.QueryRowContext(ctx, `
-INSERT INTO messages (ref, created_at, name, email, message, service, lang, spam, spam_reason)
-VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+INSERT INTO messages (ref, created_at, name, email, message, service, lang, spam, spam_reason, email_key)
+VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
 RETURNING id`,
-			r.Ref, store.Millis(r.CreatedAt), r.Name, r.Email, r.Message, r.Service, r.Lang, r.Spam, r.SpamReason,
+			r.Ref, store.Millis(r.CreatedAt), r.Name, r.Email, r.Message, r.Service, r.Lang, r.Spam, r.SpamReason, mailaddr.Key(r.Email),
 		).Scan(&r.ID)
 		if err != nil {
 			return fmt.Errorf("contact: insert message: %w", err)
 		}
 		for _, m := range mails {
+			m.MessageRef = r.Ref
 			if err := mail.Enqueue(ctx, tx, m); err != nil {
 				return fmt.Errorf("contact: queue %s: %w", m.Kind, err)
 			}

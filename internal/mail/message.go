@@ -48,6 +48,11 @@ type Message struct {
 	// NotBefore, when set, holds the message back until then: a reminder
 	// waits in the outbox for its time.
 	NotBefore time.Time
+	// MessageRef and BookingID, when set, name what the message is about:
+	// the contact message (its ref) or the booking (its row id). Privacy
+	// requests find a person's mail by them, not by its text.
+	MessageRef string
+	BookingID  int64
 }
 
 // Attachment is a file sent with a message, such as a calendar invite.

@@ -7,6 +7,7 @@ import (
 
 	"github.com/google/uuid"
 
+	"github.com/northbeam/site/internal/mailaddr"
 	"github.com/northbeam/site/internal/store"
 )
 
@@ -35,11 +36,11 @@ func Enqueue(ctx context.Context, tx *store.Tx, m Message) error {
 	var id int64
 	err := tx.QueryRowContext(ctx, `
 INSERT INTO outbox (ref, kind, to_addr, reply_to, subject, text_body, html_body, lang,
-                    state, next_attempt_at, created_at)
-VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    state, next_attempt_at, created_at, to_key, reply_key, message_ref, booking_id)
+VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
 RETURNING id`,
 		ref, m.Kind, m.To, m.ReplyTo, m.Subject, m.Text, m.HTML, m.Lang,
-		statePending, due, now,
+		statePending, due, now, mailaddr.KeyOf(m.To), mailaddr.KeyOf(m.ReplyTo), store.NullIfZero(m.MessageRef), store.NullIfZero(m.BookingID),
 	).Scan(&id)
 	if err != nil {
 		return fmt.Errorf("mail: enqueue %s: %w", m.Kind, err)

@@ -280,6 +280,7 @@ func (w *Workspace) NotSpam(ctx context.Context, ref, actor string) (Message, er
 				return err
 			}
 			for _, msg := range mails {
+				msg.MessageRef = found.Ref
 				if err := mail.Enqueue(ctx, tx, msg); err != nil {
 					return fmt.Errorf("staff: queue %s: %w", msg.Kind, err)
 				}

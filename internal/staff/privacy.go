@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/northbeam/site/internal/mailaddr"
 	"github.com/northbeam/site/internal/store"
 )
 
@@ -64,16 +65,22 @@ type PersonMail struct {
 	Sent        *time.Time `json:"sent,omitempty"`
 }
 
-// mailAbout is the condition that finds the outbox rows concerning an
-// address: sent to it, answering to it, or naming it in the text.
-func mailAbout(b store.Backend) string {
-	return `(lower(to_addr) = ? OR lower(reply_to) = ? OR ` + containsIgnoringCase(b, "text_body") + ` OR ` +
-		containsIgnoringCase(b, "html_body") + ` OR ` + containsIgnoringCase(b, "subject") + `)`
-}
+// mailAbout is the condition that finds the outbox rows concerning the
+// address whose key (mailaddr.Key) is the argument: sent to it, answering
+// to it, or about one of its messages or bookings. Every match is exact:
+// another address that contains this one is another person.
+const mailAbout = `(to_key = ? OR reply_key = ?
+	OR message_ref IN (SELECT ref FROM messages WHERE email_key = ?)
+	OR booking_id IN (SELECT id FROM bookings WHERE email_key = ?))`
 
-func mailAboutArgs(email string) []any {
-	p := likePattern(email)
-	return []any{email, email, p, p, p}
+func mailAboutArgs(key string) []any { return []any{key, key, key, key} }
+
+// personKey checks email and returns its key, under which it is stored.
+func personKey(email string) (string, bool) {
+	if _, ok := NormalizeEmail(email); !ok {
+		return "", false
+	}
+	return mailaddr.Key(email), true
 }
 
 // FindPerson gathers everything stored about email. actor looks, which
@@ -100,12 +107,12 @@ func (w *Workspace) recordedPerson(ctx context.Context, email, actor, action str
 }
 
 func (w *Workspace) person(ctx context.Context, email string) (Person, error) {
-	email, ok := NormalizeEmail(email)
+	key, ok := personKey(email)
 	if !ok {
 		return Person{}, ErrInvalidEmail
 	}
-	p := Person{Email: email, Messages: []PersonMessage{}, Bookings: []PersonBooking{}, Mail: []PersonMail{}}
-	messages, err := store.QueryAll(ctx, w.store, scanMessage, `SELECT `+messageColumns+` FROM messages WHERE lower(email) = ? ORDER BY created_at, id`, email)
+	p := Person{Email: key, Messages: []PersonMessage{}, Bookings: []PersonBooking{}, Mail: []PersonMail{}}
+	messages, err := store.QueryAll(ctx, w.store, scanMessage, `SELECT `+messageColumns+` FROM messages WHERE email_key = ? ORDER BY created_at, id`, key)
 	if err != nil {
 		return Person{}, fmt.Errorf("staff: find messages: %w", err)
 	}
@@ -113,7 +120,7 @@ func (w *Workspace) person(ctx context.Context, email string) (Person, error) {
 		p.Messages = append(p.Messages, PersonMessage{Ref: m.Ref, Received: m.Received, Name: m.Name, Email: m.Email,
 			Text: m.Text, Service: m.Service, Lang: m.Lang, Spam: m.Spam})
 	}
-	bookings, err := queryBookings(ctx, w.store, `lower(email) = ?`, `start_at, id`, email)
+	bookings, err := queryBookings(ctx, w.store, `email_key = ?`, `start_at, id`, key)
 	if err != nil {
 		return Person{}, err
 	}
@@ -144,7 +151,7 @@ func (w *Workspace) person(ctx context.Context, email string) (Person, error) {
 		return nil
 	}, `
 SELECT id, ref, kind, to_addr, reply_to, subject, text_body, state, created_at, sent_at FROM outbox
-WHERE `+mailAbout(w.store.Backend())+` ORDER BY created_at, id`, mailAboutArgs(email)...)
+WHERE `+mailAbout+` ORDER BY created_at, id`, mailAboutArgs(key)...)
 	if err != nil {
 		return Person{}, fmt.Errorf("staff: find mail: %w", err)
 	}
@@ -175,45 +182,51 @@ type Erased struct {
 
 // ErasePerson erases everything stored about email (GDPR Art. 17), in one
 // transaction: the person's messages are deleted; their bookings lose the
-// name, address, company and topic, and keep their time (a standing one
+// name, address, phone, company and topic, and keep their time (a standing one
 // still takes it); the mail to or about them keeps only its kind, dates and
 // state, with no address, subject, text or attachment (mail still waiting
-// is given up); an audit entry that quoted the address is emptied. The
+// is given up); an audit entry that names the address is emptied. Every
+// match is exact, on the address's key: any spelling of it, no other. The
 // audit log records the erasure with counts, not the address. Afterwards
 // the database itself is made to forget: SQLite's write-ahead log is folded
 // into the file and truncated (deleted content is zeroed, see store), and
 // PostgreSQL vacuums the tables, so the old row versions are gone too.
 func (w *Workspace) ErasePerson(ctx context.Context, email, actor string) (Erased, error) {
-	email, ok := NormalizeEmail(email)
+	key, ok := personKey(email)
 	if !ok {
 		return Erased{}, ErrInvalidEmail
 	}
+	staffForm, _ := NormalizeEmail(email)
 	now := w.cfg.Now()
 	var e Erased
 	err := w.store.InTx(ctx, func(tx *store.Tx) error {
 		e = Erased{}
-		res, err := tx.ExecContext(ctx, `DELETE FROM messages WHERE lower(email) = ?`, email)
+		// A reminder waiting for an erased booking goes too: it would go to
+		// the address being forgotten.
+		if _, err := tx.ExecContext(ctx, `DELETE FROM outbox WHERE state IN ('pending', 'held') AND ref IN
+	(SELECT reminder_ref FROM bookings WHERE email_key = ? AND reminder_ref IS NOT NULL)`, key); err != nil {
+			return fmt.Errorf("staff: withdraw reminders: %w", err)
+		}
+		// The mail before the messages and bookings, through which it is
+		// found.
+		var err error
+		if e.Mail, err = clearMail(ctx, tx, mailAbout, mailAboutArgs(key), "erased"); err != nil {
+			return err
+		}
+		res, err := tx.ExecContext(ctx, `DELETE FROM messages WHERE email_key = ?`, key)
 		if err != nil {
 			return fmt.Errorf("staff: erase messages: %w", err)
 		}
 		e.Messages = affected(res)
-		// A reminder waiting for an erased booking goes too: it would go to
-		// the address being forgotten.
-		if _, err := tx.ExecContext(ctx, `DELETE FROM outbox WHERE state IN ('pending', 'held') AND ref IN
-	(SELECT reminder_ref FROM bookings WHERE lower(email) = ? AND reminder_ref IS NOT NULL)`, email); err != nil {
-			return fmt.Errorf("staff: withdraw reminders: %w", err)
-		}
-		if res, err = tx.ExecContext(ctx, `UPDATE bookings SET name = '', email = '', company = '', topic = '', phone = '', reminder_ref = NULL
-WHERE lower(email) = ?`, email); err != nil {
+		if res, err = tx.ExecContext(ctx, `UPDATE bookings SET name = '', email = '', email_key = '', company = '', topic = '', phone = '',
+	reminder_ref = NULL WHERE email_key = ?`, key); err != nil {
 			return fmt.Errorf("staff: erase bookings: %w", err)
 		}
 		e.Bookings = affected(res)
-		if e.Mail, err = clearMail(ctx, tx, mailAbout(tx.Backend()), mailAboutArgs(email), "erased"); err != nil {
-			return err
-		}
-		p := likePattern(email)
-		if _, err := tx.ExecContext(ctx, `UPDATE staff_audit SET subject = '', detail = '' WHERE `+
-			containsIgnoringCase(tx.Backend(), "subject")+` OR `+containsIgnoringCase(tx.Backend(), "detail"), p, p); err != nil {
+		// The audit log names staff by address (an invitation, a removal):
+		// the entries that name this one.
+		if _, err := tx.ExecContext(ctx, `UPDATE staff_audit SET subject = '', detail = '' WHERE subject IN (?, ?)`,
+			key, staffForm); err != nil {
 			return fmt.Errorf("staff: erase from the audit log: %w", err)
 		}
 		return record(ctx, tx, now, actor, ActionErasure, "",
@@ -240,7 +253,7 @@ func clearMail(ctx context.Context, tx *store.Tx, where string, args []any, reas
 			return 0, fmt.Errorf("staff: clear attachments: %w", err)
 		}
 		if _, err := tx.ExecContext(ctx, `
-UPDATE outbox SET to_addr = '', reply_to = '', subject = '', text_body = '', html_body = '',
+UPDATE outbox SET to_addr = '', reply_to = '', to_key = '', reply_key = '', subject = '', text_body = '', html_body = '',
 	last_error = CASE WHEN state IN ('pending', 'held') THEN ? ELSE '' END,
 	state = CASE WHEN state IN ('pending', 'held') THEN 'failed' ELSE state END
 WHERE id = ?`, reason, id); err != nil {

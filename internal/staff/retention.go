@@ -91,12 +91,12 @@ func (w *Workspace) retain(ctx context.Context, now time.Time) (RetentionReport,
 		}
 		r.Messages = affected(res)
 		if res, err = tx.ExecContext(ctx, `
-UPDATE bookings SET name = '', email = '', company = '', topic = '', phone = ''
+UPDATE bookings SET name = '', email = '', email_key = '', company = '', topic = '', phone = ''
 WHERE (end_at < ? OR cancelled_at < ?) AND (name <> '' OR email <> '' OR company <> '' OR topic <> '' OR phone <> '')`, cutoff, cutoff); err != nil {
 			return fmt.Errorf("staff: anonymise old bookings: %w", err)
 		}
 		r.Bookings = affected(res)
-		if r.Mail, err = clearMail(ctx, tx, `created_at < ? AND (to_addr <> '' OR reply_to <> '' OR subject <> '' OR text_body <> ''
+		if r.Mail, err = clearMail(ctx, tx, `created_at < ? AND (to_addr <> '' OR reply_to <> '' OR to_key <> '' OR reply_key <> '' OR subject <> '' OR text_body <> ''
 	OR html_body <> '' OR last_error <> '' OR EXISTS (SELECT 1 FROM outbox_attachments a WHERE a.outbox_id = outbox.id))`,
 			[]any{cutoff}, "past retention"); err != nil {
 			return err

@@ -14,6 +14,7 @@ import (
 
 	"github.com/northbeam/site/internal/contact"
 	"github.com/northbeam/site/internal/mail"
+	"github.com/northbeam/site/internal/mailaddr"
 	"github.com/northbeam/site/internal/store"
 	"github.com/northbeam/site/internal/store/storetest"
 )
@@ -46,10 +47,10 @@ func addBooking(t testing.TB, st *store.Store, start time.Time, name, email, top
 	t.Helper()
 	var id int64
 	err := st.QueryRowContext(context.Background(), `
-INSERT INTO bookings (token, cancel_token, service, start_at, end_at, busy_until, name, email, company, topic, time_zone, lang, created_at)
-VALUES (?, ?, 'strategy', ?, ?, ?, ?, ?, 'Acme', ?, 'Asia/Dubai', 'ar', ?) RETURNING id`,
+INSERT INTO bookings (token, cancel_token, service, start_at, end_at, busy_until, name, email, company, topic, time_zone, lang, created_at, email_key, phone)
+VALUES (?, ?, 'strategy', ?, ?, ?, ?, ?, 'Acme', ?, 'Asia/Dubai', 'ar', ?, ?, '+971501234567') RETURNING id`,
 		uuid.NewString(), uuid.NewString(), store.Millis(start), store.Millis(start.Add(30*time.Minute)), store.Millis(start.Add(40*time.Minute)),
-		name, email, topic, store.Millis(start.Add(-48*time.Hour))).Scan(&id)
+		name, email, topic, store.Millis(start.Add(-48*time.Hour)), mailaddr.Key(email)).Scan(&id)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -347,18 +348,7 @@ func TestErasure(t *testing.T) {
 	for _, backend := range storetest.Backends {
 		t.Run(string(backend), func(t *testing.T) {
 			ctx := context.Background()
-			var st *store.Store
-			var dbPath string
-			if backend == store.SQLite {
-				dbPath = filepath.Join(t.TempDir(), "site.db")
-				var err error
-				if st, err = store.Open(ctx, dbPath); err != nil {
-					t.Fatal(err)
-				}
-				t.Cleanup(func() { st.Close() })
-			} else {
-				st = storetest.Open(t, backend)
-			}
+			st, dbPath := openWithFile(t, backend)
 			w, _ := newWorkspace(t, st, monday)
 			const address = "erase.me@example.com"
 			long := strings.Repeat("Long text that spills into overflow pages. ", 200)
@@ -369,7 +359,7 @@ func TestErasure(t *testing.T) {
 			exec(t, st, `INSERT INTO outbox_attachments (outbox_id, filename, content_type, data)
 SELECT id, 'invite.ics', 'text/calendar', ? FROM outbox WHERE to_addr = ?`, []byte("ATTENDEE:mailto:"+address), address)
 			exec(t, st, `UPDATE outbox SET last_error = ? WHERE to_addr = ?`, "550 <"+address+">: mailbox unavailable", address)
-			if err := w.Record(ctx, "ada@northbeam.test", ActionMessageHandled, "", "note about "+address); err != nil {
+			if err := w.Record(ctx, "ada@northbeam.test", ActionInvite, address, ""); err != nil {
 				t.Fatal(err)
 			}
 
@@ -401,59 +391,73 @@ SELECT id, 'invite.ics', 'text/calendar', ? FROM outbox WHERE to_addr = ?`, []by
 				t.Errorf("another person's mail was erased")
 			}
 
-			needles := []string{strings.ToLower(address), "Erika", "Mustermann"}
-			if backend == store.SQLite {
-				// While the site runs (its write-ahead log open), then stopped.
-				for _, when := range []string{"running", "stopped"} {
-					if when == "stopped" {
-						st.Close()
-					}
-					for _, file := range []string{dbPath, dbPath + "-wal", dbPath + "-shm"} {
-						data, err := os.ReadFile(file)
-						if os.IsNotExist(err) {
-							continue
-						}
-						if err != nil {
-							t.Fatal(err)
-						}
-						for _, n := range needles {
-							if bytes.Contains(bytes.ToLower(data), []byte(strings.ToLower(n))) {
-								t.Errorf("%s, site %s: still holds %q", filepath.Base(file), when, n)
-							}
-						}
-					}
+			assertForgotten(t, st, dbPath, strings.ToLower(address), "Erika", "Mustermann", "+971501234567")
+		})
+	}
+}
+
+// openWithFile returns a fresh store on backend and, on SQLite, the path
+// of its file.
+func openWithFile(t *testing.T, backend store.Backend) (*store.Store, string) {
+	t.Helper()
+	if backend != store.SQLite {
+		return storetest.Open(t, backend), ""
+	}
+	dbPath := filepath.Join(t.TempDir(), "site.db")
+	st, err := store.Open(context.Background(), dbPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	return st, dbPath
+}
+
+// assertForgotten fails when the database still holds any of needles, in
+// any case: on SQLite in the bytes of its files (the database, its
+// write-ahead log and shared memory), while the site runs and once it has
+// stopped (st is closed); on PostgreSQL in any row of any table.
+func assertForgotten(t *testing.T, st *store.Store, dbPath string, needles ...string) {
+	t.Helper()
+	ctx := context.Background()
+	if st.Backend() == store.SQLite {
+		for _, when := range []string{"running", "stopped"} {
+			if when == "stopped" {
+				st.Close()
+			}
+			for _, file := range []string{dbPath, dbPath + "-wal", dbPath + "-shm"} {
+				data, err := os.ReadFile(file)
+				if os.IsNotExist(err) {
+					continue
 				}
-				return
-			}
-			rows, err := st.QueryContext(ctx, `SELECT table_name FROM information_schema.tables WHERE table_schema = current_schema()`)
-			if err != nil {
-				t.Fatal(err)
-			}
-			var tables []string
-			for rows.Next() {
-				var name string
-				if err := rows.Scan(&name); err != nil {
+				if err != nil {
 					t.Fatal(err)
 				}
-				tables = append(tables, name)
-			}
-			rows.Close()
-			if len(tables) < 10 {
-				t.Fatalf("only %d tables: %v", len(tables), tables)
-			}
-			for _, table := range tables {
 				for _, n := range needles {
-					// Every column as text; a bytea column's bytes too.
-					q := `SELECT count(*) FROM ` + table + ` t WHERE lower(row_to_json(t)::text) LIKE ?`
-					if table == "outbox_attachments" {
-						q = `SELECT count(*) FROM outbox_attachments WHERE lower(convert_from(data, 'UTF8') || filename) LIKE ?`
-					}
-					pat := "%" + strings.ToLower(n) + "%"
-					if c := count(t, st, q, pat); c != 0 {
-						t.Errorf("table %s still holds %q in %d rows", table, n, c)
+					if c := bytes.Count(bytes.ToLower(data), []byte(strings.ToLower(n))); c > 0 {
+						t.Errorf("%s, site %s: still holds %q %d times", filepath.Base(file), when, n, c)
 					}
 				}
 			}
-		})
+		}
+		return
+	}
+	tables, err := store.QueryAll(ctx, st, store.Column[string], `SELECT table_name FROM information_schema.tables WHERE table_schema = current_schema()`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(tables) < 10 {
+		t.Fatalf("only %d tables: %v", len(tables), tables)
+	}
+	for _, table := range tables {
+		for _, n := range needles {
+			// Every column as text; a bytea column's bytes too.
+			q := `SELECT count(*) FROM ` + table + ` t WHERE lower(row_to_json(t)::text) LIKE ?`
+			if table == "outbox_attachments" {
+				q = `SELECT count(*) FROM outbox_attachments WHERE lower(convert_from(data, 'UTF8') || filename) LIKE ?`
+			}
+			if c := count(t, st, q, "%"+strings.ToLower(n)+"%"); c != 0 {
+				t.Errorf("table %s still holds %q in %d rows", table, n, c)
+			}
+		}
 	}
 }

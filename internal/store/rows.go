@@ -59,3 +59,13 @@ func Column[T any](row Scanner) (T, error) {
 	err := row.Scan(&v)
 	return v, err
 }
+
+// NullIfZero is v as a query argument, NULL when v is its type's zero
+// value: an optional reference or name that is absent.
+func NullIfZero[T comparable](v T) any {
+	var zero T
+	if v == zero {
+		return nil
+	}
+	return v
+}
