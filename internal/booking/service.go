@@ -99,7 +99,7 @@ func NewService(st *store.Store, content fs.FS, cfg Config) (*Service, error) {
 			if _, err := m.cancellationMails(cfg.Availability, sample); err != nil {
 				return nil, err
 			}
-			if _, err := m.movedMails(cfg.Availability, sample); err != nil {
+			if _, err := m.movedMails(cfg.Availability, sample, sample.Start.Add(-time.Hour)); err != nil {
 				return nil, err
 			}
 			if _, err := m.reminderMail(cfg.Availability, sample); err != nil {
@@ -348,7 +348,7 @@ func (s *Service) Reschedule(ctx context.Context, cancelToken, start string) (Bo
 		if !ok {
 			return ErrSlotTaken
 		}
-		oldReminder := b.ReminderRef
+		oldReminder, previous := b.ReminderRef, b.Start
 		b.Start, b.End = slot.Start, slot.End
 		b.Sequence++
 		b.Updated = now.Truncate(time.Millisecond)
@@ -367,7 +367,7 @@ func (s *Service) Reschedule(ctx context.Context, cancelToken, start string) (Bo
 		if err := moveBooking(ctx, tx, av, b); err != nil {
 			return err
 		}
-		mails, err := s.mailer.movedMails(av, b)
+		mails, err := s.mailer.movedMails(av, b, previous)
 		if err != nil {
 			return err
 		}
