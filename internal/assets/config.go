@@ -201,7 +201,7 @@ func (s spec) options(dir string) (api.BuildOptions, error) {
 		if err != nil {
 			return o, err
 		}
-		o.Plugins = append(o.Plugins, stringsPlugin(s.PublicPath, files))
+		o.Plugins = append(o.Plugins, stringsPlugin(s.PublicPath, &currentStrings{files: files}))
 		groups = g
 	}
 	if s.Pages != "" {

@@ -237,8 +237,8 @@ func (s *Source) logProblems(f *feed, cal *Calendar) {
 	for _, p := range cal.Problems {
 		s.cfg.Logger.Warn("calendar event not read", "feed", f.name, "uid", p.UID, "error", p.Err.Error())
 	}
-	if cal.Skipped > 0 {
-		s.cfg.Logger.Warn("calendar feed has events that could not be read", "feed", f.name, "skipped", cal.Skipped)
+	if cal.Skipped > 0 || cal.Dropped > 0 {
+		s.cfg.Logger.Warn("calendar feed has events or values that could not be read", "feed", f.name, "events_skipped", cal.Skipped, "values_dropped", cal.Dropped)
 	}
 }
 
@@ -381,6 +381,7 @@ type FeedStatus struct {
 	FailingSince time.Time // zero while it is up to date
 	LastError    string
 	Skipped      int // events of the copy in use that could not be read
+	Dropped      int // values left out of the events that were read
 }
 
 // Status returns the state of every feed.
@@ -394,7 +395,7 @@ func (s *Source) Status() []FeedStatus {
 	for i, f := range s.feeds {
 		out[i] = FeedStatus{Name: f.name, Loaded: f.cal != nil, LoadedAt: f.loadedAt, FailingSince: f.failingSince, LastError: f.lastError}
 		if f.cal != nil {
-			out[i].Skipped = f.cal.Skipped
+			out[i].Skipped, out[i].Dropped = f.cal.Skipped, f.cal.Dropped
 		}
 	}
 	return out
