@@ -73,26 +73,55 @@ func serveCommand(args []string, getenv func(string) string, log *slog.Logger, a
 	if err != nil {
 		return err
 	}
-	// Rendering every page at start leaves tens of megabytes behind: goja's
-	// runtimes (started again for the rare render after start) and the
-	// garbage of the renders. Let go of them and give the memory back to
-	// the system now, rather than keep it resident until the runtime's
-	// scavenger gets to it.
-	built.Engine.Release()
-	debug.FreeOSMemory()
 	srv := handlers.NewServer(built, services)
+	// A production binary takes its pages from its build before it listens;
+	// any other start listens at once, renders a page on its first request
+	// and the rest behind, and /readyz waits for them (docs/ARCHITECTURE.md,
+	// Rendering).
+	rendering := srv.Prerendering()
+	if src.embedded != nil {
+		prerender(ctx, built, log)
+		rendering()
+	}
 	front, err := listen(cfg, srv, log)
 	if err != nil {
 		return err
 	}
-	rendered, fromBuild := built.Engine.Counts()
-	log.Info("ready", "addr", front.listener.Addr().String(), "base_url", cfg.BaseURL, "dev", cfg.Dev,
-		"start_to_ready", time.Since(started).Round(time.Millisecond), "pages_rendered", rendered, "pages_from_build", fromBuild)
+	ready := func() {
+		rendered, fromBuild := built.Engine.Counts()
+		log.Info("ready", "addr", front.listener.Addr().String(), "base_url", cfg.BaseURL, "dev", cfg.Dev,
+			"start_to_ready", time.Since(started).Round(time.Millisecond), "pages_rendered", rendered, "pages_from_build", fromBuild)
+	}
+	if src.embedded != nil {
+		ready()
+	} else {
+		log.Info("listening; rendering the pages behind", "addr", front.listener.Addr().String(), "dev", cfg.Dev,
+			"start_to_listen", time.Since(started).Round(time.Millisecond))
+		go func() {
+			prerender(ctx, built, log)
+			rendering()
+			ready()
+		}()
+	}
 	go warmImages(ctx, built, log)
 	if cfg.Dev {
 		go rebuildOnChange(ctx, src, cfg, srv, log)
 	}
 	return front.serve(ctx, cfg.ShutdownDrain, bg, log)
+}
+
+// prerender renders the pages of b no request has rendered yet and logs
+// those that fail (each answers its requests with a server error).
+func prerender(ctx context.Context, b *sitebuild.Build, log *slog.Logger) {
+	if err := b.Prerender(ctx); err != nil {
+		log.Error("pages that failed to render answer 500", "err", err)
+	}
+	// Rendering every page leaves tens of megabytes behind: goja's runtimes
+	// (started again for the rare render after) and the garbage of the
+	// renders. Let go of them and give the memory back to the system now,
+	// rather than keep it resident until the runtime's scavenger gets to it.
+	b.Engine.Release()
+	debug.FreeOSMemory()
 }
 
 // withSiteEmail gives the mail settings left empty the consultancy's email

@@ -67,7 +67,8 @@ func (s sources) dates(info *site.Info) (*intl.Formatter, error) {
 }
 
 // buildSite builds the site: from the embedded bundle and the pages its
-// build rendered, or from the project's sources.
+// build rendered, or from the project's sources. No page is rendered yet
+// (sitebuild.Options.Lazy): the caller renders them, or lets requests do.
 func (s sources) buildSite(ctx context.Context, cfg config.Config, log *slog.Logger) (*sitebuild.Build, error) {
 	content, err := s.content()
 	if err != nil {
@@ -78,7 +79,7 @@ func (s sources) buildSite(ctx context.Context, cfg config.Config, log *slog.Log
 		if err != nil {
 			return nil, err
 		}
-		return newSite(ctx, content, bundle, cfg, log, nil, nil)
+		return newSite(ctx, content, bundle, cfg, log, nil, nil, true)
 	}
 	bundle, err := assets.Read(s.embedded)
 	if err != nil {
@@ -92,13 +93,14 @@ func (s sources) buildSite(ctx context.Context, cfg config.Config, log *slog.Log
 	if err != nil {
 		return nil, err
 	}
-	return newSite(ctx, content, bundle, cfg, log, memo, copies)
+	return newSite(ctx, content, bundle, cfg, log, memo, copies, true)
 }
 
-// newSite renders the site's pages with bundle; memo, when not nil, holds
-// pages already rendered with it, and imageCopies the WebP copies of the
-// content's pictures the build wrote.
-func newSite(ctx context.Context, content fs.FS, bundle *assets.Bundle, cfg config.Config, log *slog.Logger, memo *render.Memo, imageCopies fs.FS) (*sitebuild.Build, error) {
+// newSite builds the site with bundle, rendering every page unless lazy;
+// memo, when not nil, holds pages already rendered with it, and
+// imageCopies the WebP copies of the content's pictures the build wrote.
+func newSite(ctx context.Context, content fs.FS, bundle *assets.Bundle, cfg config.Config, log *slog.Logger, memo *render.Memo, imageCopies fs.FS,
+	lazy bool) (*sitebuild.Build, error) {
 	engine, err := render.NewEngine(bundle.Server, render.Options{Runtimes: runtime.GOMAXPROCS(0), Logger: log, Memo: memo})
 	if err != nil {
 		return nil, err
@@ -110,6 +112,7 @@ func newSite(ctx context.Context, content fs.FS, bundle *assets.Bundle, cfg conf
 		Dev:                 cfg.Dev,
 		RetentionMonths:     cfg.Retention,
 		ImageCopies:         imageCopies,
+		Lazy:                lazy,
 	})
 }
 

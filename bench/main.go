@@ -11,7 +11,10 @@
 // nginx and taskset: apt-get install wrk nginx-light util-linux), the resident memory
 // after the load, contact and booking POST throughput and p99 on SQLite
 // and on PostgreSQL (PG_TEST_URL, default the machines' server), and the
-// goja render time per page type (go test -bench).
+// render time of each page type in goja beside Node's on the same server
+// bundle and payload, which alone is
+//
+//	go run ./bench render
 //
 // Beside the budgets it prints two floors, so that a miss can be told from
 // what the stack itself costs: a bare net/http handler writing the same
@@ -45,6 +48,10 @@ var (
 	serveFloor = flag.String("serve-floor", "", "internal: serve the captured page from this folder with bare net/http (-floor-addr)")
 	floorAddr  = flag.String("floor-addr", "", "internal: the address of -serve-floor")
 	floorTimes = flag.Bool("floor-timeouts", false, "internal: -serve-floor in the site's http.Server, with its timeouts")
+
+	renderWarmup  = flag.Int("render-warmup", 10, "renders of every page type before any is measured (render bench)")
+	renderSamples = flag.Int("render-samples", 40, "measured renders of each page type (render bench)")
+	renderKeep    = flag.String("render-keep", "", "keep the server bundle, the payloads and the Node script in this folder (render bench)")
 )
 
 // pages are the page types measured, one URL each.
@@ -72,6 +79,13 @@ func main() {
 			os.Exit(1)
 		}
 		return
+	}
+	run := run
+	if flag.Arg(0) == "render" {
+		run = func() error {
+			root, _ := filepath.Abs(".")
+			return renderBench(root, *renderWarmup, *renderSamples)
+		}
 	}
 	if err := run(); err != nil {
 		fmt.Fprintln(os.Stderr, "bench:", err)
@@ -167,19 +181,7 @@ func run() error {
 		}
 	}
 
-	fmt.Println("\ngoja render time per page type (go test -bench Render ./handlers):")
-	out, err := exec.Command("go", "test", "-run", "^$", "-bench", "Render", "-benchtime", "30x", "./handlers").CombinedOutput()
-	if err != nil {
-		return fmt.Errorf("render benchmark: %v\n%s", err, out)
-	}
-	for _, line := range strings.Split(string(out), "\n") {
-		if strings.HasPrefix(line, "BenchmarkRender") {
-			f := strings.Fields(line)
-			ns, _ := strconv.ParseFloat(f[2], 64)
-			fmt.Printf("  %-28s %6.1f ms\n", strings.TrimPrefix(f[0], "BenchmarkRender/"), ns/1e6)
-		}
-	}
-	return nil
+	return renderBench(root, *renderWarmup, *renderSamples)
 }
 
 func waitReady(url string) error {

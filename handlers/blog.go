@@ -35,7 +35,7 @@ func (srv *Server) blogFeed(c echo.Context) error {
 func (srv *Server) blogFirstPage(c echo.Context) error {
 	target := strings.TrimSuffix(c.Request().URL.EscapedPath(), "/page/1")
 	if decoded, err := url.PathUnescape(target); err == nil {
-		if _, ok := srv.Build().Page(decoded); ok {
+		if srv.Build().HasPage(decoded) {
 			return c.Redirect(http.StatusMovedPermanently, target)
 		}
 	}

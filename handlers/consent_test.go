@@ -1,6 +1,7 @@
 package handlers
 
 import (
+	"context"
 	"maps"
 	"regexp"
 	"slices"
@@ -36,11 +37,18 @@ func TestServerHTMLHasNoBannerMarkup(t *testing.T) {
 			}
 		}
 		for _, p := range s.Pages() {
-			r, _ := s.Page(p.Path)
+			r, _, err := s.Page(context.Background(), p.Path)
+			if err != nil {
+				t.Fatal(err)
+			}
 			check(p.Path, r.Body)
 		}
 		for _, l := range s.Info.Languages {
-			check("404/"+l.Code, s.NotFound(l.Code).Body)
+			r, err := s.NotFound(context.Background(), l.Code)
+			if err != nil {
+				t.Fatal(err)
+			}
+			check("404/"+l.Code, r.Body)
 		}
 		if pages < 4*6 {
 			t.Errorf("only %d pages checked", pages)

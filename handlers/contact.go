@@ -213,7 +213,9 @@ func (srv *Server) contactJSON(c echo.Context, lang string, out contactOutcome) 
 // holds nothing of the post, else for this request.
 func (srv *Server) contactPage(c echo.Context, lang string, out contactOutcome) error {
 	b := srv.Build()
-	if r, ok := b.ContactAnswer(lang, out.status); ok {
+	if r, ok, err := b.ContactAnswer(c.Request().Context(), lang, out.status); err != nil {
+		return err
+	} else if ok {
 		r.ServeHTTP(c.Response(), c.Request())
 		return nil
 	}

@@ -167,8 +167,12 @@ func (srv *Server) handleError(err error, c echo.Context) {
 		return
 	}
 	if status == http.StatusNotFound && req.Method == http.MethodGet {
-		b.NotFound(languageOf(b.Info, req.URL.Path).Code).ServeHTTP(c.Response(), req)
-		return
+		r, nfErr := b.NotFound(req.Context(), languageOf(b.Info, req.URL.Path).Code)
+		if nfErr == nil {
+			r.ServeHTTP(c.Response(), req)
+			return
+		}
+		status = srv.failureStatus(c, nfErr)
 	}
 	if status >= http.StatusInternalServerError {
 		srv.serverErrorPage(c, status)

@@ -35,8 +35,8 @@ func (srv *Server) feedDetails() string {
 	var b strings.Builder
 	for _, f := range srv.Calendar.Status() {
 		var skipped string
-		if f.Skipped > 0 {
-			skipped = fmt.Sprintf("; %d events skipped (see the log)", f.Skipped)
+		if f.Skipped > 0 || f.Dropped > 0 {
+			skipped = fmt.Sprintf("; %d events skipped, %d values dropped (see the log)", f.Skipped, f.Dropped)
 		}
 		switch {
 		case f.FailingSince.IsZero() && f.Loaded:

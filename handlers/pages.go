@@ -37,11 +37,16 @@ func (srv *Server) page(c echo.Context) error {
 			return c.Redirect(http.StatusMovedPermanently, target)
 		}
 	}
-	if r, ok := b.Page(p); ok {
-		r.ServeHTTP(c.Response(), req)
-		return nil
+	r, ok, err := b.Page(req.Context(), p)
+	if err != nil {
+		return err
 	}
-	b.NotFound(languageOf(b.Info, p).Code).ServeHTTP(c.Response(), req)
+	if !ok {
+		if r, err = b.NotFound(req.Context(), languageOf(b.Info, p).Code); err != nil {
+			return err
+		}
+	}
+	r.ServeHTTP(c.Response(), req)
 	return nil
 }
 

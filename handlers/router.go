@@ -10,6 +10,7 @@ import (
 	"log/slog"
 	"net/http"
 	"runtime/debug"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -82,6 +83,9 @@ type Server struct {
 	// that a load balancer sends no more, and every answer closes its
 	// connection, so that a proxy's pooled connections leave cleanly.
 	draining atomic.Bool
+	// prerendering counts the renders of the site's pages still running
+	// behind the start: /readyz fails until they are done.
+	prerendering atomic.Int32
 }
 
 // NewServer returns a Server serving the site b built.
@@ -111,6 +115,8 @@ func (srv *Server) notReady(ctx context.Context) string {
 		return "shutting down"
 	case srv.Build() == nil:
 		return "the site is not built"
+	case srv.prerendering.Load() > 0:
+		return "rendering the pages"
 	case srv.Store != nil && !srv.Store.Ready():
 		return "waiting for the database"
 	case srv.Store != nil:
@@ -121,6 +127,15 @@ func (srv *Server) notReady(ctx context.Context) string {
 		}
 	}
 	return ""
+}
+
+// Prerendering makes /readyz fail until the function it returns is
+// called: while the pages are rendered behind the start, a load balancer
+// waits, a developer does not.
+func (srv *Server) Prerendering() (done func()) {
+	srv.prerendering.Add(1)
+	var once sync.Once
+	return func() { once.Do(func() { srv.prerendering.Add(-1) }) }
 }
 
 // Drain makes the instance fail /readyz and close every connection after

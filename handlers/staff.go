@@ -48,6 +48,8 @@ func registerStaff(e *echo.Echo, srv *Server) {
 	e.POST("/staff/api/sign-out", h.guard(h.private(h.signOut)))
 	e.POST("/staff/api/sign-out-everywhere", h.guard(h.private(h.signOutEverywhere)))
 	e.DELETE("/staff/api/passkeys/:id", h.guard(h.private(h.removePasskey)))
+	e.POST("/staff/api/passkeys/:id/name", h.guard(h.private(h.renamePasskey)))
+	e.DELETE("/staff/api/sessions/:id", h.guard(h.private(h.endSession)))
 	e.GET("/staff/api/messages", h.guard(h.private(h.messages)))
 	e.GET("/staff/api/messages/:ref", h.guard(h.private(h.message)))
 	e.POST("/staff/api/messages/:ref/handled", h.guard(h.private(h.setHandled)))

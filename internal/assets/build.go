@@ -2,13 +2,16 @@ package assets
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io/fs"
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/evanw/esbuild/pkg/api"
 
@@ -24,8 +27,11 @@ const URLPrefix = "/assets/"
 // and languages to their chunks, and the CLDR data the server writes the
 // site's dates with.
 type Bundle struct {
-	Client   map[string][]byte
-	Server   []byte
+	Client map[string][]byte
+	Server []byte
+	// ServerMap is the server bundle's source map: nil in a bundle read
+	// back without one.
+	ServerMap []byte
 	Manifest Manifest
 	// CLDR is the Unicode CLDR data laid out as node_modules, which
 	// internal/intl reads: the project's own in a build from the project,
@@ -92,95 +98,179 @@ func (m Manifest) Preloads(page, lang string) []string {
 	return out
 }
 
-// Build builds both bundles from the project in dir, as esbuild.config.mjs
+// Build builds the bundles from the project in dir, as esbuild.config.mjs
 // declares them.
 func Build(dir string) (*Bundle, error) {
+	b, err := NewBuilder(dir)
+	if err != nil {
+		return nil, err
+	}
+	defer b.Dispose()
+	return b.Build()
+}
+
+// clientOutdir is where the client's and the staff's files are written,
+// side by side (in memory: nothing is written to disk).
+const clientOutdir = "dist/client"
+
+// Builder builds the bundles again and again (the -dev loop): it holds one
+// esbuild build context per bundle, whose Rebuild parses again only the
+// files that changed. It reads esbuild.config.mjs, the site's languages,
+// the string groups and the page table once: a change to one of them
+// (ConfigFiles) needs a new Builder.
+type Builder struct {
+	dir                   string
+	cfg                   *Config
+	client, server, staff api.BuildContext
+	strings               *currentStrings // the string files of the build running, which the client's plugin names
+	mu                    sync.Mutex      // one build at a time
+}
+
+// NewBuilder reads the configuration of the project in dir and prepares
+// its builds.
+func NewBuilder(dir string) (*Builder, error) {
 	cfg, err := LoadConfig(filepath.Join(dir, "esbuild.config.mjs"))
 	if err != nil {
 		return nil, err
 	}
-	const outdir = "dist/client"
-	// The three builds, in order, and where each writes: the client's and
-	// the staff's files side by side under outdir, the server's one file.
-	var client, server, staff api.BuildResult
+	b := &Builder{dir: dir, cfg: cfg, strings: &currentStrings{}}
 	for _, step := range []struct {
 		name    string
 		options func(dir string) (api.BuildOptions, error)
 		place   func(*api.BuildOptions)
-		result  *api.BuildResult
+		ctx     *api.BuildContext
 	}{
-		{"client", cfg.ClientOptions, func(o *api.BuildOptions) { o.Outdir = outdir }, &client},
-		{"server", cfg.ServerOptions, func(o *api.BuildOptions) { o.Outfile = "dist/server.js" }, &server},
-		{"staff", cfg.StaffOptions, func(o *api.BuildOptions) { o.Outdir = outdir }, &staff},
+		{"client", cfg.ClientOptions, func(o *api.BuildOptions) { o.Outdir = clientOutdir }, &b.client},
+		{"server", cfg.ServerOptions, func(o *api.BuildOptions) { o.Outfile = "dist/server.js" }, &b.server},
+		{"staff", cfg.StaffOptions, func(o *api.BuildOptions) { o.Outdir = clientOutdir }, &b.staff},
 	} {
 		opts, err := step.options(dir)
 		if err != nil {
+			b.Dispose()
 			return nil, fmt.Errorf("assets: %s: %w", step.name, err)
 		}
 		step.place(&opts)
-		*step.result = api.Build(opts)
-		if len(step.result.Errors) > 0 {
-			return nil, fmt.Errorf("assets: %s build:\n%s", step.name, formatMessages(step.result.Errors))
+		if step.name == "client" && cfg.Client.Strings != "" {
+			// The strings' files change from one build to the next: the
+			// module naming where they are is the Builder's.
+			opts.Plugins = slices.DeleteFunc(opts.Plugins, func(p api.Plugin) bool { return p.Name == "strings" })
+			opts.Plugins = append(opts.Plugins, stringsPlugin(cfg.Client.PublicPath, b.strings))
+		}
+		if step.name == "server" {
+			// The server bundle's map, which turns a render error's
+			// position into its TSX file and line (render, SourceMap).
+			opts.Sourcemap = api.SourceMapExternal
+		}
+		ctx, cerr := api.Context(opts)
+		if cerr != nil {
+			b.Dispose()
+			return nil, fmt.Errorf("assets: %s: %s", step.name, formatMessages(cerr.Errors))
+		}
+		*step.ctx = ctx
+	}
+	return b, nil
+}
+
+// Dispose frees the build contexts.
+func (b *Builder) Dispose() {
+	for _, c := range []api.BuildContext{b.client, b.server, b.staff} {
+		if c != nil {
+			c.Dispose()
 		}
 	}
+}
 
-	b := &Bundle{Client: map[string][]byte{}}
-	root := filepath.Join(dir, outdir)
+// Build builds the three bundles, side by side, from the files as they are
+// now. A failure is a *BuildError.
+func (b *Builder) Build() (*Bundle, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	var groups *StringGroups
+	if b.cfg.Client.Strings != "" {
+		var err error
+		if groups, err = LoadStringGroups(filepath.Join(b.dir, b.cfg.Client.Strings)); err != nil {
+			return nil, err
+		}
+		files, err := groups.Files(b.dir)
+		if err != nil {
+			return nil, err
+		}
+		b.strings.set(files)
+	}
+	var client, server, staff api.BuildResult
+	var wg sync.WaitGroup
+	for _, run := range []struct {
+		ctx    api.BuildContext
+		result *api.BuildResult
+	}{{b.client, &client}, {b.server, &server}, {b.staff, &staff}} {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			*run.result = run.ctx.Rebuild()
+		}()
+	}
+	wg.Wait()
+	var failed []api.Message
+	for _, r := range []api.BuildResult{client, server, staff} {
+		failed = append(failed, r.Errors...)
+	}
+	if len(failed) > 0 {
+		return nil, newBuildError(failed)
+	}
+
+	out := &Bundle{Client: map[string][]byte{}}
+	root := filepath.Join(b.dir, clientOutdir)
 	for _, f := range append(append([]api.OutputFile{}, client.OutputFiles...), staff.OutputFiles...) {
 		rel, err := filepath.Rel(root, f.Path)
 		if err != nil {
 			return nil, fmt.Errorf("assets: %w", err)
 		}
 		name := filepath.ToSlash(rel)
-		if _, clash := b.Client[name]; clash {
+		if _, clash := out.Client[name]; clash {
 			return nil, fmt.Errorf("assets: the client and staff builds both write %s", name)
 		}
-		b.Client[name] = f.Contents
+		out.Client[name] = f.Contents
 	}
 	for _, f := range server.OutputFiles {
-		if strings.HasSuffix(f.Path, ".js") {
-			b.Server = f.Contents
+		switch {
+		case strings.HasSuffix(f.Path, ".js.map"):
+			out.ServerMap = f.Contents
+		case strings.HasSuffix(f.Path, ".js"):
+			out.Server = f.Contents
 		}
 	}
-	if b.Server == nil {
+	if out.Server == nil {
 		return nil, fmt.Errorf("assets: the server build produced no script")
 	}
-	if b.Manifest, err = manifest(client.Metafile, outdir); err != nil {
+	var err error
+	if out.Manifest, err = manifest(client.Metafile, clientOutdir); err != nil {
 		return nil, err
 	}
-	if cfg.Client.Strings != "" {
-		if err := b.addStrings(dir, cfg); err != nil {
+	if groups != nil {
+		if err := out.addStrings(b.dir, b.cfg, b.strings.get()); err != nil {
 			return nil, err
 		}
 	}
-	if b.Manifest.Staff, err = staffManifest(staff.Metafile, outdir); err != nil {
+	if out.Manifest.Staff, err = staffManifest(staff.Metafile, clientOutdir); err != nil {
 		return nil, err
 	}
-	if cfg.Site != "" {
-		info, err := site.Load(os.DirFS(dir), cfg.Site)
+	if b.cfg.Site != "" {
+		info, err := site.Load(os.DirFS(b.dir), b.cfg.Site)
 		if err != nil {
 			return nil, fmt.Errorf("assets: %w", err)
 		}
-		b.CLDR = os.DirFS(filepath.Join(dir, cldrNodeModules))
-		if b.cldrFiles, err = intl.Sources(b.CLDR, info.Languages); err != nil {
+		out.CLDR = os.DirFS(filepath.Join(b.dir, cldrNodeModules))
+		if out.cldrFiles, err = intl.Sources(out.CLDR, info.Languages); err != nil {
 			return nil, fmt.Errorf("assets: %w", err)
 		}
 	}
-	return b, nil
+	return out, nil
 }
 
 // addStrings adds the modules of the string groups to the client's files,
 // and says in the manifest where each is and which a page loads (as the
 // page table says).
-func (b *Bundle) addStrings(dir string, cfg *Config) error {
-	groups, err := LoadStringGroups(filepath.Join(dir, cfg.Client.Strings))
-	if err != nil {
-		return err
-	}
-	files, err := groups.Files(dir)
-	if err != nil {
-		return err
-	}
+func (b *Bundle) addStrings(dir string, cfg *Config, files *StringFiles) error {
 	b.Manifest.Strings = map[string]map[string]string{}
 	for name, data := range files.Files {
 		lang, group, _ := strings.Cut(strings.TrimSuffix(name, ".js"), "-")
@@ -324,6 +414,11 @@ func (b *Bundle) Write(dir string) error {
 	if err := write("server.js", b.Server); err != nil {
 		return fmt.Errorf("assets: %w", err)
 	}
+	if b.ServerMap != nil {
+		if err := write("server.js.map", b.ServerMap); err != nil {
+			return fmt.Errorf("assets: %w", err)
+		}
+	}
 	if err := write("manifest.json", mj); err != nil {
 		return fmt.Errorf("assets: %w", err)
 	}
@@ -352,6 +447,9 @@ func Read(fsys fs.FS) (*Bundle, error) {
 	if b.Server, err = fs.ReadFile(fsys, "server.js"); err != nil {
 		return nil, fmt.Errorf("assets: %w", err)
 	}
+	if b.ServerMap, err = fs.ReadFile(fsys, "server.js.map"); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return nil, fmt.Errorf("assets: %w", err)
+	}
 	err = fs.WalkDir(fsys, "client", func(p string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() {
 			return err
@@ -377,4 +475,50 @@ func ReadCLDR(fsys fs.FS) (fs.FS, error) {
 		return nil, fmt.Errorf("assets: %w", err)
 	}
 	return cldr, nil
+}
+
+// BuildError is a build that failed: esbuild's messages, each at its
+// place in the source.
+type BuildError struct {
+	Messages []Message
+}
+
+// Message is one of esbuild's errors: its text, and where it is (File is
+// empty when esbuild names no place).
+type Message struct {
+	Text     string `json:"text"`
+	File     string `json:"file"`
+	Line     int    `json:"line"`
+	Column   int    `json:"column"`
+	LineText string `json:"lineText"`
+}
+
+func newBuildError(msgs []api.Message) *BuildError {
+	e := &BuildError{}
+	for _, m := range msgs {
+		out := Message{Text: m.Text}
+		if m.Location != nil {
+			out.File, out.Line, out.Column, out.LineText = m.Location.File, m.Location.Line, m.Location.Column, m.Location.LineText
+		}
+		e.Messages = append(e.Messages, out)
+	}
+	return e
+}
+
+// Error says every message as esbuild does: file:line:column, the text, and
+// the line it is about.
+func (e *BuildError) Error() string {
+	var b strings.Builder
+	b.WriteString("assets: build:")
+	for _, m := range e.Messages {
+		b.WriteString("\n")
+		if m.File != "" {
+			fmt.Fprintf(&b, "%s:%d:%d: ", m.File, m.Line, m.Column)
+		}
+		b.WriteString(m.Text)
+		if m.LineText != "" {
+			fmt.Fprintf(&b, "\n    %d | %s", m.Line, m.LineText)
+		}
+	}
+	return b.String()
 }

@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"sort"
+	"sync"
 	"strings"
 
 	"github.com/evanw/esbuild/pkg/api"
@@ -195,8 +196,27 @@ func (g *StringGroups) Files(root string) (*StringFiles, error) {
 	return out, nil
 }
 
+// currentStrings are the string files of the build running: the strings
+// change between two builds of one Builder.
+type currentStrings struct {
+	mu    sync.Mutex
+	files *StringFiles
+}
+
+func (c *currentStrings) set(f *StringFiles) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.files = f
+}
+
+func (c *currentStrings) get() *StringFiles {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.files
+}
+
 // stringsPlugin serves the module that says where the strings are.
-func stringsPlugin(publicPath string, files *StringFiles) api.Plugin {
+func stringsPlugin(publicPath string, files *currentStrings) api.Plugin {
 	return api.Plugin{
 		Name: "strings",
 		Setup: func(build api.PluginBuild) {
@@ -204,7 +224,7 @@ func stringsPlugin(publicPath string, files *StringFiles) api.Plugin {
 				return api.OnResolveResult{Path: args.Path, Namespace: "strings"}, nil
 			})
 			build.OnLoad(api.OnLoadOptions{Filter: `.*`, Namespace: "strings"}, func(args api.OnLoadArgs) (api.OnLoadResult, error) {
-				contents := fmt.Sprintf("export default %q;\n", publicPath+files.Dir())
+				contents := fmt.Sprintf("export default %q;\n", publicPath+files.get().Dir())
 				return api.OnLoadResult{Contents: &contents, Loader: api.LoaderJS}, nil
 			})
 		},

@@ -177,14 +177,14 @@ func escapeText(s string) string {
 }
 
 // paramValue quotes a parameter value (RFC 5545 section 3.2), such as a
-// CN. A quoted value may hold ':', ';' and ',' but not DQUOTE nor controls,
-// which RFC 5545 cannot escape: a double quote becomes a single one and
-// controls are dropped. A caret is doubled, as RFC 6868 reads "^n" and "^'"
-// as escapes. A backslash, legal but taken for an escape by some parsers,
-// is dropped; names hardly ever hold one.
+// CN, encoded as RFC 6868 says: a double quote, which RFC 5545 cannot hold
+// in a parameter, is written ^', a line break ^n and a caret ^^. A quoted
+// value may hold ':', ';' and ','. Other controls are dropped, as is a
+// backslash, legal but taken for an escape by some parsers; names hardly
+// ever hold one.
 func paramValue(s string) string {
-	s = strings.NewReplacer(`"`, `'`, `^`, `^^`, `\`, ``).Replace(stripControl(s))
-	return `"` + s + `"`
+	s = strings.NewReplacer("\r\n", "^n", "\n", "^n", "\r", "^n", `"`, `^'`, `^`, `^^`, `\`, ``).Replace(s)
+	return `"` + stripControl(s) + `"`
 }
 
 func stripControl(s string) string {

@@ -183,3 +183,82 @@ func TestOutlookZones(t *testing.T) {
 		t.Errorf("skipped %d, problems %v", cal.Skipped, cal.Problems)
 	}
 }
+
+// busyIn parses data in home and returns its busy time over window as
+// UTC wall-clock lines.
+func busyIn(t *testing.T, data string, home *time.Location, window Interval) (*Calendar, string) {
+	t.Helper()
+	cal, err := Parse([]byte(data), home)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return cal, show(cal.Busy(window), time.UTC)
+}
+
+// Real producers' slips cost what they spoil and no more: a rule written
+// with spaces and folded (Exchange's CDO) is read, a date that does not
+// read (Google's "20131210Z") drops that date and is counted, the rest of
+// the event stands.
+func TestTolerantOfRealProducers(t *testing.T) {
+	data := "BEGIN:VCALENDAR\r\nVERSION:2.0\r\n" +
+		"BEGIN:VEVENT\r\nUID:cdo\r\nDTSTART:20270301T080000Z\r\nDTEND:20270301T081500Z\r\n" +
+		"RRULE:FREQ=WEEKLY;COUNT=5;BYDAY=MO, TU, WE, TH,\r\n  FR;WKST=SU;\r\nEND:VEVENT\r\n" +
+		"BEGIN:VEVENT\r\nUID:google\r\nDTSTART:20270308T150000Z\r\nDTEND:20270308T160000Z\r\n" +
+		"RDATE:20270309T150000Z,20131210Z,20270310T150000Z\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n"
+	window := Interval{time.Date(2027, 3, 1, 0, 0, 0, 0, time.UTC), time.Date(2027, 3, 15, 0, 0, 0, 0, time.UTC)}
+	cal, got := busyIn(t, data, time.UTC, window)
+	want := "Mon 1 Mar 08:00 – Mon 1 Mar 08:15\nTue 2 Mar 08:00 – Tue 2 Mar 08:15\nWed 3 Mar 08:00 – Wed 3 Mar 08:15\n" +
+		"Thu 4 Mar 08:00 – Thu 4 Mar 08:15\nFri 5 Mar 08:00 – Fri 5 Mar 08:15\n" +
+		"Mon 8 Mar 15:00 – Mon 8 Mar 16:00\nTue 9 Mar 15:00 – Tue 9 Mar 16:00\nWed 10 Mar 15:00 – Wed 10 Mar 16:00\n"
+	if got != want {
+		t.Errorf("busy:\n%s\nwant:\n%s", got, want)
+	}
+	if cal.Skipped != 0 || cal.Dropped != 1 || len(cal.Problems) != 1 || cal.Problems[0].UID != "google" || !strings.Contains(cal.Problems[0].Err.Error(), "20131210Z") {
+		t.Errorf("skipped %d, dropped %d, problems %v", cal.Skipped, cal.Dropped, cal.Problems)
+	}
+}
+
+// RECURRENCE-ID;RANGE=THISANDFUTURE moves that occurrence and every later
+// one by the override's shift, with its length (RFC 5545 3.2.13); a
+// cancelled one ends the series there.
+func TestThisAndFuture(t *testing.T) {
+	loc := berlin(t)
+	series := "BEGIN:VEVENT\r\nUID:s\r\nDTSTART;TZID=Europe/Berlin:20270315T090000\r\nDTEND;TZID=Europe/Berlin:20270315T100000\r\nRRULE:FREQ=WEEKLY;COUNT=5\r\nEND:VEVENT\r\n"
+	moved := "BEGIN:VEVENT\r\nUID:s\r\nRECURRENCE-ID;RANGE=THISANDFUTURE;TZID=Europe/Berlin:20270329T090000\r\n" +
+		"DTSTART;TZID=Europe/Berlin:20270329T140000\r\nDTEND;TZID=Europe/Berlin:20270329T160000\r\nEND:VEVENT\r\n"
+	window := Interval{time.Date(2027, 3, 1, 0, 0, 0, 0, loc), time.Date(2027, 5, 1, 0, 0, 0, 0, loc)}
+	cal, err := Parse([]byte("BEGIN:VCALENDAR\r\n"+series+moved+"END:VCALENDAR\r\n"), loc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "Mon 15 Mar 09:00 – Mon 15 Mar 10:00\nMon 22 Mar 09:00 – Mon 22 Mar 10:00\n" +
+		"Mon 29 Mar 14:00 – Mon 29 Mar 16:00\nMon 5 Apr 14:00 – Mon 5 Apr 16:00\nMon 12 Apr 14:00 – Mon 12 Apr 16:00\n"
+	if got := show(cal.Busy(window), loc); got != want {
+		t.Errorf("moved from the 29th on:\n%s\nwant:\n%s", got, want)
+	}
+	cancelled := strings.Replace(moved, "END:VEVENT", "STATUS:CANCELLED\r\nEND:VEVENT", 1)
+	cal, err = Parse([]byte("BEGIN:VCALENDAR\r\n"+series+cancelled+"END:VCALENDAR\r\n"), loc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := show(cal.Busy(window), loc), "Mon 15 Mar 09:00 – Mon 15 Mar 10:00\nMon 22 Mar 09:00 – Mon 22 Mar 10:00\n"; got != want {
+		t.Errorf("cancelled from the 29th on:\n%s\nwant:\n%s", got, want)
+	}
+}
+
+// RDATE;VALUE=PERIOD blocks each period whole, not the event's length
+// from its start.
+func TestRDatePeriods(t *testing.T) {
+	loc := berlin(t)
+	data := "BEGIN:VCALENDAR\r\nBEGIN:VEVENT\r\nUID:p\r\nDTSTART;TZID=Europe/Berlin:20270405T090000\r\nDTEND;TZID=Europe/Berlin:20270405T093000\r\n" +
+		"RDATE;VALUE=PERIOD;TZID=Europe/Berlin:20270406T090000/20270406T123000,20270407T080000Z/PT2H\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n"
+	window := Interval{time.Date(2027, 4, 1, 0, 0, 0, 0, loc), time.Date(2027, 4, 10, 0, 0, 0, 0, loc)}
+	cal, err := Parse([]byte(data), loc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "Mon 5 Apr 09:00 – Mon 5 Apr 09:30\nTue 6 Apr 09:00 – Tue 6 Apr 12:30\nWed 7 Apr 10:00 – Wed 7 Apr 12:00\n"
+	if got := show(cal.Busy(window), loc); got != want || cal.Dropped != 0 {
+		t.Errorf("periods (%d dropped):\n%s\nwant:\n%s", cal.Dropped, got, want)
+	}
+}

@@ -86,6 +86,8 @@ type Source struct {
 	busy []Interval // every feed's busy time over [computed.Start, computed.End), merged
 	// computed is the span busy covers.
 	computed Interval
+	// recomputing serialises recompute.
+	recomputing sync.Mutex
 }
 
 // feed is one URL's state.
@@ -179,12 +181,18 @@ func (s *Source) Load(ctx context.Context) error {
 	return nil
 }
 
-// Refresh fetches every feed once and works the busy time out again.
+// Refresh fetches every feed once, side by side, and works the busy time
+// out again as each one is done: a feed that hangs until its timeout
+// delays no other. It returns when every fetch is done.
 func (s *Source) Refresh(ctx context.Context) {
+	var wg sync.WaitGroup
 	for _, f := range s.feeds {
-		s.fetch(ctx, f)
+		wg.Go(func() {
+			s.fetch(ctx, f)
+			s.recompute()
+		})
 	}
-	s.recompute()
+	wg.Wait()
 }
 
 // fetch gets f, keeping the last good copy when anything goes wrong.
@@ -237,8 +245,8 @@ func (s *Source) logProblems(f *feed, cal *Calendar) {
 	for _, p := range cal.Problems {
 		s.cfg.Logger.Warn("calendar event not read", "feed", f.name, "uid", p.UID, "error", p.Err.Error())
 	}
-	if cal.Skipped > 0 {
-		s.cfg.Logger.Warn("calendar feed has events that could not be read", "feed", f.name, "skipped", cal.Skipped)
+	if cal.Skipped > 0 || cal.Dropped > 0 {
+		s.cfg.Logger.Warn("calendar feed has events or values that could not be read", "feed", f.name, "events_skipped", cal.Skipped, "values_dropped", cal.Dropped)
 	}
 }
 
@@ -320,6 +328,10 @@ INSERT INTO calendar_feeds (feed_key, host, body, etag, last_modified, fetched_a
 
 // recompute works out the busy time of every feed over the span ahead.
 func (s *Source) recompute() {
+	// One at a time: two feeds done together must not leave the older
+	// result in place.
+	s.recomputing.Lock()
+	defer s.recomputing.Unlock()
 	now := s.cfg.Now()
 	span := Interval{now.Add(-48 * time.Hour), now.Add(s.cfg.Ahead)}
 	s.mu.RLock()
@@ -381,6 +393,7 @@ type FeedStatus struct {
 	FailingSince time.Time // zero while it is up to date
 	LastError    string
 	Skipped      int // events of the copy in use that could not be read
+	Dropped      int // values left out of the events that were read
 }
 
 // Status returns the state of every feed.
@@ -394,7 +407,7 @@ func (s *Source) Status() []FeedStatus {
 	for i, f := range s.feeds {
 		out[i] = FeedStatus{Name: f.name, Loaded: f.cal != nil, LoadedAt: f.loadedAt, FailingSince: f.failingSince, LastError: f.lastError}
 		if f.cal != nil {
-			out[i].Skipped = f.cal.Skipped
+			out[i].Skipped, out[i].Dropped = f.cal.Skipped, f.cal.Dropped
 		}
 	}
 	return out

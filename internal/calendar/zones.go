@@ -118,11 +118,13 @@ func loadIANA(tzid string) (*time.Location, error) {
 	return nil, fmt.Errorf("unknown zone %q", tzid)
 }
 
-// dateValue is one value of a date or date-time property.
+// dateValue is one value of a date, date-time or period property.
 type dateValue struct {
 	wall time.Time // wall-clock fields, location UTC
 	zone zone
 	date bool // a DATE: a whole day in the consultancy's zone
+	// end is a PERIOD's end as wall-clock time in zone; zero otherwise.
+	end time.Time
 }
 
 const (
@@ -130,52 +132,86 @@ const (
 	dateTimeLayout = "20060102T150405"
 )
 
-// values reads the dates or date-times of prop, a comma-separated list
-// (EXDATE and RDATE may hold several; a PERIOD counts by its start).
-func (z *zones) values(prop *ical.Prop) ([]dateValue, error) {
+// values reads the dates, date-times or periods of prop, a comma-separated
+// list (EXDATE and RDATE may hold several). A value that does not read is
+// left out and its error listed in bad; err is for the whole property (a
+// zone that cannot be read).
+func (z *zones) values(prop *ical.Prop) (out []dateValue, bad []error, err error) {
 	valueType := strings.ToUpper(prop.Params.Get(ical.ParamValue))
 	var zn zone
 	if tzid := prop.Params.Get(ical.PropTimezoneID); tzid != "" {
-		var err error
 		if zn, err = z.byID(tzid); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 	}
-	var out []dateValue
 	for raw := range strings.SplitSeq(prop.Value, ",") {
 		raw = strings.TrimSpace(raw)
-		if start, _, ok := strings.Cut(raw, "/"); ok {
-			raw = start
+		start, end, period := strings.Cut(raw, "/")
+		v, err := z.value(start, valueType, zn)
+		if err == nil && period {
+			v.end, err = z.periodEnd(v, end, zn)
 		}
-		switch {
-		case valueType == "DATE" || len(raw) == len(dateLayout):
-			d, err := time.Parse(dateLayout, raw)
-			if err != nil {
-				return nil, err
-			}
-			out = append(out, dateValue{wall: d, zone: z.home, date: true})
-		case strings.HasSuffix(raw, "Z") || strings.HasSuffix(raw, "z"):
-			t, err := time.Parse(dateTimeLayout, raw[:len(raw)-1])
-			if err != nil {
-				return nil, err
-			}
-			out = append(out, dateValue{wall: t, zone: z.utc})
-		default:
-			t, err := time.Parse(dateTimeLayout, raw)
-			if err != nil {
-				return nil, err
-			}
-			v := dateValue{wall: t, zone: zn}
-			if v.zone == nil {
-				v.zone = z.home // floating: the consultancy's own clock
-			}
-			out = append(out, v)
+		if err != nil {
+			bad = append(bad, fmt.Errorf("%s value %q: %w", prop.Name, raw, err))
+			continue
 		}
+		out = append(out, v)
 	}
-	if len(out) == 0 {
-		return nil, errors.New("no value")
+	return out, bad, nil
+}
+
+// single reads a property that holds one date or date-time (DTSTART,
+// DTEND, RECURRENCE-ID).
+func (z *zones) single(prop *ical.Prop) (dateValue, error) {
+	values, bad, err := z.values(prop)
+	switch {
+	case err != nil:
+		return dateValue{}, err
+	case len(bad) > 0:
+		return dateValue{}, bad[0]
+	case len(values) != 1 || !values[0].end.IsZero():
+		return dateValue{}, fmt.Errorf("%s: not one date or date-time", prop.Name)
 	}
-	return out, nil
+	return values[0], nil
+}
+
+// value reads one date or date-time, in zn when it is neither a date nor
+// in UTC.
+func (z *zones) value(raw, valueType string, zn zone) (dateValue, error) {
+	switch {
+	case valueType == "DATE" || len(raw) == len(dateLayout):
+		d, err := time.Parse(dateLayout, raw)
+		return dateValue{wall: d, zone: z.home, date: true}, err
+	case strings.HasSuffix(raw, "Z") || strings.HasSuffix(raw, "z"):
+		t, err := time.Parse(dateTimeLayout, raw[:len(raw)-1])
+		return dateValue{wall: t, zone: z.utc}, err
+	}
+	t, err := time.Parse(dateTimeLayout, raw)
+	if zn == nil {
+		zn = z.home // floating: the consultancy's own clock
+	}
+	return dateValue{wall: t, zone: zn}, err
+}
+
+// periodEnd reads the end of a PERIOD (RFC 5545 3.3.9), a date-time or a
+// duration, as wall-clock time in start's zone.
+func (z *zones) periodEnd(start dateValue, raw string, zn zone) (time.Time, error) {
+	if strings.HasPrefix(strings.TrimLeft(raw, "+"), "P") {
+		d, err := (&ical.Prop{Value: raw}).Duration()
+		if err != nil || d <= 0 {
+			return time.Time{}, fmt.Errorf("period length %q", raw)
+		}
+		return start.wall.Add(d), nil
+	}
+	end, err := z.value(raw, "", zn)
+	if err != nil || end.date {
+		return time.Time{}, fmt.Errorf("period end %q", raw)
+	}
+	w := start.zone.wall(end.zone.instant(end.wall))
+	if !w.After(start.wall) {
+		return time.Time{}, fmt.Errorf("period ends before it starts")
+	}
+	return w, nil
 }
 
 // vtimezone is a zone defined by the feed itself (RFC 5545 3.6.5), as
@@ -225,7 +261,7 @@ func readVTimezone(c *ical.Component) (*vtimezone, error) {
 		}
 		onsets := []time.Time{start}
 		if rule := o.Props.Get(ical.PropRecurrenceRule); rule != nil {
-			opt, err := rrule.StrToROption(rule.Value)
+			opt, err := rrule.StrToROption(normaliseRule(rule.Value))
 			if err != nil {
 				return nil, err
 			}

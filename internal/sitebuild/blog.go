@@ -1,7 +1,6 @@
 package sitebuild
 
 import (
-	"context"
 	"fmt"
 	"io/fs"
 	"net/http"
@@ -211,31 +210,16 @@ func (s *Build) blogPages(lang site.Language) ([]page, error) {
 	return pages, nil
 }
 
-// blogJobs returns the work of prerendering lang's blog pages and feed,
-// each job safe to run beside the others.
-func (s *Build) blogJobs(ctx context.Context, lang site.Language) []func() error {
+// planBlog plans lang's blog pages.
+func (s *Build) planBlog(lang site.Language) error {
 	pages, err := s.blogPages(lang)
 	if err != nil {
-		return []func() error{func() error { return fmt.Errorf("blog (%s): %w", lang.Code, err) }}
+		return fmt.Errorf("blog (%s): %w", lang.Code, err)
 	}
-	jobs := make([]func() error, 0, len(pages)+1)
 	for _, p := range pages {
-		jobs = append(jobs, func() error {
-			if err := s.prerender(ctx, p); err != nil {
-				return err
-			}
-			// A request's path arrives decoded ("/fr/blog/tag/stratégie");
-			// the client asks for the encoded form it routes on.
-			if decoded, err := url.PathUnescape(p.path); err == nil && decoded != p.path {
-				s.mu.Lock()
-				defer s.mu.Unlock()
-				s.pages[decoded] = s.pages[p.path]
-				s.payloads[decoded] = s.payloads[p.path]
-			}
-			return nil
-		})
+		s.addPage(p)
 	}
-	return append(jobs, func() error { return s.buildFeed(lang) })
+	return nil
 }
 
 // buildFeed builds lang's Atom feed, if lang has posts.

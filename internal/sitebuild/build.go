@@ -12,9 +12,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io/fs"
-	"mime"
 	"net/http"
-	"path"
 	"sync"
 	"time"
 
@@ -40,11 +38,16 @@ type Options struct {
 	// ImageCopies holds the WebP copies of the content's pictures that the
 	// build wrote (internal/images); nil: each is encoded on first use.
 	ImageCopies fs.FS
+	// Lazy makes New return before any page is rendered: each renders on
+	// its first request, or when Prerender reaches it. Otherwise New
+	// renders every page and fails when one fails.
+	Lazy bool
 }
 
 // Build is one build of the whole site: content, bundles, and every page
-// that depends only on (path, language, content), rendered once. In -dev
-// mode a new Build replaces the old one when a file changes.
+// that depends only on (path, language, content), each rendered once, on
+// its first request or by Prerender. In -dev mode a new Build replaces the
+// old one when a file changes.
 type Build struct {
 	Info    *site.Info
 	Locales *site.Locales
@@ -70,24 +73,22 @@ type Build struct {
 	shareByPage map[string]string
 	shareImages map[string]*shareImage
 	mu          sync.Mutex                  // guards the maps below while the site is built
-	index       []page                      // every prerendered page, for the sitemap
-	files       map[string]*render.Resource // sitemap, robots.txt, manifest, icons
-	pages       map[string]*render.Resource // canonical path -> HTML
-	payloads    map[string]*render.Resource // canonical path -> payload JSON
-	notFound    map[string]*render.Resource // language -> the 404 page
-	assets      map[string]*render.Resource // name under /assets/ -> file
+	index       []page                      // every page with a path, for the sitemap
+	files       map[string]*render.Resource // sitemap, robots.txt, manifest, icons, made by filesOnce
+	filesOnce   once
+	pages       map[string]*lazyPage        // canonical path (and decoded) -> document and payload
+	notFound    map[string]*lazyPage        // language -> the 404 page, whose payload /api/page answers for any path that holds no page
+	assets      map[string]*lazyAsset       // name under /assets/ -> file
 	feeds       map[string]*render.Resource // path -> Atom feed of a language's blog
 
-	// notFoundData is the payload of the 404 page, by language, which
-	// /api/page answers for any path that holds no page.
-	notFoundData map[string]*render.Resource
 	// contactAnswers are the home pages answering a contact form post
 	// whose outcome shows nothing of the post, by language and status.
-	contactAnswers map[string]map[int]*render.Resource
+	contactAnswers map[string]map[int]*lazyAnswers
 }
 
-// New loads the content (the files of content/) and renders every static
-// page in every language with engine.
+// New loads the content (the files of content/) and plans every page in
+// every language, rendered with engine: at once, or on demand with
+// opts.Lazy.
 func New(ctx context.Context, contentFS fs.FS, bundle *assets.Bundle, engine *render.Engine, opts Options) (*Build, error) {
 	info, err := site.Load(contentFS, "site.json")
 	if err != nil {
@@ -128,125 +129,60 @@ func New(ctx context.Context, contentFS fs.FS, bundle *assets.Bundle, engine *re
 	s := &Build{
 		Info: info, Locales: locales, StaffLocales: staffLocales, Dates: dates, Bundle: bundle, Engine: engine, opts: opts,
 		legal:    docs,
-		pages:    map[string]*render.Resource{},
-		payloads: map[string]*render.Resource{},
-		notFound: map[string]*render.Resource{},
-		assets:   map[string]*render.Resource{},
+		pages:    map[string]*lazyPage{},
+		notFound: map[string]*lazyPage{},
+		assets:   map[string]*lazyAsset{},
 		blog:     posts,
 		work:     studies,
 		team:     people,
 		images:   contentImgs,
 		feeds:    map[string]*render.Resource{},
 
-		notFoundData:   map[string]*render.Resource{},
-		contactAnswers: map[string]map[int]*render.Resource{},
+		contactAnswers: map[string]map[int]*lazyAnswers{},
 	}
 	s.planShareImages()
-	var jobs []func() error
 	for name, data := range bundle.Client {
-		jobs = append(jobs, func() error {
-			ctype := mime.TypeByExtension(path.Ext(name))
-			if ctype == "" {
-				ctype = "application/octet-stream"
-			}
-			r := render.NewResource(ctype, "public, max-age=31536000, immutable", http.StatusOK, data)
-			s.mu.Lock()
-			s.assets[name] = r
-			s.mu.Unlock()
-			return nil
-		})
+		s.assets[name] = s.newLazyAsset(name, data)
 	}
+	s.filesOnce.fill = func(context.Context) error { return s.buildFiles() }
+	var jobs []func() error
 	for _, lang := range info.Languages {
 		for _, p := range s.staticPages(lang) {
-			jobs = append(jobs, func() error { return s.prerender(ctx, p) })
+			s.addPage(p)
 		}
-		jobs = append(jobs, s.blogJobs(ctx, lang)...)
-		jobs = append(jobs, s.workJobs(ctx, lang)...)
-		jobs = append(jobs, s.teamJobs(ctx, lang)...)
-		jobs = append(jobs, s.contactAnswerJobs(ctx, lang)...)
-		jobs = append(jobs, func() error {
-			// A missing page's payload says so too: the client navigation
-			// that fetches it shows the page for a 404.
-			r, d, err := s.renderPage(ctx, s.notFoundPage(lang, lang.LocalPath("/404")), http.StatusNotFound)
-			if err != nil {
-				return err
-			}
-			s.mu.Lock()
-			s.notFound[lang.Code] = r
-			s.notFoundData[lang.Code] = d
-			s.mu.Unlock()
-			return nil
-		})
+		if err := s.planBlog(lang); err != nil {
+			return nil, err
+		}
+		jobs = append(jobs, func() error { return s.buildFeed(lang) })
+		if err := s.planWork(lang); err != nil {
+			return nil, err
+		}
+		if err := s.planTeam(lang); err != nil {
+			return nil, err
+		}
+		s.addContactAnswers(lang)
+		// A missing page's payload says so too: the client navigation
+		// that fetches it shows the page for a 404.
+		s.notFound[lang.Code] = s.newLazyPage(s.notFoundPage(lang, lang.LocalPath("/404")), http.StatusNotFound)
 	}
-	var images map[string]*render.Resource
-	jobs = append([]func() error{func() (err error) {
-		images, err = s.brandImages()
-		return err
-	}}, jobs...)
 	if err := parallel(engine.Size(), jobs); err != nil {
 		return nil, err
 	}
-	if err := s.buildFiles(images); err != nil {
-		return nil, err
+	if !opts.Lazy {
+		if err := s.Prerender(ctx); err != nil {
+			return nil, err
+		}
 	}
 	return s, nil
 }
 
-func (s *Build) prerender(ctx context.Context, p page) error {
-	page, data, err := s.renderPage(ctx, p, http.StatusOK)
-	if err != nil {
-		return err
-	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.pages[p.path] = page
-	s.payloads[p.path] = data
-	s.index = append(s.index, p)
-	return nil
-}
-
-// renderPage renders p: its document, answered with p's status, and its
-// payload, answered with payloadStatus.
-func (s *Build) renderPage(ctx context.Context, p page, payloadStatus int) (doc, payload *render.Resource, err error) {
-	html, err := s.document(ctx, p)
-	if err != nil {
-		return nil, nil, err
-	}
+// payloadResource is p's payload, answered with status.
+func (s *Build) payloadResource(p page, status int) (*render.Resource, error) {
 	data, err := json.Marshal(s.payload(p))
 	if err != nil {
-		return nil, nil, fmt.Errorf("payload of %s: %w", p.path, err)
+		return nil, fmt.Errorf("payload of %s: %w", p.path, err)
 	}
-	return render.NewResource("text/html; charset=utf-8", "no-cache", p.status, html),
-		render.NewResource("application/json", "no-cache", payloadStatus, data), nil
-}
-
-// parallel runs jobs on n goroutines (the render pool's size: more would
-// only wait for a runtime) and returns the first error.
-func parallel(n int, jobs []func() error) error {
-	work := make(chan func() error)
-	errs := make(chan error, len(jobs))
-	var wg sync.WaitGroup
-	for range max(n, 1) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for job := range work {
-				errs <- job()
-			}
-		}()
-	}
-	for _, job := range jobs {
-		work <- job
-	}
-	close(work)
-	wg.Wait()
-	close(errs)
-	for err := range errs {
-		if err != nil {
-			return err
-		}
-	}
-	return nil
+	return render.NewResource("application/json", "no-cache", status, data), nil
 }
 
 // document renders a page into its full HTML document.

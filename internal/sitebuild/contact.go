@@ -2,13 +2,10 @@ package sitebuild
 
 import (
 	"context"
-	"maps"
 	"net/http"
 
 	"github.com/northbeam/site/internal/contact"
-	"github.com/northbeam/site/internal/site"
 	"github.com/northbeam/site/internal/work"
-	"github.com/northbeam/site/render"
 )
 
 // Without JavaScript the contact form is a plain HTML form post, answered
@@ -98,40 +95,6 @@ func answeredAtStart() [][]int {
 		{http.StatusBadRequest, http.StatusRequestEntityTooLarge},
 		{http.StatusTooManyRequests},
 	}
-}
-
-// contactAnswerJobs render the pages of the answeredAtStart outcomes in
-// lang.
-func (s *Build) contactAnswerJobs(ctx context.Context, lang site.Language) []func() error {
-	var jobs []func() error
-	for _, statuses := range answeredAtStart() {
-		jobs = append(jobs, func() error {
-			html, err := s.document(ctx, s.contactFormPage(lang.Code, ContactOutcome{Status: statuses[0]}.form()))
-			if err != nil {
-				return err
-			}
-			answers := make(map[int]*render.Resource, len(statuses))
-			for _, status := range statuses {
-				answers[status] = render.NewAnswer("text/html; charset=utf-8", status, html)
-			}
-			s.mu.Lock()
-			defer s.mu.Unlock()
-			if s.contactAnswers[lang.Code] == nil {
-				s.contactAnswers[lang.Code] = map[int]*render.Resource{}
-			}
-			maps.Copy(s.contactAnswers[lang.Code], answers)
-			return nil
-		})
-	}
-	return jobs
-}
-
-// ContactAnswer returns the page answering a contact form post whose
-// outcome has status, in the language with code lang, when it was rendered
-// at start: the outcomes whose page shows nothing of the post.
-func (s *Build) ContactAnswer(lang string, status int) (*render.Resource, bool) {
-	r, ok := s.contactAnswers[lang][status]
-	return r, ok
 }
 
 // RenderContactAnswer renders the home page of lang showing the outcome of

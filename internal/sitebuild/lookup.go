@@ -1,6 +1,7 @@
 package sitebuild
 
 import (
+	"context"
 	"maps"
 	"slices"
 
@@ -16,42 +17,13 @@ import (
 // and canonical (see handlers): a blog tag's page is found under its
 // decoded path as under the percent-encoded one the client routes on.
 
-// Page returns the prerendered HTML document of the page at path.
-func (s *Build) Page(path string) (*render.Resource, bool) {
-	r, ok := s.pages[path]
-	return r, ok
-}
-
-// Payload returns the payload of the page at path: the JSON its document
-// carries, which a client navigation fetches.
-func (s *Build) Payload(path string) (*render.Resource, bool) {
-	r, ok := s.payloads[path]
-	return r, ok
-}
-
-// NotFound returns the not-found page of the language with code lang,
-// served with status 404; the default language's for a code the site
-// does not have.
-func (s *Build) NotFound(lang string) *render.Resource {
-	if r, ok := s.notFound[lang]; ok {
-		return r
-	}
-	return s.notFound[s.Info.DefaultLanguage]
-}
-
-// NotFoundPayload returns the payload of the not-found page in lang (as
-// NotFound), which names no path: the client knows which it asked for.
-func (s *Build) NotFoundPayload(lang string) *render.Resource {
-	if r, ok := s.notFoundData[lang]; ok {
-		return r
-	}
-	return s.notFoundData[s.Info.DefaultLanguage]
-}
-
 // Asset returns the client file named name under the assets' URL prefix.
 func (s *Build) Asset(name string) (*render.Resource, bool) {
-	r, ok := s.assets[name]
-	return r, ok
+	a, ok := s.assets[name]
+	if !ok {
+		return nil, false
+	}
+	return a.resource(), true
 }
 
 // Feed returns the Atom feed at path (FeedPath), when its language has
@@ -63,6 +35,9 @@ func (s *Build) Feed(path string) (*render.Resource, bool) {
 
 // File returns the file at path among those FilePaths lists.
 func (s *Build) File(path string) (*render.Resource, bool) {
+	if s.filesOnce.do(context.Background()) != nil {
+		return nil, false
+	}
 	r, ok := s.files[path]
 	return r, ok
 }
@@ -71,6 +46,9 @@ func (s *Build) File(path string) (*render.Resource, bool) {
 // sitemap, robots.txt, the web app manifest, the icons and the default
 // share image.
 func (s *Build) FilePaths() []string {
+	if s.filesOnce.do(context.Background()) != nil {
+		return nil
+	}
 	return slices.Sorted(maps.Keys(s.files))
 }
 

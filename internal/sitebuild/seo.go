@@ -141,7 +141,11 @@ func (s *Build) authorLD(lang site.Language, name string) map[string]string {
 }
 
 // buildFiles makes the sitemap, robots.txt, the manifest and the images.
-func (s *Build) buildFiles(images map[string]*render.Resource) error {
+func (s *Build) buildFiles() error {
+	images, err := s.brandImages()
+	if err != nil {
+		return err
+	}
 	s.files = map[string]*render.Resource{}
 	sitemap, err := s.sitemap()
 	if err != nil {
@@ -174,8 +178,8 @@ func (s *Build) buildFiles(images map[string]*render.Resource) error {
 	return nil
 }
 
-// brandImages draws the icons and the default share image, and runs beside
-// the pages' renders at start: drawing takes as long as several pages.
+// brandImages draws the icons and the default share image: on their first
+// request or by Prerender, as drawing takes as long as several pages.
 func (s *Build) brandImages() (map[string]*render.Resource, error) {
 	const day = "public, max-age=86400"
 	files := map[string]*render.Resource{}

@@ -1,7 +1,6 @@
 package sitebuild
 
 import (
-	"context"
 	"io/fs"
 	"net/http"
 
@@ -91,19 +90,16 @@ func (s *Build) personURL(lang site.Language, name string) string {
 	return ""
 }
 
-// teamJobs prerender lang's people's pages.
-func (s *Build) teamJobs(ctx context.Context, lang site.Language) []func() error {
-	var jobs []func() error
+// planTeam plans lang's people's pages.
+func (s *Build) planTeam(lang site.Language) error {
 	for _, person := range s.team.People(lang.Code) {
-		jobs = append(jobs, func() error {
-			p, err := s.personPage(lang, person.Slug)
-			if err != nil {
-				return err
-			}
-			return s.prerender(ctx, p)
-		})
+		p, err := s.personPage(lang, person.Slug)
+		if err != nil {
+			return err
+		}
+		s.addPage(p)
 	}
-	return jobs
+	return nil
 }
 
 // personLD describes a person's page: a ProfilePage about a Person who

@@ -1,7 +1,6 @@
 package sitebuild
 
 import (
-	"context"
 	"io/fs"
 	"net/http"
 	"net/url"
@@ -87,19 +86,16 @@ func (s *Build) studyPage(lang site.Language, slug string) (page, error) {
 	}, nil
 }
 
-// workJobs prerender lang's case studies.
-func (s *Build) workJobs(ctx context.Context, lang site.Language) []func() error {
-	var jobs []func() error
+// planWork plans lang's case studies.
+func (s *Build) planWork(lang site.Language) error {
 	for _, st := range s.work.Studies(lang.Code) {
-		jobs = append(jobs, func() error {
-			p, err := s.studyPage(lang, st.Slug)
-			if err != nil {
-				return err
-			}
-			return s.prerender(ctx, p)
-		})
+		p, err := s.studyPage(lang, st.Slug)
+		if err != nil {
+			return err
+		}
+		s.addPage(p)
 	}
-	return jobs
+	return nil
 }
 
 // studyLD describes a case study as an Article about the client's

@@ -1,0 +1,176 @@
+package main
+
+import (
+	"context"
+	_ "embed" // the Node half of the render bench
+	"encoding/json"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"syscall"
+	"time"
+
+	"github.com/northbeam/site/internal/assets"
+	"github.com/northbeam/site/internal/sitebuild"
+	"github.com/northbeam/site/render"
+)
+
+//go:embed render_node.mjs
+var renderNode []byte
+
+// renderSample is one page type's payload, rendered by both engines.
+type renderSample struct {
+	Name    string `json:"name"`
+	Payload string `json:"payload"`
+}
+
+// renderTimes is what one engine measured of one page type: the wall time
+// of each render, the process's CPU time per render, and the HTML.
+type renderTimes struct {
+	MS   []float64 `json:"ms"`
+	CPU  float64   `json:"cpu"`
+	HTML string    `json:"html"`
+}
+
+// renderBench times one render of each page type in goja, through the
+// render engine the site uses, and in Node, which evaluates the same
+// server bundle and calls its renderPage with the same payload, and prints
+// both side by side with their ratio: the gap that goja's interpreter
+// costs against a JIT on the same JavaScript.
+//
+// The ratio is taken on CPU time per render, each process's own (all its
+// threads, so Go's and V8's collectors count): on a machine that other
+// work loads, wall time measures the waiting too, CPU time what the render
+// cost. The wall time's median is printed beside it.
+func renderBench(root string, warmup, samples int) error {
+	fmt.Println("building the bundles and the site's payloads...")
+	bundle, err := assets.Build(root)
+	if err != nil {
+		return err
+	}
+	quiet := slog.New(slog.NewTextHandler(io.Discard, nil))
+	engine, err := render.NewEngine(bundle.Server, render.Options{Runtimes: 1, Logger: quiet})
+	if err != nil {
+		return err
+	}
+	site, err := sitebuild.New(context.Background(), os.DirFS(filepath.Join(root, "content")), bundle, engine,
+		sitebuild.Options{BaseURL: "https://example.test"})
+	if err != nil {
+		return err
+	}
+	var samplesIn []renderSample
+	for _, p := range pages {
+		r, ok := site.Payload(p.path)
+		if !ok {
+			r = site.NotFoundPayload(site.Info.DefaultLanguage)
+		}
+		samplesIn = append(samplesIn, renderSample{p.name, string(r.Body)})
+	}
+
+	node, err := nodeRenders(bundle.Server, samplesIn, warmup, samples)
+	if err != nil {
+		return err
+	}
+	fmt.Printf("\nrender time per page type: CPU time per render over %d renders (after %d unmeasured of every page type), and the median wall time\n", samples, warmup)
+	fmt.Printf("  %-12s %9s %9s %7s   %9s %9s  %s\n", "page", "goja CPU", "Node CPU", "ratio", "goja wall", "Node wall", "same HTML")
+	// As in Node, every page type is rendered before any is measured.
+	for range warmup {
+		for _, s := range samplesIn {
+			if _, err := engine.Render(context.Background(), []byte(s.Payload)); err != nil {
+				return fmt.Errorf("%s: %w", s.Name, err)
+			}
+		}
+	}
+	var worst float64
+	for _, s := range samplesIn {
+		g, err := gojaRenders(engine, s.Payload, samples)
+		if err != nil {
+			return fmt.Errorf("%s: %w", s.Name, err)
+		}
+		n := node[s.Name]
+		ratio := g.CPU / n.CPU
+		worst = max(worst, ratio)
+		same := "yes"
+		if g.HTML != n.HTML {
+			same = "NO"
+		}
+		fmt.Printf("  %-12s %6.2f ms %6.2f ms %6.1f×   %6.2f ms %6.2f ms  %s\n", s.Name, g.CPU, n.CPU, ratio, median(g.MS), median(n.MS), same)
+	}
+	fmt.Printf("  worst ratio %.1f×   goal: goja at most 8× Node  %s\n", worst, verdict(worst <= 8))
+	return nil
+}
+
+// gojaRenders times renders of one payload by the engine.
+func gojaRenders(e *render.Engine, payload string, samples int) (renderTimes, error) {
+	var t renderTimes
+	pj := []byte(payload)
+	cpu0 := cpuTime()
+	for range samples {
+		start := time.Now()
+		html, err := e.Render(context.Background(), pj)
+		if err != nil {
+			return t, err
+		}
+		t.MS = append(t.MS, float64(time.Since(start).Nanoseconds())/1e6)
+		t.HTML = html
+	}
+	t.CPU = float64((cpuTime() - cpu0).Nanoseconds()) / 1e6 / float64(samples)
+	return t, nil
+}
+
+// cpuTime is the CPU time the process has used, all its threads.
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	_ = syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// nodeRenders runs render_node.mjs on the server bundle and the payloads.
+func nodeRenders(serverBundle []byte, in []renderSample, warmup, samples int) (map[string]renderTimes, error) {
+	dir := *renderKeep
+	if dir == "" {
+		tmp, err := os.MkdirTemp("", "render-bench-")
+		if err != nil {
+			return nil, err
+		}
+		defer func() { _ = os.RemoveAll(tmp) }()
+		dir = tmp
+	} else if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, err
+	}
+	pj, err := json.Marshal(in)
+	if err != nil {
+		return nil, err
+	}
+	files := map[string][]byte{"server.js": serverBundle, "payloads.json": pj, "render.mjs": renderNode}
+	for name, data := range files {
+		if err := os.WriteFile(filepath.Join(dir, name), data, 0o600); err != nil {
+			return nil, err
+		}
+	}
+	cmd := exec.Command("node", "render.mjs", "server.js", "payloads.json", fmt.Sprint(warmup), fmt.Sprint(samples))
+	cmd.Dir = dir
+	cmd.Stderr = os.Stderr
+	out, err := cmd.Output()
+	if err != nil {
+		return nil, fmt.Errorf("node: %w", err)
+	}
+	var times map[string]renderTimes
+	if err := json.Unmarshal(out, &times); err != nil {
+		return nil, fmt.Errorf("node's answer: %w", err)
+	}
+	return times, nil
+}
+
+func median(xs []float64) float64 {
+	s := slices.Clone(xs)
+	slices.Sort(s)
+	if len(s) == 0 {
+		return 0
+	}
+	return s[len(s)/2]
+}

@@ -1,0 +1,62 @@
+package handlers
+
+import (
+	"context"
+	"net/http"
+	"strings"
+	"testing"
+
+	"github.com/northbeam/site/internal/sitebuild"
+	"github.com/northbeam/site/internal/sitetest"
+	"github.com/northbeam/site/render"
+)
+
+// TestPagesRenderOnFirstRequest: a build made without rendering answers a
+// page by rendering it on its first request, once; /readyz fails while the
+// rest are rendered behind, and answers once they are.
+func TestPagesRenderOnFirstRequest(t *testing.T) {
+	shared := sitetest.Site(t)
+	engine, err := render.NewEngine(shared.Bundle.Server, render.Options{Logger: sitetest.QuietLog()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := sitebuild.New(context.Background(), sitetest.Content(), shared.Bundle, engine, sitebuild.Options{BaseURL: sitetest.BaseURL, Lazy: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rendered, _ := engine.Counts(); rendered != 0 {
+		t.Fatalf("a lazy build rendered %d pages, want none", rendered)
+	}
+	srv := NewServer(s, Services{Log: sitetest.QuietLog()})
+	h := New(srv)
+	done := srv.Prerendering()
+	if res := sitetest.Get(t, h, "/readyz"); res.Code != http.StatusServiceUnavailable || !strings.Contains(res.Body.String(), "rendering the pages") {
+		t.Errorf("/readyz while rendering: %d %q, want 503 naming the rendering", res.Code, res.Body.String())
+	}
+	for range 2 {
+		res := sitetest.Get(t, h, "/fr/team")
+		if res.Code != http.StatusOK || !strings.Contains(res.Body.String(), `lang="fr"`) {
+			t.Fatalf("/fr/team: %d, want the French team page", res.Code)
+		}
+		if rendered, _ := engine.Counts(); rendered != 1 {
+			t.Errorf("after asking for /fr/team: %d renders, want 1 (rendered once, then cached)", rendered)
+		}
+	}
+	// A client navigation takes no render: the payload is written by Go.
+	if res := sitetest.Get(t, h, "/api/page?path=/de/team"); res.Code != http.StatusOK {
+		t.Errorf("/api/page for /de/team: %d", res.Code)
+	}
+	if rendered, _ := engine.Counts(); rendered != 1 {
+		t.Errorf("a payload rendered a page: %d renders", rendered)
+	}
+	if err := s.Prerender(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	done()
+	if got, planned := s.Rendered(); got != planned || planned < 100 {
+		t.Errorf("after Prerender: %d of %d pages rendered", got, planned)
+	}
+	if res := sitetest.Get(t, h, "/readyz"); res.Code != http.StatusOK {
+		t.Errorf("/readyz after rendering: %d %q", res.Code, res.Body.String())
+	}
+}

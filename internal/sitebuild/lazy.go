@@ -1,0 +1,286 @@
+package sitebuild
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"maps"
+	"mime"
+	"net/http"
+	"net/url"
+	"path"
+	"sync"
+	"sync/atomic"
+
+	"github.com/northbeam/site/internal/site"
+	"github.com/northbeam/site/render"
+)
+
+// A Build knows every page it serves as soon as it is made, and renders
+// each on its first request (or when Prerender reaches it), once: a start
+// or a -dev rebuild does not wait for goja to render the whole site
+// (docs/ARCHITECTURE.md, Rendering).
+
+// once runs fill the first time it is asked, and answers its error to
+// every later asker. The render runs without the first asker's
+// cancellation: a visitor who leaves does not spoil the page for the next.
+type once struct {
+	o    sync.Once
+	fill func(ctx context.Context) error
+	err  error
+	done atomic.Bool
+}
+
+func (l *once) do(ctx context.Context) error {
+	l.o.Do(func() {
+		l.err = l.fill(context.WithoutCancel(ctx))
+		l.done.Store(true)
+	})
+	return l.err
+}
+
+// lazyPage is a page with its document and payload, each made on first
+// use: a client navigation needs only the payload, which takes no render.
+type lazyPage struct {
+	p         page
+	doc, data once
+	html      *render.Resource
+	payload   *render.Resource
+}
+
+func (s *Build) newLazyPage(p page, payloadStatus int) *lazyPage {
+	lp := &lazyPage{p: p}
+	lp.doc.fill = func(ctx context.Context) error {
+		html, err := s.document(ctx, p)
+		if err != nil {
+			return err
+		}
+		lp.html = render.NewResource("text/html; charset=utf-8", "no-cache", p.status, html)
+		return nil
+	}
+	lp.data.fill = func(context.Context) error {
+		r, err := s.payloadResource(p, payloadStatus)
+		lp.payload = r
+		return err
+	}
+	return lp
+}
+
+// addPage plans a page served at its path (and at its decoded path, for a
+// path with escapes: a request's path arrives decoded).
+func (s *Build) addPage(p page) {
+	lp := s.newLazyPage(p, http.StatusOK)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.pages[p.path] = lp
+	if decoded, err := url.PathUnescape(p.path); err == nil && decoded != p.path {
+		s.pages[decoded] = lp
+	}
+	s.index = append(s.index, p)
+}
+
+// lazyAnswers are the pages answering a contact form post with the outcomes
+// of one group of answeredAtStart, rendered once.
+type lazyAnswers struct {
+	once
+	answers map[int]*render.Resource
+}
+
+func (s *Build) addContactAnswers(lang site.Language) {
+	for _, statuses := range answeredAtStart() {
+		la := &lazyAnswers{}
+		la.fill = func(ctx context.Context) error {
+			html, err := s.document(ctx, s.contactFormPage(lang.Code, ContactOutcome{Status: statuses[0]}.form()))
+			if err != nil {
+				return err
+			}
+			answers := make(map[int]*render.Resource, len(statuses))
+			for _, status := range statuses {
+				answers[status] = render.NewAnswer("text/html; charset=utf-8", status, html)
+			}
+			la.answers = answers
+			return nil
+		}
+		if s.contactAnswers[lang.Code] == nil {
+			s.contactAnswers[lang.Code] = map[int]*lazyAnswers{}
+		}
+		for _, status := range statuses {
+			s.contactAnswers[lang.Code][status] = la
+		}
+	}
+}
+
+// lazyAsset is a client file, compressed on its first request: at start,
+// the compression of every file would delay the first page.
+type lazyAsset struct {
+	o    sync.Once
+	r    *render.Resource
+	make func() *render.Resource
+}
+
+func (s *Build) newLazyAsset(name string, data []byte) *lazyAsset {
+	return &lazyAsset{make: func() *render.Resource {
+		ctype := mime.TypeByExtension(path.Ext(name))
+		if ctype == "" {
+			ctype = "application/octet-stream"
+		}
+		return render.NewResource(ctype, "public, max-age=31536000, immutable", http.StatusOK, data)
+	}}
+}
+
+func (a *lazyAsset) resource() *render.Resource {
+	a.o.Do(func() { a.r = a.make() })
+	return a.r
+}
+
+// Page returns the HTML document of the page at path, rendering it if this
+// is its first request; ok is false when path holds no page, and err says
+// why a page could not be rendered.
+func (s *Build) Page(ctx context.Context, path string) (r *render.Resource, ok bool, err error) {
+	lp, ok := s.pages[path]
+	if !ok {
+		return nil, false, nil
+	}
+	if err := lp.doc.do(ctx); err != nil {
+		return nil, true, err
+	}
+	return lp.html, true, nil
+}
+
+// HasPage reports whether a page is served at path.
+func (s *Build) HasPage(path string) bool {
+	_, ok := s.pages[path]
+	return ok
+}
+
+// Payload returns the payload of the page at path: the JSON its document
+// carries, which a client navigation fetches.
+func (s *Build) Payload(path string) (*render.Resource, bool) {
+	lp, ok := s.pages[path]
+	if !ok || lp.data.do(context.Background()) != nil {
+		return nil, false
+	}
+	return lp.payload, true
+}
+
+// NotFound returns the not-found page of the language with code lang,
+// served with status 404; the default language's for a code the site
+// does not have.
+func (s *Build) NotFound(ctx context.Context, lang string) (*render.Resource, error) {
+	lp, ok := s.notFound[lang]
+	if !ok {
+		lp = s.notFound[s.Info.DefaultLanguage]
+	}
+	if err := lp.doc.do(ctx); err != nil {
+		return nil, err
+	}
+	return lp.html, nil
+}
+
+// NotFoundPayload returns the payload of the not-found page in lang (as
+// NotFound), which names no path: the client knows which it asked for.
+func (s *Build) NotFoundPayload(lang string) *render.Resource {
+	lp, ok := s.notFound[lang]
+	if !ok {
+		lp = s.notFound[s.Info.DefaultLanguage]
+	}
+	_ = lp.data.do(context.Background()) // a payload is JSON written by Go: it does not fail
+	return lp.payload
+}
+
+// ContactAnswer returns the page answering a contact form post whose
+// outcome has status, in the language with code lang, when it is one of
+// the outcomes whose page shows nothing of the post.
+func (s *Build) ContactAnswer(ctx context.Context, lang string, status int) (*render.Resource, bool, error) {
+	la, ok := s.contactAnswers[lang][status]
+	if !ok {
+		return nil, false, nil
+	}
+	if err := la.do(ctx); err != nil {
+		return nil, true, err
+	}
+	return la.answers[status], true, nil
+}
+
+// Prerender renders every page not rendered yet, runtimes-many at once. A
+// page that fails does not stop the others: the error names each that
+// failed, and the page answers its request with it.
+func (s *Build) Prerender(ctx context.Context) error {
+	jobs := []func() error{func() error { return s.filesOnce.do(ctx) }}
+	for _, a := range s.assets {
+		jobs = append(jobs, func() error { a.resource(); return nil })
+	}
+	seen := map[*lazyPage]bool{}
+	add := func(lp *lazyPage) {
+		if seen[lp] {
+			return
+		}
+		seen[lp] = true
+		jobs = append(jobs, func() error {
+			if err := lp.data.do(ctx); err != nil {
+				return err
+			}
+			return lp.doc.do(ctx)
+		})
+	}
+	for _, lp := range s.pages {
+		add(lp)
+	}
+	for _, lp := range s.notFound {
+		add(lp)
+	}
+	for _, byStatus := range s.contactAnswers {
+		for _, la := range byStatus {
+			jobs = append(jobs, func() error { return la.do(ctx) })
+		}
+	}
+	return parallel(s.Engine.Size(), jobs)
+}
+
+// Rendered counts the documents rendered so far and those planned.
+func (s *Build) Rendered() (done, planned int) {
+	seen := map[*lazyPage]bool{}
+	for lp := range maps.Values(s.pages) {
+		if !seen[lp] {
+			seen[lp] = true
+			planned++
+			if lp.doc.done.Load() {
+				done++
+			}
+		}
+	}
+	return done, planned
+}
+
+// parallel runs jobs on n goroutines (the render pool's size: more would
+// only wait for a runtime) and returns every error, joined.
+func parallel(n int, jobs []func() error) error {
+	work := make(chan func() error)
+	errs := make(chan error, len(jobs))
+	var wg sync.WaitGroup
+	for range max(n, 1) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for job := range work {
+				errs <- job()
+			}
+		}()
+	}
+	for _, job := range jobs {
+		work <- job
+	}
+	close(work)
+	wg.Wait()
+	close(errs)
+	var all []error
+	for err := range errs {
+		if err != nil {
+			all = append(all, err)
+		}
+	}
+	if len(all) > 0 {
+		return fmt.Errorf("%d of %d renders failed: %w", len(all), len(jobs), errors.Join(all...))
+	}
+	return nil
+}

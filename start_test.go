@@ -1,0 +1,104 @@
+package main
+
+import (
+	"bufio"
+	"io"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+)
+
+var listeningLine = regexp.MustCompile(`msg="listening; rendering the pages behind" addr=(\S+)`)
+
+// TestStartListensBeforeRendering: a start from the project's sources (as
+// `go run .` does) listens before any page is rendered; a page answers on
+// its first request while /readyz fails until the rest are rendered; the
+// production binary's start is TestCrashAndLoad's.
+func TestStartListensBeforeRendering(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and runs the binary")
+	}
+	root, err := os.Getwd()
+	if err != nil {
+		t.Fatal(err)
+	}
+	bin := filepath.Join(t.TempDir(), program)
+	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	cmd := exec.Command(bin)
+	cmd.Dir = t.TempDir()
+	cmd.Env = append(os.Environ(), "ROOT="+root, "ADDR=127.0.0.1:0", "DATA_DIR="+t.TempDir(), "SMTP_URL=", "DEV=false")
+	stderr, err := cmd.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() })
+	lines := make(chan string, 100)
+	go func() {
+		sc := bufio.NewScanner(stderr)
+		for sc.Scan() {
+			lines <- sc.Text()
+		}
+		close(lines)
+	}()
+	var addr string
+	var log []string
+	timeout := time.After(240 * time.Second)
+	for addr == "" {
+		select {
+		case line, ok := <-lines:
+			if !ok {
+				t.Fatalf("the server stopped:\n%s", strings.Join(log, "\n"))
+			}
+			log = append(log, line)
+			if m := listeningLine.FindStringSubmatch(line); m != nil {
+				addr = m[1]
+			}
+		case <-timeout:
+			t.Fatalf("the server did not listen within 240 s:\n%s", strings.Join(log, "\n"))
+		}
+	}
+	get := func(path string) (int, string) {
+		res, err := http.Get("http://" + addr + path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer res.Body.Close()
+		body, _ := io.ReadAll(res.Body)
+		return res.StatusCode, string(body)
+	}
+	// Rendering the site's pages takes seconds; the first answers come first.
+	if code, body := get("/readyz"); code != http.StatusServiceUnavailable || !strings.Contains(body, "rendering the pages") {
+		t.Errorf("/readyz at start: %d %q, want 503 while the pages are rendered", code, body)
+	}
+	if code, body := get("/de/team"); code != http.StatusOK || !strings.Contains(body, `lang="de"`) {
+		t.Errorf("/de/team at start: %d, want the German team page", code)
+	}
+	ready := regexp.MustCompile(`msg=ready .*pages_rendered=(\d+)`)
+	for {
+		select {
+		case line, ok := <-lines:
+			if !ok {
+				t.Fatalf("the server stopped:\n%s", strings.Join(log, "\n"))
+			}
+			log = append(log, line)
+			if m := ready.FindStringSubmatch(line); m != nil {
+				if code, body := get("/readyz"); code != http.StatusOK {
+					t.Errorf("/readyz after the ready line: %d %q", code, body)
+				}
+				return
+			}
+		case <-timeout:
+			t.Fatalf("the pages were not rendered within 240 s:\n%s", strings.Join(log, "\n"))
+		}
+	}
+}
