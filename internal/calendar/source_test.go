@@ -272,3 +272,26 @@ func TestHangingFeedDelaysNoOther(t *testing.T) {
 		t.Errorf("after the refresh: %+v", st)
 	}
 }
+
+// The source keeps busy time, not the parsed feed: while the feed answers
+// "not modified" and the clock moves on past the span worked out, the busy
+// time is worked out again from the copy it keeps.
+func TestSourceMovesOnWithTheClock(t *testing.T) {
+	feed := newFeedServer(t, []byte("BEGIN:VCALENDAR\r\nBEGIN:VEVENT\r\nUID:daily\r\nDTSTART:20270101T090000Z\r\nDTEND:20270101T100000Z\r\nRRULE:FREQ=DAILY\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n"))
+	now := time.Date(2027, 1, 10, 0, 0, 0, 0, time.UTC)
+	src, err := calendar.NewSource(calendar.Config{URLs: []string{feed.URL + secretPath}, Logger: (&logtest.Buffer{}).Logger(),
+		Ahead: 14 * 24 * time.Hour, Now: func() time.Time { return now }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	src.Refresh(context.Background())
+	now = now.Add(40 * 24 * time.Hour)
+	src.Refresh(context.Background())
+	if feed.notModified.Load() != 1 {
+		t.Fatalf("%d answers 'not modified'", feed.notModified.Load())
+	}
+	day := calendar.Interval{Start: time.Date(2027, 2, 25, 0, 0, 0, 0, time.UTC), End: time.Date(2027, 2, 26, 0, 0, 0, 0, time.UTC)}
+	if busy := src.Busy(day); len(busy) != 1 || busy[0].Start.Hour() != 9 {
+		t.Errorf("busy on 25 February, forty days on: %v", busy)
+	}
+}
