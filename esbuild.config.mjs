@@ -79,6 +79,8 @@ export default {
     alias: {
       ...productionRouter,
       "react-dom/server": "./node_modules/react-dom/cjs/react-dom-server-legacy.browser.production.js",
+      // react-router with a Link that writes its anchor for less work.
+      "react-router-dom": "./frontend/lib/router.server.tsx",
     },
     // renderToString appends each chunk of HTML to one string; goja's
     // strings are flat, so every append copies the page so far. This has
