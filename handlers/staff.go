@@ -77,6 +77,9 @@ var (
 	defaultStaffLinkRate   = RateLimit{Requests: 5, Window: time.Hour}
 )
 
+// linkLimited is the state a link's page shows over the sign-in limit.
+const linkLimited = "limited"
+
 // Pages of the workspace that open without a session.
 const (
 	staffSignInPath = "/staff/sign-in"
@@ -391,11 +394,16 @@ func safeStaffNext(next string) string {
 // linkPage is the page an invitation or a mailed link opens. It spends
 // nothing (mail scanners open links): a press on its button does. A link
 // that cannot be used is refused with a page that says why: 410 when it
-// was used or ran out, 404 when it never existed.
+// was used or ran out, 404 when it never existed. Since the answer tells
+// a token's state, it counts against the sign-in limit, as using the link
+// does: 429 over it, with a page that says so.
 func (h *staffHandlers) linkPage(path string) echo.HandlerFunc {
 	return func(c echo.Context) error {
 		state := staff.TokenUnknown
 		if ws := h.srv.Staff; ws != nil {
+			if h.srv.throttled(c, h.signInLimiter) {
+				return h.shell(c, http.StatusTooManyRequests, linkLimited)
+			}
 			var err error
 			check := ws.CheckSignInLink
 			if path == staffEnrolPath {

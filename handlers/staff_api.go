@@ -5,12 +5,12 @@ import (
 	"errors"
 	"net/http"
 	"strconv"
-	"strings"
 	"time"
 
 	"github.com/labstack/echo/v4"
 
 	"github.com/northbeam/site/internal/booking"
+	"github.com/northbeam/site/internal/mailaddr"
 	"github.com/northbeam/site/internal/staff"
 )
 
@@ -381,14 +381,14 @@ func (h *staffHandlers) privacyErase(c echo.Context) error {
 	if err := decodeJSON(c, staffBodyLimit, &body); err != nil {
 		return err
 	}
-	email, valid := staff.NormalizeEmail(body.Email)
-	if !valid {
+	if _, valid := staff.NormalizeEmail(body.Email); !valid {
 		return h.refusal(c, staff.ErrInvalidEmail)
 	}
-	if confirm, _ := staff.NormalizeEmail(body.Confirm); confirm != email {
+	// The same address in any spelling: compared as stored, canonical.
+	if mailaddr.Key(body.Confirm) != mailaddr.Key(body.Email) {
 		return h.fail(c, http.StatusUnprocessableEntity, "invalid", "errors.confirm", map[string]string{"confirm": "errors.confirm"})
 	}
-	erased, err := h.srv.Staff.ErasePerson(c.Request().Context(), strings.TrimSpace(email), h.member(c).Member.Email)
+	erased, err := h.srv.Staff.ErasePerson(c.Request().Context(), body.Email, h.member(c).Member.Email)
 	if err != nil {
 		return h.refusal(c, err)
 	}

@@ -460,6 +460,26 @@ func TestStaffSignInRateLimit(t *testing.T) {
 		if rec := env.do(t, "POST", "/staff/api/sign-in/link/use", `{"token":"`+sitetest.MailedSignInToken(t, env.st)+`"}`); rec.Code != http.StatusOK {
 			t.Errorf("a minute later, the right link: %d %s", rec.Code, rec.Body)
 		}
+
+		// The pages a link opens tell the token's state: they count
+		// against the same limit, together.
+		env.clock.Advance(time.Minute)
+		guess := strings.Repeat("E", 43)
+		for i, target := range []string{"/staff/link?token=" + guess, "/staff/enrol?token=" + guess, "/staff/link?token=" + guess} {
+			if rec := env.do(t, "GET", target, ""); rec.Code != http.StatusNotFound {
+				t.Errorf("page %d, %s: %d", i+1, target, rec.Code)
+			}
+		}
+		for _, target := range []string{"/staff/enrol?token=" + guess, "/staff/link?token=" + guess, "/staff/api/sign-in/begin"} {
+			method := map[bool]string{true: "POST", false: "GET"}[strings.HasPrefix(target, "/staff/api/")]
+			rec := env.do(t, method, target, "")
+			if rec.Code != http.StatusTooManyRequests || rec.Header().Get("Retry-After") == "" {
+				t.Errorf("%s over the limit: %d", target, rec.Code)
+			}
+			if method == "GET" && !strings.Contains(rec.Body.String(), `"link":"limited"`) {
+				t.Errorf("%s over the limit does not say so: %.300s", target, rec.Body)
+			}
+		}
 	})
 }
 
