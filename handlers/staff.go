@@ -67,6 +67,7 @@ func registerStaff(e *echo.Echo, srv *Server) {
 	e.GET("/staff/export/messages.csv", h.guard(h.private(h.exportMessages)))
 	e.GET("/staff/export/bookings.csv", h.guard(h.private(h.exportBookings)))
 	e.POST("/staff/export/person.json", h.guard(h.private(h.exportPerson)))
+	h.registerWork(e)
 }
 
 // Defaults of the staff sign-in limits, per client: a person signs in a
