@@ -140,6 +140,7 @@ func httpStatus(dst *int64) chromedp.Action {
 // latestLink returns the path of the latest sign-in link in the outbox.
 func (env *staffBrowserEnv) latestLink(t *testing.T) string {
 	t.Helper()
+	env.ws.SettleSignInLinks()
 	return "/staff/link?token=" + sitetest.MailedSignInToken(t, env.st)
 }
 
