@@ -198,7 +198,8 @@ func TestBrowserStaffPasskeys(t *testing.T) {
 	tb.run(t,
 		chromedp.Navigate(env.base+"/staff/account"),
 		waitWorkspace(),
-		waitMain("Passkey 1"),
+		// Named by the browser and system it was made on, until renamed.
+		waitMain("Chrome on Linux"),
 		pressButton("Add a passkey"),
 		waitMain(locales.T("en", "account.passkeyExists")),
 		chromedp.ActionFunc(func(ctx context.Context) error {
@@ -208,7 +209,11 @@ func TestBrowserStaffPasskeys(t *testing.T) {
 	addAuthenticator(t, tb) // the phone
 	tb.run(t,
 		pressButton("Add a passkey"),
-		waitMain("Passkey 2"),
+		waitMain(locales.T("en", "account.passkeyAdded")),
+		chromedp.Click(`(//button[normalize-space(.)="Rename"])[2]`, chromedp.BySearch),
+		chromedp.SendKeys(`main form input[name=name]`, "Ada’s phone", chromedp.ByQuery),
+		pressButton("Save the name"),
+		waitMain("Ada’s phone"),
 	)
 
 	// The invitation again: refused, with a page that says why.

@@ -181,6 +181,7 @@ func New(srv *Server) *Handler {
 	registerCSPReport(e, srv)
 	registerAssets(e, srv)
 	registerPageAPI(e, srv)
+	registerAPIFallback(e)
 	registerContact(e, srv)
 	registerBooking(e, srv)
 	registerBlog(e, srv)

@@ -237,27 +237,74 @@ func bookingWord(seg string) bool {
 	return false
 }
 
-// logPath is a request's path as logs show it: a booking's token, which
-// opens the visitor's name and email, is masked in whatever form the path
-// holds it (with any extension, any case, a trailing slash, further
-// segments): every segment under /api/bookings/ that is not an action's
-// word reads {token}, followed by ".ics" if it ended so.
+// logPath is a request's path as logs show it: a token, which opens a
+// booking (the visitor's name and email) or a staff link, is masked in
+// whatever form the path holds it, by one rule that ignores case: every
+// segment after /api/bookings/ (anywhere in the path, however many
+// slashes) that is not an action's word reads {token}, followed by ".ics"
+// if it ended so; and the value of any token= (a ;token= parameter
+// written into the path) reads {token}. The query is never logged.
 func logPath(p string) string {
-	const prefix = "/api/bookings/"
-	rest, ok := strings.CutPrefix(p, prefix)
-	if !ok {
-		return p
+	if !containsFold(p, "/bookings/") && !containsFold(p, "token=") {
+		return p // the common case, without an allocation
 	}
-	segments := strings.Split(rest, "/")
+	segments := strings.Split(p, "/")
+	var prev string // the last non-empty segment
+	under := false  // after /api/bookings/
 	for i, seg := range segments {
-		if seg == "" || bookingWord(seg) {
+		if seg == "" {
 			continue
 		}
-		masked := "{token}"
-		if len(seg) > len(".ics") && strings.EqualFold(seg[len(seg)-len(".ics"):], ".ics") {
-			masked += ".ics"
+		switch {
+		case under && !bookingWord(seg):
+			masked := "{token}"
+			if len(seg) > len(".ics") && strings.EqualFold(seg[len(seg)-len(".ics"):], ".ics") {
+				masked += ".ics"
+			}
+			segments[i] = masked
+		case strings.EqualFold(prev, "api") && strings.EqualFold(seg, "bookings"):
+			under = true
+		default:
+			segments[i] = maskTokenParams(seg)
 		}
-		segments[i] = masked
+		prev = seg
 	}
-	return prefix + strings.Join(segments, "/")
+	return strings.Join(segments, "/")
 }
+
+// maskTokenParams replaces the value of every token= in seg (in any case)
+// up to the next ';', '&' or ',' with {token}.
+func maskTokenParams(seg string) string {
+	const key = "token="
+	var b strings.Builder
+	for {
+		i := indexFold(seg, key)
+		if i < 0 {
+			if b.Len() == 0 {
+				return seg
+			}
+			b.WriteString(seg)
+			return b.String()
+		}
+		b.WriteString(seg[:i+len(key)])
+		b.WriteString("{token}")
+		seg = seg[i+len(key):]
+		if end := strings.IndexAny(seg, ";&,"); end >= 0 {
+			seg = seg[end:]
+		} else {
+			seg = ""
+		}
+	}
+}
+
+// indexFold is strings.Index ignoring ASCII case, without allocating.
+func indexFold(s, sub string) int {
+	for i := 0; i+len(sub) <= len(s); i++ {
+		if strings.EqualFold(s[i:i+len(sub)], sub) {
+			return i
+		}
+	}
+	return -1
+}
+
+func containsFold(s, sub string) bool { return indexFold(s, sub) >= 0 }

@@ -459,8 +459,10 @@ func TestSecurityETagPerEncoding(t *testing.T) {
 	}
 }
 
-// TestSecurityErrorBodies: a 405 says what it is, an unknown API path
-// answers the API's JSON error, and /api/page echoes nothing it was given.
+// TestSecurityErrorBodies: a 405 says what it is (under /api, as JSON
+// with Allow, for a path the API serves with other methods), an unknown
+// API path answers the API's JSON 404 whatever the method, and /api/page
+// echoes nothing it was given.
 func TestSecurityErrorBodies(t *testing.T) {
 	s := sitetest.Site(t)
 	h := testHandler(t)
@@ -473,31 +475,44 @@ func TestSecurityErrorBodies(t *testing.T) {
 		h.ServeHTTP(rec, req)
 		return rec
 	}
-	for _, target := range []string{"/api/contact", "/api/nothing"} {
-		rec := do(http.MethodDelete, target, "Accept-Language", "de")
-		if e := decodeAPIError(t, rec); rec.Code != 405 || e.Code != "method_not_allowed" || e.Message != s.Locales.T("de", "errors.methodNotAllowed") {
-			t.Errorf("DELETE %s: %d %+v", target, rec.Code, e)
+	// A path the API serves, with another method: 405, JSON, and Allow.
+	for _, tc := range []struct{ method, target, allow string }{
+		{http.MethodGet, "/api/contact", "POST"},
+		{http.MethodDelete, "/api/contact", "POST"},
+		{http.MethodPost, "/api/slots", "GET"},
+		{http.MethodPut, "/api/bookings/cancel", "GET, POST"},
+		{http.MethodPost, "/api/bookings/abc.ics", "GET"},
+		{http.MethodPost, "/api/page", "GET"},
+	} {
+		rec := do(tc.method, tc.target, "Accept-Language", "de")
+		e := decodeAPIError(t, rec)
+		if rec.Code != 405 || e.Code != "method_not_allowed" || e.Message != s.Locales.T("de", "errors.methodNotAllowed") || rec.Header().Get("Allow") != tc.allow {
+			t.Errorf("%s %s: %d %+v, Allow %q, want 405 and Allow %q", tc.method, tc.target, rec.Code, e, rec.Header().Get("Allow"), tc.allow)
 		}
 	}
-	rec := do(http.MethodDelete, "/fr/blog", "Accept-Language", "fr")
-	if rec.Code != 405 || rec.Body.String() != s.Locales.T("fr", "errors.methodNotAllowed")+"\n" || rec.Header().Get("Allow") == "" {
-		t.Errorf("DELETE /fr/blog: %d %q, Allow %q", rec.Code, rec.Body, rec.Header().Get("Allow"))
-	}
-
-	for _, target := range []string{"/api/nothing", "/api", "/api/", "/api/contact", "/api/page/x"} {
-		for _, method := range []string{http.MethodGet, http.MethodHead} {
+	// A path it does not serve, whatever the method: 404, JSON.
+	for _, method := range []string{http.MethodGet, http.MethodHead, http.MethodPost, http.MethodDelete, http.MethodPut} {
+		for _, target := range []string{"/api/nope", "/api", "/api/", "/api/page/x", "/api/contact/x"} {
 			rec := do(method, target, "Accept-Language", "ar")
 			if rec.Code != 404 || !strings.HasPrefix(rec.Header().Get("Content-Type"), "application/json") {
-				t.Errorf("%s %s: %d %q", method, target, rec.Code, rec.Header().Get("Content-Type"))
+				t.Errorf("%s %s: %d %q, want a JSON 404", method, target, rec.Code, rec.Header().Get("Content-Type"))
 				continue
 			}
-			if method == http.MethodGet {
+			if method != http.MethodHead {
 				if e := decodeAPIError(t, rec); e.Code != "not_found" || e.Message != s.Locales.T("ar", "errors.notFound") {
-					t.Errorf("GET %s: %+v", target, e)
+					t.Errorf("%s %s: %+v", method, target, e)
 				}
 			}
 			checkSecurityHeaders(t, target, rec.Header(), wantSecurityHeaders)
 		}
+	}
+	// HEAD of what GET serves is answered as GET is.
+	if rec := do(http.MethodHead, "/api/page?path=/fr"); rec.Code != 200 {
+		t.Errorf("HEAD /api/page: %d", rec.Code)
+	}
+	rec := do(http.MethodDelete, "/fr/blog", "Accept-Language", "fr")
+	if rec.Code != 405 || rec.Body.String() != s.Locales.T("fr", "errors.methodNotAllowed")+"\n" || rec.Header().Get("Allow") == "" {
+		t.Errorf("DELETE /fr/blog: %d %q, Allow %q", rec.Code, rec.Body, rec.Header().Get("Allow"))
 	}
 
 	long := "/fr/" + strings.Repeat("echoed-", 15000) // 100 KB
@@ -526,6 +541,10 @@ func TestSecurityLogsMaskBookingTokens(t *testing.T) {
 		"/api/bookings/" + token + ".ics", "/api/bookings/" + token + ".ICS", "/api/bookings/" + token,
 		"/api/bookings/" + token + ".ics/", "/api/bookings/" + token + "/cancel", "/api/bookings/x." + token,
 		"/api/bookings//" + token + ".Ics",
+		// Near misses: another case, a token written into the path.
+		"/API/BOOKINGS/" + token + ".ics", "/Api/Bookings/" + token, "//api//bookings/" + token,
+		"/schedule/cancel;token=" + token, "/fr/schedule/reschedule;TOKEN=" + token + ";x=1",
+		"/staff/link;token=" + token, "/staff/enrol;Token=" + token,
 	} {
 		sitetest.Get(t, h, p)
 	}
@@ -533,15 +552,21 @@ func TestSecurityLogsMaskBookingTokens(t *testing.T) {
 		t.Errorf("the logs hold the token %s, or no masked path:\n%s", token, out)
 	}
 	for in, want := range map[string]string{
-		"/api/bookings/abc.ics":    "/api/bookings/{token}.ics",
-		"/api/bookings/abc.ICS":    "/api/bookings/{token}.ics",
-		"/api/bookings/abc":        "/api/bookings/{token}",
-		"/api/bookings/abc.ics/":   "/api/bookings/{token}.ics/",
-		"/api/bookings/cancel":     "/api/bookings/cancel",
-		"/api/bookings/abc/cancel": "/api/bookings/{token}/cancel",
-		"/api/bookings/.ics":       "/api/bookings/{token}",
-		"/api/slots":               "/api/slots",
-		"/fr/blog":                 "/fr/blog",
+		"/api/bookings/abc.ics":             "/api/bookings/{token}.ics",
+		"/api/bookings/abc.ICS":             "/api/bookings/{token}.ics",
+		"/api/bookings/abc":                 "/api/bookings/{token}",
+		"/api/bookings/abc.ics/":            "/api/bookings/{token}.ics/",
+		"/api/bookings/cancel":              "/api/bookings/cancel",
+		"/api/bookings/abc/cancel":          "/api/bookings/{token}/cancel",
+		"/api/bookings/.ics":                "/api/bookings/{token}",
+		"/api/slots":                        "/api/slots",
+		"/API/BOOKINGS/abc.ics":             "/API/BOOKINGS/{token}.ics",
+		"/api//bookings/abc":                "/api//bookings/{token}",
+		"/schedule/cancel;token=abc":        "/schedule/cancel;token={token}",
+		"/de/schedule/cancel;TOKEN=abc;a=b": "/de/schedule/cancel;TOKEN={token};a=b",
+		"/staff/enrol;token=abc&token=def":  "/staff/enrol;token={token}&token={token}",
+		"/blog/bookings/abc":                "/blog/bookings/abc",
+		"/fr/blog":                          "/fr/blog",
 	} {
 		if got := logPath(in); got != want {
 			t.Errorf("logPath(%q) = %q, want %q", in, got, want)

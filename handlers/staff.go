@@ -48,6 +48,8 @@ func registerStaff(e *echo.Echo, srv *Server) {
 	e.POST("/staff/api/sign-out", h.guard(h.private(h.signOut)))
 	e.POST("/staff/api/sign-out-everywhere", h.guard(h.private(h.signOutEverywhere)))
 	e.DELETE("/staff/api/passkeys/:id", h.guard(h.private(h.removePasskey)))
+	e.POST("/staff/api/passkeys/:id/name", h.guard(h.private(h.renamePasskey)))
+	e.DELETE("/staff/api/sessions/:id", h.guard(h.private(h.endSession)))
 	e.GET("/staff/api/messages", h.guard(h.private(h.messages)))
 	e.GET("/staff/api/messages/:ref", h.guard(h.private(h.message)))
 	e.POST("/staff/api/messages/:ref/handled", h.guard(h.private(h.setHandled)))
@@ -73,6 +75,9 @@ var (
 	defaultStaffSignInRate = RateLimit{Requests: 20, Window: 10 * time.Minute}
 	defaultStaffLinkRate   = RateLimit{Requests: 5, Window: time.Hour}
 )
+
+// linkLimited is the state a link's page shows over the sign-in limit.
+const linkLimited = "limited"
 
 // Pages of the workspace that open without a session.
 const (
@@ -388,11 +393,16 @@ func safeStaffNext(next string) string {
 // linkPage is the page an invitation or a mailed link opens. It spends
 // nothing (mail scanners open links): a press on its button does. A link
 // that cannot be used is refused with a page that says why: 410 when it
-// was used or ran out, 404 when it never existed.
+// was used or ran out, 404 when it never existed. Since the answer tells
+// a token's state, it counts against the sign-in limit, as using the link
+// does: 429 over it, with a page that says so.
 func (h *staffHandlers) linkPage(path string) echo.HandlerFunc {
 	return func(c echo.Context) error {
 		state := staff.TokenUnknown
 		if ws := h.srv.Staff; ws != nil {
+			if h.srv.throttled(c, h.signInLimiter) {
+				return h.shell(c, http.StatusTooManyRequests, linkLimited)
+			}
 			var err error
 			check := ws.CheckSignInLink
 			if path == staffEnrolPath {

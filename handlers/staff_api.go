@@ -5,12 +5,12 @@ import (
 	"errors"
 	"net/http"
 	"strconv"
-	"strings"
 	"time"
 
 	"github.com/labstack/echo/v4"
 
 	"github.com/northbeam/site/internal/booking"
+	"github.com/northbeam/site/internal/mailaddr"
 	"github.com/northbeam/site/internal/staff"
 )
 
@@ -31,61 +31,6 @@ func optionalTime(t time.Time) *time.Time {
 		return nil
 	}
 	return &t
-}
-
-// ---- Account ----
-
-type staffAccount struct {
-	Email    string         `json:"email"`
-	Lang     string         `json:"lang"`
-	Passkeys []staffPasskey `json:"passkeys"`
-}
-
-type staffPasskey struct {
-	ID       int64      `json:"id"`
-	Created  time.Time  `json:"created"`
-	LastUsed *time.Time `json:"lastUsed"`
-}
-
-func (h *staffHandlers) me(c echo.Context) error {
-	s := h.member(c)
-	keys, err := h.srv.Staff.Passkeys(c.Request().Context(), s.Member)
-	if err != nil {
-		return h.failure(c, err)
-	}
-	out := staffAccount{Email: s.Member.Email, Lang: s.Member.Lang, Passkeys: []staffPasskey{}}
-	for _, k := range keys {
-		out.Passkeys = append(out.Passkeys, staffPasskey{ID: k.ID, Created: k.Created, LastUsed: optionalTime(k.LastUsed)})
-	}
-	return c.JSON(http.StatusOK, out)
-}
-
-func (h *staffHandlers) setLanguage(c echo.Context) error {
-	var body struct {
-		Lang string `json:"lang"`
-	}
-	if err := decodeJSON(c, staffBodyLimit, &body); err != nil {
-		return err
-	}
-	if _, known := h.srv.Build().Info.Language(body.Lang); !known {
-		return h.fail(c, http.StatusUnprocessableEntity, "invalid", "errors.badRequest", nil)
-	}
-	m, err := h.srv.Staff.SetLanguage(c.Request().Context(), h.member(c).Member, body.Lang)
-	if err != nil {
-		return h.failure(c, err)
-	}
-	return c.JSON(http.StatusOK, map[string]string{"lang": m.Lang})
-}
-
-func (h *staffHandlers) removePasskey(c echo.Context) error {
-	id, err := strconv.ParseInt(c.Param("id"), 10, 64)
-	if err != nil {
-		return h.refusal(c, staff.ErrNotFound)
-	}
-	if err := h.srv.Staff.RemovePasskey(c.Request().Context(), h.member(c), id); err != nil {
-		return h.refusal(c, err)
-	}
-	return h.me(c)
 }
 
 // ---- Inbox ----
@@ -221,6 +166,7 @@ type staffBookings struct {
 	View     string         `json:"view"`
 	Days     []staffDay     `json:"days,omitempty"`
 	Bookings []staffBooking `json:"bookings,omitempty"`
+	Counts   map[string]int `json:"counts"`
 }
 
 func (h *staffHandlers) bookings(c echo.Context) error {
@@ -233,7 +179,11 @@ func (h *staffHandlers) bookings(c echo.Context) error {
 	if !staff.ValidView(view) {
 		return h.failStatus(c, http.StatusBadRequest)
 	}
-	out := staffBookings{View: view}
+	counts, err := ws.BookingCounts(ctx)
+	if err != nil {
+		return h.failure(c, err)
+	}
+	out := staffBookings{View: view, Counts: counts}
 	if view == staff.ViewUpcoming {
 		days, err := ws.Agenda(ctx)
 		if err != nil {
@@ -428,14 +378,14 @@ func (h *staffHandlers) privacyErase(c echo.Context) error {
 	if err := decodeJSON(c, staffBodyLimit, &body); err != nil {
 		return err
 	}
-	email, valid := staff.NormalizeEmail(body.Email)
-	if !valid {
+	if _, valid := staff.NormalizeEmail(body.Email); !valid {
 		return h.refusal(c, staff.ErrInvalidEmail)
 	}
-	if confirm, _ := staff.NormalizeEmail(body.Confirm); confirm != email {
+	// The same address in any spelling: compared as stored, canonical.
+	if mailaddr.Key(body.Confirm) != mailaddr.Key(body.Email) {
 		return h.fail(c, http.StatusUnprocessableEntity, "invalid", "errors.confirm", map[string]string{"confirm": "errors.confirm"})
 	}
-	erased, err := h.srv.Staff.ErasePerson(c.Request().Context(), strings.TrimSpace(email), h.member(c).Member.Email)
+	erased, err := h.srv.Staff.ErasePerson(c.Request().Context(), body.Email, h.member(c).Member.Email)
 	if err != nil {
 		return h.refusal(c, err)
 	}

@@ -36,6 +36,11 @@ func (h *staffHandlers) startSession(c echo.Context, token string) {
 		_ = h.srv.Staff.SignOut(c.Request().Context(), old)
 	}
 	h.setCookie(c, staffSessionCookie, token, staff.SessionLifetime)
+	// What the account page lists the session as; a failure here costs a
+	// sign-in nothing but that.
+	if err := h.srv.Staff.DescribeSession(c.Request().Context(), token, c.Request().UserAgent()); err != nil {
+		h.srv.log.Warn("staff session not described", "id", requestID(c), "error", err.Error())
+	}
 }
 
 // admit lets a sign-in's request through: the workspace, then the request
@@ -223,6 +228,13 @@ func (h *staffHandlers) finishPasskey(c echo.Context) error {
 	}
 	if err != nil {
 		return h.refusal(c, err)
+	}
+	member := reg.Member
+	if signedInAs != nil {
+		member = signedInAs.Member
+	}
+	if err := ws.DescribeNewestPasskey(c.Request().Context(), member, c.Request().UserAgent()); err != nil {
+		h.srv.log.Warn("staff passkey not described", "id", requestID(c), "error", err.Error())
 	}
 	if reg.SessionToken != "" {
 		if _, known := h.srv.Build().Info.Language(body.Lang); known {

@@ -16,6 +16,9 @@ import (
 	"testing"
 	"time"
 
+	"golang.org/x/text/feature/plural"
+	"golang.org/x/text/language"
+
 	"github.com/northbeam/site/internal/booking"
 	"github.com/northbeam/site/internal/contact"
 	"github.com/northbeam/site/internal/mail"
@@ -126,6 +129,8 @@ var staffURLs = []struct{ method, target string }{
 	{"POST", "/staff/api/sign-out"},
 	{"POST", "/staff/api/sign-out-everywhere"},
 	{"DELETE", "/staff/api/passkeys/1"},
+	{"POST", "/staff/api/passkeys/1/name"},
+	{"DELETE", "/staff/api/sessions/1"},
 	{"GET", "/staff/api/messages"},
 	{"GET", "/staff/api/messages/x"},
 	{"POST", "/staff/api/messages/x/handled"},
@@ -455,6 +460,26 @@ func TestStaffSignInRateLimit(t *testing.T) {
 		if rec := env.do(t, "POST", "/staff/api/sign-in/link/use", `{"token":"`+sitetest.MailedSignInToken(t, env.st)+`"}`); rec.Code != http.StatusOK {
 			t.Errorf("a minute later, the right link: %d %s", rec.Code, rec.Body)
 		}
+
+		// The pages a link opens tell the token's state: they count
+		// against the same limit, together.
+		env.clock.Advance(time.Minute)
+		guess := strings.Repeat("E", 43)
+		for i, target := range []string{"/staff/link?token=" + guess, "/staff/enrol?token=" + guess, "/staff/link?token=" + guess} {
+			if rec := env.do(t, "GET", target, ""); rec.Code != http.StatusNotFound {
+				t.Errorf("page %d, %s: %d", i+1, target, rec.Code)
+			}
+		}
+		for _, target := range []string{"/staff/enrol?token=" + guess, "/staff/link?token=" + guess, "/staff/api/sign-in/begin"} {
+			method := map[bool]string{true: "POST", false: "GET"}[strings.HasPrefix(target, "/staff/api/")]
+			rec := env.do(t, method, target, "")
+			if rec.Code != http.StatusTooManyRequests || rec.Header().Get("Retry-After") == "" {
+				t.Errorf("%s over the limit: %d", target, rec.Code)
+			}
+			if method == "GET" && !strings.Contains(rec.Body.String(), `"link":"limited"`) {
+				t.Errorf("%s over the limit does not say so: %.300s", target, rec.Body)
+			}
+		}
 	})
 }
 
@@ -628,19 +653,64 @@ func TestStaffLanguages(t *testing.T) {
 // is used (the public strings' test, for content/staff/locales).
 func TestStaffStringsComplete(t *testing.T) {
 	s := sitetest.Site(t)
-	ref := s.StaffLocales.Keys("en")
+	// A plural key is compared by its base (messages_one, messages_other:
+	// messages); its forms are the language's CLDR categories, and its
+	// placeholders but {{count}} (a form may write the number as a word)
+	// those of en's _other.
+	plural := regexp.MustCompile(`_(zero|one|two|few|many|other)$`)
+	bases := func(lang string) (keys []string, forms map[string][]string) {
+		forms = map[string][]string{}
+		for _, k := range s.StaffLocales.Keys(lang) {
+			if m := plural.FindStringSubmatch(k); m != nil {
+				base := strings.TrimSuffix(k, m[0])
+				forms[base] = append(forms[base], m[1])
+				if len(forms[base]) > 1 {
+					continue
+				}
+				k = base
+			}
+			keys = append(keys, k)
+		}
+		return keys, forms
+	}
+	ref, _ := bases("en")
 	placeholder := regexp.MustCompile(`\{\{\w+\}\}`)
+	placeholders := func(lang, k string) []string {
+		var out []string
+		for _, p := range placeholder.FindAllString(s.StaffLocales.T(lang, k), -1) {
+			if p != "{{count}}" {
+				out = append(out, p)
+			}
+		}
+		slices.Sort(out)
+		return out
+	}
 	for _, lang := range s.Info.Languages {
-		keys := s.StaffLocales.Keys(lang.Code)
+		keys, forms := bases(lang.Code)
 		if strings.Join(keys, ",") != strings.Join(ref, ",") {
 			t.Errorf("%s: the keys differ from en.json", lang.Code)
 		}
-		for _, k := range ref {
-			en, got := placeholder.FindAllString(s.StaffLocales.T("en", k), -1), placeholder.FindAllString(s.StaffLocales.T(lang.Code, k), -1)
-			slices.Sort(en)
+		want := cldrPluralForms(lang.Code)
+		for base, got := range forms {
 			slices.Sort(got)
-			if !slices.Equal(en, got) {
-				t.Errorf("%s %s: placeholders %v, en has %v", lang.Code, k, got, en)
+			if !slices.Equal(got, want) {
+				t.Errorf("%s %s: plural forms %v, want %v", lang.Code, base, got, want)
+			}
+		}
+		for _, k := range ref {
+			enKey, key := k, k
+			if fs, ok := forms[k]; ok {
+				enKey = k + "_other"
+				for _, f := range fs {
+					key = k + "_" + f
+					if en, got := placeholders("en", enKey), placeholders(lang.Code, key); !slices.Equal(en, got) {
+						t.Errorf("%s %s: placeholders %v, en has %v", lang.Code, key, got, en)
+					}
+				}
+				continue
+			}
+			if en, got := placeholders("en", enKey), placeholders(lang.Code, key); !slices.Equal(en, got) {
+				t.Errorf("%s %s: placeholders %v, en has %v", lang.Code, key, got, en)
 			}
 		}
 	}
@@ -754,6 +824,23 @@ func TestStaffCancelsABooking(t *testing.T) {
 			t.Errorf("%d audit entries for the cancellation", n)
 		}
 	})
+}
+
+// cldrPluralForms returns, sorted, the plural categories i18next asks lang
+// for: those CLDR's rules give the whole numbers the workspace counts.
+func cldrPluralForms(lang string) []string {
+	names := map[plural.Form]string{plural.Other: "other", plural.Zero: "zero", plural.One: "one", plural.Two: "two", plural.Few: "few", plural.Many: "many"}
+	tag := language.MustParse(lang)
+	seen := map[string]bool{}
+	var forms []string
+	for n := 0; n <= 1200; n++ {
+		if f := names[plural.Cardinal.MatchPlural(tag, n, 0, 0, 0, 0)]; !seen[f] {
+			seen[f] = true
+			forms = append(forms, f)
+		}
+	}
+	slices.Sort(forms)
+	return forms
 }
 
 // staffWithBookings is the tests' workspace with the booking service's

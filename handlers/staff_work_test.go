@@ -5,6 +5,8 @@ import (
 	"context"
 	"encoding/csv"
 	"net/http"
+	"net/http/httptest"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -183,4 +185,75 @@ func execSQL(t testing.TB, st *store.Store, query string, args ...any) {
 	if _, err := st.ExecContext(context.Background(), query, args...); err != nil {
 		t.Fatalf("%s: %v", query, err)
 	}
+}
+
+// The account lists the member's sessions by browser and system, this one
+// marked; another one is signed out from there, and audited.
+func TestStaffSessionsListed(t *testing.T) {
+	forEachBackend(t, func(t *testing.T, backend store.Backend) {
+		env := newStaffEnv(t, backend, staffOptions{})
+		laptop := env.signIn(t, "ada@northbeam.test")
+		// The phone signs in through a link of its own, as Safari on an iPhone.
+		if rec := env.do(t, "POST", "/staff/api/sign-in/link", `{"email":"ada@northbeam.test"}`); rec.Code != http.StatusAccepted {
+			t.Fatalf("asking for a link: %d", rec.Code)
+		}
+		req := httptest.NewRequest("POST", "/staff/api/sign-in/link/use", strings.NewReader(`{"token":"`+sitetest.MailedSignInToken(t, env.st)+`"}`))
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Sec-Fetch-Site", "same-origin")
+		req.Header.Set("User-Agent", "Mozilla/5.0 (iPhone; CPU iPhone OS 18_1 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/18.1 Mobile/15E148 Safari/604.1")
+		rec := httptest.NewRecorder()
+		env.h.ServeHTTP(rec, req)
+		ck, ok := setCookie(rec, staffSession)
+		if !ok {
+			t.Fatalf("the phone's sign-in: %d %s", rec.Code, rec.Body)
+		}
+		phone := staffSession + "=" + ck.Value
+
+		account := staffJSON[staffAccount](t, env.do(t, "GET", "/staff/api/me", "", laptop))
+		if len(account.Sessions) != 2 {
+			t.Fatalf("sessions %+v", account.Sessions)
+		}
+		var other staffSessionView
+		for _, s := range account.Sessions {
+			if !s.Current {
+				other = s
+			}
+		}
+		if other.Browser != "Safari" || other.Platform != "iPhone" {
+			t.Errorf("the phone's session is listed as %+v", other)
+		}
+		rec = env.do(t, "DELETE", "/staff/api/sessions/"+strconv.FormatInt(other.ID, 10), "", laptop)
+		if after := staffJSON[staffAccount](t, rec); len(after.Sessions) != 1 || !after.Sessions[0].Current {
+			t.Errorf("after signing the phone out: %+v", after.Sessions)
+		}
+		if rec := env.do(t, "GET", "/staff/api/me", "", phone); rec.Code != http.StatusUnauthorized {
+			t.Errorf("the phone's session after it was signed out: %d", rec.Code)
+		}
+		if rec := env.do(t, "DELETE", "/staff/api/sessions/999999", "", laptop); rec.Code != http.StatusNotFound {
+			t.Errorf("an unknown session: %d", rec.Code)
+		}
+		if n := sitetest.Count(t, env.st, `SELECT count(*) FROM staff_audit WHERE action = 'sign-out' AND subject = ?`, strconv.FormatInt(other.ID, 10)); n != 1 {
+			t.Errorf("%d audit entries for the session's end", n)
+		}
+		if rec := env.do(t, "POST", "/staff/api/passkeys/1/name", `{"name":"`+strings.Repeat("x", 61)+`"}`, laptop); rec.Code != http.StatusUnprocessableEntity {
+			t.Errorf("a passkey's name too long: %d", rec.Code)
+		}
+		if rec := env.do(t, "POST", "/staff/api/passkeys/1/name", `{"name":"Laptop"}`, laptop); rec.Code != http.StatusNotFound {
+			t.Errorf("renaming a passkey that is not the member's: %d", rec.Code)
+		}
+	})
+}
+
+// The agenda's views say how many consultations each holds.
+func TestStaffBookingCounts(t *testing.T) {
+	forEachBackend(t, func(t *testing.T, backend store.Backend) {
+		benv, env, cookie := newStaffBookingEnv(t, backend)
+		bookSlot(t, benv, validBooking(t, "09:00", "fr"))
+		bookSlot(t, benv, validBooking(t, "10:00", "de"))
+		execSQL(t, env.st, `UPDATE bookings SET cancelled_at = created_at WHERE lang = 'de'`)
+		list := staffJSON[staffBookings](t, env.do(t, "GET", "/staff/api/bookings?view=past", "", cookie))
+		if list.Counts["upcoming"] != 1 || list.Counts["cancelled"] != 1 || list.Counts["past"] != 0 {
+			t.Errorf("counts %v", list.Counts)
+		}
+	})
 }

@@ -8,7 +8,64 @@ import { defaultLang, languages, type Lang } from "./languages";
 
 export { pageGroups, type StringGroup, type Translate } from "./i18n";
 
-const instances = new Map<Lang, I18n>(languages.map((l) => [l.code, createI18n(l.code, strings[l.code] ?? {})]));
+const instances = new Map<Lang, I18n>(languages.map((l) => [l.code, rememberTranslations(createI18n(l.code, strings[l.code] ?? {}))]));
+
+type FixedT = ((key: unknown, options?: unknown, ...rest: unknown[]) => unknown) & Record<string, unknown>;
+
+/** The most translations one t function keeps; past it, it translates without keeping. */
+const keptPerT = 4096;
+
+/**
+ * rememberTranslations makes each t function of inst (react-i18next asks
+ * for one per useTranslation) keep the strings it returned, by key and
+ * options, so that a string is translated once per runtime rather than on
+ * every render: in goja, i18next's lookup, with its copies of the options,
+ * was a fifth of a render. The server's instances never change language
+ * or strings, so a kept string stays right. Only a string key whose
+ * options are all strings, numbers or booleans is kept, and only what
+ * translates to a string.
+ */
+function rememberTranslations(inst: I18n): I18n {
+  const getFixedT = inst.getFixedT.bind(inst) as unknown as (...args: unknown[]) => FixedT;
+  const made = new Map<string, FixedT>();
+  const remembering = (lng: unknown, ns: unknown, keyPrefix: unknown, fixedOpts?: { scopeNs?: unknown }) => {
+    const id = `${String(lng)}|${String(ns)}|${String(keyPrefix)}|${String(fixedOpts?.scopeNs)}`;
+    const known = made.get(id);
+    if (known) return known;
+    const translate = getFixedT(lng, ns, keyPrefix, fixedOpts);
+    const kept = new Map<string, string>();
+    const t = ((key: unknown, options?: unknown, ...rest: unknown[]) => {
+      const id = keepKey(key, options, rest);
+      if (id === undefined) return translate(key, options, ...rest);
+      let out = kept.get(id);
+      if (out === undefined) {
+        const got = translate(key, options);
+        if (typeof got !== "string") return got;
+        out = got;
+        if (kept.size < keptPerT) kept.set(id, out);
+      }
+      return out;
+    }) as FixedT;
+    Object.assign(t, translate); // lng, ns and keyPrefix, which react-i18next reads
+    made.set(id, t);
+    return t;
+  };
+  (inst as unknown as { getFixedT: typeof remembering }).getFixedT = remembering;
+  return inst;
+}
+
+/** keepKey names a translation by its key and options, or is undefined when it is not to be kept. */
+function keepKey(key: unknown, options: unknown, rest: unknown[]): string | undefined {
+  if (typeof key !== "string" || rest.length > 0) return undefined;
+  if (options === undefined) return key;
+  if (typeof options !== "object" || options === null) return undefined;
+  let id = key;
+  for (const [name, value] of Object.entries(options)) {
+    if (typeof value !== "string" && typeof value !== "number" && typeof value !== "boolean") return undefined;
+    id += `\u0000${name}\u0001${typeof value}\u0001${String(value)}`;
+  }
+  return id;
+}
 
 function instance(lang: Lang): I18n {
   return (instances.get(lang) ?? instances.get(defaultLang))!;

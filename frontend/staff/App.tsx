@@ -1,6 +1,6 @@
 import type { i18n as I18n } from "i18next";
 import { useEffect, useState } from "react";
-import { NavLink, Navigate, Outlet, Route, Routes, useLocation } from "react-router-dom";
+import { Link, Navigate, Outlet, Route, Routes, useLocation } from "react-router-dom";
 import { signInPath, signOut } from "./api";
 import type { Boot } from "./boot";
 import { BootContext, useBoot, useFocusOnNavigation } from "./hooks";
@@ -56,6 +56,11 @@ const navPages = [
   ["/staff/account", "nav.account"],
 ] as const;
 
+/** inSection reports whether pathname is a page under the navigation's page path: a message belongs to the messages. */
+function inSection(path: string, pathname: string): boolean {
+  return path === "/staff" ? pathname === "/staff" || pathname.startsWith("/staff/messages/") : pathname === path || pathname.startsWith(`${path}/`);
+}
+
 /** Layout is the frame of every page behind the sign-in: the header with the navigation, then the page. */
 function Layout() {
   const t = useT();
@@ -66,6 +71,17 @@ function Layout() {
   useFocusOnNavigation();
   // biome-ignore lint/correctness/useExhaustiveDependencies(pathname): a navigation closes the menu
   useEffect(() => setMenuOpen(false), [pathname]);
+  // Escape closes the open menu and gives the focus back to its button.
+  useEffect(() => {
+    if (!menuOpen) return;
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key !== "Escape") return;
+      setMenuOpen(false);
+      document.querySelector<HTMLButtonElement>(".ws-menu-button")?.focus();
+    };
+    document.addEventListener("keydown", onKey);
+    return () => document.removeEventListener("keydown", onKey);
+  }, [menuOpen]);
   if (!me) return <Navigate to={signInPath()} replace />;
   const leave = () => {
     setSigningOut(true);
@@ -101,9 +117,9 @@ function Layout() {
           <ul>
             {navPages.map(([path, key]) => (
               <li key={path}>
-                <NavLink to={path} end={path === "/staff"}>
+                <Link to={path} aria-current={inSection(path, pathname) ? "page" : undefined}>
                   {t(key)}
-                </NavLink>
+                </Link>
               </li>
             ))}
           </ul>

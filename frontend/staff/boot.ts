@@ -7,7 +7,7 @@ export interface Me {
 }
 
 /** LinkState is what a one-time link (an invitation, a mailed sign-in link) can still do. */
-export type LinkState = "valid" | "used" | "expired" | "unknown";
+export type LinkState = "valid" | "used" | "expired" | "unknown" | "limited";
 
 /** Boot is what the server writes into every workspace page: who is signed in, and the facts the pages show. */
 export interface Boot {

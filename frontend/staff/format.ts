@@ -18,9 +18,9 @@ export function dateTime(lang: Lang, iso: string, zone: string): string {
   }).format(new Date(iso));
 }
 
-/** time formats the time of day of an instant in zone. */
+/** time formats the time of day of an instant in zone, as dateTime writes it (two-digit hours). */
 export function time(lang: Lang, iso: string, zone: string): string {
-  return new Intl.DateTimeFormat(localeOf(lang), { timeStyle: "short", timeZone: zone }).format(new Date(iso));
+  return new Intl.DateTimeFormat(localeOf(lang), { hour: "2-digit", minute: "2-digit", timeZone: zone }).format(new Date(iso));
 }
 
 /** day formats a calendar date (YYYY-MM-DD) with its weekday. */

@@ -6,11 +6,14 @@ import type { Lang } from "../lib/languages";
 /** Strings is the shape of a workspace locale file; en.json is the reference. */
 export type Strings = typeof en;
 
+/** Plural is a key's plural form (i18next's suffixes, CLDR's categories), which t picks from a count. */
+type Plural<K extends string> = K extends `${infer Base}_${"zero" | "one" | "two" | "few" | "many" | "other"}` ? Base : K;
+
 type Leaves<T, P extends string = ""> = {
-  [K in keyof T & string]: T[K] extends string ? `${P}${K}` : Leaves<T[K], `${P}${K}.`>;
+  [K in keyof T & string]: T[K] extends string ? `${P}${Plural<K>}` : Leaves<T[K], `${P}${K}.`>;
 }[keyof T & string];
 
-/** Key is any string of the workspace: a typo is a type error. */
+/** Key is any string of the workspace, a plural one without its form's suffix: a typo is a type error. */
 export type Key = Leaves<Strings>;
 
 /** loadStrings loads a language's strings (a chunk of their own) into a fresh i18next instance. */

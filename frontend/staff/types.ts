@@ -50,6 +50,7 @@ export interface BookingsResponse {
   view: View;
   days?: { date: string; bookings: Booking[] }[];
   bookings?: Booking[];
+  counts: Record<View, number>;
 }
 
 export interface Mail {
@@ -85,12 +86,29 @@ export interface Passkey {
   id: number;
   created: string;
   lastUsed: string | null;
+  /** name is its member's name for it, "" for none. */
+  name: string;
+  /** browser and platform are what it was made on, "" when not known. */
+  browser: string;
+  platform: string;
+}
+
+/** Session is one of the member's open sessions. */
+export interface Session {
+  id: number;
+  created: string;
+  seen: string;
+  browser: string;
+  platform: string;
+  /** current is the session of this browser. */
+  current: boolean;
 }
 
 export interface Account {
   email: string;
   lang: Lang;
   passkeys: Passkey[];
+  sessions: Session[];
 }
 
 export interface Person {

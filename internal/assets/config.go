@@ -44,6 +44,9 @@ type spec struct {
 	// Pages names the page table (see PageTable): the build then makes
 	// the page lists the bundle imports.
 	Pages string `json:"pages"`
+	// JoinRenderOutput makes renderToString join its chunks once rather
+	// than append each to a string (see joinOutputPlugin).
+	JoinRenderOutput bool `json:"joinRenderOutput"`
 }
 
 // Config is esbuild.config.mjs, evaluated.
@@ -212,6 +215,9 @@ func (s spec) options(dir string) (api.BuildOptions, error) {
 			}
 		}
 		o.Plugins = append(o.Plugins, pagesPlugin(t))
+	}
+	if s.JoinRenderOutput {
+		o.Plugins = append(o.Plugins, joinOutputPlugin())
 	}
 	var ok bool
 	if o.Platform, ok = map[string]api.Platform{"": api.PlatformBrowser, "browser": api.PlatformBrowser, "node": api.PlatformNode, "neutral": api.PlatformNeutral}[s.Platform]; !ok {

@@ -168,20 +168,29 @@ func (m *mailer) data(av Availability, b Booking, lang string) mailData {
 	_, vOff := b.Start.In(visitor).Zone()
 	_, hOff := b.Start.In(host).Zone()
 	meeting, _ := av.MeetingOf(b.Service)
+	// In a language written right to left, the values set into sentences
+	// are isolated, so that each stays whole and in its order; the links
+	// stand on lines of their own.
+	isolate, isolateLTR := func(s string) string { return s }, func(s string) string { return s }
+	if l, _ := m.langs.Find(lang); l.Dir == "rtl" {
+		isolate, isolateLTR = mail.Isolate, mail.IsolateLTR
+	}
 	phone := ""
 	if b.Phone != "" {
-		phone = FormatPhone(b.Phone)
+		phone = isolateLTR(FormatPhone(b.Phone))
 	}
+	brand := m.brand
+	brand.Email = isolateLTR(brand.Email)
 	return mailData{
 		visitorMailData: visitorMailData{
-			Brand:         m.brand,
+			Brand:         brand,
 			Service:       b.Service,
 			ServiceTitle:  m.serviceTitle(lang, b.Service),
 			Minutes:       int(b.End.Sub(b.Start) / time.Minute),
-			When:          m.dates.FormatDateTime(lang, b.Start.In(visitor)),
-			TimeZone:      b.TimeZone,
-			HostWhen:      m.dates.FormatDateTime(lang, b.Start.In(host)),
-			HostTimeZone:  host.String(),
+			When:          isolate(m.dates.FormatDateTime(lang, b.Start.In(visitor))),
+			TimeZone:      isolate(b.TimeZone),
+			HostWhen:      isolate(m.dates.FormatDateTime(lang, b.Start.In(host))),
+			HostTimeZone:  isolate(host.String()),
 			SameZone:      vOff == hOff,
 			CancelURL:     m.localURL(b.Lang, "/schedule/cancel") + "?token=" + url.QueryEscape(b.CancelToken),
 			RescheduleURL: m.localURL(b.Lang, "/schedule/reschedule") + "?token=" + url.QueryEscape(b.CancelToken),
@@ -290,11 +299,10 @@ type pairOf struct {
 func (m *mailer) pair(av Availability, b Booking, p pairOf) ([]mail.Message, error) {
 	contentType := "text/calendar; charset=utf-8; method=" + p.method
 	lang := m.language(b.Lang)
-	visitor, err := mail.Render(p.visitor[lang], m.data(av, b, lang).visitorMailData)
+	visitor, err := m.visitorMail(p.visitor[lang], m.data(av, b, lang).visitorMailData, p.visitorKind, b)
 	if err != nil {
 		return nil, err
 	}
-	visitor.Kind, visitor.To, visitor.ReplyTo, visitor.Lang = p.visitorKind, b.Email, m.inbox, lang
 	vb := visitorView(b)
 	visitor.Attachments = []mail.Attachment{{Filename: p.filename, ContentType: contentType, Data: p.calendar(vb, m.invite(vb))}}
 
@@ -311,11 +319,21 @@ func (m *mailer) pair(av Availability, b Booking, p pairOf) ([]mail.Message, err
 // zone, how the meeting happens, and the links to move or cancel it.
 func (m *mailer) reminderMail(av Availability, b Booking) (mail.Message, error) {
 	lang := m.language(b.Lang)
-	msg, err := mail.Render(m.reminder[lang], m.data(av, b, lang).visitorMailData)
+	return m.visitorMail(m.reminder[lang], m.data(av, b, lang).visitorMailData, KindReminder, b)
+}
+
+// visitorMail renders a mail of kind to b's visitor from t and data, in
+// their language, replies going to the consultancy, with an HTML part
+// written from its text.
+func (m *mailer) visitorMail(t *template.Template, data any, kind string, b Booking) (mail.Message, error) {
+	msg, err := mail.Render(t, data)
 	if err != nil {
 		return mail.Message{}, err
 	}
-	msg.Kind, msg.To, msg.ReplyTo, msg.Lang = KindReminder, b.Email, m.inbox, lang
+	lang := m.language(b.Lang)
+	msg.Kind, msg.To, msg.ReplyTo, msg.Lang = kind, b.Email, m.inbox, lang
+	l, _ := m.langs.Find(lang)
+	msg.AddHTML(l.Dir)
 	return msg, nil
 }
 

@@ -101,11 +101,10 @@ func (c *StaffCancellation) mails(b Booking, reason, by string) ([]mail.Message,
 	const contentType = "text/calendar; charset=utf-8; method=CANCEL"
 	m, av := c.svc.mailer, c.svc.cfg.Availability
 	lang := m.language(b.Lang)
-	visitor, err := mail.Render(c.visitor[lang], staffCancelData{visitorMailData: m.data(av, b, lang).visitorMailData, Reason: reason})
+	visitor, err := m.visitorMail(c.visitor[lang], staffCancelData{visitorMailData: m.data(av, b, lang).visitorMailData, Reason: reason}, KindStaffCancelled, b)
 	if err != nil {
 		return nil, err
 	}
-	visitor.Kind, visitor.To, visitor.ReplyTo, visitor.Lang = KindStaffCancelled, b.Email, m.inbox, lang
 	vb := visitorView(b)
 	visitor.Attachments = []mail.Attachment{{Filename: "cancellation.ics", ContentType: contentType, Data: CancelICS(vb, m.invite(vb))}}
 

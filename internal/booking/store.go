@@ -131,7 +131,6 @@ WHERE service = ? AND cancelled_at IS NULL AND start_at >= ? AND start_at < ? AN
 	return n, nil
 }
 
-
 const bookingColumns = `token, cancel_token, service, start_at, end_at, name, email, company, topic,
        time_zone, lang, created_at, cancelled_at, phone, meeting_url, sequence, updated_at, reminder_ref`
 

@@ -21,14 +21,10 @@
 package calendar
 
 import (
-	"bytes"
 	"errors"
-	"fmt"
-	"io"
 	"slices"
 	"time"
 
-	ical "github.com/emersion/go-ical"
 )
 
 // Interval is a span of busy time, Start included, End excluded.
@@ -47,6 +43,11 @@ type Calendar struct {
 	// overrides maps a recurring event's UID to what its events with a
 	// RECURRENCE-ID say of the occurrences.
 	overrides map[string][]override
+	Report
+}
+
+// Report says what of a feed could not be read.
+type Report struct {
 	// Skipped counts the events that could not be read (a date that does
 	// not parse, a zone that cannot be read); the rest of the feed is used.
 	Skipped int
@@ -68,77 +69,98 @@ type Problem struct {
 // events in the calendar application.
 const maxProblems = 20
 
-func (c *Calendar) problem(uid string, err error) {
-	if len(c.Problems) < maxProblems {
-		c.Problems = append(c.Problems, Problem{UID: uid, Err: err})
+func (r *Report) problem(uid string, err error) {
+	if len(r.Problems) < maxProblems {
+		r.Problems = append(r.Problems, Problem{UID: uid, Err: err})
 	}
+}
+
+// add counts what reading ev cost, and says whether ev is used.
+func (r *Report) add(ev *event, dropped []error, err error) bool {
+	if err != nil {
+		r.Skipped++
+		r.problem(ev.uid, err)
+		return false
+	}
+	r.Dropped += len(dropped)
+	for _, err := range dropped {
+		r.problem(ev.uid, err)
+	}
+	return true
 }
 
 // Parse reads an iCalendar document. home is the consultancy's zone: it
 // places floating times and whole-day events.
 func Parse(data []byte, home *time.Location) (*Calendar, error) {
-	if !bytes.Contains(data[:min(len(data), 1024)], []byte("BEGIN:VCALENDAR")) {
-		return nil, ErrNotICalendar
-	}
-	cals, err := decodeAll(data)
+	c := &Calendar{overrides: map[string][]override{}}
+	err := eachEvent(data, home, func(ev *event, dropped []error, err error) {
+		if c.add(ev, dropped, err) {
+			c.keep(ev)
+		}
+	})
 	if err != nil {
 		return nil, err
-	}
-	c := &Calendar{overrides: map[string][]override{}}
-	for _, cal := range cals {
-		zones := newZones(cal, home)
-		for _, comp := range cal.Children {
-			if comp.Name != ical.CompEvent {
-				continue
-			}
-			ev, dropped, err := readEvent(comp, zones)
-			if err != nil {
-				c.Skipped++
-				c.problem(ev.uid, err)
-				continue
-			}
-			c.Dropped += len(dropped)
-			for _, err := range dropped {
-				c.problem(ev.uid, err)
-			}
-			if !ev.recurrenceID.IsZero() {
-				c.overrides[ev.uid] = append(c.overrides[ev.uid], ev.override())
-			}
-			if ev.busy {
-				c.events = append(c.events, ev)
-			}
-		}
 	}
 	return c, nil
 }
 
-// decodeAll decodes every VCALENDAR of data (a feed holds one; some
-// exporters concatenate several). A document cut off before its last
-// END:VCALENDAR, as a download that broke off would be, is refused rather
-// than read in part.
-func decodeAll(data []byte) (cals []*ical.Calendar, err error) {
-	tail := bytes.TrimRight(data, "\r\n\t ")
-	if !bytes.EqualFold(tail[max(0, len(tail)-len("END:VCALENDAR")):], []byte("END:VCALENDAR")) {
-		return nil, fmt.Errorf("%w: it does not end with END:VCALENDAR", ErrNotICalendar)
+// keep adds ev to the calendar.
+func (c *Calendar) keep(ev *event) {
+	if !ev.recurrenceID.IsZero() {
+		c.overrides[ev.uid] = append(c.overrides[ev.uid], ev.override())
 	}
-	defer func() {
-		// The decoder is a library's: no input of a stranger's server may
-		// take the site down with it.
-		if r := recover(); r != nil {
-			cals, err = nil, fmt.Errorf("%w: %v", ErrNotICalendar, r)
-		}
-	}()
-	dec := ical.NewDecoder(bytes.NewReader(data))
-	for {
-		cal, err := dec.Decode()
-		if errors.Is(err, io.EOF) && len(cals) > 0 {
-			return cals, nil
-		}
-		if err != nil {
-			return nil, fmt.Errorf("%w: %v", ErrNotICalendar, err)
-		}
-		cals = append(cals, cal)
+	if ev.busy {
+		c.events = append(c.events, ev)
 	}
+}
+
+// Busy is a feed's busy time over a span, worked out as it was read.
+type Busy struct {
+	Span      Interval
+	Intervals []Interval // sorted and merged
+	Report
+}
+
+// Expand reads an iCalendar document and returns its busy time over span,
+// keeping of the feed no more than that: a single event becomes its
+// interval as soon as it is read, and only recurring events and their
+// overrides wait for the end of the document (an override may come after
+// its series). home is as for [Parse].
+func Expand(data []byte, home *time.Location, span Interval) (*Busy, error) {
+	b := &Busy{Span: span}
+	series := &Calendar{overrides: map[string][]override{}}
+	err := eachEvent(data, home, func(ev *event, dropped []error, err error) {
+		if !b.add(ev, dropped, err) {
+			return
+		}
+		if ev.set == nil && ev.recurrenceID.IsZero() {
+			if ev.busy {
+				b.Intervals = ev.appendBusy(b.Intervals, span, nil)
+			}
+			return
+		}
+		series.keep(ev)
+	})
+	if err != nil {
+		return nil, err
+	}
+	b.Intervals = Merge(append(b.Intervals, series.Busy(span)...))
+	return b, nil
+}
+
+// Within returns the part of b's intervals that overlaps window.
+func (b *Busy) Within(window Interval) []Interval {
+	i, _ := slices.BinarySearchFunc(b.Intervals, window.Start, func(iv Interval, t time.Time) int {
+		if iv.End.After(t) {
+			return 1
+		}
+		return -1
+	})
+	var out []Interval
+	for ; i < len(b.Intervals) && b.Intervals[i].Start.Before(window.End); i++ {
+		out = append(out, b.Intervals[i])
+	}
+	return out
 }
 
 // Busy returns the busy time of the calendar that overlaps window, sorted

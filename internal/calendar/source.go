@@ -1,6 +1,8 @@
 package calendar
 
 import (
+	"bytes"
+	"compress/gzip"
 	"context"
 	"crypto/sha256"
 	"database/sql"
@@ -12,7 +14,6 @@ import (
 	"net"
 	"net/http"
 	"net/url"
-	"slices"
 	"sync"
 	"time"
 
@@ -86,6 +87,8 @@ type Source struct {
 	busy []Interval // every feed's busy time over [computed.Start, computed.End), merged
 	// computed is the span busy covers.
 	computed Interval
+	// recomputing serialises recompute.
+	recomputing sync.Mutex
 }
 
 // feed is one URL's state.
@@ -95,7 +98,12 @@ type feed struct {
 	host string
 	name string // "feed 1 (calendar.example.com)": how logs and /readyz name it
 
-	cal          *Calendar // the last good copy, parsed; nil before any
+	// busy is the last good copy's busy time over the span worked out;
+	// nil before any copy. copy is that copy, compressed, to work the
+	// busy time out again as the span moves on while the feed answers
+	// "not modified".
+	busy         *Busy
+	copy         []byte
 	etag         string
 	lastModified string
 	loadedAt     time.Time // when the last good copy was fetched
@@ -167,33 +175,39 @@ func (s *Source) Load(ctx context.Context) error {
 		if err != nil {
 			return fmt.Errorf("calendar: load %s: %w", f.name, err)
 		}
-		cal, err := Parse(body, s.cfg.Home)
+		busy, err := Expand(body, s.cfg.Home, s.span(s.cfg.Now()))
 		if err != nil {
 			continue
 		}
 		s.mu.Lock()
-		f.cal, f.etag, f.lastModified, f.loadedAt = cal, etag, modified, store.FromMillis(fetchedAt)
+		f.busy, f.copy, f.etag, f.lastModified, f.loadedAt = busy, compress(body), etag, modified, store.FromMillis(fetchedAt)
 		s.mu.Unlock()
 	}
 	s.recompute()
 	return nil
 }
 
-// Refresh fetches every feed once and works the busy time out again.
+// Refresh fetches every feed once, side by side, and works the busy time
+// out again as each one is done: a feed that hangs until its timeout
+// delays no other. It returns when every fetch is done.
 func (s *Source) Refresh(ctx context.Context) {
+	var wg sync.WaitGroup
 	for _, f := range s.feeds {
-		s.fetch(ctx, f)
+		wg.Go(func() {
+			s.fetch(ctx, f)
+			s.recompute()
+		})
 	}
-	s.recompute()
+	wg.Wait()
 }
 
 // fetch gets f, keeping the last good copy when anything goes wrong.
 func (s *Source) fetch(ctx context.Context, f *feed) {
 	now := s.cfg.Now()
 	body, etag, modified, notModified, err := s.get(ctx, f)
-	var cal *Calendar
+	var busy *Busy
 	if err == nil && !notModified {
-		cal, err = Parse(body, s.cfg.Home)
+		busy, err = Expand(body, s.cfg.Home, s.span(now))
 		if err != nil {
 			err = errors.New("the answer is not an iCalendar feed")
 		}
@@ -206,7 +220,7 @@ func (s *Source) fetch(ctx context.Context, f *feed) {
 		}
 		f.lastError = err.Error()
 		attrs := []any{"feed", f.name, "error", f.lastError, "failing_since", f.failingSince.UTC().Format(time.RFC3339)}
-		if f.cal != nil {
+		if f.busy != nil {
 			attrs = append(attrs, "using_copy_of", f.loadedAt.UTC().Format(time.RFC3339))
 		} else {
 			attrs = append(attrs, "using", "the weekly hours alone")
@@ -221,8 +235,8 @@ func (s *Source) fetch(ctx context.Context, f *feed) {
 	if notModified {
 		return
 	}
-	f.cal, f.etag, f.lastModified, f.loadedAt = cal, etag, modified, now
-	s.logProblems(f, cal)
+	f.busy, f.copy, f.etag, f.lastModified, f.loadedAt = busy, compress(body), etag, modified, now
+	s.logProblems(f, busy.Report)
 	if s.cfg.Store != nil {
 		if err := s.save(ctx, f, body, now); err != nil {
 			s.cfg.Logger.Warn("calendar feed copy not stored", "feed", f.name, "err", err)
@@ -230,10 +244,10 @@ func (s *Source) fetch(ctx context.Context, f *feed) {
 	}
 }
 
-// logProblems logs what of cal could not be read: a line for each event
-// kept in Problems, by UID, so that it can be found and fixed in the
+// logProblems logs what of a feed could not be read: a line for each
+// event kept in Problems, by UID, so that it can be found and fixed in the
 // calendar application, and the count.
-func (s *Source) logProblems(f *feed, cal *Calendar) {
+func (s *Source) logProblems(f *feed, cal Report) {
 	for _, p := range cal.Problems {
 		s.cfg.Logger.Warn("calendar event not read", "feed", f.name, "uid", p.UID, "error", p.Err.Error())
 	}
@@ -254,7 +268,7 @@ func (s *Source) get(ctx context.Context, f *feed) (body []byte, etag, modified 
 	req.Header.Set("Accept", "text/calendar, */*;q=0.5")
 	req.Header.Set("User-Agent", "northbeam-site calendar reader")
 	s.mu.RLock()
-	if f.cal != nil {
+	if f.busy != nil {
 		if f.etag != "" {
 			req.Header.Set("If-None-Match", f.etag)
 		}
@@ -318,59 +332,93 @@ INSERT INTO calendar_feeds (feed_key, host, body, etag, last_modified, fetched_a
 	})
 }
 
-// recompute works out the busy time of every feed over the span ahead.
+// span is the time over which busy time is worked out at now: from three
+// days back to Ahead and a day more, so that the busy time is worked out
+// again from the copy about once a day rather than at every refresh.
+func (s *Source) span(now time.Time) Interval {
+	return Interval{now.Add(-72 * time.Hour), now.Add(s.cfg.Ahead + 24*time.Hour)}
+}
+
+// recompute merges the busy time of every feed over the span ahead,
+// working a feed's out again from its copy where its span no longer
+// covers what is needed.
 func (s *Source) recompute() {
+	// One at a time: two feeds done together must not leave the older
+	// result in place.
+	s.recomputing.Lock()
+	defer s.recomputing.Unlock()
 	now := s.cfg.Now()
-	span := Interval{now.Add(-48 * time.Hour), now.Add(s.cfg.Ahead)}
-	s.mu.RLock()
+	needed := Interval{now.Add(-48 * time.Hour), now.Add(s.cfg.Ahead + s.cfg.Refresh)}
 	var all []Interval
 	for _, f := range s.feeds {
-		if f.cal != nil {
-			all = append(all, f.cal.Busy(span)...)
+		s.mu.RLock()
+		busy, copied := f.busy, f.copy
+		s.mu.RUnlock()
+		if busy == nil {
+			continue
 		}
+		if needed.Start.Before(busy.Span.Start) || needed.End.After(busy.Span.End) {
+			if again, err := expandCopy(copied, s.cfg.Home, s.span(now)); err == nil {
+				busy = again
+				s.mu.Lock()
+				if f.busy != nil && bytes.Equal(f.copy, copied) {
+					f.busy = busy
+				}
+				s.mu.Unlock()
+			}
+		}
+		all = append(all, busy.Within(needed)...)
 	}
-	s.mu.RUnlock()
 	merged := Merge(all)
 	s.mu.Lock()
-	s.busy, s.computed = merged, span
+	s.busy, s.computed = merged, needed
 	s.mu.Unlock()
 }
 
 // Busy returns the consultancy's busy time from its calendars that
 // overlaps window, sorted and merged. Before any copy of a feed was
-// loaded it has none: the weekly hours alone decide.
+// loaded it has none: the weekly hours alone decide. Beyond the span
+// worked out (a window further ahead than Ahead) it knows nothing.
 func (s *Source) Busy(window Interval) []Interval {
 	if s == nil {
 		return nil
 	}
 	s.mu.RLock()
-	busy, computed := s.busy, s.computed
-	inside := !window.Start.Before(computed.Start) && !window.End.After(computed.End)
-	s.mu.RUnlock()
-	if !inside {
-		// Outside the span worked out in advance (a clock that moved on
-		// between refreshes): work it out now.
-		var all []Interval
-		s.mu.RLock()
-		for _, f := range s.feeds {
-			if f.cal != nil {
-				all = append(all, f.cal.Busy(window)...)
-			}
-		}
-		s.mu.RUnlock()
-		return Merge(all)
+	defer s.mu.RUnlock()
+	if !window.Start.Before(s.computed.Start) && !window.End.After(s.computed.End) {
+		return (&Busy{Intervals: s.busy}).Within(window)
 	}
-	i, _ := slices.BinarySearchFunc(busy, window.Start, func(iv Interval, t time.Time) int {
-		if iv.End.After(t) {
-			return 1
+	// A clock that moved on since the last refresh: each feed's own span
+	// reaches a day further.
+	var all []Interval
+	for _, f := range s.feeds {
+		if f.busy != nil {
+			all = append(all, f.busy.Within(window)...)
 		}
-		return -1
-	})
-	var out []Interval
-	for ; i < len(busy) && busy[i].Start.Before(window.End); i++ {
-		out = append(out, busy[i])
 	}
-	return out
+	return Merge(all)
+}
+
+// compress keeps a feed's copy small: iCalendar text compresses tenfold.
+func compress(body []byte) []byte {
+	var b bytes.Buffer
+	w, _ := gzip.NewWriterLevel(&b, gzip.BestSpeed) // a valid level
+	_, _ = w.Write(body)                             // a bytes.Buffer does not fail
+	_ = w.Close()
+	return b.Bytes()
+}
+
+// expandCopy works the busy time of a compressed copy out over span.
+func expandCopy(copied []byte, home *time.Location, span Interval) (*Busy, error) {
+	r, err := gzip.NewReader(bytes.NewReader(copied))
+	if err != nil {
+		return nil, err
+	}
+	body, err := io.ReadAll(r)
+	if err != nil {
+		return nil, err
+	}
+	return Expand(body, home, span)
 }
 
 // FeedStatus is what /readyz says about a feed.
@@ -393,9 +441,9 @@ func (s *Source) Status() []FeedStatus {
 	defer s.mu.RUnlock()
 	out := make([]FeedStatus, len(s.feeds))
 	for i, f := range s.feeds {
-		out[i] = FeedStatus{Name: f.name, Loaded: f.cal != nil, LoadedAt: f.loadedAt, FailingSince: f.failingSince, LastError: f.lastError}
-		if f.cal != nil {
-			out[i].Skipped, out[i].Dropped = f.cal.Skipped, f.cal.Dropped
+		out[i] = FeedStatus{Name: f.name, Loaded: f.busy != nil, LoadedAt: f.loadedAt, FailingSince: f.failingSince, LastError: f.lastError}
+		if f.busy != nil {
+			out[i].Skipped, out[i].Dropped = f.busy.Skipped, f.busy.Dropped
 		}
 	}
 	return out

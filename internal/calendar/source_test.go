@@ -224,3 +224,74 @@ func TestSourceCountsSkippedEvents(t *testing.T) {
 		t.Errorf("busy: %v", busy)
 	}
 }
+
+// A feed that hangs until its timeout delays no other: the good feed
+// beside it is current as soon as it has answered.
+func TestHangingFeedDelaysNoOther(t *testing.T) {
+	good := newFeedServer(t, []byte("BEGIN:VCALENDAR\r\nBEGIN:VEVENT\r\nUID:ok\r\nDTSTART:20270615T090000Z\r\nDTEND:20270615T100000Z\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n"))
+	release := make(chan struct{})
+	hanging := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		select {
+		case <-r.Context().Done():
+		case <-release:
+		}
+	}))
+	t.Cleanup(func() { close(release); hanging.Close() })
+	now := time.Date(2027, 6, 14, 0, 0, 0, 0, time.UTC)
+	const timeout = 3 * time.Second
+	src, err := calendar.NewSource(calendar.Config{
+		// The hanging feed comes first, as it did when feeds were fetched
+		// one after another.
+		URLs:   []string{hanging.URL + "/hang/basic.ics", good.URL + secretPath},
+		Logger: (&logtest.Buffer{}).Logger(), Timeout: timeout, Now: func() time.Time { return now },
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	began := time.Now()
+	done := make(chan struct{})
+	go func() {
+		src.Refresh(context.Background())
+		close(done)
+	}()
+	window := calendar.Interval{Start: now, End: now.Add(48 * time.Hour)}
+	for len(src.Busy(window)) == 0 {
+		if time.Since(began) > timeout/2 {
+			t.Fatalf("the good feed is not current %v after the refresh began", time.Since(began))
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	if st := src.Status(); !st[1].Loaded || st[0].Loaded {
+		t.Errorf("while the first feed hangs: %+v", st)
+	}
+	<-done
+	if took := time.Since(began); took < timeout || took > timeout+2*time.Second {
+		t.Errorf("the refresh took %v; the timeout is %v", took, timeout)
+	}
+	if st := src.Status(); st[0].LastError != "no answer in time" || !st[1].Loaded {
+		t.Errorf("after the refresh: %+v", st)
+	}
+}
+
+// The source keeps busy time, not the parsed feed: while the feed answers
+// "not modified" and the clock moves on past the span worked out, the busy
+// time is worked out again from the copy it keeps.
+func TestSourceMovesOnWithTheClock(t *testing.T) {
+	feed := newFeedServer(t, []byte("BEGIN:VCALENDAR\r\nBEGIN:VEVENT\r\nUID:daily\r\nDTSTART:20270101T090000Z\r\nDTEND:20270101T100000Z\r\nRRULE:FREQ=DAILY\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n"))
+	now := time.Date(2027, 1, 10, 0, 0, 0, 0, time.UTC)
+	src, err := calendar.NewSource(calendar.Config{URLs: []string{feed.URL + secretPath}, Logger: (&logtest.Buffer{}).Logger(),
+		Ahead: 14 * 24 * time.Hour, Now: func() time.Time { return now }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	src.Refresh(context.Background())
+	now = now.Add(40 * 24 * time.Hour)
+	src.Refresh(context.Background())
+	if feed.notModified.Load() != 1 {
+		t.Fatalf("%d answers 'not modified'", feed.notModified.Load())
+	}
+	day := calendar.Interval{Start: time.Date(2027, 2, 25, 0, 0, 0, 0, time.UTC), End: time.Date(2027, 2, 26, 0, 0, 0, 0, time.UTC)}
+	if busy := src.Busy(day); len(busy) != 1 || busy[0].Start.Hour() != 9 {
+		t.Errorf("busy on 25 February, forty days on: %v", busy)
+	}
+}

@@ -49,14 +49,14 @@ type knownZone struct {
 	err  error
 }
 
-func newZones(cal *ical.Calendar, home *time.Location) *zones {
+func newZones(defs []*ical.Component, home *time.Location) *zones {
 	z := &zones{
 		home:  &ianaZone{home},
 		utc:   &ianaZone{time.UTC},
 		defs:  map[string]*ical.Component{},
 		known: map[string]knownZone{},
 	}
-	for _, c := range cal.Children {
+	for _, c := range defs {
 		if c.Name == ical.CompTimezone {
 			if id := c.Props.Get(ical.PropTimezoneID); id != nil {
 				z.defs[id.Value] = c

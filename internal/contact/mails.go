@@ -134,11 +134,19 @@ func (m *Mailer) Compose(r Record) ([]mail.Message, error) {
 	}
 	notify.Kind, notify.To, notify.ReplyTo, notify.Lang = KindNotify, m.inbox, r.Email, "en"
 
-	ack, err := mail.Render(m.ack[lang], ackData{Brand: m.brand, ResponseHours: m.brand.ResponseHours})
+	// In a language written right to left, the address is isolated, so
+	// that the sentence keeps it whole.
+	dir := m.langs.Match(lang).Dir
+	brand := m.brand
+	if dir == "rtl" {
+		brand.Email = mail.IsolateLTR(brand.Email)
+	}
+	ack, err := mail.Render(m.ack[lang], ackData{Brand: brand, ResponseHours: m.brand.ResponseHours})
 	if err != nil {
 		return nil, err
 	}
 	ack.Kind, ack.To, ack.ReplyTo, ack.Lang = KindAck, r.Email, m.inbox, lang
+	ack.AddHTML(dir)
 	return []mail.Message{notify, ack}, nil
 }
 

@@ -9,6 +9,9 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
+
+	"golang.org/x/text/unicode/norm"
 
 	"github.com/northbeam/site/internal/booking"
 	"github.com/northbeam/site/internal/store"
@@ -64,10 +67,18 @@ func (w *Workspace) ParseRange(from, to string) (DateRange, error) {
 }
 
 // neutralize keeps a cell from being read as a formula by a spreadsheet
-// (CSV injection): a cell that begins with =, +, -, @, a tab or a carriage
+// (CSV injection): a cell whose first character, in its compatibility
+// form (NFKC: full-width ＝ is =), is =, +, -, @, |, a tab or a carriage
 // return gets a leading apostrophe, which spreadsheets show as text.
 func neutralize(cell string) string {
-	if cell != "" && strings.ContainsRune("=+-@\t\r", rune(cell[0])) {
+	first, size := utf8.DecodeRuneInString(cell)
+	if size == 0 {
+		return cell
+	}
+	if first >= utf8.RuneSelf {
+		first, _ = utf8.DecodeRuneInString(norm.NFKC.String(cell[:size]))
+	}
+	if strings.ContainsRune("=+-@|\t\r", first) {
 		return "'" + cell
 	}
 	return cell

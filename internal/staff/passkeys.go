@@ -360,13 +360,16 @@ type Passkey struct {
 	ID       int64
 	Created  time.Time
 	LastUsed time.Time // zero when never used to sign in
+	Name     string    // its member's name for it; "" for none
+	Browser  string    // what it was made on (DeviceOf)
+	Platform string
 }
 
 func scanPasskey(row store.Scanner) (Passkey, error) {
 	var p Passkey
 	var created int64
 	var used sql.NullInt64
-	if err := row.Scan(&p.ID, &created, &used); err != nil {
+	if err := row.Scan(&p.ID, &created, &used, &p.Name, &p.Browser, &p.Platform); err != nil {
 		return Passkey{}, err
 	}
 	p.Created, p.LastUsed = store.FromMillis(created), store.FromMillis(used.Int64)
@@ -375,7 +378,7 @@ func scanPasskey(row store.Scanner) (Passkey, error) {
 
 // Passkeys lists the passkeys of m, oldest first.
 func (w *Workspace) Passkeys(ctx context.Context, m Member) ([]Passkey, error) {
-	out, err := store.QueryAll(ctx, w.store, scanPasskey, `SELECT id, created_at, last_used_at FROM staff_passkeys WHERE staff_id = ? ORDER BY id`, m.ID)
+	out, err := store.QueryAll(ctx, w.store, scanPasskey, `SELECT id, created_at, last_used_at, name, browser, platform FROM staff_passkeys WHERE staff_id = ? ORDER BY id`, m.ID)
 	if err != nil {
 		return nil, fmt.Errorf("staff: list passkeys: %w", err)
 	}

@@ -43,6 +43,7 @@ type PersonBooking struct {
 	End       time.Time  `json:"end"`
 	Name      string     `json:"name"`
 	Email     string     `json:"email"`
+	Phone     string     `json:"phone,omitempty"`
 	Company   string     `json:"company,omitempty"`
 	Topic     string     `json:"topic,omitempty"`
 	TimeZone  string     `json:"timeZone"`
@@ -126,7 +127,7 @@ func (w *Workspace) person(ctx context.Context, email string) (Person, error) {
 	}
 	for _, b := range bookings {
 		pb := PersonBooking{ID: b.ID, Service: b.Service, Start: b.Start, End: b.End, Name: b.Name, Email: b.Email,
-			Company: b.Company, Topic: b.Topic, TimeZone: b.TimeZone, Lang: b.Lang, Created: b.Created}
+			Phone: b.Phone, Company: b.Company, Topic: b.Topic, TimeZone: b.TimeZone, Lang: b.Lang, Created: b.Created}
 		if !b.Cancelled.IsZero() {
 			c := b.Cancelled
 			pb.Cancelled = &c

@@ -85,3 +85,21 @@ func TestPrivacyMatchesNoOtherAddress(t *testing.T) {
 		})
 	}
 }
+
+// TestNeutralizeFormulaCells: every cell a spreadsheet could read as a
+// formula, full-width forms included, is kept as text.
+func TestNeutralizeFormulaCells(t *testing.T) {
+	for _, cell := range []string{
+		"=1+1", "+1", "-1", "@SUM(A1)", "|calc", "\tx", "\rx",
+		"＝HYPERLINK(\"http://evil\")", "＋1", "－1", "＠SUM(A1)", "｜calc", "﹦1", "﹢1", "﹣1", "﹫x",
+	} {
+		if got := neutralize(cell); got != "'"+cell {
+			t.Errorf("neutralize(%q) = %q, not kept as text", cell, got)
+		}
+	}
+	for _, cell := range []string{"", "Ada", "1+1", "éric@example.com", "زينب", "'=already"} {
+		if got := neutralize(cell); got != cell {
+			t.Errorf("neutralize(%q) = %q, changed a plain cell", cell, got)
+		}
+	}
+}

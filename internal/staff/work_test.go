@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/csv"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -369,6 +370,16 @@ SELECT id, 'invite.ics', 'text/calendar', ? FROM outbox WHERE to_addr = ?`, []by
 			}
 			if len(p.Messages) != 2 || len(p.Bookings) != 1 || len(p.Mail) != 2 || len(p.Mail[0].Attachments)+len(p.Mail[1].Attachments) != 1 {
 				t.Errorf("found %d messages, %d bookings, %d mails: %+v", len(p.Messages), len(p.Bookings), len(p.Mail), p.Mail)
+			}
+			// The download holds every personal field the booking stores.
+			download, err := json.Marshal(p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, field := range []string{"Erika Mustermann", address, "Acme", "Topic with", "+971501234567"} {
+				if !strings.Contains(string(download), field) {
+					t.Errorf("the download leaves out %q", field)
+				}
 			}
 			erased, err := w.ErasePerson(ctx, address, "ada@northbeam.test")
 			if err != nil {

@@ -71,7 +71,7 @@ func Backup(ctx context.Context, db *sql.DB, dst string) (BackupReport, error) {
 		return BackupReport{}, fmt.Errorf("store: backup: %w", err)
 	}
 	dir := filepath.Dir(dst)
-	if err := os.MkdirAll(dir, 0o750); err != nil {
+	if err := os.MkdirAll(dir, 0o700); err != nil { // a backup holds personal data, as the database does
 		return BackupReport{}, fmt.Errorf("store: backup: create %s: %w", dir, err)
 	}
 	// VACUUM INTO writes into a file that does not exist or is empty.
@@ -97,6 +97,9 @@ func Backup(ctx context.Context, db *sql.DB, dst string) (BackupReport, error) {
 	report, err := verifyCopy(ctx, tmpPath)
 	if err != nil {
 		return BackupReport{}, err
+	}
+	if err := os.Chmod(tmpPath, 0o600); err != nil {
+		return BackupReport{}, fmt.Errorf("store: backup: %w", err)
 	}
 	if err := syncFile(tmpPath); err != nil {
 		return BackupReport{}, err

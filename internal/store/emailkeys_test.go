@@ -40,7 +40,7 @@ func TestEmailKeysOfStoredRows(t *testing.T) {
 			run(`INSERT INTO messages (ref, created_at, name, email, message, lang) VALUES (?, 1000, 'Jörg', 'JÖRG@ÄXAMPLE.de', 'hi', 'de')`, ref)
 			run(`INSERT INTO messages (ref, created_at, name, email, message, lang) VALUES (?, 1000, 'Inge', 'inj1@example.net', 'hi', 'de')`, other)
 			run(`INSERT INTO bookings (token, cancel_token, service, start_at, end_at, busy_until, name, email, time_zone, lang, created_at, reminder_ref)
-VALUES ('tok', 'ctok', 'strategy', 5000, 6000, 6000, 'Éric', 'e`+"\u0301"+`ric@example.com', 'UTC', 'fr', 900, 'reminder-1')`)
+VALUES ('tok', 'ctok', 'strategy', 5000, 6000, 6000, 'Éric', 'e` + "\u0301" + `ric@example.com', 'UTC', 'fr', 900, 'reminder-1')`)
 			insertMail := func(ref, kind, to, reply, text string, created int) {
 				run(`INSERT INTO outbox (ref, kind, to_addr, reply_to, subject, text_body, state, next_attempt_at, created_at)
 VALUES (?, ?, ?, ?, 's', ?, 'sent', 0, ?)`, ref, kind, to, reply, text, created)

@@ -10,8 +10,11 @@ package store
 // documentation). SQLite tables are STRICT so that SQLite enforces the
 // declared column types; PostgreSQL ids are identities that a copy from
 // SQLite may set (BY DEFAULT), so that migrate-db keeps them.
+//
+// The staff workspace's later steps are in migrations_staff.go, appended
+// after this list (the file stays readable).
 func Migrations() []Migration {
-	return []Migration{
+	return append([]Migration{
 		{
 			Name: "0001_messages",
 			// Contact form submissions. Spam is kept (flagged) rather than
@@ -449,7 +452,7 @@ INSERT INTO jobs (name, last_run_at) VALUES ('retention', 0);
 `,
 		},
 		emailKeysStep, // emailkeys.go
-	}
+	}, staffWorkMigrations()...)
 }
 
 // CopiedTables lists, parents first, the tables that hold the site's data:
@@ -462,5 +465,5 @@ INSERT INTO jobs (name, last_run_at) VALUES ('retention', 0);
 // again, and the audit log moves with the rest.
 func CopiedTables() []string {
 	return []string{"messages", "outbox", "outbox_attachments", "bookings",
-		"staff", "staff_passkeys", "staff_tokens", "staff_sessions", "staff_audit"}
+		"staff", "staff_passkeys", "staff_tokens", "staff_sessions", "staff_audit", "staff_notes"}
 }

@@ -40,8 +40,8 @@ func openSQLite(ctx context.Context, path string, steps []Migration, opts ...Opt
 	if path == "" {
 		return nil, errors.New("store: empty database path")
 	}
-	if err := os.MkdirAll(filepath.Dir(path), 0o750); err != nil {
-		return nil, fmt.Errorf("store: create data directory: %w", err)
+	if err := makePrivate(path); err != nil {
+		return nil, err
 	}
 	db, err := sql.Open("sqlite", sqliteDSN(path, o))
 	if err != nil {
@@ -60,6 +60,33 @@ func openSQLite(ctx context.Context, path string, steps []Migration, opts ...Opt
 		return nil, fmt.Errorf("store: open %s: %w", path, err)
 	}
 	return s, nil
+}
+
+// makePrivate keeps the database to the user the site runs as: it holds
+// personal data. The data directory is made (or set to) 0700, and the
+// database file is created 0600 before SQLite opens it, so that SQLite,
+// which gives its write-ahead log and shared-memory files the mode of the
+// database file, makes those 0600 too; files left by an earlier version
+// are set to 0600.
+func makePrivate(path string) error {
+	dir := filepath.Dir(path)
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return fmt.Errorf("store: create data directory: %w", err)
+	}
+	if err := os.Chmod(dir, 0o700); err != nil { //nolint:gosec // G302 is about files; a directory needs x, and 0700 is its owner alone
+		return fmt.Errorf("store: make the data directory private: %w", err)
+	}
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o600)
+	if err != nil {
+		return fmt.Errorf("store: create %s: %w", path, err)
+	}
+	_ = f.Close() // opened only to create it
+	for _, suffix := range []string{"", "-wal", "-shm", "-journal"} {
+		if err := os.Chmod(path+suffix, 0o600); err != nil && !errors.Is(err, os.ErrNotExist) {
+			return fmt.Errorf("store: make %s private: %w", path+suffix, err)
+		}
+	}
+	return nil
 }
 
 // sqliteDSN is the one place where the connection is configured. The

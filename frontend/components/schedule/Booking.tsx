@@ -4,6 +4,7 @@
 // renders it, in the space the server's frame keeps for it.
 import { startTransition, useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
+import { isolate } from "../../lib/bidi";
 import { useLang } from "../../lib/lang";
 import { fetchOpenDays, type CreatedBooking, type OpenDays, type Slot, type SlotsResponse } from "./api";
 import { Calendar } from "./Calendar";
@@ -120,8 +121,8 @@ export function Booking({ service, catalog, weekdaysShort, detected, zone: initi
     shown.id === catalog.canonical(utcZone)
       ? t("schedule.time.zoneNoteUtc")
       : shown.generic
-        ? t("schedule.time.zoneNote", { city: shown.city, zone: shown.generic })
-        : t("schedule.time.zoneNoteCity", { city: shown.city });
+        ? t("schedule.time.zoneNote", { city: isolate(shown.city), zone: isolate(shown.generic) })
+        : t("schedule.time.zoneNoteCity", { city: isolate(shown.city) });
   // Until the times arrive, the placeholder alone holds the space kept for
   // the booking: nothing appears there only to be pushed down a moment later.
   const failed = <TimesError onRetry={() => setAttempt((n) => n + 1)} />;

@@ -1,14 +1,12 @@
 import { useEffect, useRef } from "react";
 import { useTranslation } from "react-i18next";
 import { Link } from "react-router-dom";
+import { isolate } from "../../lib/bidi";
 import { useLocalPath } from "../../lib/lang";
 import type { CreatedBooking } from "./api";
 import { MeetingFact, ServiceFact, TimeFact } from "./Facts";
 import { hostZone, type ServiceKey, type StepState } from "./services";
 import type { ZoneCatalog } from "./zones";
-
-/** isolate keeps a left-to-right value (an address) whole inside right-to-left text. */
-const isolate = (s: string) => `\u2068${s}\u2069`;
 
 export interface ConfirmationProps {
   booking: CreatedBooking;

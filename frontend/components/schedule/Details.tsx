@@ -1,6 +1,7 @@
 import { useId, useRef, useState, type ChangeEvent, type FormEvent } from "react";
 import { useTranslation } from "react-i18next";
 import { Link } from "react-router-dom";
+import { isolate } from "../../lib/bidi";
 import { useLang, useLocalPath } from "../../lib/lang";
 import { postBooking, type CreatedBooking, type Slot, type SlotsResponse } from "./api";
 import { draftOf, updateDraft, type DetailField as Field } from "./draft";
@@ -41,6 +42,7 @@ export function Details({ service, zone, zoneCity, slot, onBooked, onTaken, onSt
   const to = useLocalPath();
   const id = useId();
   const form = useRef<HTMLFormElement>(null);
+  const alert = useRef<HTMLDivElement>(null);
   const [sending, setSending] = useState(false);
   const [summary, setSummary] = useState("");
   const [errors, setErrors] = useState<Partial<Record<Field, string>>>({});
@@ -58,8 +60,11 @@ export function Details({ service, zone, zoneCity, slot, onBooked, onTaken, onSt
     if (!emailShape.test(value("email"))) found.email = t("validation.email");
     if (byPhone && !phoneShape.test(value("phone"))) found.phone = t("validation.phone");
     if (!slot) {
+      // The missing time is the first thing to fix: the alert that says
+      // so takes the focus, which brings it on screen.
       setErrors(found);
       setSummary(t("validation.start"));
+      alert.current?.focus();
       return;
     }
     if (Object.keys(found).length > 0) {
@@ -139,7 +144,7 @@ export function Details({ service, zone, zoneCity, slot, onBooked, onTaken, onSt
     <form ref={form} className="booking-details" noValidate onSubmit={(e) => void submit(e)} aria-labelledby={`${id}-title`}>
       <h3 id={`${id}-title`}>{t("schedule.details.title")}</h3>
       <SlotSummary service={service} slot={slot} zone={zone} zoneCity={zoneCity} />
-      <div className="form-alert" role="alert">
+      <div className="form-alert" role="alert" ref={alert} tabIndex={-1}>
         {summary}
       </div>
       <div className="field">
@@ -212,9 +217,9 @@ export function SlotSummary({ service, slot, zone, zoneCity }: { service: Servic
       {slot
         ? t("schedule.details.summary", {
             service: t(`schedule.services.${service}.title`),
-            date: formatDay(lang, dateIn(new Date(slot.start), zone)),
-            time: formatTime(lang, slot.start, zone),
-            zone: zoneCity,
+            date: isolate(formatDay(lang, dateIn(new Date(slot.start), zone))),
+            time: isolate(formatTime(lang, slot.start, zone)),
+            zone: isolate(zoneCity),
           })
         : t("schedule.details.pick")}
     </p>

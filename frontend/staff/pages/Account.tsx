@@ -3,9 +3,9 @@ import { languages, type Lang } from "../../lib/languages";
 import { api, ApiError, signOut } from "../api";
 import { dateTime } from "../format";
 import { useApi, useBoot, usePageTitle } from "../hooks";
-import { useT } from "../i18n";
-import type { Account as AccountData } from "../types";
-import { Button, Loading, Ltr, Notice, Problem } from "../ui";
+import { useT, type T } from "../i18n";
+import type { Account as AccountData, Passkey } from "../types";
+import { Button, FieldError, Loading, Ltr, Notice, Problem } from "../ui";
 import { cancelledByPerson, createPasskey, passkeysAvailable, type CreationOptionsJSON } from "../webauthn";
 
 /** Account is the member's own page: the workspace's language, their passkeys, and signing out everywhere. */
@@ -19,6 +19,7 @@ export function Account() {
   const [notice, setNotice] = useState("");
   const [problem, setProblem] = useState<ApiError | null>(null);
   const [passkeyProblem, setPasskeyProblem] = useState("");
+  const [confirmEverywhere, setConfirmEverywhere] = useState(false);
   const langId = useId();
 
   const saveLanguage = async (e: FormEvent) => {
@@ -56,6 +57,18 @@ export function Account() {
     try {
       set(await api<AccountData>("DELETE", `/staff/api/passkeys/${id}`));
       setNotice(t("account.passkeyRemoved"));
+    } catch (err) {
+      setProblem(err instanceof ApiError ? err : null);
+    } finally {
+      setBusy(false);
+    }
+  };
+  const endSession = async (id: number) => {
+    setBusy(true);
+    setNotice("");
+    try {
+      set(await api<AccountData>("DELETE", `/staff/api/sessions/${id}`));
+      setNotice(t("account.sessionEnded"));
     } catch (err) {
       setProblem(err instanceof ApiError ? err : null);
     } finally {
@@ -104,19 +117,7 @@ export function Account() {
             ) : (
               <ul className="ws-list">
                 {data.passkeys.map((p, i) => (
-                  <li key={p.id} className="ws-item ws-passkey">
-                    <div>
-                      <h3 className="ws-item-title">{t("account.passkeyName", { n: i + 1 })}</h3>
-                      <p className="ws-meta">
-                        {t("account.passkeyCreated", { date: dateTime(lang, p.created, zone) })}
-                        {" · "}
-                        {p.lastUsed ? t("account.passkeyUsed", { date: dateTime(lang, p.lastUsed, zone) }) : t("account.passkeyNeverUsed")}
-                      </p>
-                    </div>
-                    <Button kind="quiet" disabled={busy} onClick={() => void removePasskey(p.id)} aria-label={t("account.removePasskeyLabel", { n: i + 1 })}>
-                      {t("account.removePasskey")}
-                    </Button>
-                  </li>
+                  <PasskeyItem key={p.id} p={p} n={i + 1} busy={busy} onChange={set} onRemove={() => void removePasskey(p.id)} />
                 ))}
               </ul>
             )}
@@ -134,12 +135,121 @@ export function Account() {
           <section aria-labelledby="ws-sessions-title">
             <h2 id="ws-sessions-title">{t("account.sessionsTitle")}</h2>
             <p>{t("account.sessionsIntro")}</p>
-            <Button kind="danger" disabled={busy} onClick={signOutEverywhere}>
-              {t("account.signOutEverywhere")}
-            </Button>
+            <ul className="ws-list">
+              {data.sessions.map((x) => (
+                <li key={x.id} className="ws-item ws-passkey">
+                  <div>
+                    <h3 className="ws-item-title">
+                      {deviceName(t, x.browser, x.platform) || t("account.unknownDevice")}
+                      {x.current && <span className="ws-tag">{t("account.thisSession")}</span>}
+                    </h3>
+                    <p className="ws-meta">
+                      {t("account.sessionStarted", { date: dateTime(lang, x.created, zone) })}
+                      {" · "}
+                      {t("account.sessionSeen", { date: dateTime(lang, x.seen, zone) })}
+                    </p>
+                  </div>
+                  {!x.current && (
+                    <Button kind="quiet" disabled={busy} onClick={() => void endSession(x.id)}>
+                      {t("account.endSession")}
+                    </Button>
+                  )}
+                </li>
+              ))}
+            </ul>
+            {confirmEverywhere ? (
+              <div className="ws-danger-zone">
+                <p className="ws-notice ws-warn" role="alert">
+                  {t("account.signOutEverywhereConfirm", { count: data.sessions.length })}
+                </p>
+                <div className="ws-actions">
+                  <Button kind="danger" disabled={busy} onClick={signOutEverywhere}>
+                    {t("account.signOutEverywhereYes")}
+                  </Button>
+                  <Button kind="quiet" disabled={busy} onClick={() => setConfirmEverywhere(false)}>
+                    {t("account.keepSessions")}
+                  </Button>
+                </div>
+              </div>
+            ) : (
+              <Button kind="danger" disabled={busy} onClick={() => setConfirmEverywhere(true)}>
+                {t("account.signOutEverywhere")}
+              </Button>
+            )}
           </section>
         </>
       )}
     </>
+  );
+}
+
+/** deviceName names a browser on a system, "" when neither is known. */
+function deviceName(t: T, browser: string, platform: string): string {
+  if (browser && platform) return t("account.device", { browser, platform });
+  return browser || platform;
+}
+
+/** PasskeyItem is one passkey: its name (which its member may change), its dates, and its removal. */
+function PasskeyItem({ p, n, busy, onChange, onRemove }: { p: Passkey; n: number; busy: boolean; onChange: (a: AccountData) => void; onRemove: () => void }) {
+  const t = useT();
+  const { lang, zone } = useBoot();
+  const [editing, setEditing] = useState(false);
+  const [name, setName] = useState(p.name);
+  const [problem, setProblem] = useState<ApiError | null>(null);
+  const nameId = useId();
+  const errorId = useId();
+  const shown = p.name || deviceName(t, p.browser, p.platform) || t("account.passkeyName", { n });
+  const save = async (e: FormEvent) => {
+    e.preventDefault();
+    setProblem(null);
+    try {
+      onChange(await api<AccountData>("POST", `/staff/api/passkeys/${p.id}/name`, { name }));
+      setEditing(false);
+    } catch (err) {
+      setProblem(err instanceof ApiError ? err : null);
+    }
+  };
+  return (
+    <li className="ws-item ws-passkey">
+      <div>
+        <h3 className="ws-item-title" dir="auto">
+          {shown}
+        </h3>
+        <p className="ws-meta">
+          {t("account.passkeyCreated", { date: dateTime(lang, p.created, zone) })}
+          {" · "}
+          {p.lastUsed ? t("account.passkeyUsed", { date: dateTime(lang, p.lastUsed, zone) }) : t("account.passkeyNeverUsed")}
+        </p>
+        {editing && (
+          <form className="ws-form" onSubmit={(e) => void save(e)}>
+            <label htmlFor={nameId}>{t("account.passkeyNameLabel")}</label>
+            <div className="ws-row">
+              <input
+                id={nameId}
+                name="name"
+                maxLength={60}
+                value={name}
+                dir="auto"
+                onChange={(e) => setName(e.target.value)}
+                aria-invalid={problem ? true : undefined}
+                aria-describedby={problem ? errorId : undefined}
+              />
+              <Button type="submit">{t("account.saveName")}</Button>
+            </div>
+            {problem && <FieldError id={errorId}>{problem.fields.name ?? problem.message}</FieldError>}
+          </form>
+        )}
+      </div>
+      <div className="ws-actions">
+        {!editing && (
+          <Button kind="quiet" disabled={busy} onClick={() => setEditing(true)} aria-label={t("account.renamePasskeyLabel", { name: shown })}>
+            {t("account.renamePasskey")}
+          </Button>
+        )}
+        <Button kind="quiet" disabled={busy} onClick={onRemove} aria-label={t("account.removePasskeyLabel", { name: shown })}>
+          {t("account.removePasskey")}
+        </Button>
+      </div>
+    </li>
   );
 }

@@ -60,32 +60,42 @@ export function Audit() {
       {loading && <Loading />}
       {error && <Problem error={error} />}
       {data && entries.length === 0 && <p className="ws-empty">{t("audit.empty")}</p>}
+      {/* biome-ignore-start lint/a11y/noRedundantRoles: on a phone each entry is a card (staff.css, display: block), which takes a table's semantics away in some browsers; the roles keep them */}
       {entries.length > 0 && (
         <div className="ws-table-wrap">
-          <table className="ws-table">
-            <thead>
-              <tr>
-                <th scope="col">{t("audit.when")}</th>
-                <th scope="col">{t("audit.who")}</th>
-                <th scope="col">{t("audit.what")}</th>
-                <th scope="col">{t("audit.details")}</th>
+          <table className="ws-table ws-cards" role="table">
+            <thead role="rowgroup">
+              <tr role="row">
+                <th scope="col" role="columnheader">
+                  {t("audit.when")}
+                </th>
+                <th scope="col" role="columnheader">
+                  {t("audit.who")}
+                </th>
+                <th scope="col" role="columnheader">
+                  {t("audit.what")}
+                </th>
+                <th scope="col" role="columnheader">
+                  {t("audit.details")}
+                </th>
               </tr>
             </thead>
-            <tbody>
+            <tbody role="rowgroup">
               {entries.map((e) => {
                 const action = actions[e.action];
-                const method = methods[e.detail];
                 return (
-                  <tr key={e.id}>
-                    <td>
+                  <tr key={e.id} role="row">
+                    <td role="cell" data-label={t("audit.when")}>
                       <time dateTime={e.at}>{dateTime(lang, e.at, zone)}</time>
                     </td>
-                    <td>
+                    <td role="cell" data-label={t("audit.who")}>
                       <Ltr>{e.actor}</Ltr>
                     </td>
-                    <td>{action ? t(action) : e.action}</td>
-                    <td>
-                      <Ltr>{[e.subject, method ? t(method) : e.detail].filter(Boolean).join(" · ")}</Ltr>
+                    <td role="cell" data-label={t("audit.what")}>
+                      {action ? t(action) : e.action}
+                    </td>
+                    <td role="cell" data-label={t("audit.details")}>
+                      <AuditDetail e={e} />
                     </td>
                   </tr>
                 );
@@ -94,12 +104,37 @@ export function Audit() {
           </table>
         </div>
       )}
+      {/* biome-ignore-end lint/a11y/noRedundantRoles: the audit log's table */}
       {problem && <Problem error={problem} />}
       {next > 0 && (
         <Button kind="quiet" onClick={() => void loadMore()}>
           {t("audit.more")}
         </Button>
       )}
+    </>
+  );
+}
+
+/**
+ * AuditDetail says what an entry concerned: its subject (a reference, kept
+ * left to right) and its detail, in the member's language where the log
+ * records a known form (a sign-in's method, an export's rows, the sessions
+ * signed out), as written otherwise (a note's text, in its own direction).
+ */
+function AuditDetail({ e }: { e: AuditEntry }) {
+  const t = useT();
+  const method = methods[e.detail];
+  const rows = /^(\d+) rows$/.exec(e.detail);
+  const sessions = /^sessions: (\d+)$/.exec(e.detail);
+  let detail: string = e.detail;
+  if (method) detail = t(method);
+  else if (rows) detail = t("audit.rows", { count: Number(rows[1]) });
+  else if (sessions) detail = t("audit.sessions", { count: Number(sessions[1]) });
+  return (
+    <>
+      {e.subject && <Ltr>{e.subject}</Ltr>}
+      {e.subject && detail && " · "}
+      {detail && <bdi dir="auto">{detail}</bdi>}
     </>
   );
 }

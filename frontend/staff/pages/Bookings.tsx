@@ -52,7 +52,12 @@ export function Bookings() {
     <>
       <h1>{t("bookings.title")}</h1>
       <Tabs label={t("bookings.viewsLabel")} tabs={views} current={view} href={(v) => `/staff/bookings?view=${v}`}>
-        {(v) => t(`bookings.views.${v}`)}
+        {(v) => (
+          <>
+            {t(`bookings.views.${v}`)}
+            {data && <span className="ws-count">{data.counts[v]}</span>}
+          </>
+        )}
       </Tabs>
       <p className="ws-hint">{t("bookings.zone", { zone })}</p>
       {loading && <Loading />}

@@ -36,12 +36,17 @@ export function MessageList({ messages }: { messages: Message[] }) {
       {messages.map((m) => (
         <li key={m.ref} className="ws-item">
           <h2 className="ws-item-title">
-            <Link to={`/staff/messages/${m.ref}`}>{m.name}</Link>
+            <Link to={`/staff/messages/${m.ref}`}>
+              <bdi>{m.name}</bdi>
+            </Link>
           </h2>
           <p className="ws-meta">
             <Ltr>{m.email}</Ltr> · <time dateTime={m.received}>{dateTime(lang, m.received, zone)}</time>
           </p>
-          <p className="ws-excerpt">{excerpt(m.text)}</p>
+          {/* The visitor's text in its own direction, whatever the workspace's. */}
+          <p className="ws-excerpt" dir="auto">
+            {excerpt(m.text)}
+          </p>
         </li>
       ))}
     </ul>

@@ -89,7 +89,11 @@ export function Privacy() {
       </form>
       {problem && !problem.fields.email && !problem.fields.confirm && <Problem error={problem} />}
       {erased && (
-        <Notice>{t("privacy.erased", { messages: erased.messages, bookings: erased.bookings, mail: erased.mail })}</Notice>
+        <Notice>{t("privacy.erased", {
+            messages: t("privacy.erasedMessages", { count: erased.messages }),
+            bookings: t("privacy.erasedBookings", { count: erased.bookings }),
+            mail: t("privacy.erasedMail", { count: erased.mail }),
+          })}</Notice>
       )}
       {empty && <p className="ws-empty">{t("privacy.nothing", { email: person.email })}</p>}
       {person && !empty && (

@@ -165,13 +165,25 @@ function linkRefusal(err: unknown): Exclude<LinkState, "valid"> | null {
   return null;
 }
 
-/** refusals are what each kind of link says once it opens nothing: its title, what is wrong, and the way back. */
+/**
+ * refusals are what each kind of link says once it opens nothing: its
+ * title, what is wrong, and the way back. "limited": the page was asked
+ * for too often from here (the sign-in limit), whatever the link.
+ */
 const refusals: Record<"enrol" | "link", { title: Key; why: Record<Exclude<LinkState, "valid">, Key>; back: Key }> = {
-  enrol: { title: "enrol.invalidTitle", why: { used: "enrol.used", expired: "enrol.expired", unknown: "enrol.unknown" }, back: "enrol.toSignIn" },
-  link: { title: "link.invalidTitle", why: { used: "link.used", expired: "link.expired", unknown: "link.unknown" }, back: "link.again" },
+  enrol: {
+    title: "enrol.invalidTitle",
+    why: { used: "enrol.used", expired: "enrol.expired", unknown: "enrol.unknown", limited: "errors.rateLimited" },
+    back: "enrol.toSignIn",
+  },
+  link: {
+    title: "link.invalidTitle",
+    why: { used: "link.used", expired: "link.expired", unknown: "link.unknown", limited: "errors.rateLimited" },
+    back: "link.again",
+  },
 };
 
-/** RefusedLink is the page of a link that was used, has expired or was never made. */
+/** RefusedLink is the page of a link that was used, has expired, was never made, or was asked for too often. */
 function RefusedLink({ kind, state }: { kind: "enrol" | "link"; state: Exclude<LinkState, "valid"> | null }) {
   const t = useT();
   const r = refusals[kind];

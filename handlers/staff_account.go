@@ -1,0 +1,124 @@
+package handlers
+
+import (
+	"errors"
+	"net/http"
+	"strconv"
+	"time"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/northbeam/site/internal/staff"
+)
+
+// The member's own account in the staff workspace's API: the language,
+// the passkeys with their names, the open sessions. registerStaff lists
+// the routes.
+
+type staffAccount struct {
+	Email    string             `json:"email"`
+	Lang     string             `json:"lang"`
+	Passkeys []staffPasskey     `json:"passkeys"`
+	Sessions []staffSessionView `json:"sessions"`
+}
+
+type staffPasskey struct {
+	ID       int64      `json:"id"`
+	Created  time.Time  `json:"created"`
+	LastUsed *time.Time `json:"lastUsed"`
+	Name     string     `json:"name"`
+	Browser  string     `json:"browser"`
+	Platform string     `json:"platform"`
+}
+
+type staffSessionView struct {
+	ID       int64     `json:"id"`
+	Created  time.Time `json:"created"`
+	Seen     time.Time `json:"seen"`
+	Browser  string    `json:"browser"`
+	Platform string    `json:"platform"`
+	Current  bool      `json:"current"`
+}
+
+func (h *staffHandlers) me(c echo.Context) error {
+	s := h.member(c)
+	keys, err := h.srv.Staff.Passkeys(c.Request().Context(), s.Member)
+	if err != nil {
+		return h.failure(c, err)
+	}
+	sessions, err := h.srv.Staff.Sessions(c.Request().Context(), s)
+	if err != nil {
+		return h.failure(c, err)
+	}
+	out := staffAccount{Email: s.Member.Email, Lang: s.Member.Lang, Passkeys: []staffPasskey{}, Sessions: []staffSessionView{}}
+	for _, k := range keys {
+		out.Passkeys = append(out.Passkeys, staffPasskey{ID: k.ID, Created: k.Created, LastUsed: optionalTime(k.LastUsed),
+			Name: k.Name, Browser: k.Browser, Platform: k.Platform})
+	}
+	for _, x := range sessions {
+		out.Sessions = append(out.Sessions, staffSessionView{ID: x.ID, Created: x.Created, Seen: x.Seen, Browser: x.Browser, Platform: x.Platform, Current: x.Current})
+	}
+	return c.JSON(http.StatusOK, out)
+}
+
+func (h *staffHandlers) setLanguage(c echo.Context) error {
+	var body struct {
+		Lang string `json:"lang"`
+	}
+	if err := decodeJSON(c, staffBodyLimit, &body); err != nil {
+		return err
+	}
+	if _, known := h.srv.Build().Info.Language(body.Lang); !known {
+		return h.fail(c, http.StatusUnprocessableEntity, "invalid", "errors.badRequest", nil)
+	}
+	m, err := h.srv.Staff.SetLanguage(c.Request().Context(), h.member(c).Member, body.Lang)
+	if err != nil {
+		return h.failure(c, err)
+	}
+	return c.JSON(http.StatusOK, map[string]string{"lang": m.Lang})
+}
+
+// renamePasskey names one of the member's passkeys.
+func (h *staffHandlers) renamePasskey(c echo.Context) error {
+	id, err := strconv.ParseInt(c.Param("id"), 10, 64)
+	if err != nil {
+		return h.refusal(c, staff.ErrNotFound)
+	}
+	var body struct {
+		Name string `json:"name"`
+	}
+	if err := decodeJSON(c, staffBodyLimit, &body); err != nil {
+		return err
+	}
+	err = h.srv.Staff.RenamePasskey(c.Request().Context(), h.member(c), id, body.Name)
+	if errors.Is(err, staff.ErrName) {
+		return h.fail(c, http.StatusUnprocessableEntity, "invalid", "errors.passkeyName", map[string]string{"name": "errors.passkeyName"})
+	}
+	if err != nil {
+		return h.refusal(c, err)
+	}
+	return h.me(c)
+}
+
+// endSession signs out one of the member's sessions.
+func (h *staffHandlers) endSession(c echo.Context) error {
+	id, err := strconv.ParseInt(c.Param("id"), 10, 64)
+	if err != nil {
+		return h.refusal(c, staff.ErrNotFound)
+	}
+	if err := h.srv.Staff.EndSession(c.Request().Context(), h.member(c), id); err != nil {
+		return h.refusal(c, err)
+	}
+	return h.me(c)
+}
+
+func (h *staffHandlers) removePasskey(c echo.Context) error {
+	id, err := strconv.ParseInt(c.Param("id"), 10, 64)
+	if err != nil {
+		return h.refusal(c, staff.ErrNotFound)
+	}
+	if err := h.srv.Staff.RemovePasskey(c.Request().Context(), h.member(c), id); err != nil {
+		return h.refusal(c, err)
+	}
+	return h.me(c)
+}
