@@ -186,10 +186,8 @@ func NewBuilder(dir string) (*Builder, error) {
 		}
 		if step.name == "server" {
 			// The server bundle's map, which turns a render error's
-			// position into its TSX file and line (render, Error), and the
-			// errors React catches, kept for the engine to read.
+			// position into its TSX file and line (render, Error).
 			opts.Sourcemap = api.SourceMapLinked
-			opts.Plugins = append(opts.Plugins, renderErrorsPlugin())
 		}
 		ctx, cerr := api.Context(opts)
 		if cerr != nil {

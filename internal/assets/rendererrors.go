@@ -8,28 +8,44 @@ import (
 	"github.com/evanw/esbuild/pkg/api"
 )
 
-// renderErrorsPlugin keeps, in the server bundle, the errors React catches
-// in a Suspense boundary during a render. renderToString answers such an
-// error with the boundary's fallback alone and drops the error (its onError
-// does nothing); the render engine reads the first one kept from
+// keepRenderErrors rewrites React's legacy server build to keep the errors
+// it catches in a Suspense boundary during a render: renderToString answers
+// such an error with the boundary's fallback alone and drops the error (its
+// onError does nothing). The render engine reads the first one kept from
 // globalThis.__renderErrors, with its stack, to say what was thrown and
-// where (render, Error).
-func renderErrorsPlugin() api.Plugin {
+// where (render, Error). The statement must be found exactly once, or the
+// build fails: a React upgrade that changes it is noticed.
+func keepRenderErrors(src string) (string, error) {
 	const noop = "function onError() {}"
 	const keep = "function onError(error) { (globalThis.__renderErrors || (globalThis.__renderErrors = [])).push(error); }"
+	if n := strings.Count(src, noop); n != 1 {
+		return "", fmt.Errorf("keeping render errors: %q occurs %d times, not once: React's renderToString changed", noop, n)
+	}
+	return strings.Replace(src, noop, keep, 1), nil
+}
+
+// legacyServerPlugin rewrites React's legacy server build, which only the
+// server bundle loads: it keeps render errors (keepRenderErrors), and with
+// join collects renderToString's output in one copy (joinOutput). One
+// plugin does both: esbuild gives a file to the first plugin that loads it.
+func legacyServerPlugin(join bool) api.Plugin {
 	return api.Plugin{
-		Name: "render-errors",
+		Name: "legacy-server-build",
 		Setup: func(build api.PluginBuild) {
-			build.OnLoad(api.OnLoadOptions{Filter: `react-dom-server-legacy\.browser\.production\.js$`}, func(args api.OnLoadArgs) (api.OnLoadResult, error) {
-				src, err := os.ReadFile(args.Path)
+			filter := `[\\/]react-dom-server-legacy\.browser\.production\.js$`
+			build.OnLoad(api.OnLoadOptions{Filter: filter}, func(args api.OnLoadArgs) (api.OnLoadResult, error) {
+				data, err := os.ReadFile(args.Path)
 				if err != nil {
 					return api.OnLoadResult{}, err
 				}
-				if strings.Count(string(src), noop) != 1 {
-					return api.OnLoadResult{}, fmt.Errorf("%s: no one %q to keep render errors with (has React changed?)", args.Path, noop)
+				src, err := keepRenderErrors(string(data))
+				if err == nil && join {
+					src, err = joinOutput(src)
 				}
-				contents := strings.Replace(string(src), noop, keep, 1)
-				return api.OnLoadResult{Contents: &contents, Loader: api.LoaderJS}, nil
+				if err != nil {
+					return api.OnLoadResult{}, fmt.Errorf("%s: %w", args.Path, err)
+				}
+				return api.OnLoadResult{Contents: &src, Loader: api.LoaderJS}, nil
 			})
 		},
 	}
