@@ -89,23 +89,31 @@ func (d *devLoop) rebuild(ctx context.Context, changed []string) {
 	}
 	bundled := time.Now()
 	old := d.srv.Build()
-	engine := old.Engine
-	if !bytes.Equal(bundle.Server, old.Bundle.Server) {
-		if engine, err = newEngine(bundle, d.log, d.memo); err != nil {
-			d.failed(err)
-			return
-		}
+	// A new server bundle's engine starts beside the content's loading: the
+	// lazy build renders nothing before it is swapped in.
+	engine, engineErr := old.Engine, make(chan error, 1)
+	if bytes.Equal(bundle.Server, old.Bundle.Server) {
+		engineErr <- nil
+	} else {
+		go func() {
+			var err error
+			engine, err = newEngine(bundle, d.log, d.memo)
+			engineErr <- err
+		}()
 	}
 	content, err := d.src.content()
+	var s *sitebuild.Build
+	if err == nil {
+		s, err = siteWith(ctx, content, bundle, old.Engine, d.cfg, nil, true)
+	}
+	if eerr := <-engineErr; err == nil {
+		err = eerr
+	}
 	if err != nil {
 		d.failed(err)
 		return
 	}
-	s, err := siteWith(ctx, content, bundle, engine, d.cfg, nil, true)
-	if err != nil {
-		d.failed(err)
-		return
-	}
+	s.Engine = engine
 	planned := time.Now()
 	s.KeepImageCopies(old)
 	// A page of the previous build still finds its chunks until it reloads.
