@@ -325,6 +325,11 @@ func (f *front) stop(drain time.Duration, bg *background, log *slog.Logger) erro
 	shutdownCtx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
 	shutdownErr := f.http.Shutdown(shutdownCtx)
+	// Requests for a sign-in link answered before are handled: their mail
+	// is in the outbox before the worker stops (or for the next start).
+	if f.srv.Staff != nil {
+		f.srv.Staff.SettleSignInLinks()
+	}
 	// The worker finishes the message it is sending, then stops.
 	bg.stop()
 	workerErr := <-bg.done
