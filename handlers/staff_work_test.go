@@ -445,7 +445,9 @@ func TestStaffUnreadAndWeek(t *testing.T) {
 		if _, err := contact.Save(context.Background(), env.st, contact.Record{Ref: ref, CreatedAt: env.clock.Now(), Name: "Nina", Email: "nina@example.com", Message: "Hallo", Lang: "de"}, nil); err != nil {
 			t.Fatal(err)
 		}
-		unread := func() int { return staffJSON[map[string]int](t, env.do(t, "GET", "/staff/api/counts", "", cookie))["unread"] }
+		unread := func() int {
+			return staffJSON[map[string]int](t, env.do(t, "GET", "/staff/api/counts", "", cookie))["unread"]
+		}
 		if n := unread(); n != 1 {
 			t.Errorf("%d unread before it is opened", n)
 		}
