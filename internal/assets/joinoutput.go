@@ -2,10 +2,7 @@ package assets
 
 import (
 	"fmt"
-	"os"
 	"strings"
-
-	"github.com/evanw/esbuild/pkg/api"
 )
 
 // React's legacy server renderer (renderToString) appends each chunk of
@@ -25,27 +22,6 @@ var joinOutputEdits = []struct{ from, to string }{
 	{`if (!readyToStream) throw Error(formatProdErrorMessage(426));
   return result;`, `if (!readyToStream) throw Error(formatProdErrorMessage(426));
   return outputChunks.join("");`},
-}
-
-// joinOutputPlugin applies joinOutputEdits to the legacy server build.
-func joinOutputPlugin() api.Plugin {
-	return api.Plugin{
-		Name: "join-render-output",
-		Setup: func(build api.PluginBuild) {
-			filter := `[\\/]react-dom-server-legacy\.browser\.production\.js$`
-			build.OnLoad(api.OnLoadOptions{Filter: filter}, func(args api.OnLoadArgs) (api.OnLoadResult, error) {
-				src, err := os.ReadFile(args.Path)
-				if err != nil {
-					return api.OnLoadResult{}, err
-				}
-				out, err := joinOutput(string(src))
-				if err != nil {
-					return api.OnLoadResult{}, fmt.Errorf("%s: %w", args.Path, err)
-				}
-				return api.OnLoadResult{Contents: &out, Loader: api.LoaderJS}, nil
-			})
-		},
-	}
 }
 
 // joinOutput rewrites the source of the legacy server build.

@@ -47,6 +47,9 @@ type Booking struct {
 	// ReminderRef is the outbox reference of the reminder waiting to be
 	// sent; empty when none waits.
 	ReminderRef string
+	// BookedBy is the staff member who booked it for the visitor (who
+	// called in); empty when the visitor booked it.
+	BookedBy string
 }
 
 // Stamp is the time of the booking's latest change: the DTSTAMP of its

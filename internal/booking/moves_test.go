@@ -88,6 +88,16 @@ func TestReschedule(t *testing.T) {
 				t.Errorf("the moved invite lacks %s:\n%s", want, ics)
 			}
 		}
+		// The visitor's mail names the new time and the previous one.
+		var movedText string
+		if err := st.QueryRowContext(ctx, `SELECT text_body FROM outbox WHERE kind = 'booking.moved'`).Scan(&movedText); err != nil {
+			t.Fatal(err)
+		}
+		for _, want := range []string{"strategy 30 Pacific/Auckland jeudi 4 mars 2027", "was=mercredi 3 mars 2027 à 22:00 mercredi 3 mars 2027 à 10:00"} {
+			if !strings.Contains(movedText, want) {
+				t.Errorf("the moved mail lacks %q:\n%s", want, movedText)
+			}
+		}
 		found, _ := svc.Find(ctx, b.Token)
 		if !strings.Contains(string(svc.ICSFile(found)), "SEQUENCE:1") {
 			t.Error("the invite served at the booking's address is not the new version")

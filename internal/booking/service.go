@@ -99,7 +99,7 @@ func NewService(st *store.Store, content fs.FS, cfg Config) (*Service, error) {
 			if _, err := m.cancellationMails(cfg.Availability, sample); err != nil {
 				return nil, err
 			}
-			if _, err := m.movedMails(cfg.Availability, sample); err != nil {
+			if _, err := m.movedMails(cfg.Availability, sample, sample.Start.Add(-time.Hour)); err != nil {
 				return nil, err
 			}
 			if _, err := m.reminderMail(cfg.Availability, sample); err != nil {
@@ -183,6 +183,13 @@ var ErrSpam = errors.New("booking: the request looks automated")
 // committed. r.Lang must already be resolved to one of the site's
 // languages.
 func (s *Service) Book(ctx context.Context, r BookingRequest) (Booking, error) {
+	return s.book(ctx, r, "", nil)
+}
+
+// book is Book, for a visitor (by "") or by the staff member by, for whom
+// the time trap does not apply; also, when not nil, runs in the
+// transaction.
+func (s *Service) book(ctx context.Context, r BookingRequest, by string, also func(context.Context, *store.Tx, Booking) error) (Booking, error) {
 	r.Lang = s.mailer.language(r.Lang)
 	now := s.cfg.Now()
 	av := s.cfg.Availability
@@ -190,7 +197,8 @@ func (s *Service) Book(ctx context.Context, r BookingRequest) (Booking, error) {
 	if err != nil {
 		return Booking{}, err
 	}
-	if r.SpamReason(now, s.cfg.MinFillTime) != "" {
+	b.BookedBy = by
+	if by == "" && r.SpamReason(now, s.cfg.MinFillTime) != "" {
 		return b, ErrSpam
 	}
 	reminder, err := s.scheduleReminder(&b, now)
@@ -221,7 +229,7 @@ func (s *Service) Book(ctx context.Context, r BookingRequest) (Booking, error) {
 		if err := insertBooking(ctx, tx, av, b); err != nil {
 			return err
 		}
-		return enqueue(ctx, tx, b.Token, mails)
+		return then(ctx, tx, enqueue(ctx, tx, b.Token, mails), b, also)
 	})
 	if err != nil {
 		return Booking{}, err
@@ -285,6 +293,15 @@ func (s *Service) scheduleReminder(b *Booking, now time.Time) ([]mail.Message, e
 }
 
 // enqueue queues mails about the booking with token inside tx, each tied
+// then runs also (when not nil) on b inside tx, after a step that did not
+// fail (err nil).
+func then(ctx context.Context, tx *store.Tx, err error, b Booking, also func(context.Context, *store.Tx, Booking) error) error {
+	if err != nil || also == nil {
+		return err
+	}
+	return also(ctx, tx, b)
+}
+
 // to the booking by its row id.
 func enqueue(ctx context.Context, tx *store.Tx, token string, mails []mail.Message) error {
 	var id int64
@@ -315,6 +332,12 @@ func enqueueFor(ctx context.Context, tx *store.Tx, id int64, mails []mail.Messag
 // ErrDayFull when the new day is at its cap. Moving a booking to its own
 // time changes nothing.
 func (s *Service) Reschedule(ctx context.Context, cancelToken, start string) (Booking, error) {
+	return s.reschedule(ctx, cancelToken, start, nil)
+}
+
+// reschedule is Reschedule; also, when not nil, runs in the transaction
+// of a move (not of a move to the same time, which changes nothing).
+func (s *Service) reschedule(ctx context.Context, cancelToken, start string, also func(context.Context, *store.Tx, Booking) error) (Booking, error) {
 	if !ValidToken(cancelToken) {
 		return Booking{}, ErrNotFound
 	}
@@ -348,7 +371,7 @@ func (s *Service) Reschedule(ctx context.Context, cancelToken, start string) (Bo
 		if !ok {
 			return ErrSlotTaken
 		}
-		oldReminder := b.ReminderRef
+		oldReminder, previous := b.ReminderRef, b.Start
 		b.Start, b.End = slot.Start, slot.End
 		b.Sequence++
 		b.Updated = now.Truncate(time.Millisecond)
@@ -367,11 +390,11 @@ func (s *Service) Reschedule(ctx context.Context, cancelToken, start string) (Bo
 		if err := moveBooking(ctx, tx, av, b); err != nil {
 			return err
 		}
-		mails, err := s.mailer.movedMails(av, b)
+		mails, err := s.mailer.movedMails(av, b, previous)
 		if err != nil {
 			return err
 		}
-		return enqueue(ctx, tx, b.Token, append(mails, reminder...))
+		return then(ctx, tx, enqueue(ctx, tx, b.Token, append(mails, reminder...)), b, also)
 	})
 	if err != nil {
 		return Booking{}, err

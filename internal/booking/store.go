@@ -68,11 +68,11 @@ func scanInterval(row store.Scanner) (Interval, error) {
 func insertBooking(ctx context.Context, tx *store.Tx, av Availability, b Booking) error {
 	_, err := tx.ExecContext(ctx, `
 INSERT INTO bookings (token, cancel_token, service, start_at, end_at, busy_until, name, email, company,
-                      topic, time_zone, lang, created_at, phone, meeting_url, reminder_ref, email_key)
-VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+                      topic, time_zone, lang, created_at, phone, meeting_url, reminder_ref, email_key, booked_by)
+VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 		b.Token, b.CancelToken, b.Service, store.Millis(b.Start), store.Millis(b.End), store.Millis(b.End.Add(av.Buffer)),
 		b.Name, b.Email, b.Company, b.Topic, b.TimeZone, b.Lang, store.Millis(b.Created),
-		b.Phone, b.MeetingURL, store.NullIfZero(b.ReminderRef), mailaddr.Key(b.Email))
+		b.Phone, b.MeetingURL, store.NullIfZero(b.ReminderRef), mailaddr.Key(b.Email), b.BookedBy)
 	if store.IsConflict(err) {
 		// Only the partial index on a standing start or the overlap
 		// constraint can refuse the row (tokens are random): taken.

@@ -214,6 +214,10 @@ func (w *Workspace) ErasePerson(ctx context.Context, email, actor string) (Erase
 		if e.Mail, err = clearMail(ctx, tx, mailAbout, mailAboutArgs(key), "erased"); err != nil {
 			return err
 		}
+		// The team's notes on them may name the person too.
+		if err := forgetNotesAbout(ctx, tx, `email_key = ?`, []any{key}, `email_key = ?`, []any{key}); err != nil {
+			return err
+		}
 		res, err := tx.ExecContext(ctx, `DELETE FROM messages WHERE email_key = ?`, key)
 		if err != nil {
 			return fmt.Errorf("staff: erase messages: %w", err)

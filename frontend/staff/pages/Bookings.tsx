@@ -6,12 +6,17 @@ import { useApi, useBoot, usePageTitle } from "../hooks";
 import { useT } from "../i18n";
 import { languageName, serviceKey } from "../labels";
 import type { Booking, BookingsResponse, View } from "../types";
+import { Notes } from "../notes";
 import { Button, FieldError, Loading, Ltr, Notice, Problem, Tabs } from "../ui";
+import { MoveForm, NoShow, Week } from "./Agenda";
 
-const views: View[] = ["upcoming", "past", "cancelled"];
+/** Tab is a view of the agenda: the lists, and the week. */
+type Tab = View | "week";
 
-function isView(v: string | null): v is View {
-  return v === "upcoming" || v === "past" || v === "cancelled";
+const tabs: Tab[] = ["upcoming", "week", "past", "cancelled"];
+
+function isTab(v: string | null): v is Tab {
+  return v === "upcoming" || v === "week" || v === "past" || v === "cancelled";
 }
 
 /** BookingLine is a booking in a list: its time, its service and who booked it. */
@@ -46,23 +51,31 @@ export function Bookings() {
   usePageTitle("bookings.title");
   const [params] = useSearchParams();
   const viewParam = params.get("view");
-  const view: View = isView(viewParam) ? viewParam : "upcoming";
+  const tab: Tab = isTab(viewParam) ? viewParam : "upcoming";
+  // The week has a request of its own; the lists' answer brings the counts of the tabs.
+  const view: View = tab === "week" ? "upcoming" : tab;
   const { data, error, loading } = useApi<BookingsResponse>(`/staff/api/bookings?view=${view}`);
   return (
     <>
       <h1>{t("bookings.title")}</h1>
-      <Tabs label={t("bookings.viewsLabel")} tabs={views} current={view} href={(v) => `/staff/bookings?view=${v}`}>
+      <p className="ws-actions">
+        <Link className="ws-button" to="/staff/bookings/new">
+          {t("agenda.newTitle")}
+        </Link>
+      </p>
+      <Tabs label={t("bookings.viewsLabel")} tabs={tabs} current={tab} href={(v) => `/staff/bookings?view=${v}`}>
         {(v) => (
           <>
             {t(`bookings.views.${v}`)}
-            {data && <span className="ws-count">{data.counts[v]}</span>}
+            {data && v !== "week" && <span className="ws-count">{data.counts[v]}</span>}
           </>
         )}
       </Tabs>
       <p className="ws-hint">{t("bookings.zone", { zone })}</p>
-      {loading && <Loading />}
-      {error && <Problem error={error} />}
-      {data?.days &&
+      {tab === "week" && <Week />}
+      {tab !== "week" && loading && <Loading />}
+      {tab !== "week" && error && <Problem error={error} />}
+      {tab !== "week" && data?.days &&
         (data.days.length === 0 ? (
           <p className="ws-empty">{t("bookings.emptyUpcoming")}</p>
         ) : (
@@ -77,7 +90,7 @@ export function Bookings() {
             </section>
           ))
         ))}
-      {data?.bookings &&
+      {tab !== "week" && data?.bookings &&
         (data.bookings.length === 0 ? (
           <p className="ws-empty">{t("bookings.empty")}</p>
         ) : (
@@ -95,6 +108,8 @@ export function BookingDetail() {
   const t = useT();
   const { lang, zone } = useBoot();
   const { id = "" } = useParams();
+  const [params] = useSearchParams();
+  const booked = params.get("booked") === "1";
   usePageTitle("bookings.detailTitle");
   const { data, error, loading, set } = useApi<{ booking: Booking }>(`/staff/api/bookings/${encodeURIComponent(id)}`);
   const [reason, setReason] = useState("");
@@ -189,6 +204,14 @@ export function BookingDetail() {
                 </dd>
               </>
             )}
+            {b.bookedBy && (
+              <>
+                <dt>{t("agenda.bookedBy")}</dt>
+                <dd>
+                  <Ltr>{b.bookedBy}</Ltr>
+                </dd>
+              </>
+            )}
             <dt>{t("bookings.number")}</dt>
             <dd>
               <Ltr>{b.id}</Ltr>
@@ -205,6 +228,10 @@ export function BookingDetail() {
               </a>
             </p>
           )}
+          {booked && <Notice>{t("agenda.booked")}</Notice>}
+          {(b.status === "past" || b.status === "ongoing" || b.status === "noShow") && <NoShow b={b} onChange={(nb) => set({ booking: nb })} />}
+          {b.status === "upcoming" && <MoveForm b={b} onMoved={(nb) => set({ booking: nb })} />}
+          <Notes path={`/staff/api/bookings/${b.id}`} />
           {done && <Notice>{t("bookings.cancelDone")}</Notice>}
           {b.status === "upcoming" && (
             <form className="ws-form ws-danger-zone" onSubmit={(e) => void cancel(e)}>
