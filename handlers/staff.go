@@ -445,6 +445,9 @@ func (h *staffHandlers) refusal(c echo.Context, err error) error {
 		return h.fail(c, http.StatusUnprocessableEntity, "invalid", "errors.invalidEmail", map[string]string{"email": "errors.invalidEmail"})
 	case errors.Is(err, staff.ErrCeremony):
 		return h.fail(c, http.StatusBadRequest, "ceremony", "errors.ceremony", nil)
+	case errors.Is(err, staff.ErrBusy):
+		c.Response().Header().Set("Retry-After", "10")
+		return h.failStatus(c, http.StatusServiceUnavailable)
 	case errors.Is(err, staff.ErrNoPasskeys):
 		return h.fail(c, http.StatusServiceUnavailable, "no_passkeys", "errors.noPasskeys", nil)
 	}

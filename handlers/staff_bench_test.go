@@ -5,7 +5,10 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"net/http/httptest"
 	"path/filepath"
+	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -14,6 +17,7 @@ import (
 	"github.com/northbeam/site/internal/assets"
 	"github.com/northbeam/site/internal/contact"
 	"github.com/northbeam/site/internal/sitetest"
+	"github.com/northbeam/site/internal/staff"
 	"github.com/northbeam/site/internal/store"
 	"github.com/northbeam/site/render"
 )
@@ -99,4 +103,48 @@ func BenchmarkStaffInbox(b *testing.B) {
 		b.ReportMetric(float64(len(html)), "B-html")
 		b.ReportMetric(float64(len(res.OutputFiles[0].Contents)), "B-bundle")
 	})
+}
+
+// BenchmarkStaffLinkRequest measures whether asking for a sign-in link
+// tells, by its time, whether the address is a member's (issue 27, L1):
+// the median answer for a member against an address nobody has, on both
+// engines. The limits are lifted so that every request does its work;
+// the work a request queued is done before the next one starts, outside
+// the time measured.
+//
+// go test ./handlers -run X -bench StaffLinkRequest
+func BenchmarkStaffLinkRequest(b *testing.B) {
+	for _, backend := range []store.Backend{store.SQLite, store.Postgres} {
+		b.Run(string(backend), func(b *testing.B) {
+			unlimited := RateLimit{Requests: 1 << 30, Window: time.Minute}
+			env := newStaffEnv(b, backend, staffOptions{signInRate: unlimited, linkRate: unlimited})
+			if _, err := env.ws.Invite(context.Background(), "ada@northbeam.test", staff.ActorCommandLine); err != nil {
+				b.Fatal(err)
+			}
+			for _, who := range []struct{ name, email string }{
+				{"member", "ada@northbeam.test"}, {"non-member", "stranger@example.com"},
+			} {
+				b.Run(who.name, func(b *testing.B) {
+					body := `{"email":"` + who.email + `"}`
+					var took []time.Duration
+					for b.Loop() {
+						req := httptest.NewRequest("POST", "/staff/api/sign-in/link", strings.NewReader(body))
+						req.Header.Set("Content-Type", "application/json")
+						req.Header.Set("Sec-Fetch-Site", "same-origin")
+						rec := httptest.NewRecorder()
+						start := time.Now()
+						env.h.ServeHTTP(rec, req) // the answer, as the asker times it
+						took = append(took, time.Since(start))
+						if rec.Code != http.StatusAccepted {
+							b.Fatalf("%d %s", rec.Code, rec.Body)
+						}
+						env.ws.SettleSignInLinks() // the work queued, done before the next request
+						time.Sleep(2 * time.Millisecond)
+					}
+					slices.Sort(took)
+					b.ReportMetric(float64(took[len(took)/2].Microseconds()), "µs-median")
+				})
+			}
+		})
+	}
 }
