@@ -16,6 +16,10 @@
 //
 //	go run ./bench render
 //
+// and the -dev loop, from a saved change to the change on screen:
+//
+//	go run ./bench devloop
+//
 // Beside the budgets it prints two floors, so that a miss can be told from
 // what the stack itself costs: a bare net/http handler writing the same
 // bytes and headers as the site (what any Echo server could reach), and
@@ -81,6 +85,12 @@ func main() {
 		return
 	}
 	run := run
+	if flag.Arg(0) == "devloop" {
+		run = func() error {
+			root, _ := filepath.Abs(".")
+			return devloopBench(root)
+		}
+	}
 	if flag.Arg(0) == "render" {
 		run = func() error {
 			root, _ := filepath.Abs(".")

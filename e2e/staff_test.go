@@ -109,9 +109,13 @@ func waitStaffPath(path string) chromedp.Action {
 
 // waitTrue evaluates expr until it is true, through the navigations a
 // sign-in makes (an evaluation cut by one is tried again).
-func waitTrue(expr string) chromedp.Action {
+func waitTrue(expr string) chromedp.Action { return untilTrue(expr, 15*time.Second) }
+
+// untilTrue evaluates expr until it is true, within, through the page's
+// navigations and reloads (an evaluation cut by one is tried again).
+func untilTrue(expr string, within time.Duration) chromedp.Action {
 	return chromedp.ActionFunc(func(ctx context.Context) error {
-		deadline := time.Now().Add(15 * time.Second)
+		deadline := time.Now().Add(within)
 		for {
 			var ok bool
 			err := chromedp.Evaluate(expr, &ok).Do(ctx)
@@ -119,7 +123,7 @@ func waitTrue(expr string) chromedp.Action {
 				return nil
 			}
 			if time.Now().After(deadline) {
-				return fmt.Errorf("waited 15 s for %s (last error: %v)", expr, err)
+				return fmt.Errorf("waited %s for %s (last error: %v)", within, expr, err)
 			}
 			select {
 			case <-ctx.Done():

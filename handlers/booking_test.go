@@ -509,6 +509,30 @@ func testBookingMailsReachSMTP(t *testing.T, backend store.Backend) {
 	if start, _ := ev.GetStartAt(); !start.Equal(created.Start) {
 		t.Errorf("attached invite starts %v, want %v", start, created.Start)
 	}
+	// The invite, read back by the iCalendar library: the links to choose
+	// another time and to cancel, and a reminder before the start.
+	description := ev.GetProperty(ics.ComponentPropertyDescription)
+	for _, page := range []string{"/ar/schedule/reschedule?token=", "/ar/schedule/cancel?token="} {
+		if description == nil || !strings.Contains(description.Value, "https://example.test"+page) {
+			t.Errorf("the invite's description has no link to %s: %+v", page, description)
+		}
+	}
+	if alarms := ev.Alarms(); len(alarms) != 1 || alarms[0].GetProperty(ics.ComponentPropertyTrigger) == nil ||
+		alarms[0].GetProperty(ics.ComponentPropertyTrigger).Value != "-PT30M" || alarms[0].GetProperty(ics.ComponentPropertyAction).Value != "DISPLAY" {
+		t.Errorf("the invite's alarms: %+v", alarms)
+	}
+	// Sent as calendar programs send an invitation (iMIP, RFC 6047): text,
+	// HTML and the calendar object as the alternatives of the body, and the
+	// file attached.
+	var body []string
+	for _, p := range visitor.Parts {
+		if p.Within == "multipart/alternative" {
+			body = append(body, p.ContentType+";method="+p.Params["method"])
+		}
+	}
+	if strings.Join(body, " ") != "text/plain;method= text/html;method= text/calendar;method=REQUEST" {
+		t.Errorf("the confirmation's alternatives: %v", body)
+	}
 	// The invite served to whoever booked is the same event (which the
 	// attached one updates), with the attendee's name and the topic.
 	served := sitetest.ParseInvite(t, sitetest.Get(t, env.handler, created.ICS).Body.Bytes(), "REQUEST")

@@ -51,6 +51,10 @@ type Services struct {
 	// (default, over https), config.HSTSAlways or config.HSTSOff.
 	HSTS string
 
+	// Dev is the -dev loop, which tells open pages of new builds and
+	// errors; nil (production) serves nothing of it.
+	Dev *DevLoop
+
 	// Staff is the staff workspace under /staff; nil (tests that serve
 	// pages only) answers there as to someone signed out.
 	Staff *staff.Workspace
@@ -141,7 +145,12 @@ func (srv *Server) Prerendering() (done func()) {
 // Drain makes the instance fail /readyz and close every connection after
 // its answer, the first step of a graceful stop; the caller then waits a
 // moment and shuts the HTTP server down.
-func (srv *Server) Drain() { srv.draining.Store(true) }
+func (srv *Server) Drain() {
+	srv.draining.Store(true)
+	if srv.Dev != nil {
+		srv.Dev.Close()
+	}
+}
 
 // Build returns the build of the site being served.
 func (srv *Server) Build() *sitebuild.Build { return srv.build.Load() }
@@ -178,18 +187,26 @@ func New(srv *Server) *Handler {
 	registerBlog(e, srv)
 	registerStaff(e, srv)
 	registerSEO(e, srv)
+	if srv.Dev != nil {
+		registerDev(e, srv)
+	}
 	registerPages(e, srv)
 
 	// The middlewares, outermost first.
 	middlewares := []echo.MiddlewareFunc{
 		srv.assignRequestID,
 		srv.secureHeaders, // before the rest: errors and panics carry the headers too
+	}
+	if srv.Dev != nil {
+		middlewares = append(middlewares, srv.withDevClient) // around the error handler's pages too
+	}
+	middlewares = append(middlewares,
 		srv.closeWhenDraining,
 		srv.logRequests,
 		srv.recoverPanics, // inside logRequests, which logs the 500
 		srv.checkOrigin(),
 		limitBodies(),
-	}
+	)
 	// The route Echo's router found for the request, or its 404 or 405.
 	chain := func(c echo.Context) error { return c.Handler()(c) }
 	for i := len(middlewares) - 1; i >= 0; i-- {

@@ -260,8 +260,8 @@ func TestStaffBookingCounts(t *testing.T) {
 
 // A booking moved on the visitor's behalf: the visitor's own rules (the
 // minimum notice, the times offered) and mails (the "moved" notice in
-// their language, with the new time and the updated invite), audited
-// with the old and the new time.
+// their language, with the new and the previous time and the updated
+// invite), audited with the old and the new time.
 func TestStaffMovesABooking(t *testing.T) {
 	forEachBackend(t, func(t *testing.T, backend store.Backend) {
 		benv, env, cookie := newStaffBookingEnv(t, backend)
@@ -285,14 +285,15 @@ func TestStaffMovesABooking(t *testing.T) {
 		}
 		ny, _ := time.LoadLocation("America/New_York")
 		when := sitetest.Site(t).Dates.FormatDateTime("fr", newStart.In(ny))
+		was := sitetest.Site(t).Dates.FormatDateTime("fr", tuesdayAt(t, "09:00").In(ny))
 		var moved []string
 		for _, m := range sitetest.Outbox(t, env.st) {
 			if m[0] == booking.KindMoved && m[1] == "amira@example.com" {
 				moved = append(moved, m[2])
 			}
 		}
-		if len(moved) != 1 || !strings.Contains(moved[0], when) {
-			t.Errorf("the visitor's \"moved\" mail (want the new time %q): %q", when, moved)
+		if len(moved) != 1 || !strings.Contains(moved[0], when) || !strings.Contains(moved[0], was) {
+			t.Errorf("the visitor's \"moved\" mail (want the new time %q and the old one %q): %q", when, was, moved)
 		}
 		if n := sitetest.Count(t, env.st, `SELECT count(*) FROM outbox WHERE kind = ?`, booking.KindMovedNotify); n != 1 {
 			t.Errorf("%d notices of the move to the consultancy", n)
@@ -444,7 +445,9 @@ func TestStaffUnreadAndWeek(t *testing.T) {
 		if _, err := contact.Save(context.Background(), env.st, contact.Record{Ref: ref, CreatedAt: env.clock.Now(), Name: "Nina", Email: "nina@example.com", Message: "Hallo", Lang: "de"}, nil); err != nil {
 			t.Fatal(err)
 		}
-		unread := func() int { return staffJSON[map[string]int](t, env.do(t, "GET", "/staff/api/counts", "", cookie))["unread"] }
+		unread := func() int {
+			return staffJSON[map[string]int](t, env.do(t, "GET", "/staff/api/counts", "", cookie))["unread"]
+		}
 		if n := unread(); n != 1 {
 			t.Errorf("%d unread before it is opened", n)
 		}

@@ -171,7 +171,7 @@ func New(ctx context.Context, contentFS fs.FS, bundle *assets.Bundle, engine *re
 		return nil, err
 	}
 	if !opts.Lazy {
-		if err := s.Prerender(ctx); err != nil {
+		if err := s.Prerender(ctx, 0); err != nil {
 			return nil, err
 		}
 	}
