@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	netmail "net/mail"
 	"os"
 	"os/signal"
 	"runtime/debug"
@@ -145,10 +146,15 @@ func prerender(ctx context.Context, b *sitebuild.Build, workers int, log *slog.L
 }
 
 // withSiteEmail gives the mail settings left empty the consultancy's email
-// from content/site.json.
+// from content/site.json, and a sender without a name the consultancy's
+// name ("Northbeam <hello@northbeam.dev>").
 func withSiteEmail(cfg config.Config, info *site.Info) config.Config {
 	if cfg.MailFrom == "" {
 		cfg.MailFrom = info.Email
+	}
+	if from, err := netmail.ParseAddress(cfg.MailFrom); err == nil && from.Name == "" {
+		from.Name = info.Name
+		cfg.MailFrom = from.String()
 	}
 	if cfg.MailTo == "" {
 		cfg.MailTo = info.Email

@@ -9,10 +9,10 @@ import (
 // HTML it writes to one string: `result += chunk`. A JIT keeps such a
 // string as a rope; goja's strings are flat, so each append copies the
 // whole page so far, and a page of a few thousand chunks copies and
-// collects megabytes: a third of a render's time in goja (docs/
-// ARCHITECTURE.md, Rendering). The server bundle's joinRenderOutput option
-// rewrites those two statements of the legacy build to collect the chunks
-// in an array and join them once: the same string, built in one copy.
+// collects megabytes: a third of a render's time in goja
+// (docs/ARCHITECTURE.md, Rendering). The server bundle's joinRenderOutput
+// option rewrites those statements of the legacy build to collect the
+// chunks in an array and join them once: the same string, in one copy.
 //
 // The rewrite is of text: each statement must be found exactly once, or
 // the build fails, so a React upgrade that changes them is noticed.

@@ -158,7 +158,7 @@ type mailData struct {
 	Topic     string // "" when not given
 	Lang      string // the visitor's language
 	LangLabel string // its name in English
-	CreatedAt string // "2026-11-20 10:30 UTC"
+	CreatedAt string // when it was booked, in the consultancy's zone, named
 }
 
 // data is what b's mails in lang see; previous is the start b has just
@@ -200,14 +200,14 @@ func (m *mailer) data(av Availability, b Booking, lang string, previous time.Tim
 			ServiceTitle:     m.serviceTitle(lang, b.Service),
 			Minutes:          int(b.End.Sub(b.Start) / time.Minute),
 			When:             isolate(m.dates.FormatDateTime(lang, b.Start.In(visitor))),
-			TimeZone:         isolate(b.TimeZone),
+			TimeZone:         isolate(m.dates.ZoneName(lang, b.TimeZone, b.Start)),
 			HostWhen:         isolate(m.dates.FormatDateTime(lang, b.Start.In(host))),
-			HostTimeZone:     isolate(host.String()),
+			HostTimeZone:     isolate(m.dates.ZoneName(lang, host.String(), b.Start)),
 			SameZone:         vOff == hOff,
 			PreviousWhen:     was,
 			HostPreviousWhen: hostWas,
-			CancelURL:        m.localURL(b.Lang, "/schedule/cancel") + "?token=" + url.QueryEscape(b.CancelToken),
-			RescheduleURL:    m.localURL(b.Lang, "/schedule/reschedule") + "?token=" + url.QueryEscape(b.CancelToken),
+			CancelURL:        m.linkURL(b, "/schedule/cancel"),
+			RescheduleURL:    m.linkURL(b, "/schedule/reschedule"),
 			ScheduleURL:      m.localURL(b.Lang, "/schedule"),
 			Meeting:          meeting.Kind,
 			MeetingURL:       b.MeetingURL,
@@ -220,7 +220,7 @@ func (m *mailer) data(av Availability, b Booking, lang string, previous time.Tim
 		Topic:     b.Topic,
 		Lang:      b.Lang,
 		LangLabel: m.langNames[m.language(b.Lang)],
-		CreatedAt: b.Created.UTC().Format("2006-01-02 15:04 MST"),
+		CreatedAt: m.dates.FormatDateTime(lang, b.Created.In(host)) + ", " + m.dates.ZoneName(lang, host.String(), b.Created),
 	}
 }
 
@@ -238,9 +238,30 @@ func (m *mailer) serviceTitle(lang, service string) string {
 	return m.texts.T(lang, "schedule.services."+service+".title")
 }
 
+// inviteAlarm is how long before a consultation its invite has calendars
+// remind their owner.
+const inviteAlarm = 30 * time.Minute
+
+// visitorInvite is the invite of b as its visitor gets it: invite's, with
+// the links to choose another time and to cancel at the end of its
+// description.
+func (m *mailer) visitorInvite(b Booking) Invite {
+	inv := m.invite(b)
+	lang := m.language(b.Lang)
+	inv.Description += "\n\n" + m.texts.T(lang, "booking.invite.reschedule", "url", m.linkURL(b, "/schedule/reschedule")) +
+		"\n" + m.texts.T(lang, "booking.invite.cancel", "url", m.linkURL(b, "/schedule/cancel"))
+	return inv
+}
+
+// linkURL is the address of b's page at path (cancel, reschedule) in its
+// visitor's language, with the cancel token, as the visitor's mails give it.
+func (m *mailer) linkURL(b Booking, path string) string {
+	return m.localURL(b.Lang, path) + "?token=" + url.QueryEscape(b.CancelToken)
+}
+
 // invite returns the invite texts of b in its visitor's language: how the
 // meeting happens, and the topic when b has one (the consultancy's copy;
-// see visitorView).
+// see visitorView), and the reminder before it starts.
 func (m *mailer) invite(b Booking) Invite {
 	lang := m.language(b.Lang)
 	minutes := fmt.Sprint(int(b.End.Sub(b.Start) / time.Minute))
@@ -273,6 +294,7 @@ func (m *mailer) invite(b Booking) Invite {
 		Conference:  conference,
 		URL:         m.localURL(lang, "/schedule"),
 		Sequence:    b.Sequence,
+		Alarm:       inviteAlarm,
 	}
 }
 
@@ -319,7 +341,7 @@ func (m *mailer) pair(av Availability, b Booking, p pairOf) ([]mail.Message, err
 		return nil, err
 	}
 	vb := visitorView(b)
-	visitor.Attachments = []mail.Attachment{{Filename: p.filename, ContentType: contentType, Data: p.calendar(vb, m.invite(vb))}}
+	visitor.Attachments = []mail.Attachment{{Filename: p.filename, ContentType: contentType, Data: p.calendar(vb, m.visitorInvite(vb))}}
 
 	notify, err := mail.Render(p.notify, m.data(av, b, "en", p.previous))
 	if err != nil {

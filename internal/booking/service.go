@@ -468,7 +468,7 @@ func (s *Service) Cancel(ctx context.Context, cancelToken string) (b Booking, ch
 }
 
 // Invite returns the invite texts of b, in its visitor's language.
-func (s *Service) Invite(b Booking) Invite { return s.mailer.invite(b) }
+func (s *Service) Invite(b Booking) Invite { return s.mailer.visitorInvite(b) }
 
 // ICSFile returns the iCalendar file of b: the invite while it stands, its
 // cancellation once cancelled, so that importing the file again brings a

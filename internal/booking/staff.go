@@ -106,7 +106,7 @@ func (c *StaffCancellation) mails(b Booking, reason, by string) ([]mail.Message,
 		return nil, err
 	}
 	vb := visitorView(b)
-	visitor.Attachments = []mail.Attachment{{Filename: "cancellation.ics", ContentType: contentType, Data: CancelICS(vb, m.invite(vb))}}
+	visitor.Attachments = []mail.Attachment{{Filename: "cancellation.ics", ContentType: contentType, Data: CancelICS(vb, m.visitorInvite(vb))}}
 
 	notify, err := mail.Render(c.notify, staffCancelNotifyData{mailData: m.data(av, b, "en", time.Time{}), Reason: reason, By: by})
 	if err != nil {

@@ -8,6 +8,7 @@ import { useT } from "../i18n";
 import { serviceKey } from "../labels";
 import type { Booking } from "../types";
 import { Button, FieldError, Loading, Notice, Problem } from "../ui";
+import { useZoneName, useZones } from "../zones";
 
 /** consultations are the services a visitor books (content/availability.json). */
 const consultations = ["discovery", "strategy"] as const;
@@ -30,6 +31,7 @@ interface SlotsResponse {
 function SlotPicker({ service, value, onChange, error }: { service: string; value: string; onChange: (start: string) => void; error?: string }) {
   const t = useT();
   const { lang, zone } = useBoot();
+  const zoneName = useZoneName();
   const [date, setDate] = useState(() => addDays(isoDate(new Date(), zone), 1));
   const dateId = useId();
   const errorId = useId();
@@ -42,7 +44,7 @@ function SlotPicker({ service, value, onChange, error }: { service: string; valu
       <label htmlFor={dateId}>{t("agenda.day")}</label>
       <input id={dateId} type="date" value={date} onChange={(e) => e.target.value && setDate(e.target.value)} />
       <fieldset aria-invalid={error ? true : undefined} aria-describedby={error ? errorId : undefined}>
-        <legend>{t("agenda.time", { zone })}</legend>
+        <legend>{t("agenda.time", { zone: zoneName(zone) })}</legend>
         {loading && <Loading />}
         {loadError && <Problem error={loadError} />}
         {data && slots.length === 0 && <p className="ws-empty">{t("agenda.noTime")}</p>}
@@ -143,7 +145,7 @@ export function NewBooking() {
   const [busy, setBusy] = useState(false);
   const [problem, setProblem] = useState<ApiError | null>(null);
   const ids = { service: useId(), name: useId(), email: useId(), phone: useId(), company: useId(), topic: useId(), timeZone: useId(), lang: useId() };
-  const zones = typeof Intl.supportedValuesOf === "function" ? Intl.supportedValuesOf("timeZone") : [zone];
+  const zones = useZones(typeof Intl.supportedValuesOf === "function" ? Intl.supportedValuesOf("timeZone") : [zone]);
   // A service's times differ: a new service asks for a time again.
   // biome-ignore lint/correctness/useExhaustiveDependencies(service): the choice of a time belongs to the service
   useEffect(() => setStart(""), [service]);
@@ -216,8 +218,8 @@ export function NewBooking() {
         <label htmlFor={ids.timeZone}>{t("agenda.visitorZone")}</label>
         <select {...field("timeZone")}>
           {zones.map((z) => (
-            <option key={z} value={z}>
-              {z}
+            <option key={z.id} value={z.id}>
+              {z.label}
             </option>
           ))}
         </select>

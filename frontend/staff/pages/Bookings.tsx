@@ -8,6 +8,7 @@ import { languageName, serviceKey } from "../labels";
 import type { Booking, BookingsResponse, View } from "../types";
 import { Notes } from "../notes";
 import { Button, FieldError, Loading, Ltr, Notice, Problem, Tabs } from "../ui";
+import { useZoneName } from "../zones";
 import { MoveForm, NoShow, Week } from "./Agenda";
 
 /** Tab is a view of the agenda: the lists, and the week. */
@@ -48,6 +49,7 @@ function BookingLine({ b, withDate }: { b: Booking; withDate: boolean }) {
 export function Bookings() {
   const t = useT();
   const { zone, lang } = useBoot();
+  const zoneName = useZoneName();
   usePageTitle("bookings.title");
   const [params] = useSearchParams();
   const viewParam = params.get("view");
@@ -71,7 +73,7 @@ export function Bookings() {
           </>
         )}
       </Tabs>
-      <p className="ws-hint">{t("bookings.zone", { zone })}</p>
+      <p className="ws-hint">{t("bookings.zone", { zone: zoneName(zone) })}</p>
       {tab === "week" && <Week />}
       {tab !== "week" && loading && <Loading />}
       {tab !== "week" && error && <Problem error={error} />}
@@ -107,6 +109,7 @@ export function Bookings() {
 export function BookingDetail() {
   const t = useT();
   const { lang, zone } = useBoot();
+  const zoneName = useZoneName();
   const { id = "" } = useParams();
   const [params] = useSearchParams();
   const booked = params.get("booked") === "1";
@@ -164,7 +167,9 @@ export function BookingDetail() {
             </dd>
             <dt>{t("bookings.theirTime")}</dt>
             <dd>
-              {dateTime(lang, b.start, b.timeZone)} (<Ltr>{b.timeZone}</Ltr>)
+              <time dateTime={b.start}>{dateTime(lang, b.start, b.timeZone)}</time>
+              {" · "}
+              <bdi>{zoneName(b.timeZone)}</bdi>
             </dd>
             <dt>{t("bookings.email")}</dt>
             <dd>{b.email ? <Ltr>{b.email}</Ltr> : "—"}</dd>
