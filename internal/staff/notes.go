@@ -123,7 +123,6 @@ func forgetNotes(ctx context.Context, tx *store.Tx, subject string, refs []strin
 	return nil
 }
 
-
 // forgetNotesAbout forgets (forgetNotes) the notes on the messages that
 // messageWhere finds and the bookings that bookingWhere finds, before
 // they are deleted or emptied.

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/csv"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -471,4 +472,36 @@ func assertForgotten(t *testing.T, st *store.Store, dbPath string, needles ...st
 			}
 		}
 	}
+}
+
+// The retention job forgets the team's notes with what they were about: a
+// note on a message it deletes, and on a booking it empties, goes, and
+// its text leaves the audit log; a note on a newer message stays.
+func TestRetentionForgetsNotes(t *testing.T) {
+	storetest.Run(t, func(t *testing.T, st *store.Store) {
+		ctx := context.Background()
+		start := time.Date(2026, 1, 10, 9, 0, 0, 0, time.UTC)
+		w, clk := newWorkspace(t, st, start)
+		oldMsg := addMessage(t, st, start, "Old Olga", "olga@example.com", "An old enquiry", false)
+		oldBooking := addBooking(t, st, start.Add(48*time.Hour), "Old Otto", "otto@example.com", "Old topic")
+		for subject, ref := range map[string]string{NoteOnMessage: oldMsg, NoteOnBooking: fmt.Sprint(oldBooking)} {
+			if _, err := w.AddNote(ctx, subject, ref, "Olga's mobile: +49 170 1234567", "ada@northbeam.test"); err != nil {
+				t.Fatal(err)
+			}
+		}
+		clk.Advance(13 * 30 * 24 * time.Hour)
+		newMsg := addMessage(t, st, clk.Now().Add(-time.Hour), "New Nina", "nina@example.com", "A new enquiry", false)
+		if _, err := w.AddNote(ctx, NoteOnMessage, newMsg, "Nina: call back on Monday", "ada@northbeam.test"); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := w.RunRetention(ctx); err != nil {
+			t.Fatal(err)
+		}
+		if n := count(t, st, `SELECT count(*) FROM staff_notes WHERE body LIKE '%Olga%'`) + count(t, st, `SELECT count(*) FROM staff_audit WHERE detail LIKE '%Olga%'`); n != 0 {
+			t.Errorf("%d notes on what the retention removed are left", n)
+		}
+		if notes, err := w.Notes(ctx, NoteOnMessage, newMsg); err != nil || len(notes) != 1 {
+			t.Errorf("the newer message's notes: %+v %v", notes, err)
+		}
+	})
 }
