@@ -158,7 +158,7 @@ type mailData struct {
 	Topic     string // "" when not given
 	Lang      string // the visitor's language
 	LangLabel string // its name in English
-	CreatedAt string // "2026-11-20 10:30 UTC"
+	CreatedAt string // when it was booked, in the consultancy's zone, named
 }
 
 // data is what b's mails in lang see; previous is the start b has just
@@ -200,9 +200,9 @@ func (m *mailer) data(av Availability, b Booking, lang string, previous time.Tim
 			ServiceTitle:     m.serviceTitle(lang, b.Service),
 			Minutes:          int(b.End.Sub(b.Start) / time.Minute),
 			When:             isolate(m.dates.FormatDateTime(lang, b.Start.In(visitor))),
-			TimeZone:         isolate(b.TimeZone),
+			TimeZone:         isolate(m.dates.ZoneName(lang, b.TimeZone, b.Start)),
 			HostWhen:         isolate(m.dates.FormatDateTime(lang, b.Start.In(host))),
-			HostTimeZone:     isolate(host.String()),
+			HostTimeZone:     isolate(m.dates.ZoneName(lang, host.String(), b.Start)),
 			SameZone:         vOff == hOff,
 			PreviousWhen:     was,
 			HostPreviousWhen: hostWas,
@@ -220,7 +220,7 @@ func (m *mailer) data(av Availability, b Booking, lang string, previous time.Tim
 		Topic:     b.Topic,
 		Lang:      b.Lang,
 		LangLabel: m.langNames[m.language(b.Lang)],
-		CreatedAt: b.Created.UTC().Format("2006-01-02 15:04 MST"),
+		CreatedAt: m.dates.FormatDateTime(lang, b.Created.In(host)) + ", " + m.dates.ZoneName(lang, host.String(), b.Created),
 	}
 }
 

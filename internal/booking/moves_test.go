@@ -93,7 +93,7 @@ func TestReschedule(t *testing.T) {
 		if err := st.QueryRowContext(ctx, `SELECT text_body FROM outbox WHERE kind = 'booking.moved'`).Scan(&movedText); err != nil {
 			t.Fatal(err)
 		}
-		for _, want := range []string{"strategy 30 Pacific/Auckland jeudi 4 mars 2027", "was=mercredi 3 mars 2027 à 22:00 mercredi 3 mars 2027 à 10:00"} {
+		for _, want := range []string{"strategy 30 Auckland (heure de la Nouvelle-Zélande) jeudi 4 mars 2027", "was=mercredi 3 mars 2027 à 22:00 mercredi 3 mars 2027 à 10:00"} {
 			if !strings.Contains(movedText, want) {
 				t.Errorf("the moved mail lacks %q:\n%s", want, movedText)
 			}
