@@ -84,6 +84,8 @@ type Build struct {
 	// contactAnswers are the home pages answering a contact form post
 	// whose outcome shows nothing of the post, by language and status.
 	contactAnswers map[string]map[int]*lazyAnswers
+	// contactShells answer invalid contact form posts (contactshell.go).
+	contactShells contactShells
 }
 
 // New loads the content (the files of content/) and plans every page in
