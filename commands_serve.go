@@ -109,10 +109,16 @@ func serveCommand(args []string, getenv func(string) string, log *slog.Logger, a
 	} else {
 		log.Info("listening; rendering the pages behind", "addr", front.listener.Addr().String(), "dev", cfg.Dev,
 			"start_to_listen", time.Since(started).Round(time.Millisecond))
-		// Behind the start, one runtime is kept for the requests.
+		// Behind the start, after the first page (or a moment), one runtime
+		// kept for the requests.
 		prerenderCtx, stopPrerender := context.WithCancel(ctx)
 		defer stopPrerender()
 		go func() {
+			select {
+			case <-srv.FirstPage():
+			case <-time.After(2 * time.Second):
+			case <-prerenderCtx.Done():
+			}
 			prerender(prerenderCtx, built, built.Engine.Size()-1, log)
 			rendering()
 			ready()

@@ -104,7 +104,11 @@ func (d *devLoop) rebuild(ctx context.Context, changed []string) {
 	content, err := d.src.content()
 	var s *sitebuild.Build
 	if err == nil {
-		s, err = siteWith(ctx, content, bundle, old.Engine, d.cfg, nil, true)
+		var same *sitebuild.Build
+		if !slices.ContainsFunc(changed, touchesCollections) {
+			same = old
+		}
+		s, err = siteWith(ctx, content, bundle, old.Engine, d.cfg, nil, same, true)
 	}
 	if eerr := <-engineErr; err == nil {
 		err = eerr
@@ -130,6 +134,13 @@ func (d *devLoop) rebuild(ctx context.Context, changed []string) {
 		"site", planned.Sub(bundled).Round(time.Millisecond), "open_pages", time.Since(planned).Round(time.Millisecond),
 		"css_only", cssOnly, "render_errors", len(problems))
 	go warmImages(ctx, s, d.log)
+}
+
+// touchesCollections reports whether a change to the file at rel (relative
+// to the project) may change the posts, case studies, team or pictures:
+// any file of content/ but the strings.
+func touchesCollections(rel string) bool {
+	return strings.HasPrefix(rel, "content/") && !strings.HasPrefix(rel, "content/locales/") && !strings.HasPrefix(rel, "content/staff/")
 }
 
 // renderOpenPages renders the pages open in a browser with s, before they

@@ -114,7 +114,7 @@ func newSite(ctx context.Context, content fs.FS, bundle *assets.Bundle, cfg conf
 	if err != nil {
 		return nil, err
 	}
-	return siteWith(ctx, content, bundle, engine, cfg, imageCopies, lazy)
+	return siteWith(ctx, content, bundle, engine, cfg, imageCopies, nil, lazy)
 }
 
 // newEngine starts the render engine of bundle's server bundle.
@@ -122,9 +122,10 @@ func newEngine(bundle *assets.Bundle, log *slog.Logger, memo *render.Memo) (*ren
 	return render.NewEngine(bundle.Server, render.Options{Runtimes: runtime.GOMAXPROCS(0), Logger: log, Memo: memo, SourceMap: bundle.ServerMap})
 }
 
-// siteWith builds the site with bundle and its engine, as newSite.
+// siteWith builds the site with bundle and its engine, as newSite, with
+// the collections of same when not nil (sitebuild.Options.Collections).
 func siteWith(ctx context.Context, content fs.FS, bundle *assets.Bundle, engine *render.Engine, cfg config.Config, imageCopies fs.FS,
-	lazy bool) (*sitebuild.Build, error) {
+	same *sitebuild.Build, lazy bool) (*sitebuild.Build, error) {
 	return sitebuild.New(ctx, content, bundle, engine, sitebuild.Options{
 		BaseURL:             cfg.BaseURL,
 		GAMeasurementID:     cfg.GAMeasurementID,
@@ -133,6 +134,7 @@ func siteWith(ctx context.Context, content fs.FS, bundle *assets.Bundle, engine 
 		RetentionMonths:     cfg.Retention,
 		ImageCopies:         imageCopies,
 		Lazy:                lazy,
+		Collections:         same,
 	})
 }
 

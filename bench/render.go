@@ -10,6 +10,8 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
+	"runtime/debug"
 	"slices"
 	"syscall"
 	"time"
@@ -89,7 +91,34 @@ func renderBench(root string, warmup, samples int) error {
 	}
 	fmt.Printf("  worst ratio %.1f×   goal: goja at most 8× Node  %s\n", worst, verdict(worst <= 8))
 	fmt.Println("  (no JIT: Node with --jitless, V8's interpreter alone, CPU time per render, and goja's ratio to it)")
+	if err := collectorShare(engine, samplesIn[0], samples); err != nil {
+		return err
+	}
 	return renderFloors(root, warmup, samples)
+}
+
+// collectorShare renders one page type again with Go's garbage collector
+// off and at GOGC=400, and prints what the collector costs a render at the
+// default GOGC=100 (allocation itself stays in both).
+func collectorShare(engine *render.Engine, s renderSample, samples int) error {
+	base, err := gojaRenders(engine, s.Payload, samples)
+	if err != nil {
+		return err
+	}
+	var cpu [2]float64
+	for i, percent := range []int{400, -1} {
+		old := debug.SetGCPercent(percent)
+		t, err := gojaRenders(engine, s.Payload, samples)
+		debug.SetGCPercent(old)
+		runtime.GC()
+		if err != nil {
+			return err
+		}
+		cpu[i] = t.CPU
+	}
+	fmt.Printf("  %s in goja with Go's collector at GOGC=100 (the default): %.2f ms, at 400: %.2f ms, off: %.2f ms (the collector's share at 100: %.0f%%)\n",
+		s.Name, base.CPU, cpu[0], cpu[1], 100*(1-cpu[1]/base.CPU))
+	return nil
 }
 
 // renderRow is one payload's times in both engines, and in Node without

@@ -96,6 +96,13 @@ func (d *DevLoop) Built(b *sitebuild.Build, cssOnly bool, problems []DevProblem)
 	if !cssOnly {
 		d.state.JS = d.state.Build
 	}
+	// The numbers of the build before and this one: an answer begun with
+	// the build before is numbered as it (withDevClient).
+	for earlier, n := range d.builds {
+		if n < d.state.Build-1 {
+			delete(d.builds, earlier)
+		}
+	}
 	d.builds[b] = d.state.Build
 	d.state.CSS = b.Bundle.Manifest.CSS
 	d.state.Problems = problems

@@ -58,6 +58,7 @@ func (srv *Server) page(c echo.Context) error {
 		}
 	}
 	r.ServeHTTP(c.Response(), req)
+	srv.firstPageOnce.Do(func() { close(srv.firstPage) })
 	return nil
 }
 

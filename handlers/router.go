@@ -90,6 +90,9 @@ type Server struct {
 	// prerendering counts the renders of the site's pages still running
 	// behind the start: /readyz fails until they are done.
 	prerendering atomic.Int32
+	// firstPage is closed when the first page has been answered.
+	firstPage     chan struct{}
+	firstPageOnce sync.Once
 }
 
 // NewServer returns a Server serving the site b built.
@@ -106,6 +109,7 @@ func NewServer(b *sitebuild.Build, svc Services) *Server {
 		contactLimiter: newLimiter(svc.Store, "contact", svc.ContactRate.Or(defaults.ContactRateLimit)),
 		bookingLimiter: newLimiter(svc.Store, "booking", svc.BookingRate.Or(defaults.BookingRateLimit)),
 		slotsLimiter:   newLimiter(svc.Store, "slots", svc.SlotsRate.Or(config.SlotsRateLimit())),
+		firstPage:      make(chan struct{}),
 	}
 	srv.build.Store(b)
 	return srv
@@ -141,6 +145,11 @@ func (srv *Server) Prerendering() (done func()) {
 	var once sync.Once
 	return func() { once.Do(func() { srv.prerendering.Add(-1) }) }
 }
+
+// FirstPage is closed once a page has been answered: the renders behind
+// the start wait for it a moment, so that they do not slow the first page
+// a developer asks for.
+func (srv *Server) FirstPage() <-chan struct{} { return srv.firstPage }
 
 // Drain makes the instance fail /readyz and close every connection after
 // its answer, the first step of a graceful stop; the caller then waits a

@@ -915,7 +915,9 @@ func TestStaffLinkRequestAnswersBeforeItsWork(t *testing.T) {
 			return rec
 		}
 		answers := make(chan [2]*httptest.ResponseRecorder, 1)
-		go func() { answers <- [2]*httptest.ResponseRecorder{ask("ada@northbeam.test"), ask("stranger@example.com")} }()
+		go func() {
+			answers <- [2]*httptest.ResponseRecorder{ask("ada@northbeam.test"), ask("stranger@example.com")}
+		}()
 		var got [2]*httptest.ResponseRecorder
 		select {
 		case got = <-answers:

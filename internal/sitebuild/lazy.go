@@ -213,13 +213,14 @@ func (s *Build) ContactAnswer(ctx context.Context, lang string, status int) (*re
 	return la.answers[status], true, nil
 }
 
-// KeepAssets serves, beside the build's own client files, those of an
-// earlier build that it lacks: a page of the earlier build still finds its
-// chunks until it reloads (-dev), and never mixes in the new build's.
-func (s *Build) KeepAssets(earlier *Build) {
-	for name, a := range earlier.assets {
+// KeepAssets serves, beside the build's own client files, those of the
+// build before it (not of any earlier one) that it lacks: a page of the
+// build before still finds its chunks until it reloads (-dev), and never
+// mixes in the new build's.
+func (s *Build) KeepAssets(before *Build) {
+	for name := range before.Bundle.Client {
 		if _, ok := s.assets[name]; !ok {
-			s.assets[name] = a
+			s.assets[name] = before.assets[name]
 		}
 	}
 }
@@ -229,7 +230,7 @@ func (s *Build) KeepAssets(earlier *Build) {
 // not stop the others: the error names each that failed, and the page
 // answers its requests with it.
 func (s *Build) Prerender(ctx context.Context, workers int) error {
-	jobs := []func() error{func() error { return s.filesOnce.do(ctx) }}
+	jobs := []func() error{func() error { return s.filesOnce.do(ctx) }, func() error { return s.feedsOnce.do(ctx) }}
 	for _, a := range s.assets {
 		jobs = append(jobs, func() error { a.resource(); return nil })
 	}
