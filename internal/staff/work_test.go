@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -365,9 +366,19 @@ SELECT id, 'invite.ics', 'text/calendar', ? FROM outbox WHERE to_addr = ?`, []by
 				t.Fatal(err)
 			}
 
+			if _, err := w.AddNote(ctx, NoteOnBooking, strconv.FormatInt(id, 10), "Erika prefers mornings", "ada@northbeam.test"); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := w.AddNote(ctx, NoteOnMessage, keep, "Karl's own note", "ada@northbeam.test"); err != nil {
+				t.Fatal(err)
+			}
+
 			p, err := w.FindPerson(ctx, address, "ada@northbeam.test")
 			if err != nil {
 				t.Fatal(err)
+			}
+			if len(p.Notes) != 1 || p.Notes[0].Text != "Erika prefers mornings" || p.Notes[0].About != NoteOnBooking {
+				t.Errorf("the notes on the person's data: %+v", p.Notes)
 			}
 			if len(p.Messages) != 2 || len(p.Bookings) != 1 || len(p.Mail) != 2 || len(p.Mail[0].Attachments)+len(p.Mail[1].Attachments) != 1 {
 				t.Errorf("found %d messages, %d bookings, %d mails: %+v", len(p.Messages), len(p.Bookings), len(p.Mail), p.Mail)
@@ -377,7 +388,7 @@ SELECT id, 'invite.ics', 'text/calendar', ? FROM outbox WHERE to_addr = ?`, []by
 			if err != nil {
 				t.Fatal(err)
 			}
-			for _, field := range []string{"Erika Mustermann", address, "Acme", "Topic with", "+971501234567"} {
+			for _, field := range []string{"Erika Mustermann", address, "Acme", "Topic with", "+971501234567", "prefers mornings"} {
 				if !strings.Contains(string(download), field) {
 					t.Errorf("the download leaves out %q", field)
 				}
@@ -403,7 +414,10 @@ SELECT id, 'invite.ics', 'text/calendar', ? FROM outbox WHERE to_addr = ?`, []by
 				t.Errorf("another person's mail was erased")
 			}
 
-			assertForgotten(t, st, dbPath, strings.ToLower(address), "Erika", "Mustermann", "+971501234567")
+			if notes, err := w.Notes(ctx, NoteOnMessage, keep); err != nil || len(notes) != 1 {
+				t.Errorf("another person's note: %+v %v", notes, err)
+			}
+			assertForgotten(t, st, dbPath, strings.ToLower(address), "Erika", "Mustermann", "+971501234567", "prefers mornings")
 		})
 	}
 }
