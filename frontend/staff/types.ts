@@ -43,6 +43,8 @@ export interface Booking {
   lang: string;
   created: string;
   cancelled: string | null;
+  /** cancelReason is why the visitor cancelled, in their words; "" when they did not say. */
+  cancelReason: string;
   status: BookingStatus;
   /** bookedBy is the staff member who booked it for a caller, "" when the visitor did. */
   bookedBy: string;

@@ -44,6 +44,9 @@ type Booking struct {
 	Sequence int
 	// Cancelled is when the booking was cancelled; zero while it stands.
 	Cancelled time.Time
+	// CancelReason is why the visitor cancelled, in their words; "" when
+	// they gave none.
+	CancelReason string
 	// ReminderRef is the outbox reference of the reminder waiting to be
 	// sent; empty when none waits.
 	ReminderRef string

@@ -159,6 +159,8 @@ type mailData struct {
 	Lang      string // the visitor's language
 	LangLabel string // its name in English
 	CreatedAt string // when it was booked, in the consultancy's zone, named
+	// CancelReason is why the visitor cancelled, as they wrote it; "".
+	CancelReason string
 }
 
 // data is what b's mails in lang see; previous is the start b has just
@@ -214,13 +216,14 @@ func (m *mailer) data(av Availability, b Booking, lang string, previous time.Tim
 			Phone:            phone,
 			Reminder:         b.ReminderRef != "",
 		},
-		Name:      mail.OneLine(b.Name),
-		Email:     b.Email,
-		Company:   mail.OneLine(b.Company),
-		Topic:     b.Topic,
-		Lang:      b.Lang,
-		LangLabel: m.langNames[m.language(b.Lang)],
-		CreatedAt: m.dates.FormatDateTime(lang, b.Created.In(host)) + ", " + m.dates.ZoneName(lang, host.String(), b.Created),
+		Name:         mail.OneLine(b.Name),
+		Email:        b.Email,
+		Company:      mail.OneLine(b.Company),
+		Topic:        b.Topic,
+		Lang:         b.Lang,
+		LangLabel:    m.langNames[m.language(b.Lang)],
+		CreatedAt:    m.dates.FormatDateTime(lang, b.Created.In(host)) + ", " + m.dates.ZoneName(lang, host.String(), b.Created),
+		CancelReason: b.CancelReason,
 	}
 }
 

@@ -302,3 +302,41 @@ func TestCalendarTakesTime(t *testing.T) {
 		}
 	})
 }
+
+// TestCancelWithReason keeps why the visitor cancelled, cleaned of what
+// could reorder text, and tells the consultancy; a reason too long is a
+// field error and cancels nothing.
+func TestCancelWithReason(t *testing.T) {
+	storetest.Run(t, func(t *testing.T, st *store.Store) {
+		ctx := context.Background()
+		now := utc(t, "2027-03-01T05:00:00Z")
+		svc := testServiceWith(t, st, &now, nil)
+		b, err := svc.Book(ctx, request(t, "strategy", "2027-03-03T09:00:00Z"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var fe FieldErrors
+		if _, _, err := svc.CancelWithReason(ctx, b.CancelToken, strings.Repeat("x", MaxCancelReasonLength+1)); !errors.As(err, &fe) || fe["reason"] != KeyCancelReason {
+			t.Errorf("a reason too long: %v", err)
+		}
+		if found, _ := svc.Find(ctx, b.Token); found.IsCancelled() {
+			t.Fatal("a refused reason cancelled the booking")
+		}
+		cancelled, changed, err := svc.CancelWithReason(ctx, b.CancelToken, "  Nous avons\u202e trouvé\nune autre solution.  ")
+		if err != nil || !changed {
+			t.Fatalf("cancel: %v, changed %v", err, changed)
+		}
+		const want = "Nous avons trouvé\nune autre solution."
+		found, _ := svc.Find(ctx, b.Token)
+		if cancelled.CancelReason != want || found.CancelReason != want {
+			t.Errorf("reason %q, stored %q; want %q", cancelled.CancelReason, found.CancelReason, want)
+		}
+		var notice string
+		if err := st.QueryRowContext(ctx, `SELECT text_body FROM outbox WHERE kind = 'booking.cancel-notify'`).Scan(&notice); err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(notice, want) {
+			t.Errorf("the consultancy's notice lacks the reason:\n%s", notice)
+		}
+	})
+}

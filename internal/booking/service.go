@@ -7,12 +7,14 @@ import (
 	"io/fs"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/google/uuid"
 	"github.com/northbeam/site/internal/calendar"
 	"github.com/northbeam/site/internal/intl"
 	"github.com/northbeam/site/internal/mail"
 	"github.com/northbeam/site/internal/store"
+	"github.com/northbeam/site/internal/textfield"
 )
 
 // Config is what a Service needs besides the database and the templates.
@@ -425,8 +427,21 @@ func (s *Service) FindByCancelToken(ctx context.Context, cancelToken string) (Bo
 // changed false. It returns ErrNotFound for an unknown token and
 // ErrStarted once the meeting has begun.
 func (s *Service) Cancel(ctx context.Context, cancelToken string) (b Booking, changed bool, err error) {
+	return s.CancelWithReason(ctx, cancelToken, "")
+}
+
+// CancelWithReason is Cancel with why the visitor cancels, in their words
+// ("" for nothing said): kept with the booking for the consultancy, and
+// told in its notice. A reason of more than MaxCancelReasonLength
+// characters, or with control characters other than line breaks, is
+// FieldErrors{"reason": KeyCancelReason}.
+func (s *Service) CancelWithReason(ctx context.Context, cancelToken, reason string) (b Booking, changed bool, err error) {
 	if !ValidToken(cancelToken) {
 		return Booking{}, false, ErrNotFound
+	}
+	reason = strings.TrimSpace(textfield.Clean(reason))
+	if utf8.RuneCountInString(reason) > MaxCancelReasonLength || hasControl(reason, true) {
+		return Booking{}, false, FieldErrors{"reason": KeyCancelReason}
 	}
 	now := s.cfg.Now().UTC()
 	err = s.store.InTx(ctx, func(tx *store.Tx) error {
@@ -442,9 +457,10 @@ func (s *Service) Cancel(ctx context.Context, cancelToken string) (b Booking, ch
 		if !now.Before(b.Start) {
 			return ErrStarted
 		}
-		if changed, err = markCancelled(ctx, tx, cancelToken, now); err != nil || !changed {
+		if changed, err = markCancelled(ctx, tx, cancelToken, now, reason); err != nil || !changed {
 			return err
 		}
+		b.CancelReason = reason
 		if b.ReminderRef != "" {
 			if _, err := mail.Withdraw(ctx, tx, b.ReminderRef); err != nil {
 				return err

@@ -151,7 +151,7 @@ func (c *StaffCancellation) Cancel(ctx context.Context, id int64, reason, by str
 		case !now.Before(b.Start):
 			return ErrStarted
 		}
-		changed, err := markCancelled(ctx, tx, b.CancelToken, now)
+		changed, err := markCancelled(ctx, tx, b.CancelToken, now, "")
 		if err != nil {
 			return err
 		}

@@ -132,7 +132,7 @@ WHERE service = ? AND cancelled_at IS NULL AND start_at >= ? AND start_at < ? AN
 }
 
 const bookingColumns = `token, cancel_token, service, start_at, end_at, name, email, company, topic,
-       time_zone, lang, created_at, cancelled_at, phone, meeting_url, sequence, updated_at, reminder_ref`
+       time_zone, lang, created_at, cancelled_at, phone, meeting_url, sequence, updated_at, reminder_ref, cancel_reason`
 
 // findBooking returns the booking whose column (token or cancel_token)
 // equals value, or ErrNotFound.
@@ -146,7 +146,7 @@ func findBooking(ctx context.Context, q store.Querier, column, value string) (Bo
 	var reminder sql.NullString
 	err := q.QueryRowContext(ctx, `SELECT `+bookingColumns+` FROM bookings WHERE `+column+` = ?`, value).Scan(
 		&b.Token, &b.CancelToken, &b.Service, &start, &end, &b.Name, &b.Email, &b.Company, &b.Topic,
-		&b.TimeZone, &b.Lang, &created, &cancelled, &b.Phone, &b.MeetingURL, &b.Sequence, &updated, &reminder)
+		&b.TimeZone, &b.Lang, &created, &cancelled, &b.Phone, &b.MeetingURL, &b.Sequence, &updated, &reminder, &b.CancelReason)
 	if errors.Is(err, sql.ErrNoRows) {
 		return Booking{}, ErrNotFound
 	}
@@ -167,10 +167,10 @@ func findBooking(ctx context.Context, q store.Querier, column, value string) (Bo
 // markCancelled sets the cancellation time of the standing booking with
 // cancelToken and reports whether it did (false when it was cancelled
 // already).
-func markCancelled(ctx context.Context, tx *store.Tx, cancelToken string, at time.Time) (bool, error) {
+func markCancelled(ctx context.Context, tx *store.Tx, cancelToken string, at time.Time, reason string) (bool, error) {
 	res, err := tx.ExecContext(ctx,
-		`UPDATE bookings SET cancelled_at = ?, reminder_ref = NULL WHERE cancel_token = ? AND cancelled_at IS NULL`,
-		store.Millis(at), cancelToken)
+		`UPDATE bookings SET cancelled_at = ?, reminder_ref = NULL, cancel_reason = ? WHERE cancel_token = ? AND cancelled_at IS NULL`,
+		store.Millis(at), reason, cancelToken)
 	if err != nil {
 		return false, fmt.Errorf("booking: cancel: %w", err)
 	}

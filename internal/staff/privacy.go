@@ -51,6 +51,8 @@ type PersonBooking struct {
 	Lang      string     `json:"language"`
 	Created   time.Time  `json:"booked"`
 	Cancelled *time.Time `json:"cancelled,omitempty"`
+	// CancelReason is why they cancelled, as they wrote it.
+	CancelReason string `json:"cancelReason,omitempty"`
 }
 
 // PersonNote is a note of the team on one of the person's messages or
@@ -137,7 +139,8 @@ func (w *Workspace) person(ctx context.Context, email string) (Person, error) {
 	}
 	for _, b := range bookings {
 		pb := PersonBooking{ID: b.ID, Service: b.Service, Start: b.Start, End: b.End, Name: b.Name, Email: b.Email,
-			Phone: b.Phone, Company: b.Company, Topic: b.Topic, TimeZone: b.TimeZone, Lang: b.Lang, Created: b.Created}
+			Phone: b.Phone, Company: b.Company, Topic: b.Topic, TimeZone: b.TimeZone, Lang: b.Lang, Created: b.Created,
+			CancelReason: b.CancelReason}
 		if !b.Cancelled.IsZero() {
 			c := b.Cancelled
 			pb.Cancelled = &c
@@ -258,7 +261,7 @@ func (w *Workspace) ErasePerson(ctx context.Context, email, actor string) (Erase
 			return fmt.Errorf("staff: erase messages: %w", err)
 		}
 		e.Messages = affected(res)
-		if res, err = tx.ExecContext(ctx, `UPDATE bookings SET name = '', email = '', email_key = '', company = '', topic = '', phone = '',
+		if res, err = tx.ExecContext(ctx, `UPDATE bookings SET name = '', email = '', email_key = '', company = '', topic = '', phone = '', cancel_reason = '',
 	reminder_ref = NULL WHERE email_key = ?`, key); err != nil {
 			return fmt.Errorf("staff: erase bookings: %w", err)
 		}

@@ -95,7 +95,7 @@ func (w *Workspace) retain(ctx context.Context, now time.Time) (RetentionReport,
 		}
 		r.Messages = affected(res)
 		if res, err = tx.ExecContext(ctx, `
-UPDATE bookings SET name = '', email = '', email_key = '', company = '', topic = '', phone = ''
+UPDATE bookings SET name = '', email = '', email_key = '', company = '', topic = '', phone = '', cancel_reason = ''
 WHERE (end_at < ? OR cancelled_at < ?) AND (name <> '' OR email <> '' OR company <> '' OR topic <> '' OR phone <> '')`, cutoff, cutoff); err != nil {
 			return fmt.Errorf("staff: anonymise old bookings: %w", err)
 		}

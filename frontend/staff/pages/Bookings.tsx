@@ -207,6 +207,14 @@ export function BookingDetail() {
                 <dd>
                   <time dateTime={b.cancelled}>{dateTime(lang, b.cancelled, zone)}</time>
                 </dd>
+                {b.cancelReason && (
+                  <>
+                    <dt>{t("bookings.cancelReason")}</dt>
+                    <dd dir="auto" className="cancel-reason-text">
+                      {b.cancelReason}
+                    </dd>
+                  </>
+                )}
               </>
             )}
             {b.bookedBy && (
