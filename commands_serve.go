@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	netmail "net/mail"
 	"os"
 	"os/signal"
 	"runtime/debug"
@@ -16,6 +17,7 @@ import (
 
 	"github.com/northbeam/site/handlers"
 	"github.com/northbeam/site/internal/accesslog"
+	"github.com/northbeam/site/internal/assets"
 	"github.com/northbeam/site/internal/booking"
 	"github.com/northbeam/site/internal/calendar"
 	"github.com/northbeam/site/internal/config"
@@ -25,6 +27,7 @@ import (
 	"github.com/northbeam/site/internal/site"
 	"github.com/northbeam/site/internal/sitebuild"
 	"github.com/northbeam/site/internal/store"
+	"github.com/northbeam/site/render"
 )
 
 // serveCommand runs the site until SIGINT or SIGTERM, with its access log
@@ -39,6 +42,12 @@ func serveCommand(args []string, getenv func(string) string, log *slog.Logger, a
 	defer stop()
 
 	src := projectSources(cfg)
+	if cfg.Dev && src.embedded == nil {
+		if src.builder, err = assets.NewBuilder(src.root); err != nil {
+			return err
+		}
+		src.memo = render.NewMemo()
+	}
 	content, info, err := src.siteContent()
 	if err != nil {
 		return err
@@ -74,13 +83,16 @@ func serveCommand(args []string, getenv func(string) string, log *slog.Logger, a
 		return err
 	}
 	srv := handlers.NewServer(built, services)
+	if src.builder != nil {
+		srv.Dev = handlers.NewDevLoop(built)
+	}
 	// A production binary takes its pages from its build before it listens;
 	// any other start listens at once, renders a page on its first request
 	// and the rest behind, and /readyz waits for them (docs/ARCHITECTURE.md,
 	// Rendering).
 	rendering := srv.Prerendering()
 	if src.embedded != nil {
-		prerender(ctx, built, log)
+		prerender(ctx, built, 0, log)
 		rendering()
 	}
 	front, err := listen(cfg, srv, log)
@@ -97,23 +109,32 @@ func serveCommand(args []string, getenv func(string) string, log *slog.Logger, a
 	} else {
 		log.Info("listening; rendering the pages behind", "addr", front.listener.Addr().String(), "dev", cfg.Dev,
 			"start_to_listen", time.Since(started).Round(time.Millisecond))
+		// Behind the start, after the first page (or a moment), one runtime
+		// kept for the requests.
+		prerenderCtx, stopPrerender := context.WithCancel(ctx)
+		defer stopPrerender()
 		go func() {
-			prerender(ctx, built, log)
+			select {
+			case <-srv.FirstPage():
+			case <-time.After(2 * time.Second):
+			case <-prerenderCtx.Done():
+			}
+			prerender(prerenderCtx, built, built.Engine.Size()-1, log)
 			rendering()
 			ready()
 		}()
+		if srv.Dev != nil {
+			go (&devLoop{src: src, cfg: cfg, srv: srv, log: log, memo: src.memo, stopPrerender: stopPrerender}).run(ctx)
+		}
 	}
 	go warmImages(ctx, built, log)
-	if cfg.Dev {
-		go rebuildOnChange(ctx, src, cfg, srv, log)
-	}
 	return front.serve(ctx, cfg.ShutdownDrain, bg, log)
 }
 
 // prerender renders the pages of b no request has rendered yet and logs
 // those that fail (each answers its requests with a server error).
-func prerender(ctx context.Context, b *sitebuild.Build, log *slog.Logger) {
-	if err := b.Prerender(ctx); err != nil {
+func prerender(ctx context.Context, b *sitebuild.Build, workers int, log *slog.Logger) {
+	if err := b.Prerender(ctx, workers); err != nil {
 		log.Error("pages that failed to render answer 500", "err", err)
 	}
 	// Rendering every page leaves tens of megabytes behind: goja's runtimes
@@ -125,10 +146,15 @@ func prerender(ctx context.Context, b *sitebuild.Build, log *slog.Logger) {
 }
 
 // withSiteEmail gives the mail settings left empty the consultancy's email
-// from content/site.json.
+// from content/site.json, and a sender without a name the consultancy's
+// name ("Northbeam <hello@northbeam.dev>").
 func withSiteEmail(cfg config.Config, info *site.Info) config.Config {
 	if cfg.MailFrom == "" {
 		cfg.MailFrom = info.Email
+	}
+	if from, err := netmail.ParseAddress(cfg.MailFrom); err == nil && from.Name == "" {
+		from.Name = info.Name
+		cfg.MailFrom = from.String()
 	}
 	if cfg.MailTo == "" {
 		cfg.MailTo = info.Email
@@ -311,6 +337,11 @@ func (f *front) stop(drain time.Duration, bg *background, log *slog.Logger) erro
 	shutdownCtx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
 	shutdownErr := f.http.Shutdown(shutdownCtx)
+	// Requests for a sign-in link answered before are handled: their mail
+	// is in the outbox before the worker stops (or for the next start).
+	if f.srv.Staff != nil {
+		f.srv.Staff.SettleSignInLinks()
+	}
 	// The worker finishes the message it is sending, then stops.
 	bg.stop()
 	workerErr := <-bg.done

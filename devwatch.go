@@ -1,53 +1,320 @@
 package main
 
 import (
+	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"io/fs"
 	"log/slog"
+	"maps"
+	"os"
 	"path/filepath"
+	"slices"
 	"strings"
+	"sync"
 	"time"
 
+	"github.com/fsnotify/fsnotify"
+
 	"github.com/northbeam/site/handlers"
+	"github.com/northbeam/site/internal/assets"
 	"github.com/northbeam/site/internal/config"
+	"github.com/northbeam/site/internal/sitebuild"
+	"github.com/northbeam/site/render"
 )
 
-// rebuildOnChange rebuilds the site when a file of the project changes
-// (-dev) and swaps the new build in; a build that fails leaves the previous
-// one serving.
-func rebuildOnChange(ctx context.Context, src sources, cfg config.Config, srv *handlers.Server, log *slog.Logger) {
-	src.watch(ctx, log, func() {
-		s, err := src.buildSite(ctx, cfg, log)
+// The -dev loop (docs/ARCHITECTURE.md, The dev loop): a change under
+// frontend/ or content/ builds the bundles again through esbuild's build
+// contexts, swaps in a new build whose pages render on request, renders
+// the pages open in a browser, and tells them (handlers.DevLoop): they
+// reload, swap their stylesheets, or show the error over the last good
+// page. A build that fails leaves the previous one serving.
+
+// watched are the parts of the project a change of which makes a build.
+var watched = []string{"frontend", "content", "esbuild.config.mjs"}
+
+// configFiles are read when a Builder is made (assets.NewBuilder): a change
+// to one of them makes a new one.
+var configFiles = []string{"esbuild.config.mjs", "content/site.json", "frontend/lib/strings.json", "frontend/pages/table.ts"}
+
+// devLoop rebuilds the site on change.
+type devLoop struct {
+	src  sources
+	cfg  config.Config
+	srv  *handlers.Server
+	log  *slog.Logger
+	memo *render.Memo // every render of the session, by bundle and payload
+	// stopPrerender ends the start's rendering of every page, which a
+	// new build makes useless.
+	stopPrerender context.CancelFunc
+}
+
+// run rebuilds on every change until ctx ends.
+func (d *devLoop) run(ctx context.Context) {
+	changes := make(chan []string)
+	go d.src.watch(ctx, d.log, changes)
+	for {
+		select {
+		case <-ctx.Done():
+			d.src.builder.Dispose()
+			return
+		case changed := <-changes:
+			d.rebuild(ctx, changed)
+		}
+	}
+}
+
+// rebuild builds the site from the sources as they are now, after the
+// files changed (paths relative to the project) changed.
+func (d *devLoop) rebuild(ctx context.Context, changed []string) {
+	started := time.Now()
+	d.log.Info("change detected; rebuilding", "files", strings.Join(changed, " "))
+	// The start's rendering of every page is of no use now: the build it
+	// renders is about to go.
+	d.stopPrerender()
+	if slices.ContainsFunc(changed, func(p string) bool { return slices.Contains(configFiles, p) }) {
+		builder, err := assets.NewBuilder(d.src.root)
 		if err != nil {
-			log.Error("rebuild failed; still serving the previous build", "err", err)
+			d.failed(err)
 			return
 		}
-		s.KeepImageCopies(srv.Build())
-		srv.Swap(s)
-		log.Info("rebuilt")
-		go warmImages(ctx, s, log)
+		d.src.builder.Dispose()
+		d.src.builder = builder
+	}
+	bundle, err := d.src.builder.Build(changed...)
+	if err != nil {
+		d.failed(err)
+		return
+	}
+	bundled := time.Now()
+	old := d.srv.Build()
+	// A new server bundle's engine starts beside the content's loading: the
+	// lazy build renders nothing before it is swapped in.
+	engine, engineErr := old.Engine, make(chan error, 1)
+	if bytes.Equal(bundle.Server, old.Bundle.Server) {
+		engineErr <- nil
+	} else {
+		go func() {
+			var err error
+			engine, err = newEngine(bundle, d.log, d.memo)
+			engineErr <- err
+		}()
+	}
+	content, err := d.src.content()
+	var s *sitebuild.Build
+	if err == nil {
+		var same *sitebuild.Build
+		if !slices.ContainsFunc(changed, touchesCollections) {
+			same = old
+		}
+		s, err = siteWith(ctx, content, bundle, old.Engine, d.cfg, nil, same, true)
+	}
+	if eerr := <-engineErr; err == nil {
+		err = eerr
+	}
+	if err != nil {
+		d.failed(err)
+		return
+	}
+	s.Engine = engine
+	planned := time.Now()
+	s.KeepImageCopies(old)
+	// A page of the previous build still finds its chunks until it reloads.
+	s.KeepAssets(old)
+	// What is gone (an editor's temporary file) does not count.
+	cssOnly := !slices.ContainsFunc(changed, func(p string) bool {
+		_, err := os.Stat(filepath.Join(d.src.root, p))
+		return err == nil && !strings.HasSuffix(p, ".css")
+	}) && sameScripts(old.Bundle, bundle)
+	problems := d.renderOpenPages(ctx, s)
+	d.srv.Swap(s)
+	d.srv.Dev.Built(s, cssOnly, problems)
+	d.log.Info("rebuilt", "in", time.Since(started).Round(time.Millisecond), "bundles", bundled.Sub(started).Round(time.Millisecond),
+		"site", planned.Sub(bundled).Round(time.Millisecond), "open_pages", time.Since(planned).Round(time.Millisecond),
+		"css_only", cssOnly, "render_errors", len(problems))
+	go warmImages(ctx, s, d.log)
+}
+
+// touchesCollections reports whether a change to the file at rel (relative
+// to the project) may change the posts, case studies, team or pictures:
+// any file of content/ but the strings.
+func touchesCollections(rel string) bool {
+	return strings.HasPrefix(rel, "content/") && !strings.HasPrefix(rel, "content/locales/") && !strings.HasPrefix(rel, "content/staff/")
+}
+
+// renderOpenPages renders the pages open in a browser with s, before they
+// are told to reload: they find them ready, or see why they are not.
+func (d *devLoop) renderOpenPages(ctx context.Context, s *sitebuild.Build) []handlers.DevProblem {
+	var mu sync.Mutex
+	var problems []handlers.DevProblem
+	var wg sync.WaitGroup
+	for _, p := range d.srv.Dev.OpenPages() {
+		wg.Go(func() {
+			if _, _, err := s.Page(ctx, p); err != nil {
+				problem := handlers.RenderProblem(p, err)
+				d.log.Error("render failed", "path", p, "problem", problem.String())
+				mu.Lock()
+				problems = append(problems, problem)
+				mu.Unlock()
+			}
+		})
+	}
+	wg.Wait()
+	return problems
+}
+
+// failed logs why the sources could not be built, and shows it in the
+// open pages.
+func (d *devLoop) failed(err error) {
+	var problems []handlers.DevProblem
+	var be *assets.BuildError
+	if errors.As(err, &be) {
+		for _, m := range be.Messages {
+			problems = append(problems, handlers.DevProblem{Kind: "build", Message: m.Text, File: m.File, Line: m.Line, Column: m.Column, LineText: m.LineText})
+		}
+	} else {
+		problems = []handlers.DevProblem{{Kind: "build", Message: err.Error()}}
+	}
+	for _, p := range problems {
+		d.log.Error("build failed; still serving the previous build", "problem", p.String(), "line", p.LineText)
+	}
+	d.srv.Dev.Failed(problems)
+}
+
+// sameScripts reports whether two bundles hold the same scripts (their
+// names hash their contents) and the same server bundle: whether what
+// differs is stylesheets alone.
+func sameScripts(a, b *assets.Bundle) bool {
+	scripts := func(x *assets.Bundle) []string {
+		var out []string
+		for name := range maps.Keys(x.Client) {
+			if !strings.HasSuffix(name, ".css") {
+				out = append(out, name)
+			}
+		}
+		slices.Sort(out)
+		return out
+	}
+	return bytes.Equal(a.Server, b.Server) && slices.Equal(scripts(a), scripts(b))
+}
+
+// watch sends the files that changed under the watched parts of the
+// project (relative paths), a batch at a time: file events, or polling
+// where they fail.
+func (s sources) watch(ctx context.Context, log *slog.Logger, changes chan<- []string) {
+	w, err := fsnotify.NewWatcher()
+	if err == nil {
+		err = s.watchTree(w)
+	}
+	if err != nil {
+		log.Warn("file events unavailable; polling for changes", "err", err)
+		if w != nil {
+			_ = w.Close() // polling instead: nothing to report
+		}
+		s.poll(ctx, changes)
+		return
+	}
+	defer func() { _ = w.Close() }() // the loop is over: nothing to report
+	// An editor's save is several events (a temporary file, a rename): a
+	// batch is what came until a quiet moment.
+	const quiet = 20 * time.Millisecond
+	batch := map[string]bool{}
+	timer := time.NewTimer(time.Hour)
+	timer.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case err := <-w.Errors:
+			log.Warn("file events", "err", err)
+		case ev := <-w.Events:
+			rel, ok := s.relevant(ev.Name)
+			if !ok {
+				continue
+			}
+			if ev.Has(fsnotify.Create) {
+				// A new directory is watched too.
+				_ = s.addDirs(w, ev.Name) // not a directory, or gone again
+			}
+			batch[rel] = true
+			timer.Reset(quiet)
+		case <-timer.C:
+			select {
+			case changes <- slices.Sorted(maps.Keys(batch)):
+				batch = map[string]bool{}
+			case <-ctx.Done():
+				return
+			}
+		}
+	}
+}
+
+// watchTree watches every directory of the watched parts, and the project
+// directory for esbuild.config.mjs.
+func (s sources) watchTree(w *fsnotify.Watcher) error {
+	if err := w.Add(s.root); err != nil {
+		return err
+	}
+	for _, dir := range watched[:2] {
+		if err := s.addDirs(w, filepath.Join(s.root, dir)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// addDirs watches dir and the directories under it.
+func (s sources) addDirs(w *fsnotify.Watcher, dir string) error {
+	return filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || !d.IsDir() {
+			return err
+		}
+		return w.Add(p)
 	})
 }
 
-// watch calls rebuild when a file under frontend/ or content/ changes. It
-// polls modification times: no dependency, and the same on every OS.
-func (s sources) watch(ctx context.Context, log *slog.Logger, rebuild func()) {
-	fingerprint := func() string {
-		var b strings.Builder
-		for _, dir := range []string{"frontend", "content", "esbuild.config.mjs"} {
+// relevant returns a changed file's path relative to the project, and
+// false for what no build reads: other files of the project directory, an
+// editor's temporary and backup files.
+func (s sources) relevant(name string) (string, bool) {
+	rel, err := filepath.Rel(s.root, name)
+	if err != nil {
+		return "", false
+	}
+	rel = filepath.ToSlash(rel)
+	base := filepath.Base(rel)
+	if strings.HasPrefix(base, ".") || strings.HasSuffix(base, "~") || strings.HasSuffix(base, ".swp") || base == "4913" {
+		return "", false
+	}
+	for _, w := range watched {
+		if rel == w || strings.HasPrefix(rel, w+"/") {
+			return rel, true
+		}
+	}
+	return "", false
+}
+
+// poll is the fallback of watch: it compares the files' sizes and
+// modification times twice a second.
+func (s sources) poll(ctx context.Context, changes chan<- []string) {
+	fingerprint := func() map[string]string {
+		out := map[string]string{}
+		for _, dir := range watched {
 			//nolint:gosec // G703: -dev watches the checkout its own configuration names (ROOT)
 			_ = filepath.WalkDir(filepath.Join(s.root, dir), func(p string, d fs.DirEntry, err error) error {
 				if err != nil {
 					return nil
 				}
 				if info, err := d.Info(); err == nil && !d.IsDir() {
-					fmt.Fprintf(&b, "%s %d %d\n", p, info.Size(), info.ModTime().UnixNano())
+					if rel, ok := s.relevant(p); ok {
+						out[rel] = fmt.Sprintf("%d %d", info.Size(), info.ModTime().UnixNano())
+					}
 				}
 				return nil
 			})
 		}
-		return b.String()
+		return out
 	}
 	last := fingerprint()
 	tick := time.NewTicker(500 * time.Millisecond)
@@ -57,10 +324,26 @@ func (s sources) watch(ctx context.Context, log *slog.Logger, rebuild func()) {
 		case <-ctx.Done():
 			return
 		case <-tick.C:
-			if now := fingerprint(); now != last {
-				last = now
-				log.Info("change detected; rebuilding")
-				rebuild()
+			now := fingerprint()
+			var changed []string
+			for p, f := range now {
+				if last[p] != f {
+					changed = append(changed, p)
+				}
+			}
+			for p := range last {
+				if _, ok := now[p]; !ok {
+					changed = append(changed, p)
+				}
+			}
+			last = now
+			if len(changed) > 0 {
+				slices.Sort(changed)
+				select {
+				case changes <- changed:
+				case <-ctx.Done():
+					return
+				}
 			}
 		}
 	}

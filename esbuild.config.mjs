@@ -79,8 +79,11 @@ export default {
     alias: {
       ...productionRouter,
       "react-dom/server": "./node_modules/react-dom/cjs/react-dom-server-legacy.browser.production.js",
-      // react-router with a Link that writes its anchor for less work.
+      // react-router with a Link and a NavLink that write their anchor for
+      // less work, and useTranslation without react-i18next's bookkeeping
+      // (see each file).
       "react-router-dom": "./frontend/lib/router.server.tsx",
+      "react-i18next": "./frontend/lib/react-i18next.server.ts",
     },
     // renderToString appends each chunk of HTML to one string; goja's
     // strings are flat, so every append copies the page so far. This has

@@ -23,6 +23,11 @@ import (
 type sources struct {
 	root     string
 	embedded fs.FS // the prebuilt bundle, nil unless built with -tags prod
+	// builder builds the project's bundles again and again (-dev); nil
+	// builds them once. memo then remembers every render of the session:
+	// a page whose bundle and payload did not change is not rendered again.
+	builder *assets.Builder
+	memo    *render.Memo
 }
 
 // projectSources are the sources of cfg's project directory, or those the
@@ -75,11 +80,15 @@ func (s sources) buildSite(ctx context.Context, cfg config.Config, log *slog.Log
 		return nil, err
 	}
 	if s.embedded == nil {
-		bundle, err := assets.Build(s.root)
+		build := assets.Build
+		if s.builder != nil {
+			build = func(string) (*assets.Bundle, error) { return s.builder.Build() }
+		}
+		bundle, err := build(s.root)
 		if err != nil {
 			return nil, err
 		}
-		return newSite(ctx, content, bundle, cfg, log, nil, nil, true)
+		return newSite(ctx, content, bundle, cfg, log, s.memo, nil, true)
 	}
 	bundle, err := assets.Read(s.embedded)
 	if err != nil {
@@ -101,10 +110,22 @@ func (s sources) buildSite(ctx context.Context, cfg config.Config, log *slog.Log
 // imageCopies the WebP copies of the content's pictures the build wrote.
 func newSite(ctx context.Context, content fs.FS, bundle *assets.Bundle, cfg config.Config, log *slog.Logger, memo *render.Memo, imageCopies fs.FS,
 	lazy bool) (*sitebuild.Build, error) {
-	engine, err := render.NewEngine(bundle.Server, render.Options{Runtimes: runtime.GOMAXPROCS(0), Logger: log, Memo: memo})
+	engine, err := newEngine(bundle, log, memo)
 	if err != nil {
 		return nil, err
 	}
+	return siteWith(ctx, content, bundle, engine, cfg, imageCopies, nil, lazy)
+}
+
+// newEngine starts the render engine of bundle's server bundle.
+func newEngine(bundle *assets.Bundle, log *slog.Logger, memo *render.Memo) (*render.Engine, error) {
+	return render.NewEngine(bundle.Server, render.Options{Runtimes: runtime.GOMAXPROCS(0), Logger: log, Memo: memo, SourceMap: bundle.ServerMap})
+}
+
+// siteWith builds the site with bundle and its engine, as newSite, with
+// the collections of same when not nil (sitebuild.Options.Collections).
+func siteWith(ctx context.Context, content fs.FS, bundle *assets.Bundle, engine *render.Engine, cfg config.Config, imageCopies fs.FS,
+	same *sitebuild.Build, lazy bool) (*sitebuild.Build, error) {
 	return sitebuild.New(ctx, content, bundle, engine, sitebuild.Options{
 		BaseURL:             cfg.BaseURL,
 		GAMeasurementID:     cfg.GAMeasurementID,
@@ -113,6 +134,7 @@ func newSite(ctx context.Context, content fs.FS, bundle *assets.Bundle, cfg conf
 		RetentionMonths:     cfg.Retention,
 		ImageCopies:         imageCopies,
 		Lazy:                lazy,
+		Collections:         same,
 	})
 }
 

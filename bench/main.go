@@ -16,6 +16,10 @@
 //
 //	go run ./bench render
 //
+// the -dev loop, from a saved change to the change on screen:
+//
+//	go run ./bench devloop
+//
 // and the resident memory a calendar feed of 100,000 events costs, after
 // its first fetch and after 20 more (about 11 minutes, mostly waiting),
 // alone with
@@ -88,6 +92,11 @@ func main() {
 	}
 	run := run
 	switch flag.Arg(0) {
+	case "devloop":
+		run = func() error {
+			root, _ := filepath.Abs(".")
+			return devloopBench(root)
+		}
 	case "render":
 		run = func() error {
 			root, _ := filepath.Abs(".")

@@ -10,6 +10,8 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
+	"runtime/debug"
 	"slices"
 	"syscall"
 	"time"
@@ -71,37 +73,92 @@ func renderBench(root string, warmup, samples int) error {
 		samplesIn = append(samplesIn, renderSample{p.name, string(r.Body)})
 	}
 
-	node, err := nodeRenders(bundle.Server, samplesIn, warmup, samples)
+	rows, err := compareRenders(bundle.Server, engine, samplesIn, warmup, samples)
 	if err != nil {
 		return err
 	}
 	fmt.Printf("\nrender time per page type: CPU time per render over %d renders (after %d unmeasured of every page type), and the median wall time\n", samples, warmup)
-	fmt.Printf("  %-12s %9s %9s %7s   %9s %9s  %s\n", "page", "goja CPU", "Node CPU", "ratio", "goja wall", "Node wall", "same HTML")
-	// As in Node, every page type is rendered before any is measured.
+	fmt.Printf("  %-12s %9s %9s %7s   %9s %9s  %9s %9s  %s\n", "page", "goja CPU", "Node CPU", "ratio", "goja wall", "Node wall", "no JIT", "ratio", "same HTML")
+	var worst float64
+	for _, r := range rows {
+		worst = max(worst, r.ratio())
+		same := "yes"
+		if r.goja.HTML != r.node.HTML {
+			same = "NO"
+		}
+		fmt.Printf("  %-12s %6.2f ms %6.2f ms %6.1f×   %6.2f ms %6.2f ms  %6.2f ms %8.1f×  %s\n", r.name, r.goja.CPU, r.node.CPU, r.ratio(),
+			median(r.goja.MS), median(r.node.MS), r.nodeNoJIT.CPU, r.goja.CPU/r.nodeNoJIT.CPU, same)
+	}
+	fmt.Printf("  worst ratio %.1f×   goal: goja at most 8× Node  %s\n", worst, verdict(worst <= 8))
+	fmt.Println("  (no JIT: Node with --jitless, V8's interpreter alone, CPU time per render, and goja's ratio to it)")
+	if err := collectorShare(engine, samplesIn[0], samples); err != nil {
+		return err
+	}
+	return renderFloors(root, warmup, samples)
+}
+
+// collectorShare renders one page type again with Go's garbage collector
+// off and at GOGC=400, and prints what the collector costs a render at the
+// default GOGC=100 (allocation itself stays in both).
+func collectorShare(engine *render.Engine, s renderSample, samples int) error {
+	base, err := gojaRenders(engine, s.Payload, samples)
+	if err != nil {
+		return err
+	}
+	var cpu [2]float64
+	for i, percent := range []int{400, -1} {
+		old := debug.SetGCPercent(percent)
+		t, err := gojaRenders(engine, s.Payload, samples)
+		debug.SetGCPercent(old)
+		runtime.GC()
+		if err != nil {
+			return err
+		}
+		cpu[i] = t.CPU
+	}
+	fmt.Printf("  %s in goja with Go's collector at GOGC=100 (the default): %.2f ms, at 400: %.2f ms, off: %.2f ms (the collector's share at 100: %.0f%%)\n",
+		s.Name, base.CPU, cpu[0], cpu[1], 100*(1-cpu[1]/base.CPU))
+	return nil
+}
+
+// renderRow is one payload's times in both engines, and in Node without
+// its JIT compilers (--jitless: V8's interpreter alone), the engine most
+// like goja's.
+type renderRow struct {
+	name                  string
+	goja, node, nodeNoJIT renderTimes
+}
+
+func (r renderRow) ratio() float64 { return r.goja.CPU / r.node.CPU }
+
+// compareRenders renders each sample with engine, which runs bundle, and
+// with Node on the same bundle. In each engine every sample is rendered
+// warmup times before any is measured.
+func compareRenders(bundle []byte, engine *render.Engine, in []renderSample, warmup, samples int) ([]renderRow, error) {
+	node, err := nodeRenders(bundle, in, warmup, samples)
+	if err != nil {
+		return nil, err
+	}
+	noJIT, err := nodeRenders(bundle, in, warmup, samples, "--jitless", "--no-expose-wasm")
+	if err != nil {
+		return nil, err
+	}
 	for range warmup {
-		for _, s := range samplesIn {
+		for _, s := range in {
 			if _, err := engine.Render(context.Background(), []byte(s.Payload)); err != nil {
-				return fmt.Errorf("%s: %w", s.Name, err)
+				return nil, fmt.Errorf("%s: %w", s.Name, err)
 			}
 		}
 	}
-	var worst float64
-	for _, s := range samplesIn {
+	var rows []renderRow
+	for _, s := range in {
 		g, err := gojaRenders(engine, s.Payload, samples)
 		if err != nil {
-			return fmt.Errorf("%s: %w", s.Name, err)
+			return nil, fmt.Errorf("%s: %w", s.Name, err)
 		}
-		n := node[s.Name]
-		ratio := g.CPU / n.CPU
-		worst = max(worst, ratio)
-		same := "yes"
-		if g.HTML != n.HTML {
-			same = "NO"
-		}
-		fmt.Printf("  %-12s %6.2f ms %6.2f ms %6.1f×   %6.2f ms %6.2f ms  %s\n", s.Name, g.CPU, n.CPU, ratio, median(g.MS), median(n.MS), same)
+		rows = append(rows, renderRow{s.Name, g, node[s.Name], noJIT[s.Name]})
 	}
-	fmt.Printf("  worst ratio %.1f×   goal: goja at most 8× Node  %s\n", worst, verdict(worst <= 8))
-	return nil
+	return rows, nil
 }
 
 // gojaRenders times renders of one payload by the engine.
@@ -130,7 +187,7 @@ func cpuTime() time.Duration {
 }
 
 // nodeRenders runs render_node.mjs on the server bundle and the payloads.
-func nodeRenders(serverBundle []byte, in []renderSample, warmup, samples int) (map[string]renderTimes, error) {
+func nodeRenders(serverBundle []byte, in []renderSample, warmup, samples int, nodeFlags ...string) (map[string]renderTimes, error) {
 	dir := *renderKeep
 	if dir == "" {
 		tmp, err := os.MkdirTemp("", "render-bench-")
@@ -152,7 +209,8 @@ func nodeRenders(serverBundle []byte, in []renderSample, warmup, samples int) (m
 			return nil, err
 		}
 	}
-	cmd := exec.Command("node", "render.mjs", "server.js", "payloads.json", fmt.Sprint(warmup), fmt.Sprint(samples))
+	args := append(nodeFlags, "render.mjs", "server.js", "payloads.json", fmt.Sprint(warmup), fmt.Sprint(samples))
+	cmd := exec.Command("node", args...)
 	cmd.Dir = dir
 	cmd.Stderr = os.Stderr
 	out, err := cmd.Output()

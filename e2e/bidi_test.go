@@ -3,13 +3,16 @@ package e2e
 import (
 	"context"
 	"fmt"
+	"net/http"
 	"strings"
 	"testing"
+	"time"
 
 	cdppage "github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
 
 	"github.com/northbeam/site/internal/booking"
+	"github.com/northbeam/site/internal/sitetest"
 )
 
 // readsLeftToRight checks, from where the browser drew them, that the parts
@@ -161,4 +164,42 @@ func outboxHTML(t *testing.T, env *bookingEnv) [][3]string {
 		out = append(out, [3]string{kind, token, html})
 	}
 	return out
+}
+
+// TestLanguageSwitchKeepsTheLinksToken opens the reschedule page of a
+// mailed link, switches language, and reloads: the address keeps the
+// link's token, and the page in the new language still finds the booking,
+// in a tab of its own too (no storage of the first tab to help it).
+func TestLanguageSwitchKeepsTheLinksToken(t *testing.T) {
+	b, base, env := bookingBrowser(t)
+	start := time.Now().UTC().Add(60 * time.Hour).Truncate(time.Hour)
+	rec := sitetest.PostJSON(t, env.handler, "/api/bookings", map[string]string{
+		"service": "strategy", "start": start.Format(time.RFC3339), "name": "Léa", "email": "lea@example.com",
+		"timeZone": "Europe/Paris", "lang": "fr",
+	})
+	if rec.Code != http.StatusCreated {
+		t.Fatalf("booking: %d %.300s", rec.Code, rec.Body.String())
+	}
+	token := sitetest.EmailedCancelToken(t, env.store, "/fr")
+	tb := newTab(t, b)
+	var address string
+	tb.run(t,
+		chromedp.Navigate(base+"/fr/schedule/reschedule?token="+token),
+		waitHydrated(),
+		chromedp.WaitVisible(`.booking-facts`, chromedp.ByQuery),
+		chromedp.Click(`.lang-select a[hreflang="ar"]`, chromedp.ByQuery),
+		chromedp.Poll(`document.documentElement.lang === "ar"`, nil),
+		chromedp.Evaluate(`location.pathname + location.search`, &address),
+	)
+	if address != "/ar/schedule/reschedule?token="+token {
+		t.Errorf("after the switch the address is %q", address)
+	}
+	tb.run(t, chromedp.Reload(), waitHydrated(), chromedp.WaitVisible(`.booking-facts`, chromedp.ByQuery))
+	fresh := newTab(t, b)
+	fresh.run(t, chromedp.Navigate(base+address), waitHydrated(), chromedp.WaitVisible(`.booking-facts`, chromedp.ByQuery))
+	for _, tab := range []*tab{tb, fresh} {
+		if problems := tab.consoleProblems(); len(problems) > 0 {
+			t.Errorf("console:\n%s", strings.Join(problems, "\n"))
+		}
+	}
 }

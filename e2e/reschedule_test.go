@@ -68,6 +68,16 @@ func TestBookingRescheduleScreen(t *testing.T) {
 			if !strings.Contains(facts, "meet.example.com/Northbeam-") {
 				t.Errorf("the confirmation does not show the video room: %s", facts)
 			}
+			// Once moved, the old time is no longer shown as the current
+			// one: only as what it was, in the confirmation.
+			var current, previous string
+			tb.run(t,
+				chromedp.Evaluate(`document.querySelector("#reschedule-current")?.textContent ?? ""`, &current),
+				chromedp.Evaluate(`document.querySelector(".booking-confirmed .fact-previous dt")?.textContent ?? ""`, &previous),
+			)
+			if current != "" || previous != s.Locales.T(tc.lang, "booking.reschedule.previous") {
+				t.Errorf("after the move: current booking heading %q (want none), previous time labelled %q", current, previous)
+			}
 			checkAccessibility(t, tb, "the move's confirmation")
 			moved, err := env.service.Find(context.Background(), created.Token)
 			if err != nil {

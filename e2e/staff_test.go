@@ -16,6 +16,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/northbeam/site/handlers"
+	"github.com/northbeam/site/internal/booking"
 	"github.com/northbeam/site/internal/contact"
 	"github.com/northbeam/site/internal/mail"
 	"github.com/northbeam/site/internal/site"
@@ -45,10 +46,18 @@ func newStaffBrowserEnv(t *testing.T) *staffBrowserEnv {
 	port := srv.Listener.Addr().(*net.TCPAddr).Port
 	base := fmt.Sprintf("https://localhost:%d", port)
 	st := storetest.Open(t, store.SQLite)
-	ws := sitetest.StaffWorkspace(t, st, base, time.Now)
+	// The booking service behind the agenda's moves, bookings by hand and
+	// free times.
+	bookings := sitetest.BookingService(t, st, sitetest.BookingFixture, time.Now)
+	cancellation, err := booking.NewStaffCancellation(bookings, sitetest.Content())
+	if err != nil {
+		t.Fatal(err)
+	}
+	ws := sitetest.StaffWorkspace(t, st, base, time.Now, func(cfg *staff.Config) { cfg.Bookings = cancellation })
 	unlimited := handlers.RateLimit{Requests: 1 << 20, Window: time.Minute}
 	srv.Config.Handler = handlers.New(handlers.NewServer(sitetest.Site(t), handlers.Services{
-		Log: sitetest.QuietLog(), Store: st, Staff: ws, StaffSignInRate: unlimited, StaffLinkRate: unlimited,
+		Log: sitetest.QuietLog(), Store: st, Staff: ws, Booking: bookings, StaffSignInRate: unlimited, StaffLinkRate: unlimited,
+		SlotsRate: unlimited,
 	}))
 	cert, _ := browserTLS()
 	srv.TLS = &tls.Config{Certificates: []tls.Certificate{cert}}
@@ -100,9 +109,13 @@ func waitStaffPath(path string) chromedp.Action {
 
 // waitTrue evaluates expr until it is true, through the navigations a
 // sign-in makes (an evaluation cut by one is tried again).
-func waitTrue(expr string) chromedp.Action {
+func waitTrue(expr string) chromedp.Action { return untilTrue(expr, 15*time.Second) }
+
+// untilTrue evaluates expr until it is true, within, through the page's
+// navigations and reloads (an evaluation cut by one is tried again).
+func untilTrue(expr string, within time.Duration) chromedp.Action {
 	return chromedp.ActionFunc(func(ctx context.Context) error {
-		deadline := time.Now().Add(15 * time.Second)
+		deadline := time.Now().Add(within)
 		for {
 			var ok bool
 			err := chromedp.Evaluate(expr, &ok).Do(ctx)
@@ -110,7 +123,7 @@ func waitTrue(expr string) chromedp.Action {
 				return nil
 			}
 			if time.Now().After(deadline) {
-				return fmt.Errorf("waited 15 s for %s (last error: %v)", expr, err)
+				return fmt.Errorf("waited %s for %s (last error: %v)", within, expr, err)
 			}
 			select {
 			case <-ctx.Done():
@@ -131,6 +144,7 @@ func httpStatus(dst *int64) chromedp.Action {
 // latestLink returns the path of the latest sign-in link in the outbox.
 func (env *staffBrowserEnv) latestLink(t *testing.T) string {
 	t.Helper()
+	env.ws.SettleSignInLinks()
 	return "/staff/link?token=" + sitetest.MailedSignInToken(t, env.st)
 }
 
@@ -294,11 +308,11 @@ func fillWorkspace(t *testing.T, env *staffBrowserEnv) {
 			t.Fatal(err)
 		}
 	}
-	for i, start := range []time.Time{now.Add(26 * time.Hour).Truncate(time.Hour), now.Add(50 * time.Hour).Truncate(time.Hour), now.Add(-50 * time.Hour).Truncate(time.Hour)} {
+	for _, start := range []time.Time{now.Add(26 * time.Hour).Truncate(time.Hour), now.Add(50 * time.Hour).Truncate(time.Hour), now.Add(-50 * time.Hour).Truncate(time.Hour)} {
 		_, err := env.st.ExecContext(ctx, `
-INSERT INTO bookings (token, cancel_token, service, start_at, end_at, busy_until, name, email, email_key, company, topic, time_zone, lang, created_at)
-VALUES (?, ?, 'strategy', ?, ?, ?, 'Jürgen Weiß', 'j@example.com', 'j@example.com', 'Weiß GmbH', 'Cloud costs', 'Asia/Dubai', 'de', ?)`,
-			fmt.Sprintf("tok-%d", i), fmt.Sprintf("cancel-%d", i), store.Millis(start), store.Millis(start.Add(30*time.Minute)),
+INSERT INTO bookings (token, cancel_token, service, start_at, end_at, busy_until, name, email, email_key, company, topic, time_zone, lang, created_at, phone)
+VALUES (?, ?, 'strategy', ?, ?, ?, 'Jürgen Weiß', 'j@example.com', 'j@example.com', 'Weiß GmbH', 'Cloud costs', 'Asia/Dubai', 'de', ?, '+4930901820')`,
+			booking.NewToken(), booking.NewToken(), store.Millis(start), store.Millis(start.Add(30*time.Minute)),
 			store.Millis(start.Add(40*time.Minute)), store.Millis(now.Add(-72*time.Hour)))
 		if err != nil {
 			t.Fatal(err)
@@ -342,6 +356,8 @@ var staffPages = []struct {
 	{"/staff/bookings", "=Weiß GmbH", nil},
 	{"/staff/bookings?view=past", "=Weiß GmbH", nil},
 	{"/staff/bookings/1", "bookings.cancelTitle", nil},
+	{"/staff/bookings?view=week", "agenda.thisWeek", nil},
+	{"/staff/bookings/new", "agenda.newHint", nil},
 	{"/staff/mail", "mail.retry", nil},
 	{"/staff/exports", "exports.messages", nil},
 	{"/staff/privacy", "privacy.download", func() chromedp.Action {

@@ -29,7 +29,7 @@ func registerBooking(e *echo.Echo, srv *Server) {
 // of at most 1,000 characters (up to 4 bytes each once encoded).
 const (
 	maxBookingBody    = 16 << 10
-	maxCancelBody     = 1 << 10
+	maxCancelBody     = 4 << 10 // a reason of at most 500 characters
 	maxRescheduleBody = 1 << 10
 )
 
@@ -342,15 +342,21 @@ func (srv *Server) readLinkPost(c echo.Context, limit int64, body interface{ lin
 }
 
 func (srv *Server) postCancellation(c echo.Context) error {
-	var body linkPostBody
+	var body struct {
+		linkPostBody
+		Reason string `json:"reason"` // why, in the visitor's words; optional
+	}
 	svc, lang, err := srv.readLinkPost(c, maxCancelBody, &body)
 	if svc == nil {
 		return err
 	}
-	b, _, err := svc.Cancel(c.Request().Context(), body.Token)
+	b, _, err := svc.CancelWithReason(c.Request().Context(), body.Token, body.Reason)
+	var fieldErrs booking.FieldErrors
 	switch {
 	case errors.Is(err, booking.ErrNotFound):
 		return echo.ErrNotFound
+	case errors.As(err, &fieldErrs):
+		return srv.invalidBooking(c, lang, fieldErrs)
 	case errors.Is(err, booking.ErrStarted):
 		return c.JSON(http.StatusConflict, newAPIError(srv.Build().Locales, lang, "started", "booking.cancel.started", nil))
 	case err != nil:

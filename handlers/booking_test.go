@@ -483,8 +483,8 @@ func testBookingMailsReachSMTP(t *testing.T, backend store.Backend) {
 		t.Fatal(err)
 	}
 	// 09:00 in Berlin is 03:00 in New York, and the mail says so in Arabic,
-	// each value isolated in the right-to-left text.
-	for _, want := range []string{"مرحبًا،\n", "\u2068الثلاثاء، 8 يونيو 2027، الساعة 3:00\u00a0ص\u2069 (\u2068America/New_York\u2069)", "الساعة 9:00\u00a0ص\u2069 (\u2068Europe/Berlin\u2069)", "https://example.test/ar/schedule/cancel?token="} {
+	// the zones named in Arabic, each value isolated in the right-to-left text.
+	for _, want := range []string{"مرحبًا،\n", "\u2068الثلاثاء، 8 يونيو 2027، الساعة 3:00\u00a0ص\u2069، \u2068نيويورك (", "الساعة 9:00\u00a0ص\u2069، \u2068برلين (", "https://example.test/ar/schedule/cancel?token="} {
 		if !strings.Contains(text, want) {
 			t.Errorf("visitor mail lacks %q:\n%s", want, text)
 		}
@@ -509,6 +509,30 @@ func testBookingMailsReachSMTP(t *testing.T, backend store.Backend) {
 	if start, _ := ev.GetStartAt(); !start.Equal(created.Start) {
 		t.Errorf("attached invite starts %v, want %v", start, created.Start)
 	}
+	// The invite, read back by the iCalendar library: the links to choose
+	// another time and to cancel, and a reminder before the start.
+	description := ev.GetProperty(ics.ComponentPropertyDescription)
+	for _, page := range []string{"/ar/schedule/reschedule?token=", "/ar/schedule/cancel?token="} {
+		if description == nil || !strings.Contains(description.Value, "https://example.test"+page) {
+			t.Errorf("the invite's description has no link to %s: %+v", page, description)
+		}
+	}
+	if alarms := ev.Alarms(); len(alarms) != 1 || alarms[0].GetProperty(ics.ComponentPropertyTrigger) == nil ||
+		alarms[0].GetProperty(ics.ComponentPropertyTrigger).Value != "-PT30M" || alarms[0].GetProperty(ics.ComponentPropertyAction).Value != "DISPLAY" {
+		t.Errorf("the invite's alarms: %+v", alarms)
+	}
+	// Sent as calendar programs send an invitation (iMIP, RFC 6047): text,
+	// HTML and the calendar object as the alternatives of the body, and the
+	// file attached.
+	var body []string
+	for _, p := range visitor.Parts {
+		if p.Within == "multipart/alternative" {
+			body = append(body, p.ContentType+";method="+p.Params["method"])
+		}
+	}
+	if strings.Join(body, " ") != "text/plain;method= text/html;method= text/calendar;method=REQUEST" {
+		t.Errorf("the confirmation's alternatives: %v", body)
+	}
 	// The invite served to whoever booked is the same event (which the
 	// attached one updates), with the attendee's name and the topic.
 	served := sitetest.ParseInvite(t, sitetest.Get(t, env.handler, created.ICS).Body.Bytes(), "REQUEST")
@@ -521,7 +545,8 @@ func testBookingMailsReachSMTP(t *testing.T, backend store.Backend) {
 	if replyTo, _ := notify.AddressHeader("Reply-To"); len(replyTo) != 1 || replyTo[0] != "amira@example.com" {
 		t.Errorf("notification Reply-To %v", replyTo)
 	}
-	if notifyText, _ := notify.Text(); !strings.Contains(notifyText, "Tuesday, 8 June 2027 at 9:00\u00a0am (Europe/Berlin)") || !strings.Contains(notifyText, "Haddad Logistics") {
+	if notifyText, _ := notify.Text(); !strings.Contains(notifyText, "Tuesday, 8 June 2027 at 9:00\u00a0am, Berlin (Central European Time)") ||
+		!strings.Contains(notifyText, "Booked at:    Monday, 7 June 2027 at 7:00\u00a0am, Berlin (Central European Time)") || !strings.Contains(notifyText, "Haddad Logistics") {
 		t.Errorf("notification:\n%s", notifyText)
 	}
 

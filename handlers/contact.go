@@ -210,7 +210,8 @@ func (srv *Server) contactJSON(c echo.Context, lang string, out contactOutcome) 
 
 // contactPage answers a form post with the home page in the form's
 // language showing the form's outcome: rendered at start when the page
-// holds nothing of the post, else for this request.
+// holds nothing of the post; for an invalid form, filled in from a shell
+// rendered once (sitebuild, InvalidContactAnswer); else for this request.
 func (srv *Server) contactPage(c echo.Context, lang string, out contactOutcome) error {
 	b := srv.Build()
 	if r, ok, err := b.ContactAnswer(c.Request().Context(), lang, out.status); err != nil {
@@ -219,7 +220,7 @@ func (srv *Server) contactPage(c echo.Context, lang string, out contactOutcome) 
 		r.ServeHTTP(c.Response(), c.Request())
 		return nil
 	}
-	html, err := b.RenderContactAnswer(c.Request().Context(), lang, sitebuild.ContactOutcome{
+	html, err := b.InvalidContactAnswer(c.Request().Context(), lang, sitebuild.ContactOutcome{
 		Status: out.status, Errors: out.errs,
 		Name: out.posted.Name, Email: out.posted.Email, Message: out.posted.Message, Service: out.posted.Service,
 	})

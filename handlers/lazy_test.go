@@ -49,7 +49,7 @@ func TestPagesRenderOnFirstRequest(t *testing.T) {
 	if rendered, _ := engine.Counts(); rendered != 1 {
 		t.Errorf("a payload rendered a page: %d renders", rendered)
 	}
-	if err := s.Prerender(context.Background()); err != nil {
+	if err := s.Prerender(context.Background(), 0); err != nil {
 		t.Fatal(err)
 	}
 	done()

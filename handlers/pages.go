@@ -38,8 +38,19 @@ func (srv *Server) page(c echo.Context) error {
 		}
 	}
 	r, ok, err := b.Page(req.Context(), p)
+	if err != nil && srv.Dev != nil {
+		// -dev: the error over the last good page, if there was one.
+		srv.log.Error("render failed", "path", logPath(p), "problem", RenderProblem(p, err).String())
+		if good, ok := srv.Dev.renderFailed(p, err); ok {
+			good.ServeHTTP(c.Response(), req)
+			return nil
+		}
+	}
 	if err != nil {
 		return err
+	}
+	if srv.Dev != nil && ok {
+		srv.Dev.served(p, r)
 	}
 	if !ok {
 		if r, err = b.NotFound(req.Context(), languageOf(b.Info, p).Code); err != nil {
@@ -47,6 +58,7 @@ func (srv *Server) page(c echo.Context) error {
 		}
 	}
 	r.ServeHTTP(c.Response(), req)
+	srv.firstPageOnce.Do(func() { close(srv.firstPage) })
 	return nil
 }
 

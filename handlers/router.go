@@ -51,6 +51,10 @@ type Services struct {
 	// (default, over https), config.HSTSAlways or config.HSTSOff.
 	HSTS string
 
+	// Dev is the -dev loop, which tells open pages of new builds and
+	// errors; nil (production) serves nothing of it.
+	Dev *DevLoop
+
 	// Staff is the staff workspace under /staff; nil (tests that serve
 	// pages only) answers there as to someone signed out.
 	Staff *staff.Workspace
@@ -86,6 +90,9 @@ type Server struct {
 	// prerendering counts the renders of the site's pages still running
 	// behind the start: /readyz fails until they are done.
 	prerendering atomic.Int32
+	// firstPage is closed when the first page has been answered.
+	firstPage     chan struct{}
+	firstPageOnce sync.Once
 }
 
 // NewServer returns a Server serving the site b built.
@@ -102,6 +109,7 @@ func NewServer(b *sitebuild.Build, svc Services) *Server {
 		contactLimiter: newLimiter(svc.Store, "contact", svc.ContactRate.Or(defaults.ContactRateLimit)),
 		bookingLimiter: newLimiter(svc.Store, "booking", svc.BookingRate.Or(defaults.BookingRateLimit)),
 		slotsLimiter:   newLimiter(svc.Store, "slots", svc.SlotsRate.Or(config.SlotsRateLimit())),
+		firstPage:      make(chan struct{}),
 	}
 	srv.build.Store(b)
 	return srv
@@ -138,10 +146,20 @@ func (srv *Server) Prerendering() (done func()) {
 	return func() { once.Do(func() { srv.prerendering.Add(-1) }) }
 }
 
+// FirstPage is closed once a page has been answered: the renders behind
+// the start wait for it a moment, so that they do not slow the first page
+// a developer asks for.
+func (srv *Server) FirstPage() <-chan struct{} { return srv.firstPage }
+
 // Drain makes the instance fail /readyz and close every connection after
 // its answer, the first step of a graceful stop; the caller then waits a
 // moment and shuts the HTTP server down.
-func (srv *Server) Drain() { srv.draining.Store(true) }
+func (srv *Server) Drain() {
+	srv.draining.Store(true)
+	if srv.Dev != nil {
+		srv.Dev.Close()
+	}
+}
 
 // Build returns the build of the site being served.
 func (srv *Server) Build() *sitebuild.Build { return srv.build.Load() }
@@ -178,18 +196,26 @@ func New(srv *Server) *Handler {
 	registerBlog(e, srv)
 	registerStaff(e, srv)
 	registerSEO(e, srv)
+	if srv.Dev != nil {
+		registerDev(e, srv)
+	}
 	registerPages(e, srv)
 
 	// The middlewares, outermost first.
 	middlewares := []echo.MiddlewareFunc{
 		srv.assignRequestID,
 		srv.secureHeaders, // before the rest: errors and panics carry the headers too
+	}
+	if srv.Dev != nil {
+		middlewares = append(middlewares, srv.withDevClient) // around the error handler's pages too
+	}
+	middlewares = append(middlewares,
 		srv.closeWhenDraining,
 		srv.logRequests,
 		srv.recoverPanics, // inside logRequests, which logs the 500
 		srv.checkOrigin(),
 		limitBodies(),
-	}
+	)
 	// The route Echo's router found for the request, or its 404 or 405.
 	chain := func(c echo.Context) error { return c.Handler()(c) }
 	for i := len(middlewares) - 1; i >= 0; i-- {

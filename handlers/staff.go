@@ -67,6 +67,7 @@ func registerStaff(e *echo.Echo, srv *Server) {
 	e.GET("/staff/export/messages.csv", h.guard(h.private(h.exportMessages)))
 	e.GET("/staff/export/bookings.csv", h.guard(h.private(h.exportBookings)))
 	e.POST("/staff/export/person.json", h.guard(h.private(h.exportPerson)))
+	h.registerWork(e)
 }
 
 // Defaults of the staff sign-in limits, per client: a person signs in a
@@ -444,6 +445,9 @@ func (h *staffHandlers) refusal(c echo.Context, err error) error {
 		return h.fail(c, http.StatusUnprocessableEntity, "invalid", "errors.invalidEmail", map[string]string{"email": "errors.invalidEmail"})
 	case errors.Is(err, staff.ErrCeremony):
 		return h.fail(c, http.StatusBadRequest, "ceremony", "errors.ceremony", nil)
+	case errors.Is(err, staff.ErrBusy):
+		c.Response().Header().Set("Retry-After", "10")
+		return h.failStatus(c, http.StatusServiceUnavailable)
 	case errors.Is(err, staff.ErrNoPasskeys):
 		return h.fail(c, http.StatusServiceUnavailable, "no_passkeys", "errors.noPasskeys", nil)
 	}

@@ -46,11 +46,12 @@ type staffMessage struct {
 	Handled    *time.Time `json:"handled"`
 	Folder     string     `json:"folder"`
 	SpamReason string     `json:"spamReason"`
+	Read       bool       `json:"read"`
 }
 
 func messageView(m staff.Message) staffMessage {
 	return staffMessage{Ref: m.Ref, Received: m.Received, Name: m.Name, Email: m.Email, Text: m.Text, Service: m.Service,
-		Lang: m.Lang, Handled: optionalTime(m.Handled), Folder: m.Folder(), SpamReason: m.SpamReason}
+		Lang: m.Lang, Handled: optionalTime(m.Handled), Folder: m.Folder(), SpamReason: m.SpamReason, Read: !m.Read.IsZero()}
 }
 
 type staffMessages struct {
@@ -140,13 +141,17 @@ type staffBooking struct {
 	Lang      string     `json:"lang"`
 	Created   time.Time  `json:"created"`
 	Cancelled *time.Time `json:"cancelled"`
-	Status    string     `json:"status"`
+	// CancelReason is why the visitor cancelled, in their words; "".
+	CancelReason string     `json:"cancelReason"`
+	Status       string     `json:"status"`
+	BookedBy     string     `json:"bookedBy"` // the staff member who booked it for a caller; "" when the visitor did
+	NoShow       *time.Time `json:"noShow"`
 }
 
 func (h *staffHandlers) bookingView(b staff.Booking) staffBooking {
 	return staffBooking{ID: b.ID, Service: b.Service, Start: b.Start, End: b.End, Name: b.Name, Email: b.Email,
 		Company: b.Company, Topic: b.Topic, Phone: formatPhone(b.Phone), Meeting: b.Meeting, TimeZone: b.TimeZone, Lang: b.Lang, Created: b.Created,
-		Cancelled: optionalTime(b.Cancelled), Status: b.Status(h.srv.Staff.Now())}
+		Cancelled: optionalTime(b.Cancelled), CancelReason: b.CancelReason, Status: b.Status(h.srv.Staff.Now()), BookedBy: b.BookedBy, NoShow: optionalTime(b.NoShow)}
 }
 
 // formatPhone writes a stored number as people read it.

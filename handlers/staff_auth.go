@@ -133,7 +133,9 @@ func (h *staffHandlers) requestLink(c echo.Context) error {
 		c.Response().Header().Set("Retry-After", strconv.Itoa(max(1, int(wait.Seconds()+0.999))))
 		return h.tooMany(c)
 	}
-	if err := ws.RequestSignInLink(c.Request().Context(), email); err != nil {
+	// Queued: the answer comes as soon, and reads the same, whether or
+	// not the address is a member's.
+	if err := ws.QueueSignInLink(email); err != nil {
 		return h.refusal(c, err)
 	}
 	return c.JSON(http.StatusAccepted, map[string]bool{"sent": true})

@@ -5,7 +5,10 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"net/http/httptest"
 	"path/filepath"
+	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -14,6 +17,7 @@ import (
 	"github.com/northbeam/site/internal/assets"
 	"github.com/northbeam/site/internal/contact"
 	"github.com/northbeam/site/internal/sitetest"
+	"github.com/northbeam/site/internal/staff"
 	"github.com/northbeam/site/internal/store"
 	"github.com/northbeam/site/render"
 )
@@ -99,4 +103,59 @@ func BenchmarkStaffInbox(b *testing.B) {
 		b.ReportMetric(float64(len(html)), "B-html")
 		b.ReportMetric(float64(len(res.OutputFiles[0].Contents)), "B-bundle")
 	})
+}
+
+// BenchmarkStaffLinkRequest measures whether asking for a sign-in link
+// tells, by its time, whether the address is a member's (issue 27, L1):
+// the median answer for a member (µs-member) against an address nobody
+// has (µs-stranger), on both engines. Each iteration asks for both, in
+// turns, so that what one request leaves behind (the collector's work,
+// the database's) weighs on both alike; the work a request queued is done
+// and the machine given 2 ms before the next request, outside the time
+// measured. The limits are lifted so that every request does its work.
+//
+// go test ./handlers -run X -bench StaffLinkRequest
+func BenchmarkStaffLinkRequest(b *testing.B) {
+	for _, backend := range []store.Backend{store.SQLite, store.Postgres} {
+		b.Run(string(backend), func(b *testing.B) {
+			unlimited := RateLimit{Requests: 1 << 30, Window: time.Minute}
+			env := newStaffEnv(b, backend, staffOptions{signInRate: unlimited, linkRate: unlimited})
+			if _, err := env.ws.Invite(context.Background(), "ada@northbeam.test", staff.ActorCommandLine); err != nil {
+				b.Fatal(err)
+			}
+			ask := func(email string) time.Duration {
+				req := httptest.NewRequest("POST", "/staff/api/sign-in/link", strings.NewReader(`{"email":"`+email+`"}`))
+				req.Header.Set("Content-Type", "application/json")
+				req.Header.Set("Sec-Fetch-Site", "same-origin")
+				rec := httptest.NewRecorder()
+				start := time.Now()
+				env.h.ServeHTTP(rec, req) // the answer, as the asker times it
+				took := time.Since(start)
+				if rec.Code != http.StatusAccepted {
+					b.Fatalf("%d %s", rec.Code, rec.Body)
+				}
+				env.ws.SettleSignInLinks()
+				time.Sleep(2 * time.Millisecond)
+				return took
+			}
+			var member, stranger []time.Duration
+			turn := false
+			for b.Loop() {
+				turn = !turn
+				if turn {
+					member = append(member, ask("ada@northbeam.test"))
+					stranger = append(stranger, ask("stranger@example.com"))
+				} else {
+					stranger = append(stranger, ask("stranger@example.com"))
+					member = append(member, ask("ada@northbeam.test"))
+				}
+			}
+			median := func(d []time.Duration) float64 {
+				slices.Sort(d)
+				return float64(d[len(d)/2].Microseconds())
+			}
+			b.ReportMetric(median(member), "µs-member")
+			b.ReportMetric(median(stranger), "µs-stranger")
+		})
+	}
 }

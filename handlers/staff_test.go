@@ -77,6 +77,7 @@ func (env *staffEnv) do(t testing.TB, method, target, body string, cookies ...st
 	}
 	rec := httptest.NewRecorder()
 	env.h.ServeHTTP(rec, req)
+	env.ws.SettleSignInLinks() // a requested link is in the outbox once answered
 	return rec
 }
 
@@ -118,6 +119,7 @@ var staffURLs = []struct{ method, target string }{
 	{"GET", "/staff/messages/0b0e1c3e-0000-4000-8000-000000000000"},
 	{"GET", "/staff/bookings"},
 	{"GET", "/staff/bookings/1"},
+	{"GET", "/staff/bookings/new"},
 	{"GET", "/staff/mail"},
 	{"GET", "/staff/exports"},
 	{"GET", "/staff/privacy"},
@@ -139,6 +141,16 @@ var staffURLs = []struct{ method, target string }{
 	{"GET", "/staff/api/bookings"},
 	{"GET", "/staff/api/bookings/1"},
 	{"POST", "/staff/api/bookings/1/cancel"},
+	{"POST", "/staff/api/bookings"},
+	{"POST", "/staff/api/bookings/1/move"},
+	{"POST", "/staff/api/bookings/1/no-show"},
+	{"GET", "/staff/api/bookings/1/notes"},
+	{"POST", "/staff/api/bookings/1/notes"},
+	{"GET", "/staff/api/messages/x/notes"},
+	{"POST", "/staff/api/messages/x/notes"},
+	{"POST", "/staff/api/messages/x/read"},
+	{"GET", "/staff/api/counts"},
+	{"GET", "/staff/api/week"},
 	{"GET", "/staff/api/mail"},
 	{"GET", "/staff/api/mail/x"},
 	{"POST", "/staff/api/mail/x/retry"},
@@ -865,4 +877,72 @@ func TestStaffAtAnIPAddress(t *testing.T) {
 	if rec := env.do(t, "GET", "/staff/api/me", "", cookie); rec.Code != http.StatusOK {
 		t.Errorf("signed in by link: %d", rec.Code)
 	}
+}
+
+// TestStaffLinkRequestAnswersBeforeItsWork: a request for a sign-in link
+// is answered once queued, before any of its work, so that its time does
+// not tell a member from a stranger (issue 27, L1; the medians are in
+// BenchmarkStaffLinkRequest). While the tables it needs are locked, a
+// member's request and a stranger's are answered alike at once; once
+// free, the member's link is mailed and the stranger gets nothing.
+func TestStaffLinkRequestAnswersBeforeItsWork(t *testing.T) {
+	forEachBackend(t, func(t *testing.T, backend store.Backend) {
+		env := newStaffEnv(t, backend, staffOptions{})
+		ctx := context.Background()
+		if _, err := env.ws.Invite(ctx, "ada@northbeam.test", staff.ActorCommandLine); err != nil {
+			t.Fatal(err)
+		}
+		locked, release, unlocked := make(chan struct{}), make(chan struct{}), make(chan error, 1)
+		go func() {
+			unlocked <- env.st.InTx(ctx, func(tx *store.Tx) error {
+				if backend == store.Postgres { // SQLite's write transaction locks the whole file already
+					if _, err := tx.ExecContext(ctx, `LOCK TABLE staff IN ACCESS EXCLUSIVE MODE`); err != nil {
+						return err
+					}
+				}
+				close(locked)
+				<-release
+				return nil
+			})
+		}()
+		<-locked
+		ask := func(email string) *httptest.ResponseRecorder {
+			req := httptest.NewRequest("POST", "/staff/api/sign-in/link", strings.NewReader(`{"email":"`+email+`"}`))
+			req.Header.Set("Content-Type", "application/json")
+			req.Header.Set("Sec-Fetch-Site", "same-origin")
+			rec := httptest.NewRecorder()
+			env.h.ServeHTTP(rec, req)
+			return rec
+		}
+		answers := make(chan [2]*httptest.ResponseRecorder, 1)
+		go func() {
+			answers <- [2]*httptest.ResponseRecorder{ask("ada@northbeam.test"), ask("stranger@example.com")}
+		}()
+		var got [2]*httptest.ResponseRecorder
+		select {
+		case got = <-answers:
+		case <-time.After(20 * time.Second): // far beyond any answer that does not wait: a guard, not a measure
+			t.Error("a request for a link waited for the database: its time tells who is a member")
+			close(release)
+			got = <-answers
+			release = nil
+		}
+		if release != nil {
+			close(release)
+		}
+		if err := <-unlocked; err != nil {
+			t.Fatal(err)
+		}
+		if got[0].Code != http.StatusAccepted || got[0].Code != got[1].Code || got[0].Body.String() != got[1].Body.String() {
+			t.Errorf("member: %d %s; stranger: %d %s", got[0].Code, got[0].Body, got[1].Code, got[1].Body)
+		}
+		env.ws.SettleSignInLinks()
+		if token := sitetest.MailedSignInToken(t, env.st); token == "" {
+			t.Error("the member's link was not mailed")
+		}
+		var n int
+		if err := env.st.QueryRowContext(ctx, `SELECT count(*) FROM outbox WHERE to_addr = 'stranger@example.com'`).Scan(&n); err != nil || n != 0 {
+			t.Errorf("mail to the stranger: %d %v", n, err)
+		}
+	})
 }

@@ -257,3 +257,219 @@ func TestStaffBookingCounts(t *testing.T) {
 		}
 	})
 }
+
+// A booking moved on the visitor's behalf: the visitor's own rules (the
+// minimum notice, the times offered) and mails (the "moved" notice in
+// their language, with the new and the previous time and the updated
+// invite), audited with the old and the new time.
+func TestStaffMovesABooking(t *testing.T) {
+	forEachBackend(t, func(t *testing.T, backend store.Backend) {
+		benv, env, cookie := newStaffBookingEnv(t, backend)
+		bookSlot(t, benv, validBooking(t, "09:00", "fr"))
+		id := agendaFirst(t, env, cookie).ID
+		target := "/staff/api/bookings/" + strconv.FormatInt(id, 10) + "/move"
+		if rec := env.do(t, "POST", target, `{"start":"`+tuesdayAt(t, "09:07").Format(time.RFC3339)+`"}`, cookie); rec.Code != http.StatusConflict ||
+			decodeAPIError(t, rec).Code != "slot_taken" {
+			t.Errorf("a time that is not offered: %d %s", rec.Code, rec.Body)
+		}
+		if rec := env.do(t, "POST", target, `{"start":"soon"}`, cookie); rec.Code != http.StatusUnprocessableEntity || decodeAPIError(t, rec).Fields["start"] == "" {
+			t.Errorf("no time: %d %s", rec.Code, rec.Body)
+		}
+		if rec := env.do(t, "POST", "/staff/api/bookings/999/move", `{"start":"`+tuesdayAt(t, "11:00").Format(time.RFC3339)+`"}`, cookie); rec.Code != http.StatusNotFound {
+			t.Errorf("an unknown booking: %d", rec.Code)
+		}
+		newStart := tuesdayAt(t, "11:00")
+		rec := env.do(t, "POST", target, `{"start":"`+newStart.Format(time.RFC3339)+`"}`, cookie)
+		if b := staffJSON[map[string]staffBooking](t, rec)["booking"]; rec.Code != http.StatusOK || !b.Start.Equal(newStart) {
+			t.Fatalf("moved: %d %+v", rec.Code, b)
+		}
+		ny, _ := time.LoadLocation("America/New_York")
+		when := sitetest.Site(t).Dates.FormatDateTime("fr", newStart.In(ny))
+		was := sitetest.Site(t).Dates.FormatDateTime("fr", tuesdayAt(t, "09:00").In(ny))
+		var moved []string
+		for _, m := range sitetest.Outbox(t, env.st) {
+			if m[0] == booking.KindMoved && m[1] == "amira@example.com" {
+				moved = append(moved, m[2])
+			}
+		}
+		if len(moved) != 1 || !strings.Contains(moved[0], when) || !strings.Contains(moved[0], was) {
+			t.Errorf("the visitor's \"moved\" mail (want the new time %q and the old one %q): %q", when, was, moved)
+		}
+		if n := sitetest.Count(t, env.st, `SELECT count(*) FROM outbox WHERE kind = ?`, booking.KindMovedNotify); n != 1 {
+			t.Errorf("%d notices of the move to the consultancy", n)
+		}
+		var detail string
+		if err := env.st.QueryRowContext(context.Background(), `SELECT detail FROM staff_audit WHERE action = 'booking-move' AND actor = 'ops@northbeam.test'`).Scan(&detail); err != nil ||
+			detail != "2027-06-08 09:00 → 2027-06-08 11:00" {
+			t.Errorf("the move's audit entry: %q %v", detail, err)
+		}
+		// Within the minimum notice, as for the visitor: refused.
+		// (A request between the two steps keeps the session from its idle timeout.)
+		benv.setNow(monday7am.Add(10 * time.Hour))
+		env.do(t, "GET", "/staff/api/me", "", cookie)
+		benv.setNow(monday7am.Add(20 * time.Hour))
+		if rec := env.do(t, "POST", target, `{"start":"`+tuesdayAt(t, "14:00").Format(time.RFC3339)+`"}`, cookie); rec.Code != http.StatusConflict || decodeAPIError(t, rec).Code != "too_late" {
+			t.Errorf("a move within the minimum notice: %d %s", rec.Code, rec.Body)
+		}
+	})
+}
+
+// agendaFirst returns the first consultation of the agenda.
+func agendaFirst(t *testing.T, env *staffEnv, cookie string) staffBooking {
+	t.Helper()
+	agenda := staffJSON[staffBookings](t, env.do(t, "GET", "/staff/api/bookings", "", cookie))
+	if len(agenda.Days) == 0 || len(agenda.Days[0].Bookings) == 0 {
+		t.Fatalf("agenda %+v", agenda)
+	}
+	return agenda.Days[0].Bookings[0]
+}
+
+// A consultation booked by hand for someone who called in: the visitor
+// gets the confirmation with the invite in their language, the booking
+// says who made it, the audit log too; the visitor's rules hold.
+func TestStaffBooksByHand(t *testing.T) {
+	forEachBackend(t, func(t *testing.T, backend store.Backend) {
+		_, env, cookie := newStaffBookingEnv(t, backend)
+		body := `{"service":"discovery","start":"` + tuesdayAt(t, "10:00").Format(time.RFC3339) +
+			`","name":"Jürgen Weiß","email":"juergen@example.com","timeZone":"Europe/Berlin","lang":"de"}`
+		rec := env.do(t, "POST", "/staff/api/bookings", body, cookie)
+		b := staffJSON[map[string]staffBooking](t, rec)["booking"]
+		if rec.Code != http.StatusCreated || b.Name != "Jürgen Weiß" || b.BookedBy != "ops@northbeam.test" || b.Status != "upcoming" {
+			t.Fatalf("booked by hand: %d %+v %s", rec.Code, b, rec.Body)
+		}
+		if n := sitetest.Count(t, env.st, `SELECT count(*) FROM outbox WHERE kind = ? AND to_addr = 'juergen@example.com' AND lang = 'de'`, booking.KindConfirmation); n != 1 {
+			t.Errorf("%d confirmations to the caller in German, want 1", n)
+		}
+		if n := sitetest.Count(t, env.st, `SELECT count(*) FROM outbox_attachments a JOIN outbox o ON o.id = a.outbox_id WHERE o.kind = ? AND a.content_type LIKE 'text/calendar%'`, booking.KindConfirmation); n != 1 {
+			t.Errorf("the confirmation carries %d invites", n)
+		}
+		if n := sitetest.Count(t, env.st, `SELECT count(*) FROM staff_audit WHERE action = 'booking-by-staff' AND subject = ?`, strconv.FormatInt(b.ID, 10)); n != 1 {
+			t.Errorf("%d audit entries for the booking", n)
+		}
+		// The same time again: taken; no name: a field error in the member's language.
+		if rec := env.do(t, "POST", "/staff/api/bookings", body, cookie); rec.Code != http.StatusConflict || decodeAPIError(t, rec).Code != "slot_taken" {
+			t.Errorf("the same time twice: %d %s", rec.Code, rec.Body)
+		}
+		noName := strings.Replace(body, `"name":"Jürgen Weiß",`, "", 1)
+		if rec := env.do(t, "POST", "/staff/api/bookings", noName, cookie); rec.Code != http.StatusUnprocessableEntity || decodeAPIError(t, rec).Fields["name"] == "" {
+			t.Errorf("no name: %d %s", rec.Code, rec.Body)
+		}
+		if rec := env.do(t, "POST", "/staff/api/bookings", `{"service":`, cookie); rec.Code != http.StatusBadRequest {
+			t.Errorf("a body that is no JSON: %d", rec.Code)
+		}
+	})
+}
+
+// A no-show is marked once the consultation has begun, taken back, and
+// shown in the bookings' CSV.
+func TestStaffMarksANoShow(t *testing.T) {
+	forEachBackend(t, func(t *testing.T, backend store.Backend) {
+		benv, env, cookie := newStaffBookingEnv(t, backend)
+		bookSlot(t, benv, validBooking(t, "09:00", "fr"))
+		id := agendaFirst(t, env, cookie).ID
+		target := "/staff/api/bookings/" + strconv.FormatInt(id, 10) + "/no-show"
+		if rec := env.do(t, "POST", target, `{"noShow":true}`, cookie); rec.Code != http.StatusConflict || decodeAPIError(t, rec).Code != "not_yet" {
+			t.Errorf("a no-show before the start: %d %s", rec.Code, rec.Body)
+		}
+		// Two days earlier, it is over.
+		execSQL(t, env.st, `UPDATE bookings SET start_at = start_at - ?, end_at = end_at - ?, busy_until = busy_until - ?`,
+			int64(48*time.Hour/time.Millisecond), int64(48*time.Hour/time.Millisecond), int64(48*time.Hour/time.Millisecond))
+		rec := env.do(t, "POST", target, `{"noShow":true}`, cookie)
+		if b := staffJSON[map[string]staffBooking](t, rec)["booking"]; b.Status != "noShow" || b.NoShow == nil {
+			t.Errorf("marked: %d %+v", rec.Code, b)
+		}
+		csvRec := env.do(t, "GET", "/staff/export/bookings.csv", "", cookie)
+		if !strings.Contains(csvRec.Body.String(), "No-show") {
+			t.Errorf("the CSV does not say no-show:\n%s", csvRec.Body)
+		}
+		rec = env.do(t, "POST", target, `{"noShow":false}`, cookie)
+		if b := staffJSON[map[string]staffBooking](t, rec)["booking"]; b.Status != "past" || b.NoShow != nil {
+			t.Errorf("taken back: %+v", b)
+		}
+		if n := sitetest.Count(t, env.st, `SELECT count(*) FROM staff_audit WHERE action IN ('no-show', 'no-show-undone') AND subject = ?`, strconv.FormatInt(id, 10)); n != 2 {
+			t.Errorf("%d audit entries for the no-show and its undoing", n)
+		}
+	})
+}
+
+// A note on a message and one on a booking: shown to staff, in the audit
+// log with its text; gone, with its text in the log, when the person is
+// erased.
+func TestStaffNotes(t *testing.T) {
+	forEachBackend(t, func(t *testing.T, backend store.Backend) {
+		benv, env, cookie := newStaffBookingEnv(t, backend)
+		bookSlot(t, benv, validBooking(t, "09:00", "fr"))
+		id := strconv.FormatInt(agendaFirst(t, env, cookie).ID, 10)
+		ref := "44444444-4444-4444-8444-444444444444"
+		if _, err := contact.Save(context.Background(), env.st, contact.Record{Ref: ref, CreatedAt: env.clock.Now(), Name: "Amira", Email: "amira@example.com", Message: "Salut", Lang: "fr"}, nil); err != nil {
+			t.Fatal(err)
+		}
+		type notes struct {
+			Notes []staffNote `json:"notes"`
+		}
+		rec := env.do(t, "POST", "/staff/api/messages/"+ref+"/notes", `{"text":"Called back, wants a quote – سأرسل العرض غدًا"}`, cookie)
+		if got := staffJSON[notes](t, rec).Notes; rec.Code != http.StatusCreated || len(got) != 1 || got[0].Author != "ops@northbeam.test" {
+			t.Fatalf("a note on the message: %d %+v", rec.Code, got)
+		}
+		env.do(t, "POST", "/staff/api/bookings/"+id+"/notes", `{"text":"Prefers mornings."}`, cookie)
+		if got := staffJSON[notes](t, env.do(t, "GET", "/staff/api/bookings/"+id+"/notes", "", cookie)).Notes; len(got) != 1 || got[0].Text != "Prefers mornings." {
+			t.Errorf("the booking's notes: %+v", got)
+		}
+		audit := staffJSON[struct {
+			Entries []staffAuditEntry `json:"entries"`
+		}](t, env.do(t, "GET", "/staff/api/audit", "", cookie))
+		if e := audit.Entries[0]; e.Action != "note" || e.Subject != "booking "+id || e.Detail != "Prefers mornings." {
+			t.Errorf("the newest audit entry: %+v", e)
+		}
+		for _, bad := range []string{`{"text":"   "}`, `{"text":"` + strings.Repeat("x", 2001) + `"}`} {
+			if rec := env.do(t, "POST", "/staff/api/bookings/"+id+"/notes", bad, cookie); rec.Code != http.StatusUnprocessableEntity {
+				t.Errorf("note %.20s: %d", bad, rec.Code)
+			}
+		}
+		if rec := env.do(t, "POST", "/staff/api/messages/nope/notes", `{"text":"x"}`, cookie); rec.Code != http.StatusNotFound {
+			t.Errorf("a note on nothing: %d", rec.Code)
+		}
+		env.do(t, "POST", "/staff/api/privacy/erase", `{"email":"amira@example.com","confirm":"amira@example.com"}`, cookie)
+		if n := sitetest.Count(t, env.st, `SELECT count(*) FROM staff_notes`) + sitetest.Count(t, env.st, `SELECT count(*) FROM staff_audit WHERE detail LIKE '%mornings%' OR detail LIKE '%quote%'`); n != 0 {
+			t.Errorf("%d notes about the erased person left", n)
+		}
+	})
+}
+
+// Unread messages are counted until a member opens one; the week shows
+// its seven days with their consultations.
+func TestStaffUnreadAndWeek(t *testing.T) {
+	forEachBackend(t, func(t *testing.T, backend store.Backend) {
+		benv, env, cookie := newStaffBookingEnv(t, backend)
+		ref := "55555555-5555-4555-8555-555555555555"
+		if _, err := contact.Save(context.Background(), env.st, contact.Record{Ref: ref, CreatedAt: env.clock.Now(), Name: "Nina", Email: "nina@example.com", Message: "Hallo", Lang: "de"}, nil); err != nil {
+			t.Fatal(err)
+		}
+		unread := func() int {
+			return staffJSON[map[string]int](t, env.do(t, "GET", "/staff/api/counts", "", cookie))["unread"]
+		}
+		if n := unread(); n != 1 {
+			t.Errorf("%d unread before it is opened", n)
+		}
+		rec := env.do(t, "POST", "/staff/api/messages/"+ref+"/read", `{"read":true}`, cookie)
+		if m := staffJSON[map[string]staffMessage](t, rec)["message"]; !m.Read || unread() != 0 {
+			t.Errorf("read: %+v, %d unread", m, unread())
+		}
+		env.do(t, "POST", "/staff/api/messages/"+ref+"/read", `{"read":false}`, cookie)
+		if n := unread(); n != 1 {
+			t.Errorf("%d unread after marking it unread again", n)
+		}
+
+		bookSlot(t, benv, validBooking(t, "09:00", "fr"))
+		week := staffJSON[staffWeek](t, env.do(t, "GET", "/staff/api/week?date=2027-06-10", "", cookie))
+		if len(week.Days) != 7 || week.Days[0].Date != "2027-06-07" || week.Days[6].Date != "2027-06-13" || week.Prev != "2027-05-31" || week.Next != "2027-06-14" {
+			t.Fatalf("the week: %+v", week)
+		}
+		if len(week.Days[1].Bookings) != 1 || week.Days[1].Bookings[0].Name != "Amira Haddad" {
+			t.Errorf("Tuesday: %+v", week.Days[1])
+		}
+		if rec := env.do(t, "GET", "/staff/api/week?date=soon", "", cookie); rec.Code != http.StatusBadRequest {
+			t.Errorf("a week that is no date: %d", rec.Code)
+		}
+	})
+}

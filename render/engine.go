@@ -47,6 +47,9 @@ type Options struct {
 	// Memo answers renders already done with this bundle (see Memo);
 	// nil renders everything.
 	Memo *Memo
+	// SourceMap is the server bundle's source map: with it, a render
+	// error names its TSX file and line (Error).
+	SourceMap []byte
 }
 
 // NewEngine compiles the server bundle once and starts the pool's runtimes.
@@ -60,7 +63,7 @@ func NewEngine(serverBundle []byte, opts Options) (*Engine, error) {
 	if opts.Logger == nil {
 		opts.Logger = slog.Default()
 	}
-	prog, err := goja.Compile("server.js", string(serverBundle), false)
+	prog, err := compile(serverBundle, opts.SourceMap)
 	if err != nil {
 		return nil, fmt.Errorf("render: compiling the server bundle: %w", err)
 	}
@@ -162,7 +165,15 @@ func (e *Engine) render(ctx context.Context, payloadJSON []byte) (string, error)
 	timer := time.AfterFunc(e.timeout, func() { rt.vm.Interrupt(ErrTimeout) })
 	out, err := rt.render(goja.Undefined(), rt.vm.ToValue(string(payloadJSON)))
 	stopped := timer.Stop()
-	if !stopped || err != nil {
+	var html string
+	var fellBack error
+	if err == nil {
+		html = out.String()
+		if strings.Contains(html, "<!--$!-->") {
+			fellBack = caughtError(rt.vm)
+		}
+	}
+	if !stopped || err != nil || fellBack != nil {
 		// An interrupted or failed runtime may hold half-done state: replace it.
 		if fresh, ferr := e.newRuntime(); ferr == nil {
 			rt = fresh
@@ -174,14 +185,17 @@ func (e *Engine) render(ctx context.Context, payloadJSON []byte) (string, error)
 	e.pool <- rt
 	if err != nil {
 		var interrupted *goja.InterruptedError
-		if errors.As(err, &interrupted) {
+		var thrown *goja.Exception
+		switch {
+		case errors.As(err, &interrupted):
 			return "", ErrTimeout
+		case errors.As(err, &thrown):
+			return "", exceptionError(thrown)
 		}
 		return "", fmt.Errorf("render: %w", err)
 	}
-	html := out.String()
-	if strings.Contains(html, "<!--$!-->") {
-		return "", errors.New("render: a Suspense boundary fell back on the server (a page or its strings were not ready)")
+	if fellBack != nil {
+		return "", fellBack
 	}
 	return html, nil
 }

@@ -16,6 +16,8 @@ function NavLinks() {
         links={[
           { path: "/", text: t("nav.home") },
           { path: "/services", text: t("nav.services") },
+          { path: "/work", text: t("nav.work") },
+          { path: "/team", text: t("nav.team") },
           { path: "/blog", text: t("nav.blog") },
           { path: "/schedule", text: t("nav.schedule") },
           { path: "/#contact", text: t("nav.contact") },

@@ -1,12 +1,13 @@
 // Server: react-router-dom as the server bundle sees it (esbuild.config.mjs
-// aliases it here): all of react-router, with a Link that writes the same
-// <a> for less work. react-router's Link resolves its path against the
-// route tree and sets up the click and prefetch handlers on every render;
-// a server render writes only the anchor, and in goja those hooks were a
-// third of a page's render. Every Link whose target is a plain absolute
-// path is written here; any other (a path with a query, a fragment or a
-// dot segment, an object, a prefetch, a mask) is react-router's own.
-import { Link as RouterLink, type LinkProps } from "react-router";
+// aliases it here): all of react-router, with a Link and a NavLink that
+// write the same <a> for less work. react-router's resolve their path
+// against the route tree and set up click and prefetch handlers on every
+// render; a server render writes only the anchor, and in goja those hooks
+// were a third of a page's render. A link to a plain absolute path (and,
+// for Link, one with a #fragment given as { pathname, hash }) is written
+// here; any other (a query, a dot segment, a prefetch, a mask, a relative
+// path) is react-router's own.
+import { type LinkProps, type NavLinkProps, Link as RouterLink, NavLink as RouterNavLink, useLocation } from "react-router";
 
 export * from "react-router";
 
@@ -15,7 +16,7 @@ export function Link(props: LinkProps) {
     onClick: _onClick,
     discover = "render",
     prefetch = "none",
-    relative: _relative,
+    relative,
     reloadDocument: _reloadDocument,
     replace: _replace,
     mask,
@@ -27,25 +28,73 @@ export function Link(props: LinkProps) {
     defaultShouldRevalidate: _defaultShouldRevalidate,
     ...rest
   } = props;
-  if (typeof to !== "string" || !plainPath(to) || prefetch !== "none" || mask !== undefined) {
+  const href = plainHref(to);
+  if (href === undefined || prefetch !== "none" || mask !== undefined || relative !== undefined) {
     return <RouterLink {...props} />;
   }
   // The attributes in react-router's order: its own props, then href,
   // target and data-discover (the handlers and the ref write nothing).
-  return <a {...rest} href={to} target={target} data-discover={discover === "render" ? "true" : undefined} />;
+  return <a {...rest} href={href} target={target} data-discover={discover === "render" ? "true" : undefined} />;
 }
 
-/**
- * plainPath reports whether react-router's href of to is to itself: an
- * absolute path with no query, fragment, backslash, empty or dot segment.
- */
-function plainPath(to: string): boolean {
+export function NavLink(props: NavLinkProps) {
+  const {
+    "aria-current": ariaCurrentProp = "page",
+    caseSensitive = false,
+    className: classNameProp = "",
+    end = false,
+    style: styleProp,
+    to,
+    viewTransition,
+    children,
+    ...rest
+  } = props;
+  const location = useLocation();
+  if (typeof to !== "string" || plainHref(to) === undefined || !urlSafe.test(to) || rest.relative !== undefined) {
+    return <RouterNavLink {...props} />;
+  }
+  // react-router's test of the current page, without its router state:
+  // a server render has no navigation pending and no view transition.
+  const toPathname = caseSensitive ? to : to.toLowerCase();
+  const locationPathname = caseSensitive ? location.pathname : location.pathname.toLowerCase();
+  const endSlash = toPathname !== "/" && toPathname.endsWith("/") ? toPathname.length - 1 : toPathname.length;
+  const isActive =
+    locationPathname === toPathname ||
+    (!end && locationPathname.startsWith(toPathname) && locationPathname.charAt(endSlash) === "/");
+  const renderProps = { isActive, isPending: false, isTransitioning: false };
+  const className = typeof classNameProp === "function" ? classNameProp(renderProps) : [classNameProp, isActive ? "active" : null].filter(Boolean).join(" ");
+  const style = typeof styleProp === "function" ? styleProp(renderProps) : styleProp;
   return (
-    to.charCodeAt(0) === 47 &&
-    to.indexOf("//") < 0 &&
-    to.indexOf("/.") < 0 &&
-    to.indexOf("?") < 0 &&
-    to.indexOf("#") < 0 &&
-    to.indexOf("\\") < 0
+    <Link {...rest} aria-current={isActive ? ariaCurrentProp : undefined} className={className} style={style} to={to} viewTransition={viewTransition}>
+      {typeof children === "function" ? children(renderProps) : children}
+    </Link>
+  );
+}
+
+/** urlSafe matches a path that URL parsing leaves as it is (react-router's NavLink compares the parsed one). */
+const urlSafe = /^[A-Za-z0-9\-._~!$&'()*+,;=:@%/]*$/;
+
+/**
+ * plainHref returns react-router's href of to when it is to itself: an
+ * absolute path with no query, fragment, backslash, empty or dot segment,
+ * given as a string or as { pathname, hash }; else undefined.
+ */
+function plainHref(to: LinkProps["to"]): string | undefined {
+  if (typeof to === "string") return plainPath(to) ? to : undefined;
+  const { pathname, search, hash } = to;
+  if (pathname === undefined || !plainPath(pathname) || (search !== undefined && search !== "")) return undefined;
+  if (hash === undefined || hash === "" || hash === "#") return pathname;
+  if (hash.charCodeAt(0) !== 35 || hash.indexOf("#", 1) >= 0 || hash.indexOf("?") >= 0) return undefined;
+  return pathname + hash;
+}
+
+function plainPath(path: string): boolean {
+  return (
+    path.charCodeAt(0) === 47 &&
+    path.indexOf("//") < 0 &&
+    path.indexOf("/.") < 0 &&
+    path.indexOf("?") < 0 &&
+    path.indexOf("#") < 0 &&
+    path.indexOf("\\") < 0
   );
 }

@@ -27,6 +27,7 @@ function CancelPanel({ lang, token, state, setState }: LinkedPanelProps) {
   const [justCancelled, setJustCancelled] = useState(false);
   const catalog = useZoneCatalog(lang);
   const outcome = useRef<HTMLParagraphElement>(null);
+  const reason = useRef<HTMLTextAreaElement>(null);
 
   useEffect(() => {
     if (justCancelled) outcome.current?.focus();
@@ -35,7 +36,7 @@ function CancelPanel({ lang, token, state, setState }: LinkedPanelProps) {
   async function cancel() {
     if (busy) return;
     setBusy(true);
-    const r = await postCancellation(token, lang);
+    const r = await postCancellation(token, lang, reason.current?.value.trim() ?? "");
     setBusy(false);
     if (r.kind === "found") setJustCancelled(true);
     setState(r);
@@ -65,6 +66,15 @@ function CancelPanel({ lang, token, state, setState }: LinkedPanelProps) {
         <TimeFact label={t("booking.cancel.when")} start={b.start} timeZone={b.timeZone} catalog={catalog} />
         {b.meeting && b.status === "confirmed" ? <MeetingFact meeting={b.meeting} /> : null}
       </dl>
+      {b.status === "confirmed" ? (
+        <div className="field cancel-reason">
+          <label htmlFor="cancel-reason">{t("booking.cancel.reason")}</label>
+          <textarea id="cancel-reason" ref={reason} rows={3} maxLength={500} aria-describedby="cancel-reason-hint" />
+          <p className="field-hint" id="cancel-reason-hint">
+            {t("booking.cancel.reasonHint")}
+          </p>
+        </div>
+      ) : null}
       {b.status === "confirmed" ? (
         <div className="actions">
           <button type="button" className="button button-primary cancel-confirm" aria-disabled={busy || undefined} onClick={() => void cancel()}>

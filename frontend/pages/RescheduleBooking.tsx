@@ -64,6 +64,7 @@ function ReschedulePanel({ lang, token, state }: LinkedPanelProps) {
   }
   return (
     <>
+      {moved ? null : (
       <section className="schedule-step" aria-labelledby="reschedule-current">
         <h2 id="reschedule-current">{t("booking.reschedule.current")}</h2>
         <dl className="booking-facts">
@@ -72,7 +73,8 @@ function ReschedulePanel({ lang, token, state }: LinkedPanelProps) {
           {b.meeting ? <MeetingFact meeting={b.meeting} /> : null}
         </dl>
       </section>
-      <MoveStep service={service} token={token} timeZone={b.timeZone} moved={moved} onMoved={setMoved} />
+      )}
+      <MoveStep service={service} token={token} timeZone={b.timeZone} previous={b.start} moved={moved} onMoved={setMoved} />
     </>
   );
 }
@@ -82,12 +84,15 @@ function MoveStep({
   service,
   token,
   timeZone,
+  previous,
   moved,
   onMoved,
 }: {
   service: ServiceKey;
   token: string;
   timeZone: string;
+  /** previous is the start the booking had before the move. */
+  previous: string;
   moved: CreatedBooking | null;
   onMoved: (b: CreatedBooking) => void;
 }) {
@@ -100,7 +105,7 @@ function MoveStep({
   if (moved) {
     if (!ready) return null;
     const { Confirmation } = ready.module;
-    return <Confirmation booking={moved} catalog={zoneCatalog(ready.cldr)} moved />;
+    return <Confirmation booking={moved} catalog={zoneCatalog(ready.cldr)} moved previous={previous} />;
   }
   return (
     <section className="schedule-step" aria-labelledby="reschedule-time-title">

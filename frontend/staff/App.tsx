@@ -1,12 +1,13 @@
 import type { i18n as I18n } from "i18next";
 import { useEffect, useState } from "react";
 import { Link, Navigate, Outlet, Route, Routes, useLocation } from "react-router-dom";
-import { signInPath, signOut } from "./api";
+import { api, signInPath, signOut } from "./api";
 import type { Boot } from "./boot";
 import { BootContext, useBoot, useFocusOnNavigation } from "./hooks";
 import { I18nContext, useT } from "./i18n";
 import { Account } from "./pages/Account";
 import { Audit } from "./pages/Audit";
+import { NewBooking } from "./pages/Agenda";
 import { BookingDetail, Bookings } from "./pages/Bookings";
 import { Enrol, LinkSignIn, SignIn } from "./pages/SignIn";
 import { Exports } from "./pages/Exports";
@@ -30,6 +31,7 @@ export function StaffApp({ boot, i18n }: { boot: Boot; i18n: I18n }) {
             <Route path="/staff" element={<Messages />} />
             <Route path="/staff/messages/:ref" element={<MessageDetail />} />
             <Route path="/staff/bookings" element={<Bookings />} />
+            <Route path="/staff/bookings/new" element={<NewBooking />} />
             <Route path="/staff/bookings/:id" element={<BookingDetail />} />
             <Route path="/staff/mail" element={<Mail />} />
             <Route path="/staff/mail/:ref" element={<MailDetail />} />
@@ -56,6 +58,23 @@ const navPages = [
   ["/staff/account", "nav.account"],
 ] as const;
 
+/** useUnread is the count of unread new messages, asked again at each navigation (reading one lowers it). */
+function useUnread(pathname: string): number {
+  const [unread, setUnread] = useState(0);
+  // biome-ignore lint/correctness/useExhaustiveDependencies(pathname): a navigation asks again
+  useEffect(() => {
+    let live = true;
+    api<{ unread: number }>("GET", "/staff/api/counts").then(
+      (c) => live && setUnread(c.unread),
+      () => undefined,
+    );
+    return () => {
+      live = false;
+    };
+  }, [pathname]);
+  return unread;
+}
+
 /** inSection reports whether pathname is a page under the navigation's page path: a message belongs to the messages. */
 function inSection(path: string, pathname: string): boolean {
   return path === "/staff" ? pathname === "/staff" || pathname.startsWith("/staff/messages/") : pathname === path || pathname.startsWith(`${path}/`);
@@ -69,6 +88,7 @@ function Layout() {
   const [menuOpen, setMenuOpen] = useState(false);
   const [signingOut, setSigningOut] = useState(false);
   useFocusOnNavigation();
+  const unread = useUnread(pathname);
   // biome-ignore lint/correctness/useExhaustiveDependencies(pathname): a navigation closes the menu
   useEffect(() => setMenuOpen(false), [pathname]);
   // Escape closes the open menu and gives the focus back to its button.
@@ -119,6 +139,14 @@ function Layout() {
               <li key={path}>
                 <Link to={path} aria-current={inSection(path, pathname) ? "page" : undefined}>
                   {t(key)}
+                  {path === "/staff" && unread > 0 && (
+                    <>
+                      <span className="ws-count" aria-hidden="true">
+                        {unread}
+                      </span>
+                      <span className="ws-hidden">{t("messages.unreadCount", { count: unread })}</span>
+                    </>
+                  )}
                 </Link>
               </li>
             ))}

@@ -35,3 +35,11 @@ export function day(lang: Lang, date: string): string {
 export function isoDate(now: Date, zone: string): string {
   return new Intl.DateTimeFormat("en-CA", { year: "numeric", month: "2-digit", day: "2-digit", timeZone: zone }).format(now);
 }
+
+/** shortDay formats a calendar date (YYYY-MM-DD) briefly, with its weekday: the heading of a day of the week's view. */
+export function shortDay(lang: Lang, date: string): string {
+  const [y, m, d] = date.split("-").map(Number);
+  return new Intl.DateTimeFormat(localeOf(lang), { weekday: "short", day: "numeric", month: "short", timeZone: "UTC" }).format(
+    new Date(Date.UTC(y ?? 1970, (m ?? 1) - 1, d ?? 1)),
+  );
+}

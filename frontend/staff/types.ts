@@ -14,15 +14,17 @@ export interface Message {
   handled: string | null;
   folder: Folder;
   spamReason: string;
+  /** read says a member has opened it. */
+  read: boolean;
 }
 
 export interface MessagesResponse {
   messages: Message[];
   next: string;
-  counts: Record<Folder, number>;
+  counts: Record<Folder | "unread", number>;
 }
 
-export type BookingStatus = "upcoming" | "ongoing" | "past" | "cancelled";
+export type BookingStatus = "upcoming" | "ongoing" | "past" | "noShow" | "cancelled";
 
 export interface Booking {
   id: number;
@@ -41,7 +43,12 @@ export interface Booking {
   lang: string;
   created: string;
   cancelled: string | null;
+  /** cancelReason is why the visitor cancelled, in their words; "" when they did not say. */
+  cancelReason: string;
   status: BookingStatus;
+  /** bookedBy is the staff member who booked it for a caller, "" when the visitor did. */
+  bookedBy: string;
+  noShow: string | null;
 }
 
 export type View = "upcoming" | "past" | "cancelled";

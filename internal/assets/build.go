@@ -32,7 +32,7 @@ type Bundle struct {
 	// ServerMap is the server bundle's source map: nil in a bundle read
 	// back without one.
 	ServerMap []byte
-	Manifest Manifest
+	Manifest  Manifest
 	// CLDR is the Unicode CLDR data laid out as node_modules, which
 	// internal/intl reads: the project's own in a build from the project,
 	// the files the site's languages need (cldrFiles) in one read back.
@@ -121,9 +121,37 @@ const clientOutdir = "dist/client"
 type Builder struct {
 	dir                   string
 	cfg                   *Config
-	client, server, staff api.BuildContext
+	client, server, staff *step
 	strings               *currentStrings // the string files of the build running, which the client's plugin names
 	mu                    sync.Mutex      // one build at a time
+}
+
+// step is one bundle's build context and its last good result.
+type step struct {
+	ctx    api.BuildContext
+	last   *api.BuildResult
+	inputs map[string]bool // the files the last good result was built from, relative to the project
+}
+
+// build builds the bundle again unless none of its inputs is among changed
+// (relative paths; nil: anything may have changed).
+func (s *step) build(changed []string, force bool) api.BuildResult {
+	if s.last != nil && changed != nil && !force && !slices.ContainsFunc(changed, func(p string) bool { return s.inputs[p] }) {
+		return *s.last
+	}
+	r := s.ctx.Rebuild()
+	if len(r.Errors) == 0 {
+		var mf struct {
+			Inputs map[string]json.RawMessage `json:"inputs"`
+		}
+		if err := json.Unmarshal([]byte(r.Metafile), &mf); err == nil {
+			s.last, s.inputs = &r, map[string]bool{}
+			for in := range mf.Inputs {
+				s.inputs[in] = true
+			}
+		}
+	}
+	return r
 }
 
 // NewBuilder reads the configuration of the project in dir and prepares
@@ -133,16 +161,16 @@ func NewBuilder(dir string) (*Builder, error) {
 	if err != nil {
 		return nil, err
 	}
-	b := &Builder{dir: dir, cfg: cfg, strings: &currentStrings{}}
+	b := &Builder{dir: dir, cfg: cfg, strings: &currentStrings{}, client: &step{}, server: &step{}, staff: &step{}}
 	for _, step := range []struct {
 		name    string
 		options func(dir string) (api.BuildOptions, error)
 		place   func(*api.BuildOptions)
-		ctx     *api.BuildContext
+		step    *step
 	}{
-		{"client", cfg.ClientOptions, func(o *api.BuildOptions) { o.Outdir = clientOutdir }, &b.client},
-		{"server", cfg.ServerOptions, func(o *api.BuildOptions) { o.Outfile = "dist/server.js" }, &b.server},
-		{"staff", cfg.StaffOptions, func(o *api.BuildOptions) { o.Outdir = clientOutdir }, &b.staff},
+		{"client", cfg.ClientOptions, func(o *api.BuildOptions) { o.Outdir = clientOutdir }, b.client},
+		{"server", cfg.ServerOptions, func(o *api.BuildOptions) { o.Outfile = "dist/server.js" }, b.server},
+		{"staff", cfg.StaffOptions, func(o *api.BuildOptions) { o.Outdir = clientOutdir }, b.staff},
 	} {
 		opts, err := step.options(dir)
 		if err != nil {
@@ -158,34 +186,37 @@ func NewBuilder(dir string) (*Builder, error) {
 		}
 		if step.name == "server" {
 			// The server bundle's map, which turns a render error's
-			// position into its TSX file and line (render, SourceMap).
-			opts.Sourcemap = api.SourceMapExternal
+			// position into its TSX file and line (render, Error).
+			opts.Sourcemap = api.SourceMapLinked
 		}
 		ctx, cerr := api.Context(opts)
 		if cerr != nil {
 			b.Dispose()
 			return nil, fmt.Errorf("assets: %s: %s", step.name, formatMessages(cerr.Errors))
 		}
-		*step.ctx = ctx
+		step.step.ctx = ctx
 	}
 	return b, nil
 }
 
 // Dispose frees the build contexts.
 func (b *Builder) Dispose() {
-	for _, c := range []api.BuildContext{b.client, b.server, b.staff} {
-		if c != nil {
-			c.Dispose()
+	for _, s := range []*step{b.client, b.server, b.staff} {
+		if s.ctx != nil {
+			s.ctx.Dispose()
 		}
 	}
 }
 
 // Build builds the three bundles, side by side, from the files as they are
-// now. A failure is a *BuildError.
-func (b *Builder) Build() (*Bundle, error) {
+// now: those of which a file changed, when it is told which did (paths
+// relative to the project); the others are as they were. A failure is a
+// *BuildError.
+func (b *Builder) Build(changed ...string) (*Bundle, error) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	var groups *StringGroups
+	newStrings := false // the strings' files are not the last build's
 	if b.cfg.Client.Strings != "" {
 		var err error
 		if groups, err = LoadStringGroups(filepath.Join(b.dir, b.cfg.Client.Strings)); err != nil {
@@ -195,19 +226,16 @@ func (b *Builder) Build() (*Bundle, error) {
 		if err != nil {
 			return nil, err
 		}
-		b.strings.set(files)
+		newStrings = b.strings.set(files)
 	}
 	var client, server, staff api.BuildResult
 	var wg sync.WaitGroup
 	for _, run := range []struct {
-		ctx    api.BuildContext
+		step   *step
 		result *api.BuildResult
-	}{{b.client, &client}, {b.server, &server}, {b.staff, &staff}} {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			*run.result = run.ctx.Rebuild()
-		}()
+		force  bool
+	}{{b.client, &client, newStrings}, {b.server, &server, false}, {b.staff, &staff, false}} {
+		wg.Go(func() { *run.result = run.step.build(changed, run.force) })
 	}
 	wg.Wait()
 	var failed []api.Message
@@ -493,6 +521,7 @@ type Message struct {
 	LineText string `json:"lineText"`
 }
 
+// newBuildError keeps each message once: a file in two bundles fails both.
 func newBuildError(msgs []api.Message) *BuildError {
 	e := &BuildError{}
 	for _, m := range msgs {
@@ -500,7 +529,9 @@ func newBuildError(msgs []api.Message) *BuildError {
 		if m.Location != nil {
 			out.File, out.Line, out.Column, out.LineText = m.Location.File, m.Location.Line, m.Location.Column, m.Location.LineText
 		}
-		e.Messages = append(e.Messages, out)
+		if !slices.Contains(e.Messages, out) {
+			e.Messages = append(e.Messages, out)
+		}
 	}
 	return e
 }

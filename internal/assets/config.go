@@ -45,7 +45,7 @@ type spec struct {
 	// the page lists the bundle imports.
 	Pages string `json:"pages"`
 	// JoinRenderOutput makes renderToString join its chunks once rather
-	// than append each to a string (see joinOutputPlugin).
+	// than append each to a string (see joinOutput).
 	JoinRenderOutput bool `json:"joinRenderOutput"`
 }
 
@@ -216,9 +216,7 @@ func (s spec) options(dir string) (api.BuildOptions, error) {
 		}
 		o.Plugins = append(o.Plugins, pagesPlugin(t))
 	}
-	if s.JoinRenderOutput {
-		o.Plugins = append(o.Plugins, joinOutputPlugin())
-	}
+	o.Plugins = append(o.Plugins, legacyServerPlugin(s.JoinRenderOutput))
 	var ok bool
 	if o.Platform, ok = map[string]api.Platform{"": api.PlatformBrowser, "browser": api.PlatformBrowser, "node": api.PlatformNode, "neutral": api.PlatformNeutral}[s.Platform]; !ok {
 		return o, fmt.Errorf("platform %q", s.Platform)

@@ -2,20 +2,17 @@ package assets
 
 import (
 	"fmt"
-	"os"
 	"strings"
-
-	"github.com/evanw/esbuild/pkg/api"
 )
 
 // React's legacy server renderer (renderToString) appends each chunk of
 // HTML it writes to one string: `result += chunk`. A JIT keeps such a
 // string as a rope; goja's strings are flat, so each append copies the
 // whole page so far, and a page of a few thousand chunks copies and
-// collects megabytes: a third of a render's time in goja (docs/
-// ARCHITECTURE.md, Rendering). The server bundle's joinRenderOutput option
-// rewrites those two statements of the legacy build to collect the chunks
-// in an array and join them once: the same string, built in one copy.
+// collects megabytes: a third of a render's time in goja
+// (docs/ARCHITECTURE.md, Rendering). The server bundle's joinRenderOutput
+// option rewrites those statements of the legacy build to collect the
+// chunks in an array and join them once: the same string, in one copy.
 //
 // The rewrite is of text: each statement must be found exactly once, or
 // the build fails, so a React upgrade that changes them is noticed.
@@ -25,27 +22,6 @@ var joinOutputEdits = []struct{ from, to string }{
 	{`if (!readyToStream) throw Error(formatProdErrorMessage(426));
   return result;`, `if (!readyToStream) throw Error(formatProdErrorMessage(426));
   return outputChunks.join("");`},
-}
-
-// joinOutputPlugin applies joinOutputEdits to the legacy server build.
-func joinOutputPlugin() api.Plugin {
-	return api.Plugin{
-		Name: "join-render-output",
-		Setup: func(build api.PluginBuild) {
-			filter := `[\\/]react-dom-server-legacy\.browser\.production\.js$`
-			build.OnLoad(api.OnLoadOptions{Filter: filter}, func(args api.OnLoadArgs) (api.OnLoadResult, error) {
-				src, err := os.ReadFile(args.Path)
-				if err != nil {
-					return api.OnLoadResult{}, err
-				}
-				out, err := joinOutput(string(src))
-				if err != nil {
-					return api.OnLoadResult{}, fmt.Errorf("%s: %w", args.Path, err)
-				}
-				return api.OnLoadResult{Contents: &out, Loader: api.LoaderJS}, nil
-			})
-		},
-	}
 }
 
 // joinOutput rewrites the source of the legacy server build.

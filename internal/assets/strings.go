@@ -10,8 +10,8 @@ import (
 	"path/filepath"
 	"regexp"
 	"sort"
-	"sync"
 	"strings"
+	"sync"
 
 	"github.com/evanw/esbuild/pkg/api"
 )
@@ -203,10 +203,14 @@ type currentStrings struct {
 	files *StringFiles
 }
 
-func (c *currentStrings) set(f *StringFiles) {
+// set makes f the current files, and reports whether they differ from the
+// files before.
+func (c *currentStrings) set(f *StringFiles) bool {
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	changed := c.files == nil || c.files.Version != f.Version
 	c.files = f
+	return changed
 }
 
 func (c *currentStrings) get() *StringFiles {

@@ -44,9 +44,15 @@ type Booking struct {
 	Sequence int
 	// Cancelled is when the booking was cancelled; zero while it stands.
 	Cancelled time.Time
+	// CancelReason is why the visitor cancelled, in their words; "" when
+	// they gave none.
+	CancelReason string
 	// ReminderRef is the outbox reference of the reminder waiting to be
 	// sent; empty when none waits.
 	ReminderRef string
+	// BookedBy is the staff member who booked it for the visitor (who
+	// called in); empty when the visitor booked it.
+	BookedBy string
 }
 
 // Stamp is the time of the booking's latest change: the DTSTAMP of its

@@ -77,7 +77,10 @@ func TestGoldenMails(t *testing.T) {
 				bk.MeetingURL = "https://meet.jit.si/Northbeam-golden"
 			}
 			var mails []mail.Message
-			for _, write := range []func(Availability, Booking) ([]mail.Message, error){m.confirmationMails, m.movedMails} {
+			moved := func(av Availability, b Booking) ([]mail.Message, error) {
+				return m.movedMails(av, b, b.Start.Add(-26*time.Hour))
+			}
+			for _, write := range []func(Availability, Booking) ([]mail.Message, error){m.confirmationMails, moved} {
 				got, err := write(av, bk)
 				if err != nil {
 					t.Fatal(err)

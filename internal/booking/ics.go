@@ -43,6 +43,10 @@ type Invite struct {
 	// Sequence is the revision of the event: 0 for the first invite. The
 	// cancel invite carries Sequence+1.
 	Sequence int
+	// Alarm, when positive, is how long before the start the calendar
+	// reminds its owner (a VALARM that displays Summary); a cancellation
+	// has none.
+	Alarm time.Duration
 }
 
 // icsStamp is the UTC date-time form of RFC 5545 (FORM #2).
@@ -118,6 +122,13 @@ func icsCalendar(b Booking, inv Invite, method, status string, sequence int, sta
 	w.line("STATUS:" + status)
 	w.line("SEQUENCE:" + strconv.Itoa(sequence))
 	w.line("TRANSP:OPAQUE")
+	if rsvp && inv.Alarm > 0 {
+		w.line("BEGIN:VALARM")
+		w.line("ACTION:DISPLAY")
+		w.line("DESCRIPTION:" + escapeText(inv.Summary))
+		w.line("TRIGGER;RELATED=START:-PT" + strconv.Itoa(int(inv.Alarm/time.Minute)) + "M")
+		w.line("END:VALARM")
+	}
 	w.line("END:VEVENT")
 	w.line("END:VCALENDAR")
 	return w.buf.Bytes()

@@ -121,18 +121,23 @@ func newMailer(content fs.FS, cfg Config) (*mailer, error) {
 // template that names one fails at start. Times are already formatted in
 // the mail's language.
 type visitorMailData struct {
-	Brand         Brand
-	Service       string // key
-	ServiceTitle  string // in the mail's language
-	Minutes       int
-	When          string // start in the visitor's zone
-	TimeZone      string // the visitor's zone
-	HostWhen      string // start in the consultancy's zone
-	HostTimeZone  string
-	SameZone      bool   // the visitor's zone shows the same wall-clock time as the consultancy's
-	CancelURL     string // the visitor's cancel page, with the cancel token
-	RescheduleURL string // the page to choose another time, with the cancel token
-	ScheduleURL   string // the booking page in the visitor's language
+	Brand        Brand
+	Service      string // key
+	ServiceTitle string // in the mail's language
+	Minutes      int
+	When         string // start in the visitor's zone
+	TimeZone     string // the visitor's zone
+	HostWhen     string // start in the consultancy's zone
+	HostTimeZone string
+	SameZone     bool // the visitor's zone shows the same wall-clock time as the consultancy's
+	// PreviousWhen and HostPreviousWhen are a moved booking's previous
+	// start, in the visitor's zone and in the consultancy's; "" in the
+	// mails of anything but a move.
+	PreviousWhen     string
+	HostPreviousWhen string
+	CancelURL        string // the visitor's cancel page, with the cancel token
+	RescheduleURL    string // the page to choose another time, with the cancel token
+	ScheduleURL      string // the booking page in the visitor's language
 	// How the meeting happens: Meeting is "video" (MeetingURL is the room)
 	// or "phone" (Phone is the number the consultancy calls, as people
 	// write it), or "" when the availability says nothing.
@@ -153,10 +158,14 @@ type mailData struct {
 	Topic     string // "" when not given
 	Lang      string // the visitor's language
 	LangLabel string // its name in English
-	CreatedAt string // "2026-11-20 10:30 UTC"
+	CreatedAt string // when it was booked, in the consultancy's zone, named
+	// CancelReason is why the visitor cancelled, as they wrote it; "".
+	CancelReason string
 }
 
-func (m *mailer) data(av Availability, b Booking, lang string) mailData {
+// data is what b's mails in lang see; previous is the start b has just
+// been moved from, or zero.
+func (m *mailer) data(av Availability, b Booking, lang string, previous time.Time) mailData {
 	visitor, err := time.LoadLocation(b.TimeZone)
 	if err != nil {
 		visitor = time.UTC
@@ -181,32 +190,40 @@ func (m *mailer) data(av Availability, b Booking, lang string) mailData {
 	}
 	brand := m.brand
 	brand.Email = isolateLTR(brand.Email)
+	var was, hostWas string
+	if !previous.IsZero() {
+		was = isolate(m.dates.FormatDateTime(lang, previous.In(visitor)))
+		hostWas = isolate(m.dates.FormatDateTime(lang, previous.In(host)))
+	}
 	return mailData{
 		visitorMailData: visitorMailData{
-			Brand:         brand,
-			Service:       b.Service,
-			ServiceTitle:  m.serviceTitle(lang, b.Service),
-			Minutes:       int(b.End.Sub(b.Start) / time.Minute),
-			When:          isolate(m.dates.FormatDateTime(lang, b.Start.In(visitor))),
-			TimeZone:      isolate(b.TimeZone),
-			HostWhen:      isolate(m.dates.FormatDateTime(lang, b.Start.In(host))),
-			HostTimeZone:  isolate(host.String()),
-			SameZone:      vOff == hOff,
-			CancelURL:     m.localURL(b.Lang, "/schedule/cancel") + "?token=" + url.QueryEscape(b.CancelToken),
-			RescheduleURL: m.localURL(b.Lang, "/schedule/reschedule") + "?token=" + url.QueryEscape(b.CancelToken),
-			ScheduleURL:   m.localURL(b.Lang, "/schedule"),
-			Meeting:       meeting.Kind,
-			MeetingURL:    b.MeetingURL,
-			Phone:         phone,
-			Reminder:      b.ReminderRef != "",
+			Brand:            brand,
+			Service:          b.Service,
+			ServiceTitle:     m.serviceTitle(lang, b.Service),
+			Minutes:          int(b.End.Sub(b.Start) / time.Minute),
+			When:             isolate(m.dates.FormatDateTime(lang, b.Start.In(visitor))),
+			TimeZone:         isolate(m.dates.ZoneName(lang, b.TimeZone, b.Start)),
+			HostWhen:         isolate(m.dates.FormatDateTime(lang, b.Start.In(host))),
+			HostTimeZone:     isolate(m.dates.ZoneName(lang, host.String(), b.Start)),
+			SameZone:         vOff == hOff,
+			PreviousWhen:     was,
+			HostPreviousWhen: hostWas,
+			CancelURL:        m.linkURL(b, "/schedule/cancel"),
+			RescheduleURL:    m.linkURL(b, "/schedule/reschedule"),
+			ScheduleURL:      m.localURL(b.Lang, "/schedule"),
+			Meeting:          meeting.Kind,
+			MeetingURL:       b.MeetingURL,
+			Phone:            phone,
+			Reminder:         b.ReminderRef != "",
 		},
-		Name:      mail.OneLine(b.Name),
-		Email:     b.Email,
-		Company:   mail.OneLine(b.Company),
-		Topic:     b.Topic,
-		Lang:      b.Lang,
-		LangLabel: m.langNames[m.language(b.Lang)],
-		CreatedAt: b.Created.UTC().Format("2006-01-02 15:04 MST"),
+		Name:         mail.OneLine(b.Name),
+		Email:        b.Email,
+		Company:      mail.OneLine(b.Company),
+		Topic:        b.Topic,
+		Lang:         b.Lang,
+		LangLabel:    m.langNames[m.language(b.Lang)],
+		CreatedAt:    m.dates.FormatDateTime(lang, b.Created.In(host)) + ", " + m.dates.ZoneName(lang, host.String(), b.Created),
+		CancelReason: b.CancelReason,
 	}
 }
 
@@ -224,9 +241,30 @@ func (m *mailer) serviceTitle(lang, service string) string {
 	return m.texts.T(lang, "schedule.services."+service+".title")
 }
 
+// inviteAlarm is how long before a consultation its invite has calendars
+// remind their owner.
+const inviteAlarm = 30 * time.Minute
+
+// visitorInvite is the invite of b as its visitor gets it: invite's, with
+// the links to choose another time and to cancel at the end of its
+// description.
+func (m *mailer) visitorInvite(b Booking) Invite {
+	inv := m.invite(b)
+	lang := m.language(b.Lang)
+	inv.Description += "\n\n" + m.texts.T(lang, "booking.invite.reschedule", "url", m.linkURL(b, "/schedule/reschedule")) +
+		"\n" + m.texts.T(lang, "booking.invite.cancel", "url", m.linkURL(b, "/schedule/cancel"))
+	return inv
+}
+
+// linkURL is the address of b's page at path (cancel, reschedule) in its
+// visitor's language, with the cancel token, as the visitor's mails give it.
+func (m *mailer) linkURL(b Booking, path string) string {
+	return m.localURL(b.Lang, path) + "?token=" + url.QueryEscape(b.CancelToken)
+}
+
 // invite returns the invite texts of b in its visitor's language: how the
 // meeting happens, and the topic when b has one (the consultancy's copy;
-// see visitorView).
+// see visitorView), and the reminder before it starts.
 func (m *mailer) invite(b Booking) Invite {
 	lang := m.language(b.Lang)
 	minutes := fmt.Sprint(int(b.End.Sub(b.Start) / time.Minute))
@@ -259,6 +297,7 @@ func (m *mailer) invite(b Booking) Invite {
 		Conference:  conference,
 		URL:         m.localURL(lang, "/schedule"),
 		Sequence:    b.Sequence,
+		Alarm:       inviteAlarm,
 	}
 }
 
@@ -266,20 +305,20 @@ func (m *mailer) invite(b Booking) Invite {
 // invite attached, and the consultancy's notification, with the invite as
 // the consultancy keeps it (the attendee's name and the topic).
 func (m *mailer) confirmationMails(av Availability, b Booking) ([]mail.Message, error) {
-	return m.pair(av, b, pairOf{m.confirmation, m.notify, KindConfirmation, KindNotify, "invite.ics", "REQUEST", ICS})
+	return m.pair(av, b, pairOf{m.confirmation, m.notify, KindConfirmation, KindNotify, "invite.ics", "REQUEST", ICS, time.Time{}})
 }
 
 // cancellationMails returns the visitor's and the consultancy's
 // cancellation notices, each with its invite's cancellation attached.
 func (m *mailer) cancellationMails(av Availability, b Booking) ([]mail.Message, error) {
-	return m.pair(av, b, pairOf{m.cancelled, m.cancelNotify, KindCancelled, KindCancelNotify, "cancellation.ics", "CANCEL", CancelICS})
+	return m.pair(av, b, pairOf{m.cancelled, m.cancelNotify, KindCancelled, KindCancelNotify, "cancellation.ics", "CANCEL", CancelICS, time.Time{}})
 }
 
 // movedMails returns the visitor's and the consultancy's notices of a
 // booking moved to its new time, each with the updated invite (same UID,
 // the new SEQUENCE), which calendars apply in place of the old one.
-func (m *mailer) movedMails(av Availability, b Booking) ([]mail.Message, error) {
-	return m.pair(av, b, pairOf{m.moved, m.movedNotify, KindMoved, KindMovedNotify, "invite.ics", "REQUEST", ICS})
+func (m *mailer) movedMails(av Availability, b Booking, previous time.Time) ([]mail.Message, error) {
+	return m.pair(av, b, pairOf{m.moved, m.movedNotify, KindMoved, KindMovedNotify, "invite.ics", "REQUEST", ICS, previous})
 }
 
 // pairOf is what tells one pair of mails about a booking from another: the
@@ -291,6 +330,7 @@ type pairOf struct {
 	visitorKind, notKind string
 	filename, method     string
 	calendar             func(Booking, Invite) []byte
+	previous             time.Time // a move's previous start; zero for anything else
 }
 
 // pair renders the visitor's mail, in their language and with their view of
@@ -299,14 +339,14 @@ type pairOf struct {
 func (m *mailer) pair(av Availability, b Booking, p pairOf) ([]mail.Message, error) {
 	contentType := "text/calendar; charset=utf-8; method=" + p.method
 	lang := m.language(b.Lang)
-	visitor, err := m.visitorMail(p.visitor[lang], m.data(av, b, lang).visitorMailData, p.visitorKind, b)
+	visitor, err := m.visitorMail(p.visitor[lang], m.data(av, b, lang, p.previous).visitorMailData, p.visitorKind, b)
 	if err != nil {
 		return nil, err
 	}
 	vb := visitorView(b)
-	visitor.Attachments = []mail.Attachment{{Filename: p.filename, ContentType: contentType, Data: p.calendar(vb, m.invite(vb))}}
+	visitor.Attachments = []mail.Attachment{{Filename: p.filename, ContentType: contentType, Data: p.calendar(vb, m.visitorInvite(vb))}}
 
-	notify, err := mail.Render(p.notify, m.data(av, b, "en"))
+	notify, err := mail.Render(p.notify, m.data(av, b, "en", p.previous))
 	if err != nil {
 		return nil, err
 	}
@@ -319,7 +359,7 @@ func (m *mailer) pair(av Availability, b Booking, p pairOf) ([]mail.Message, err
 // zone, how the meeting happens, and the links to move or cancel it.
 func (m *mailer) reminderMail(av Availability, b Booking) (mail.Message, error) {
 	lang := m.language(b.Lang)
-	return m.visitorMail(m.reminder[lang], m.data(av, b, lang).visitorMailData, KindReminder, b)
+	return m.visitorMail(m.reminder[lang], m.data(av, b, lang, time.Time{}).visitorMailData, KindReminder, b)
 }
 
 // visitorMail renders a mail of kind to b's visitor from t and data, in

@@ -88,6 +88,16 @@ func TestReschedule(t *testing.T) {
 				t.Errorf("the moved invite lacks %s:\n%s", want, ics)
 			}
 		}
+		// The visitor's mail names the new time and the previous one.
+		var movedText string
+		if err := st.QueryRowContext(ctx, `SELECT text_body FROM outbox WHERE kind = 'booking.moved'`).Scan(&movedText); err != nil {
+			t.Fatal(err)
+		}
+		for _, want := range []string{"strategy 30 Auckland (heure de la Nouvelle-Zélande) jeudi 4 mars 2027", "was=mercredi 3 mars 2027 à 22:00 mercredi 3 mars 2027 à 10:00"} {
+			if !strings.Contains(movedText, want) {
+				t.Errorf("the moved mail lacks %q:\n%s", want, movedText)
+			}
+		}
 		found, _ := svc.Find(ctx, b.Token)
 		if !strings.Contains(string(svc.ICSFile(found)), "SEQUENCE:1") {
 			t.Error("the invite served at the booking's address is not the new version")
@@ -289,6 +299,44 @@ func TestCalendarTakesTime(t *testing.T) {
 		}
 		if _, err := svc.Book(ctx, request(t, "discovery", "2027-03-02T09:30:00Z")); !errors.Is(err, ErrSlotTaken) {
 			t.Errorf("booking a time the calendar takes: %v", err)
+		}
+	})
+}
+
+// TestCancelWithReason keeps why the visitor cancelled, cleaned of what
+// could reorder text, and tells the consultancy; a reason too long is a
+// field error and cancels nothing.
+func TestCancelWithReason(t *testing.T) {
+	storetest.Run(t, func(t *testing.T, st *store.Store) {
+		ctx := context.Background()
+		now := utc(t, "2027-03-01T05:00:00Z")
+		svc := testServiceWith(t, st, &now, nil)
+		b, err := svc.Book(ctx, request(t, "strategy", "2027-03-03T09:00:00Z"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var fe FieldErrors
+		if _, _, err := svc.CancelWithReason(ctx, b.CancelToken, strings.Repeat("x", MaxCancelReasonLength+1)); !errors.As(err, &fe) || fe["reason"] != KeyCancelReason {
+			t.Errorf("a reason too long: %v", err)
+		}
+		if found, _ := svc.Find(ctx, b.Token); found.IsCancelled() {
+			t.Fatal("a refused reason cancelled the booking")
+		}
+		cancelled, changed, err := svc.CancelWithReason(ctx, b.CancelToken, "  Nous avons\u202e trouvé\nune autre solution.  ")
+		if err != nil || !changed {
+			t.Fatalf("cancel: %v, changed %v", err, changed)
+		}
+		const want = "Nous avons trouvé\nune autre solution."
+		found, _ := svc.Find(ctx, b.Token)
+		if cancelled.CancelReason != want || found.CancelReason != want {
+			t.Errorf("reason %q, stored %q; want %q", cancelled.CancelReason, found.CancelReason, want)
+		}
+		var notice string
+		if err := st.QueryRowContext(ctx, `SELECT text_body FROM outbox WHERE kind = 'booking.cancel-notify'`).Scan(&notice); err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(notice, want) {
+			t.Errorf("the consultancy's notice lacks the reason:\n%s", notice)
 		}
 	})
 }

@@ -91,7 +91,7 @@ func TestReminderIsSentOnce(t *testing.T) {
 		}
 		text, _ := got[0].Text()
 		if got[0].To[0] != "jane@example.com" || got[0].Header.Get("Content-Language") != "fr" ||
-			!strings.Contains(text, "America/New_York") || !strings.Contains(text, "/schedule/reschedule?token="+b.CancelToken) ||
+			!strings.Contains(text, "New York (heure de l’Est nord-américain)") || !strings.Contains(text, "/schedule/reschedule?token="+b.CancelToken) ||
 			!strings.Contains(text, "/schedule/cancel?token="+b.CancelToken) {
 			t.Errorf("the reminder to %v (%s):\n%s", got[0].To, got[0].Header.Get("Content-Language"), text)
 		}

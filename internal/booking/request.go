@@ -29,6 +29,7 @@ const (
 	KeyEmail           = "validation.email"
 	KeyCompany         = "validation.company"
 	KeyTopic           = "validation.topic"
+	KeyCancelReason    = "validation.cancelReason"
 	KeyTimeZone        = "validation.timeZone"
 	KeyPhone           = "validation.phone"
 	KeySlotUnavailable = "validation.slotUnavailable"
@@ -44,6 +45,8 @@ const (
 	MaxEmailLength   = 254
 	MaxCompanyLength = 120
 	MaxTopicLength   = 1000
+	// MaxCancelReasonLength bounds why a visitor cancels.
+	MaxCancelReasonLength = 500
 )
 
 // Limits of the slots query.

@@ -7,12 +7,14 @@ import (
 	"io/fs"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/google/uuid"
 	"github.com/northbeam/site/internal/calendar"
 	"github.com/northbeam/site/internal/intl"
 	"github.com/northbeam/site/internal/mail"
 	"github.com/northbeam/site/internal/store"
+	"github.com/northbeam/site/internal/textfield"
 )
 
 // Config is what a Service needs besides the database and the templates.
@@ -99,7 +101,7 @@ func NewService(st *store.Store, content fs.FS, cfg Config) (*Service, error) {
 			if _, err := m.cancellationMails(cfg.Availability, sample); err != nil {
 				return nil, err
 			}
-			if _, err := m.movedMails(cfg.Availability, sample); err != nil {
+			if _, err := m.movedMails(cfg.Availability, sample, sample.Start.Add(-time.Hour)); err != nil {
 				return nil, err
 			}
 			if _, err := m.reminderMail(cfg.Availability, sample); err != nil {
@@ -183,6 +185,13 @@ var ErrSpam = errors.New("booking: the request looks automated")
 // committed. r.Lang must already be resolved to one of the site's
 // languages.
 func (s *Service) Book(ctx context.Context, r BookingRequest) (Booking, error) {
+	return s.book(ctx, r, "", nil)
+}
+
+// book is Book, for a visitor (by "") or by the staff member by, for whom
+// the time trap does not apply; also, when not nil, runs in the
+// transaction.
+func (s *Service) book(ctx context.Context, r BookingRequest, by string, also func(context.Context, *store.Tx, Booking) error) (Booking, error) {
 	r.Lang = s.mailer.language(r.Lang)
 	now := s.cfg.Now()
 	av := s.cfg.Availability
@@ -190,7 +199,8 @@ func (s *Service) Book(ctx context.Context, r BookingRequest) (Booking, error) {
 	if err != nil {
 		return Booking{}, err
 	}
-	if r.SpamReason(now, s.cfg.MinFillTime) != "" {
+	b.BookedBy = by
+	if by == "" && r.SpamReason(now, s.cfg.MinFillTime) != "" {
 		return b, ErrSpam
 	}
 	reminder, err := s.scheduleReminder(&b, now)
@@ -221,7 +231,7 @@ func (s *Service) Book(ctx context.Context, r BookingRequest) (Booking, error) {
 		if err := insertBooking(ctx, tx, av, b); err != nil {
 			return err
 		}
-		return enqueue(ctx, tx, b.Token, mails)
+		return then(ctx, tx, enqueue(ctx, tx, b.Token, mails), b, also)
 	})
 	if err != nil {
 		return Booking{}, err
@@ -285,6 +295,15 @@ func (s *Service) scheduleReminder(b *Booking, now time.Time) ([]mail.Message, e
 }
 
 // enqueue queues mails about the booking with token inside tx, each tied
+// then runs also (when not nil) on b inside tx, after a step that did not
+// fail (err nil).
+func then(ctx context.Context, tx *store.Tx, err error, b Booking, also func(context.Context, *store.Tx, Booking) error) error {
+	if err != nil || also == nil {
+		return err
+	}
+	return also(ctx, tx, b)
+}
+
 // to the booking by its row id.
 func enqueue(ctx context.Context, tx *store.Tx, token string, mails []mail.Message) error {
 	var id int64
@@ -315,6 +334,12 @@ func enqueueFor(ctx context.Context, tx *store.Tx, id int64, mails []mail.Messag
 // ErrDayFull when the new day is at its cap. Moving a booking to its own
 // time changes nothing.
 func (s *Service) Reschedule(ctx context.Context, cancelToken, start string) (Booking, error) {
+	return s.reschedule(ctx, cancelToken, start, nil)
+}
+
+// reschedule is Reschedule; also, when not nil, runs in the transaction
+// of a move (not of a move to the same time, which changes nothing).
+func (s *Service) reschedule(ctx context.Context, cancelToken, start string, also func(context.Context, *store.Tx, Booking) error) (Booking, error) {
 	if !ValidToken(cancelToken) {
 		return Booking{}, ErrNotFound
 	}
@@ -348,7 +373,7 @@ func (s *Service) Reschedule(ctx context.Context, cancelToken, start string) (Bo
 		if !ok {
 			return ErrSlotTaken
 		}
-		oldReminder := b.ReminderRef
+		oldReminder, previous := b.ReminderRef, b.Start
 		b.Start, b.End = slot.Start, slot.End
 		b.Sequence++
 		b.Updated = now.Truncate(time.Millisecond)
@@ -367,11 +392,11 @@ func (s *Service) Reschedule(ctx context.Context, cancelToken, start string) (Bo
 		if err := moveBooking(ctx, tx, av, b); err != nil {
 			return err
 		}
-		mails, err := s.mailer.movedMails(av, b)
+		mails, err := s.mailer.movedMails(av, b, previous)
 		if err != nil {
 			return err
 		}
-		return enqueue(ctx, tx, b.Token, append(mails, reminder...))
+		return then(ctx, tx, enqueue(ctx, tx, b.Token, append(mails, reminder...)), b, also)
 	})
 	if err != nil {
 		return Booking{}, err
@@ -402,8 +427,21 @@ func (s *Service) FindByCancelToken(ctx context.Context, cancelToken string) (Bo
 // changed false. It returns ErrNotFound for an unknown token and
 // ErrStarted once the meeting has begun.
 func (s *Service) Cancel(ctx context.Context, cancelToken string) (b Booking, changed bool, err error) {
+	return s.CancelWithReason(ctx, cancelToken, "")
+}
+
+// CancelWithReason is Cancel with why the visitor cancels, in their words
+// ("" for nothing said): kept with the booking for the consultancy, and
+// told in its notice. A reason of more than MaxCancelReasonLength
+// characters, or with control characters other than line breaks, is
+// FieldErrors{"reason": KeyCancelReason}.
+func (s *Service) CancelWithReason(ctx context.Context, cancelToken, reason string) (b Booking, changed bool, err error) {
 	if !ValidToken(cancelToken) {
 		return Booking{}, false, ErrNotFound
+	}
+	reason = strings.TrimSpace(textfield.Clean(reason))
+	if utf8.RuneCountInString(reason) > MaxCancelReasonLength || hasControl(reason, true) {
+		return Booking{}, false, FieldErrors{"reason": KeyCancelReason}
 	}
 	now := s.cfg.Now().UTC()
 	err = s.store.InTx(ctx, func(tx *store.Tx) error {
@@ -419,9 +457,10 @@ func (s *Service) Cancel(ctx context.Context, cancelToken string) (b Booking, ch
 		if !now.Before(b.Start) {
 			return ErrStarted
 		}
-		if changed, err = markCancelled(ctx, tx, cancelToken, now); err != nil || !changed {
+		if changed, err = markCancelled(ctx, tx, cancelToken, now, reason); err != nil || !changed {
 			return err
 		}
+		b.CancelReason = reason
 		if b.ReminderRef != "" {
 			if _, err := mail.Withdraw(ctx, tx, b.ReminderRef); err != nil {
 				return err
@@ -445,7 +484,7 @@ func (s *Service) Cancel(ctx context.Context, cancelToken string) (b Booking, ch
 }
 
 // Invite returns the invite texts of b, in its visitor's language.
-func (s *Service) Invite(b Booking) Invite { return s.mailer.invite(b) }
+func (s *Service) Invite(b Booking) Invite { return s.mailer.visitorInvite(b) }
 
 // ICSFile returns the iCalendar file of b: the invite while it stands, its
 // cancellation once cancelled, so that importing the file again brings a

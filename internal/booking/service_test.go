@@ -28,9 +28,9 @@ func (echoTexts) T(lang, key string, vars ...string) string {
 func mailTemplates(t testing.TB) fstest.MapFS {
 	const visitorBody = "Subject: {{.ServiceTitle}} {{.When}}\n\n{{.Service}} {{.Minutes}} {{.TimeZone}} " +
 		"{{.HostWhen}} {{.HostTimeZone}} {{.SameZone}} {{.CancelURL}} {{.RescheduleURL}} {{.ScheduleURL}} {{.Brand.Name}} " +
-		"meeting={{.Meeting}} {{.MeetingURL}} {{.Phone}} reminder={{.Reminder}}\n"
+		"meeting={{.Meeting}} {{.MeetingURL}} {{.Phone}} reminder={{.Reminder}} was={{.PreviousWhen}} {{.HostPreviousWhen}}\n"
 	const notifyBody = "Subject: {{.ServiceTitle}} {{.When}}\n\n{{.Name}} {{.Email}} {{.Company}} {{.Topic}} {{.Minutes}} {{.TimeZone}} " +
-		"{{.HostWhen}} {{.HostTimeZone}} {{.SameZone}} {{.LangLabel}} {{.CreatedAt}} {{.CancelURL}} {{.ScheduleURL}} {{.Brand.Name}}\n"
+		"{{.HostWhen}} {{.HostTimeZone}} {{.SameZone}} {{.LangLabel}} {{.CreatedAt}} {{.CancelURL}} {{.ScheduleURL}} {{.Brand.Name}} {{.CancelReason}}\n"
 	fsys := fstest.MapFS{}
 	for _, name := range []string{"site.json", "staff/locales/en.json"} {
 		data, err := os.ReadFile(filepath.Join("../../content", name))

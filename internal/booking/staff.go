@@ -101,14 +101,14 @@ func (c *StaffCancellation) mails(b Booking, reason, by string) ([]mail.Message,
 	const contentType = "text/calendar; charset=utf-8; method=CANCEL"
 	m, av := c.svc.mailer, c.svc.cfg.Availability
 	lang := m.language(b.Lang)
-	visitor, err := m.visitorMail(c.visitor[lang], staffCancelData{visitorMailData: m.data(av, b, lang).visitorMailData, Reason: reason}, KindStaffCancelled, b)
+	visitor, err := m.visitorMail(c.visitor[lang], staffCancelData{visitorMailData: m.data(av, b, lang, time.Time{}).visitorMailData, Reason: reason}, KindStaffCancelled, b)
 	if err != nil {
 		return nil, err
 	}
 	vb := visitorView(b)
-	visitor.Attachments = []mail.Attachment{{Filename: "cancellation.ics", ContentType: contentType, Data: CancelICS(vb, m.invite(vb))}}
+	visitor.Attachments = []mail.Attachment{{Filename: "cancellation.ics", ContentType: contentType, Data: CancelICS(vb, m.visitorInvite(vb))}}
 
-	notify, err := mail.Render(c.notify, staffCancelNotifyData{mailData: m.data(av, b, "en"), Reason: reason, By: by})
+	notify, err := mail.Render(c.notify, staffCancelNotifyData{mailData: m.data(av, b, "en", time.Time{}), Reason: reason, By: by})
 	if err != nil {
 		return nil, err
 	}
@@ -151,7 +151,7 @@ func (c *StaffCancellation) Cancel(ctx context.Context, id int64, reason, by str
 		case !now.Before(b.Start):
 			return ErrStarted
 		}
-		changed, err := markCancelled(ctx, tx, b.CancelToken, now)
+		changed, err := markCancelled(ctx, tx, b.CancelToken, now, "")
 		if err != nil {
 			return err
 		}

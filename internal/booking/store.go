@@ -68,11 +68,11 @@ func scanInterval(row store.Scanner) (Interval, error) {
 func insertBooking(ctx context.Context, tx *store.Tx, av Availability, b Booking) error {
 	_, err := tx.ExecContext(ctx, `
 INSERT INTO bookings (token, cancel_token, service, start_at, end_at, busy_until, name, email, company,
-                      topic, time_zone, lang, created_at, phone, meeting_url, reminder_ref, email_key)
-VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+                      topic, time_zone, lang, created_at, phone, meeting_url, reminder_ref, email_key, booked_by)
+VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 		b.Token, b.CancelToken, b.Service, store.Millis(b.Start), store.Millis(b.End), store.Millis(b.End.Add(av.Buffer)),
 		b.Name, b.Email, b.Company, b.Topic, b.TimeZone, b.Lang, store.Millis(b.Created),
-		b.Phone, b.MeetingURL, store.NullIfZero(b.ReminderRef), mailaddr.Key(b.Email))
+		b.Phone, b.MeetingURL, store.NullIfZero(b.ReminderRef), mailaddr.Key(b.Email), b.BookedBy)
 	if store.IsConflict(err) {
 		// Only the partial index on a standing start or the overlap
 		// constraint can refuse the row (tokens are random): taken.
@@ -132,7 +132,7 @@ WHERE service = ? AND cancelled_at IS NULL AND start_at >= ? AND start_at < ? AN
 }
 
 const bookingColumns = `token, cancel_token, service, start_at, end_at, name, email, company, topic,
-       time_zone, lang, created_at, cancelled_at, phone, meeting_url, sequence, updated_at, reminder_ref`
+       time_zone, lang, created_at, cancelled_at, phone, meeting_url, sequence, updated_at, reminder_ref, cancel_reason`
 
 // findBooking returns the booking whose column (token or cancel_token)
 // equals value, or ErrNotFound.
@@ -146,7 +146,7 @@ func findBooking(ctx context.Context, q store.Querier, column, value string) (Bo
 	var reminder sql.NullString
 	err := q.QueryRowContext(ctx, `SELECT `+bookingColumns+` FROM bookings WHERE `+column+` = ?`, value).Scan(
 		&b.Token, &b.CancelToken, &b.Service, &start, &end, &b.Name, &b.Email, &b.Company, &b.Topic,
-		&b.TimeZone, &b.Lang, &created, &cancelled, &b.Phone, &b.MeetingURL, &b.Sequence, &updated, &reminder)
+		&b.TimeZone, &b.Lang, &created, &cancelled, &b.Phone, &b.MeetingURL, &b.Sequence, &updated, &reminder, &b.CancelReason)
 	if errors.Is(err, sql.ErrNoRows) {
 		return Booking{}, ErrNotFound
 	}
@@ -167,10 +167,10 @@ func findBooking(ctx context.Context, q store.Querier, column, value string) (Bo
 // markCancelled sets the cancellation time of the standing booking with
 // cancelToken and reports whether it did (false when it was cancelled
 // already).
-func markCancelled(ctx context.Context, tx *store.Tx, cancelToken string, at time.Time) (bool, error) {
+func markCancelled(ctx context.Context, tx *store.Tx, cancelToken string, at time.Time, reason string) (bool, error) {
 	res, err := tx.ExecContext(ctx,
-		`UPDATE bookings SET cancelled_at = ?, reminder_ref = NULL WHERE cancel_token = ? AND cancelled_at IS NULL`,
-		store.Millis(at), cancelToken)
+		`UPDATE bookings SET cancelled_at = ?, reminder_ref = NULL, cancel_reason = ? WHERE cancel_token = ? AND cancelled_at IS NULL`,
+		store.Millis(at), reason, cancelToken)
 	if err != nil {
 		return false, fmt.Errorf("booking: cancel: %w", err)
 	}

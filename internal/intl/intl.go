@@ -67,6 +67,7 @@ const (
 type Formatter struct {
 	langs     site.Languages
 	calendars map[string]*calendar // by language code
+	zoneData  *zoneData
 }
 
 // calendar is what one language needs to write dates and times.
@@ -80,6 +81,7 @@ type calendar struct {
 	fullDate pattern // full date, with the weekday
 	time     pattern // short time, on the language's clock
 	dateTime pattern // joins the full date ({1}) and the time ({0})
+	zones    *zoneNames
 }
 
 // source says where a language's data is in the CLDR tree.
@@ -110,7 +112,7 @@ func Sources(cldr fs.FS, langs site.Languages) ([]string, error) {
 
 // files lists the files the source reads.
 func (s source) files() []string {
-	files := []string{s.datesFile(), numberingSystems}
+	files := []string{s.datesFile(), numberingSystems, s.zoneNamesFile(), metaZonesFile, bcp47ZonesFile}
 	if s.numbering == "" {
 		files = append(files, s.numbersFile())
 	}
@@ -204,9 +206,20 @@ func FirstDayOfWeek(cldr fs.FS, locale string) (time.Weekday, error) {
 // is an error: the site stops at start rather than write a wrong date.
 func Load(cldr fs.FS, langs site.Languages) (*Formatter, error) {
 	f := &Formatter{langs: langs, calendars: map[string]*calendar{}}
+	var err error
+	if f.zoneData, err = loadZoneData(cldr); err != nil {
+		return nil, err
+	}
 	for _, l := range langs {
 		c, err := loadCalendar(cldr, l)
 		if err != nil {
+			return nil, err
+		}
+		src, err := find(cldr, l)
+		if err != nil {
+			return nil, err
+		}
+		if c.zones, err = loadZoneNames(cldr, src); err != nil {
 			return nil, err
 		}
 		f.calendars[l.Code] = c

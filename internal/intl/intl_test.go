@@ -240,7 +240,9 @@ func TestSourcesAreEnough(t *testing.T) {
 		}
 		only[name] = &fstest.MapFile{Data: data}
 	}
-	if len(files) > 8 {
+	// Per language its dates and zone names (and numbers where its digits
+	// are its locale's), and three shared files.
+	if len(files) > 14 {
 		t.Errorf("%d files for %d languages: %v", len(files), len(info.Languages), files)
 	}
 	f, err := Load(only, info.Languages)
@@ -279,5 +281,28 @@ func TestDataLocale(t *testing.T) {
 	}
 	if got, err := DataLocale(cldr, "xx-YY"); err == nil {
 		t.Errorf("DataLocale(xx-YY) = %q, want an error", got)
+	}
+}
+
+// TestZoneNames names zones as the booking page does, in each language:
+// the city and the generic name, the current and the former IANA names
+// alike, UTC by its own name.
+func TestZoneNames(t *testing.T) {
+	f := shipped(t)
+	at := time.Date(2026, time.November, 20, 12, 0, 0, 0, time.UTC)
+	for _, c := range []struct{ lang, zone, want string }{
+		{"en", "Asia/Tokyo", "Tokyo (Japan Time)"},
+		{"fr", "Asia/Tokyo", "Tokyo (heure du Japon)"},
+		{"de", "Europe/Berlin", "Berlin (Mitteleuropäische Zeit)"},
+		{"ar", "Europe/Berlin", "برلين (توقيت وسط أوروبا)"},
+		{"en", "America/New_York", "New York (Eastern Time)"},
+		{"fr", "Europe/Kyiv", "Kiev (heure d’Europe de l’Est)"}, // CLDR's French city, as on the page
+		{"en", "Asia/Calcutta", "Kolkata (India Standard Time)"},
+		{"en", "Etc/UTC", "UTC (Coordinated Universal Time)"},
+		{"en", "Mars/Olympus_Mons", "Mars/Olympus_Mons"},
+	} {
+		if got := f.ZoneName(c.lang, c.zone, at); got != c.want {
+			t.Errorf("ZoneName(%s, %s) = %q, want %q", c.lang, c.zone, got, c.want)
+		}
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"crypto/tls"
 	"errors"
 	"fmt"
+	"mime"
 	"net"
 	"net/mail"
 	"net/url"
@@ -194,6 +195,15 @@ func (s *SMTPSender) build(ref string, m Message) (*gomail.Msg, error) {
 	msg.SetBodyString(gomail.TypeTextPlain, m.Text)
 	if m.HTML != "" {
 		msg.AddAlternativeString(gomail.TypeTextHTML, m.HTML)
+	}
+	// An invitation (iMIP, RFC 6047): a calendar attachment with a method
+	// is also the body's last alternative, as calendar programs send it,
+	// so that mail programs show it as an invitation. It stays attached
+	// too, for the programs that only look there.
+	for _, a := range m.Attachments {
+		if mediaType, params, err := mime.ParseMediaType(a.ContentType); err == nil && mediaType == "text/calendar" && params["method"] != "" {
+			msg.AddAlternativeString(gomail.ContentType("text/calendar; method="+params["method"]), string(a.Data))
+		}
 	}
 	for _, a := range m.Attachments {
 		if err := msg.AttachReader(a.Filename, bytes.NewReader(a.Data),

@@ -100,13 +100,16 @@ func TestSMTPSenderSend(t *testing.T) {
 	if text, err := r.Text(); err != nil || text != "Hello\nworld" {
 		t.Errorf("text = %q, %v", text, err)
 	}
-	var html, ics bool
+	var html, ics, imip bool
 	for _, p := range r.Parts {
-		html = html || p.ContentType == "text/html" && strings.Contains(string(p.Body), "<b>world</b>")
+		html = html || p.ContentType == "text/html" && p.Within == "multipart/alternative" && strings.Contains(string(p.Body), "<b>world</b>")
 		ics = ics || p.Filename == "invite.ics" && p.ContentType == "text/calendar" && strings.HasPrefix(string(p.Body), "BEGIN:VCALENDAR")
+		// iMIP (RFC 6047): the invitation is also the body's last alternative.
+		imip = imip || p.Filename == "" && p.Within == "multipart/alternative" && p.ContentType == "text/calendar" &&
+			p.Params["method"] == "REQUEST" && strings.HasPrefix(string(p.Body), "BEGIN:VCALENDAR")
 	}
-	if !html || !ics {
-		t.Errorf("html part %v, calendar attachment %v; parts: %+v", html, ics, r.Parts)
+	if !html || !ics || !imip {
+		t.Errorf("html alternative %v, calendar attachment %v, calendar alternative %v; parts: %+v", html, ics, imip, r.Parts)
 	}
 }
 

@@ -160,3 +160,31 @@ func TestEveryKeyIsUsed(t *testing.T) {
 		}
 	}
 }
+
+// TestEnglishIsInSentenceCase holds the English strings to sentence case:
+// within a sentence, only names start with a capital. The product's seed
+// strings stay as they were given, in title case, and so does a name
+// quoted from the interface (“Cookie settings”).
+func TestEnglishIsInSentenceCase(t *testing.T) {
+	_, l := loadShipped(t)
+	seed := map[string]bool{
+		"home.hero.start": true, "home.hero.work": true, // "Start Your Project", "View Our Work"
+		"schedule.time.title": true, "schedule.time.contact": true, // "Select Your Preferred Time", "Contact Us Directly"
+	}
+	names := regexp.MustCompile(`\b(Google Analytics|Google Calendar|Google|Outlook|Azure|Atom|JavaScript|Coordinated Universal Time|Northbeam)\b|“[^”]*”`)
+	sentence := regexp.MustCompile(`[.!?:;]\s+|\n`)
+	capital := regexp.MustCompile(`^[("]?[A-Z][a-z]`)
+	for _, key := range l.Keys("en") {
+		if seed[key] {
+			continue
+		}
+		for _, s := range sentence.Split(names.ReplaceAllString(l.T("en", key), "name"), -1) {
+			words := strings.Fields(s)
+			for _, w := range words[min(1, len(words)):] {
+				if capital.MatchString(w) {
+					t.Errorf("%s: %q starts a word with a capital inside a sentence: %q", key, l.T("en", key), w)
+				}
+			}
+		}
+	}
+}

@@ -42,6 +42,10 @@ type Options struct {
 	// its first request, or when Prerender reaches it. Otherwise New
 	// renders every page and fails when one fails.
 	Lazy bool
+	// Collections is an earlier build whose posts, case studies, team,
+	// pictures and dates are still true (-dev: no file of theirs changed),
+	// taken rather than loaded again; nil loads them.
+	Collections *Build
 }
 
 // Build is one build of the whole site: content, bundles, and every page
@@ -79,11 +83,14 @@ type Build struct {
 	pages       map[string]*lazyPage        // canonical path (and decoded) -> document and payload
 	notFound    map[string]*lazyPage        // language -> the 404 page, whose payload /api/page answers for any path that holds no page
 	assets      map[string]*lazyAsset       // name under /assets/ -> file
-	feeds       map[string]*render.Resource // path -> Atom feed of a language's blog
+	feeds       map[string]*render.Resource // path -> Atom feed of a language's blog, made by feedsOnce
+	feedsOnce   once
 
 	// contactAnswers are the home pages answering a contact form post
 	// whose outcome shows nothing of the post, by language and status.
 	contactAnswers map[string]map[int]*lazyAnswers
+	// contactShells answer invalid contact form posts (contactshell.go).
+	contactShells contactShells
 }
 
 // New loads the content (the files of content/) and plans every page in
@@ -102,27 +109,13 @@ func New(ctx context.Context, contentFS fs.FS, bundle *assets.Bundle, engine *re
 	if err != nil {
 		return nil, err
 	}
-	dates, err := intl.Load(bundle.CLDR, info.Languages)
+	c, err := loadCollections(contentFS, bundle, info, opts)
 	if err != nil {
 		return nil, err
 	}
+	opts.Collections = nil // not kept: a chain of builds
+	dates, contentImgs, posts, studies, people := c.Dates, c.images, c.blog, c.work, c.team
 	docs, err := legal.Load(contentFS, "legal", info, legal.Settings{RetentionMonths: opts.RetentionMonths, Dates: dates, Texts: locales})
-	if err != nil {
-		return nil, err
-	}
-	contentImgs, err := loadImages(contentFS, opts.ImageCopies)
-	if err != nil {
-		return nil, err
-	}
-	posts, err := loadBlog(contentFS, opts, contentImgs, dates)
-	if err != nil {
-		return nil, err
-	}
-	studies, err := loadWork(contentFS, opts, contentImgs)
-	if err != nil {
-		return nil, err
-	}
-	people, err := loadTeam(contentFS, posts, contentImgs)
 	if err != nil {
 		return nil, err
 	}
@@ -145,7 +138,13 @@ func New(ctx context.Context, contentFS fs.FS, bundle *assets.Bundle, engine *re
 		s.assets[name] = s.newLazyAsset(name, data)
 	}
 	s.filesOnce.fill = func(context.Context) error { return s.buildFiles() }
-	var jobs []func() error
+	s.feedsOnce.fill = func(context.Context) error {
+		var jobs []func() error
+		for _, lang := range info.Languages {
+			jobs = append(jobs, func() error { return s.buildFeed(lang) })
+		}
+		return parallel(engine.Size(), jobs)
+	}
 	for _, lang := range info.Languages {
 		for _, p := range s.staticPages(lang) {
 			s.addPage(p)
@@ -153,7 +152,6 @@ func New(ctx context.Context, contentFS fs.FS, bundle *assets.Bundle, engine *re
 		if err := s.planBlog(lang); err != nil {
 			return nil, err
 		}
-		jobs = append(jobs, func() error { return s.buildFeed(lang) })
 		if err := s.planWork(lang); err != nil {
 			return nil, err
 		}
@@ -165,15 +163,38 @@ func New(ctx context.Context, contentFS fs.FS, bundle *assets.Bundle, engine *re
 		// that fetches it shows the page for a 404.
 		s.notFound[lang.Code] = s.newLazyPage(s.notFoundPage(lang, lang.LocalPath("/404")), http.StatusNotFound)
 	}
-	if err := parallel(engine.Size(), jobs); err != nil {
-		return nil, err
-	}
 	if !opts.Lazy {
-		if err := s.Prerender(ctx); err != nil {
+		if err := s.Prerender(ctx, 0); err != nil {
 			return nil, err
 		}
 	}
 	return s, nil
+}
+
+// loadCollections loads the posts, case studies, team, pictures and dates,
+// or takes those of opts.Collections.
+func loadCollections(contentFS fs.FS, bundle *assets.Bundle, info *site.Info, opts Options) (*Build, error) {
+	if opts.Collections != nil {
+		return opts.Collections, nil
+	}
+	dates, err := intl.Load(bundle.CLDR, info.Languages)
+	if err != nil {
+		return nil, err
+	}
+	c := &Build{Dates: dates}
+	if c.images, err = loadImages(contentFS, opts.ImageCopies); err != nil {
+		return nil, err
+	}
+	if c.blog, err = loadBlog(contentFS, opts, c.images, dates); err != nil {
+		return nil, err
+	}
+	if c.work, err = loadWork(contentFS, opts, c.images); err != nil {
+		return nil, err
+	}
+	if c.team, err = loadTeam(contentFS, c.blog, c.images); err != nil {
+		return nil, err
+	}
+	return c, nil
 }
 
 // payloadResource is p's payload, answered with status.

@@ -22,21 +22,32 @@ import (
 // (docs/ARCHITECTURE.md, Rendering).
 
 // once runs fill the first time it is asked, and answers its error to
-// every later asker. The render runs without the first asker's
+// every later asker; but a render that timed out (the machine was busy) is
+// tried again by the next. The render runs without the first asker's
 // cancellation: a visitor who leaves does not spoil the page for the next.
 type once struct {
-	o    sync.Once
+	mu   sync.Mutex
 	fill func(ctx context.Context) error
 	err  error
 	done atomic.Bool
 }
 
 func (l *once) do(ctx context.Context) error {
-	l.o.Do(func() {
-		l.err = l.fill(context.WithoutCancel(ctx))
-		l.done.Store(true)
-	})
-	return l.err
+	if l.done.Load() {
+		return l.err
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.done.Load() {
+		return l.err
+	}
+	err := l.fill(context.WithoutCancel(ctx))
+	if errors.Is(err, render.ErrTimeout) {
+		return err
+	}
+	l.err = err
+	l.done.Store(true)
+	return err
 }
 
 // lazyPage is a page with its document and payload, each made on first
@@ -202,11 +213,24 @@ func (s *Build) ContactAnswer(ctx context.Context, lang string, status int) (*re
 	return la.answers[status], true, nil
 }
 
-// Prerender renders every page not rendered yet, runtimes-many at once. A
-// page that fails does not stop the others: the error names each that
-// failed, and the page answers its request with it.
-func (s *Build) Prerender(ctx context.Context) error {
-	jobs := []func() error{func() error { return s.filesOnce.do(ctx) }}
+// KeepAssets serves, beside the build's own client files, those of the
+// build before it (not of any earlier one) that it lacks: a page of the
+// build before still finds its chunks until it reloads (-dev), and never
+// mixes in the new build's.
+func (s *Build) KeepAssets(before *Build) {
+	for name := range before.Bundle.Client {
+		if _, ok := s.assets[name]; !ok {
+			s.assets[name] = before.assets[name]
+		}
+	}
+}
+
+// Prerender renders every page not rendered yet, workers at once (0: as
+// many as the engine has runtimes), until ctx ends. A page that fails does
+// not stop the others: the error names each that failed, and the page
+// answers its requests with it.
+func (s *Build) Prerender(ctx context.Context, workers int) error {
+	jobs := []func() error{func() error { return s.filesOnce.do(ctx) }, func() error { return s.feedsOnce.do(ctx) }}
 	for _, a := range s.assets {
 		jobs = append(jobs, func() error { a.resource(); return nil })
 	}
@@ -217,6 +241,9 @@ func (s *Build) Prerender(ctx context.Context) error {
 		}
 		seen[lp] = true
 		jobs = append(jobs, func() error {
+			if ctx.Err() != nil {
+				return nil // stopped: the page renders on its request
+			}
 			if err := lp.data.do(ctx); err != nil {
 				return err
 			}
@@ -234,7 +261,10 @@ func (s *Build) Prerender(ctx context.Context) error {
 			jobs = append(jobs, func() error { return la.do(ctx) })
 		}
 	}
-	return parallel(s.Engine.Size(), jobs)
+	if workers <= 0 {
+		workers = s.Engine.Size()
+	}
+	return parallel(workers, jobs)
 }
 
 // Rendered counts the documents rendered so far and those planned.

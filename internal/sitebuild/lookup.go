@@ -29,6 +29,9 @@ func (s *Build) Asset(name string) (*render.Resource, bool) {
 // Feed returns the Atom feed at path (FeedPath), when its language has
 // posts.
 func (s *Build) Feed(path string) (*render.Resource, bool) {
+	if s.feedsOnce.do(context.Background()) != nil {
+		return nil, false
+	}
 	r, ok := s.feeds[path]
 	return r, ok
 }

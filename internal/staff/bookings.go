@@ -27,14 +27,20 @@ type Booking struct {
 	Lang      string
 	Created   time.Time
 	Cancelled time.Time // zero while it stands
+	// CancelReason is why the visitor cancelled, in their words; "".
+	CancelReason string
+	BookedBy     string    // the staff member who booked it for a caller; "" when the visitor did
+	NoShow       time.Time // when staff marked that the visitor did not come; zero otherwise
 }
 
-// Status says where b stands at now: "cancelled", "past", "ongoing" or
-// "upcoming".
+// Status says where b stands at now: "cancelled", "noShow" (past, and the
+// visitor did not come), "past", "ongoing" or "upcoming".
 func (b Booking) Status(now time.Time) string {
 	switch {
 	case !b.Cancelled.IsZero():
 		return "cancelled"
+	case !b.NoShow.IsZero():
+		return "noShow"
 	case !now.Before(b.End):
 		return "past"
 	case !now.Before(b.Start):
@@ -59,16 +65,19 @@ type Day struct {
 	Bookings []Booking
 }
 
-const staffBookingColumns = `id, service, start_at, end_at, name, email, company, topic, phone, meeting_url, time_zone, lang, created_at, cancelled_at`
+const staffBookingColumns = `id, service, start_at, end_at, name, email, company, topic, phone, meeting_url, time_zone, lang, created_at, cancelled_at,
+	booked_by, no_show_at, cancel_reason`
 
 func scanBooking(row store.Scanner) (Booking, error) {
 	var b Booking
 	var start, end, created int64
-	var cancelled sql.NullInt64
-	if err := row.Scan(&b.ID, &b.Service, &start, &end, &b.Name, &b.Email, &b.Company, &b.Topic, &b.Phone, &b.Meeting, &b.TimeZone, &b.Lang, &created, &cancelled); err != nil {
+	var cancelled, noShow sql.NullInt64
+	if err := row.Scan(&b.ID, &b.Service, &start, &end, &b.Name, &b.Email, &b.Company, &b.Topic, &b.Phone, &b.Meeting, &b.TimeZone, &b.Lang, &created, &cancelled,
+		&b.BookedBy, &noShow, &b.CancelReason); err != nil {
 		return Booking{}, err
 	}
 	b.Start, b.End, b.Created, b.Cancelled = store.FromMillis(start), store.FromMillis(end), store.FromMillis(created), store.FromMillis(cancelled.Int64)
+	b.NoShow = store.FromMillis(noShow.Int64)
 	return b, nil
 }
 

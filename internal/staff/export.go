@@ -177,7 +177,7 @@ func (w *Workspace) ExportBookings(ctx context.Context, out io.Writer, r DateRan
 	t := w.exportTexts(lang)
 	statuses := map[string]string{
 		"upcoming": t("bookings.status.upcoming"), "ongoing": t("bookings.status.ongoing"),
-		"past": t("bookings.status.past"), "cancelled": t("bookings.status.cancelled"),
+		"past": t("bookings.status.past"), "cancelled": t("bookings.status.cancelled"), "noShow": t("bookings.status.noShow"),
 	}
 	now := w.cfg.Now()
 	columns := []string{"export.columns.number", "export.columns.service", "export.columns.start", "export.columns.end",

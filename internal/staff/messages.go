@@ -36,6 +36,7 @@ type Message struct {
 	Handled    time.Time // zero while new
 	Spam       bool
 	SpamReason string
+	Read       time.Time // zero while no member has opened it
 }
 
 // Folder is where m is filed.
@@ -64,17 +65,25 @@ type MessagePage struct {
 	Next     string
 }
 
-const messageColumns = `ref, created_at, name, email, message, service, lang, handled_at, spam, spam_reason`
+const messageColumns = `ref, created_at, name, email, message, service, lang, handled_at, spam, spam_reason, read_at`
 
 func scanMessage(row store.Scanner) (Message, error) {
 	var m Message
+	err := scanMessageInto(row, &m)
+	return m, err
+}
+
+// scanMessageInto reads messageColumns into m, then the columns after
+// them into more.
+func scanMessageInto(row store.Scanner, m *Message, more ...any) error {
 	var created int64
-	var handled sql.NullInt64
-	if err := row.Scan(&m.Ref, &created, &m.Name, &m.Email, &m.Text, &m.Service, &m.Lang, &handled, &m.Spam, &m.SpamReason); err != nil {
-		return Message{}, err
+	var handled, read sql.NullInt64
+	dst := append([]any{&m.Ref, &created, &m.Name, &m.Email, &m.Text, &m.Service, &m.Lang, &handled, &m.Spam, &m.SpamReason, &read}, more...)
+	if err := row.Scan(dst...); err != nil {
+		return err
 	}
-	m.Received, m.Handled = store.FromMillis(created), store.FromMillis(handled.Int64)
-	return m, nil
+	m.Received, m.Handled, m.Read = store.FromMillis(created), store.FromMillis(handled.Int64), store.FromMillis(read.Int64)
+	return nil
 }
 
 // likePattern returns a LIKE pattern finding s anywhere, with LIKE's own
@@ -129,13 +138,10 @@ func (w *Workspace) Messages(ctx context.Context, q MessageQuery) (MessagePage, 
 	var ids []int64
 	err := store.QueryEach(ctx, w.store, func(row store.Scanner) error {
 		var m Message
-		var created int64
-		var handled sql.NullInt64
 		var id int64
-		if err := row.Scan(&m.Ref, &created, &m.Name, &m.Email, &m.Text, &m.Service, &m.Lang, &handled, &m.Spam, &m.SpamReason, &id); err != nil {
+		if err := scanMessageInto(row, &m, &id); err != nil {
 			return err
 		}
-		m.Received, m.Handled = store.FromMillis(created), store.FromMillis(handled.Int64)
 		page.Messages = append(page.Messages, m)
 		ids = append(ids, id)
 		return nil
@@ -163,7 +169,12 @@ func parseCursor(s string) (created, id int64, ok bool) {
 	return created, id, err1 == nil && err2 == nil
 }
 
-// FolderCounts returns how many messages each folder holds.
+// Unread is the count of FolderCounts of the new messages no member has
+// opened yet.
+const Unread = "unread"
+
+// FolderCounts returns how many messages each folder holds, and how many
+// new ones are unread (Unread).
 func (w *Workspace) FolderCounts(ctx context.Context) (map[string]int, error) {
 	counts := map[string]int{FolderNew: 0, FolderHandled: 0, FolderSpam: 0}
 	err := store.QueryEach(ctx, w.store, func(row store.Scanner) error {
@@ -180,6 +191,11 @@ FROM messages GROUP BY 1`, true)
 	if err != nil {
 		return nil, fmt.Errorf("staff: count messages: %w", err)
 	}
+	var unread int
+	if err := w.store.QueryRowContext(ctx, `SELECT count(*) FROM messages WHERE spam = ? AND handled_at IS NULL AND read_at IS NULL`, false).Scan(&unread); err != nil {
+		return nil, fmt.Errorf("staff: count unread messages: %w", err)
+	}
+	counts[Unread] = unread
 	return counts, nil
 }
 
@@ -222,6 +238,23 @@ func (w *Workspace) SetHandled(ctx context.Context, ref string, handled bool, ac
 		return record(ctx, tx, now, actor, action, ref, "")
 	})
 	return m, err
+}
+
+// MarkRead notes that a member opened the message of ref (read), or marks
+// it unread again for the team.
+func (w *Workspace) MarkRead(ctx context.Context, ref string, read bool) (Message, error) {
+	var at any
+	if read {
+		at = store.Millis(w.cfg.Now())
+	}
+	query := `UPDATE messages SET read_at = ? WHERE ref = ?`
+	if read {
+		query += ` AND read_at IS NULL`
+	}
+	if _, err := w.store.ExecContext(ctx, query, at, ref); err != nil {
+		return Message{}, fmt.Errorf("staff: mark a message read: %w", err)
+	}
+	return w.Message(ctx, ref)
 }
 
 // SpamByStaff is the spam reason of a message a staff member filed as

@@ -18,6 +18,7 @@ type Person struct {
 	Messages []PersonMessage `json:"messages"`
 	Bookings []PersonBooking `json:"bookings"`
 	Mail     []PersonMail    `json:"mail"`
+	Notes    []PersonNote    `json:"notes"`
 }
 
 // Empty reports whether nothing is stored about the person.
@@ -50,6 +51,17 @@ type PersonBooking struct {
 	Lang      string     `json:"language"`
 	Created   time.Time  `json:"booked"`
 	Cancelled *time.Time `json:"cancelled,omitempty"`
+	// CancelReason is why they cancelled, as they wrote it.
+	CancelReason string `json:"cancelReason,omitempty"`
+}
+
+// PersonNote is a note of the team on one of the person's messages or
+// bookings.
+type PersonNote struct {
+	About   string    `json:"about"`     // "message" or "booking"
+	Ref     string    `json:"reference"` // the message's reference, the booking's number
+	Text    string    `json:"text"`
+	Written time.Time `json:"written"`
 }
 
 // PersonMail is a mail to the person, or about them to the consultancy.
@@ -103,7 +115,7 @@ func (w *Workspace) recordedPerson(ctx context.Context, email, actor, action str
 	if err != nil {
 		return Person{}, err
 	}
-	detail := fmt.Sprintf("messages: %d, bookings: %d, mail: %d", len(p.Messages), len(p.Bookings), len(p.Mail))
+	detail := fmt.Sprintf("messages: %d, bookings: %d, mail: %d, notes: %d", len(p.Messages), len(p.Bookings), len(p.Mail), len(p.Notes))
 	return p, w.Record(ctx, actor, action, "", detail)
 }
 
@@ -112,7 +124,7 @@ func (w *Workspace) person(ctx context.Context, email string) (Person, error) {
 	if !ok {
 		return Person{}, ErrInvalidEmail
 	}
-	p := Person{Email: key, Messages: []PersonMessage{}, Bookings: []PersonBooking{}, Mail: []PersonMail{}}
+	p := Person{Email: key, Messages: []PersonMessage{}, Bookings: []PersonBooking{}, Mail: []PersonMail{}, Notes: []PersonNote{}}
 	messages, err := store.QueryAll(ctx, w.store, scanMessage, `SELECT `+messageColumns+` FROM messages WHERE email_key = ? ORDER BY created_at, id`, key)
 	if err != nil {
 		return Person{}, fmt.Errorf("staff: find messages: %w", err)
@@ -127,7 +139,8 @@ func (w *Workspace) person(ctx context.Context, email string) (Person, error) {
 	}
 	for _, b := range bookings {
 		pb := PersonBooking{ID: b.ID, Service: b.Service, Start: b.Start, End: b.End, Name: b.Name, Email: b.Email,
-			Phone: b.Phone, Company: b.Company, Topic: b.Topic, TimeZone: b.TimeZone, Lang: b.Lang, Created: b.Created}
+			Phone: b.Phone, Company: b.Company, Topic: b.Topic, TimeZone: b.TimeZone, Lang: b.Lang, Created: b.Created,
+			CancelReason: b.CancelReason}
 		if !b.Cancelled.IsZero() {
 			c := b.Cancelled
 			pb.Cancelled = &c
@@ -163,7 +176,32 @@ WHERE `+mailAbout+` ORDER BY created_at, id`, mailAboutArgs(key)...)
 		}
 		p.Mail[i].Attachments = names
 	}
+	if p.Notes, err = personNotes(ctx, w.store, key); err != nil {
+		return Person{}, err
+	}
 	return p, nil
+}
+
+// personNotes returns the team's notes on the messages and bookings of the
+// address whose key is key, oldest first.
+func personNotes(ctx context.Context, q store.Querier, key string) ([]PersonNote, error) {
+	notes, err := store.QueryAll(ctx, q, func(row store.Scanner) (PersonNote, error) {
+		var n PersonNote
+		var written int64
+		err := row.Scan(&n.About, &n.Ref, &n.Text, &written)
+		n.Written = store.FromMillis(written)
+		return n, err
+	}, `SELECT subject, ref, body, created_at FROM staff_notes
+WHERE (subject = ? AND ref IN (SELECT ref FROM messages WHERE email_key = ?))
+   OR (subject = ? AND ref IN (SELECT CAST(id AS TEXT) FROM bookings WHERE email_key = ?))
+ORDER BY created_at, id`, NoteOnMessage, key, NoteOnBooking, key)
+	if err != nil {
+		return nil, fmt.Errorf("staff: find notes: %w", err)
+	}
+	if notes == nil {
+		notes = []PersonNote{}
+	}
+	return notes, nil
 }
 
 func attachmentNames(ctx context.Context, q store.Querier, outboxID int64) ([]string, error) {
@@ -214,12 +252,16 @@ func (w *Workspace) ErasePerson(ctx context.Context, email, actor string) (Erase
 		if e.Mail, err = clearMail(ctx, tx, mailAbout, mailAboutArgs(key), "erased"); err != nil {
 			return err
 		}
+		// The team's notes on them may name the person too.
+		if err := forgetNotesAbout(ctx, tx, `email_key = ?`, []any{key}, `email_key = ?`, []any{key}); err != nil {
+			return err
+		}
 		res, err := tx.ExecContext(ctx, `DELETE FROM messages WHERE email_key = ?`, key)
 		if err != nil {
 			return fmt.Errorf("staff: erase messages: %w", err)
 		}
 		e.Messages = affected(res)
-		if res, err = tx.ExecContext(ctx, `UPDATE bookings SET name = '', email = '', email_key = '', company = '', topic = '', phone = '',
+		if res, err = tx.ExecContext(ctx, `UPDATE bookings SET name = '', email = '', email_key = '', company = '', topic = '', phone = '', cancel_reason = '',
 	reminder_ref = NULL WHERE email_key = ?`, key); err != nil {
 			return fmt.Errorf("staff: erase bookings: %w", err)
 		}

@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/northbeam/site/internal/store"
 	"github.com/northbeam/site/internal/store/storetest"
 )
 
@@ -22,7 +23,12 @@ func TestPrivacyFindsEverySpelling(t *testing.T) {
 			addMessage(t, st, monday.Add(-time.Hour), "Éric Lévêque", "éric@example.com", "Bonjour", false)
 			addMessage(t, st, monday.Add(-2*time.Hour), "Éric Lévêque", "ÉRIC@example.com", "Encore", false)
 			addMessage(t, st, monday.Add(-3*time.Hour), "Éric Lévêque", "e\u0301ric@example.com", "Et encore", true)
-			addBooking(t, st, monday.Add(72*time.Hour), "Éric Lévêque", "E\u0301RIC@EXAMPLE.COM", "Conseil")
+			booked := addBooking(t, st, monday.Add(72*time.Hour), "Éric Lévêque", "E\u0301RIC@EXAMPLE.COM", "Conseil")
+			// Éric cancelled, and said why: his words are his data too.
+			if _, err := st.ExecContext(ctx, `UPDATE bookings SET cancelled_at = ?, cancel_reason = ? WHERE id = ?`,
+				store.Millis(monday), "Lévêque s’est trompé de date", booked); err != nil {
+				t.Fatal(err)
+			}
 			keep := addMessage(t, st, monday.Add(-time.Hour), "Eric Plain", "eric@example.com", "Hello", false)
 
 			for _, typed := range []string{"JÖRG@ÄXAMPLE.de", "jörg@äxample.de", "jo\u0308rg@xn--xample-9ta.de"} {
@@ -41,6 +47,8 @@ func TestPrivacyFindsEverySpelling(t *testing.T) {
 			p, err := w.FindPerson(ctx, "éric@example.com", "ada@northbeam.test")
 			if err != nil || len(p.Messages) != 3 || len(p.Bookings) != 1 || len(p.Mail) != 4 {
 				t.Errorf("Éric: found %d messages, %d bookings, %d mails, want 3, 1, 4 (%v)", len(p.Messages), len(p.Bookings), len(p.Mail), err)
+			} else if p.Bookings[0].CancelReason != "Lévêque s’est trompé de date" {
+				t.Errorf("Éric's booking in the export: cancel reason %q", p.Bookings[0].CancelReason)
 			}
 			erased, err = w.ErasePerson(ctx, "éric@example.com", "ada@northbeam.test")
 			if err != nil || erased != (Erased{Messages: 3, Bookings: 1, Mail: 4}) {

@@ -81,6 +81,10 @@ func (w *Workspace) retain(ctx context.Context, now time.Time) (RetentionReport,
 	r := RetentionReport{Ran: true}
 	err := w.store.InTx(ctx, func(tx *store.Tx) error {
 		r = RetentionReport{Ran: true}
+		if err := forgetNotesAbout(ctx, tx, `(spam = ? AND created_at < ?) OR created_at < ?`, []any{true, spamCutoff, cutoff},
+			`(end_at < ? OR cancelled_at < ?) AND (name <> '' OR email <> '' OR company <> '' OR topic <> '' OR phone <> '')`, []any{cutoff, cutoff}); err != nil {
+			return err
+		}
 		res, err := tx.ExecContext(ctx, `DELETE FROM messages WHERE spam = ? AND created_at < ?`, true, spamCutoff)
 		if err != nil {
 			return fmt.Errorf("staff: delete old spam: %w", err)
@@ -91,7 +95,7 @@ func (w *Workspace) retain(ctx context.Context, now time.Time) (RetentionReport,
 		}
 		r.Messages = affected(res)
 		if res, err = tx.ExecContext(ctx, `
-UPDATE bookings SET name = '', email = '', email_key = '', company = '', topic = '', phone = ''
+UPDATE bookings SET name = '', email = '', email_key = '', company = '', topic = '', phone = '', cancel_reason = ''
 WHERE (end_at < ? OR cancelled_at < ?) AND (name <> '' OR email <> '' OR company <> '' OR topic <> '' OR phone <> '')`, cutoff, cutoff); err != nil {
 			return fmt.Errorf("staff: anonymise old bookings: %w", err)
 		}

@@ -40,7 +40,8 @@ func (w *Workspace) signInMail(to, lang, token string) (mail.Message, error) {
 // RequestSignInLink mails a one-time sign-in link, valid for
 // SignInLinkLifetime, to email if it belongs to a member, through the
 // outbox in the same transaction as the link. For any other well-formed
-// address it does nothing, and answers the same: nil.
+// address it does nothing, and answers the same: nil. It takes longer for
+// a member: a request from outside goes through [Workspace.QueueSignInLink].
 func (w *Workspace) RequestSignInLink(ctx context.Context, email string) error {
 	email, ok := NormalizeEmail(email)
 	if !ok {

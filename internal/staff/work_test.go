@@ -5,8 +5,10 @@ import (
 	"context"
 	"encoding/csv"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -364,9 +366,19 @@ SELECT id, 'invite.ics', 'text/calendar', ? FROM outbox WHERE to_addr = ?`, []by
 				t.Fatal(err)
 			}
 
+			if _, err := w.AddNote(ctx, NoteOnBooking, strconv.FormatInt(id, 10), "Erika prefers mornings", "ada@northbeam.test"); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := w.AddNote(ctx, NoteOnMessage, keep, "Karl's own note", "ada@northbeam.test"); err != nil {
+				t.Fatal(err)
+			}
+
 			p, err := w.FindPerson(ctx, address, "ada@northbeam.test")
 			if err != nil {
 				t.Fatal(err)
+			}
+			if len(p.Notes) != 1 || p.Notes[0].Text != "Erika prefers mornings" || p.Notes[0].About != NoteOnBooking {
+				t.Errorf("the notes on the person's data: %+v", p.Notes)
 			}
 			if len(p.Messages) != 2 || len(p.Bookings) != 1 || len(p.Mail) != 2 || len(p.Mail[0].Attachments)+len(p.Mail[1].Attachments) != 1 {
 				t.Errorf("found %d messages, %d bookings, %d mails: %+v", len(p.Messages), len(p.Bookings), len(p.Mail), p.Mail)
@@ -376,7 +388,7 @@ SELECT id, 'invite.ics', 'text/calendar', ? FROM outbox WHERE to_addr = ?`, []by
 			if err != nil {
 				t.Fatal(err)
 			}
-			for _, field := range []string{"Erika Mustermann", address, "Acme", "Topic with", "+971501234567"} {
+			for _, field := range []string{"Erika Mustermann", address, "Acme", "Topic with", "+971501234567", "prefers mornings"} {
 				if !strings.Contains(string(download), field) {
 					t.Errorf("the download leaves out %q", field)
 				}
@@ -402,7 +414,10 @@ SELECT id, 'invite.ics', 'text/calendar', ? FROM outbox WHERE to_addr = ?`, []by
 				t.Errorf("another person's mail was erased")
 			}
 
-			assertForgotten(t, st, dbPath, strings.ToLower(address), "Erika", "Mustermann", "+971501234567")
+			if notes, err := w.Notes(ctx, NoteOnMessage, keep); err != nil || len(notes) != 1 {
+				t.Errorf("another person's note: %+v %v", notes, err)
+			}
+			assertForgotten(t, st, dbPath, strings.ToLower(address), "Erika", "Mustermann", "+971501234567", "prefers mornings")
 		})
 	}
 }
@@ -471,4 +486,36 @@ func assertForgotten(t *testing.T, st *store.Store, dbPath string, needles ...st
 			}
 		}
 	}
+}
+
+// The retention job forgets the team's notes with what they were about: a
+// note on a message it deletes, and on a booking it empties, goes, and
+// its text leaves the audit log; a note on a newer message stays.
+func TestRetentionForgetsNotes(t *testing.T) {
+	storetest.Run(t, func(t *testing.T, st *store.Store) {
+		ctx := context.Background()
+		start := time.Date(2026, 1, 10, 9, 0, 0, 0, time.UTC)
+		w, clk := newWorkspace(t, st, start)
+		oldMsg := addMessage(t, st, start, "Old Olga", "olga@example.com", "An old enquiry", false)
+		oldBooking := addBooking(t, st, start.Add(48*time.Hour), "Old Otto", "otto@example.com", "Old topic")
+		for subject, ref := range map[string]string{NoteOnMessage: oldMsg, NoteOnBooking: fmt.Sprint(oldBooking)} {
+			if _, err := w.AddNote(ctx, subject, ref, "Olga's mobile: +49 170 1234567", "ada@northbeam.test"); err != nil {
+				t.Fatal(err)
+			}
+		}
+		clk.Advance(13 * 30 * 24 * time.Hour)
+		newMsg := addMessage(t, st, clk.Now().Add(-time.Hour), "New Nina", "nina@example.com", "A new enquiry", false)
+		if _, err := w.AddNote(ctx, NoteOnMessage, newMsg, "Nina: call back on Monday", "ada@northbeam.test"); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := w.RunRetention(ctx); err != nil {
+			t.Fatal(err)
+		}
+		if n := count(t, st, `SELECT count(*) FROM staff_notes WHERE body LIKE '%Olga%'`) + count(t, st, `SELECT count(*) FROM staff_audit WHERE detail LIKE '%Olga%'`); n != 0 {
+			t.Errorf("%d notes on what the retention removed are left", n)
+		}
+		if notes, err := w.Notes(ctx, NoteOnMessage, newMsg); err != nil || len(notes) != 1 {
+			t.Errorf("the newer message's notes: %+v %v", notes, err)
+		}
+	})
 }

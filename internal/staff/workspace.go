@@ -58,7 +58,8 @@ type Config struct {
 	// Queued, when set, is called after a commit that queued mail, e.g.
 	// the mail worker's Wake.
 	Queued func()
-	// Logger receives the retention job's lines; default slog.Default().
+	// Logger receives the retention job's lines and the failures of queued
+	// link requests; default slog.Default().
 	Logger *slog.Logger
 }
 
@@ -79,6 +80,7 @@ type Workspace struct {
 	rpID     string
 	langs    site.Languages                // the workspace's, those of content/site.json
 	signIn   map[string]*template.Template // the sign-in link's mail, by language
+	links    linkQueue                     // requests for a sign-in link, see QueueSignInLink
 }
 
 // signInTemplate is the mail carrying a sign-in link, in each language.

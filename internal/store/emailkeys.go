@@ -6,6 +6,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"regexp"
 	"strings"
 
 	"github.com/northbeam/site/internal/mailaddr"
@@ -90,9 +91,22 @@ func fillEmailKeys(ctx context.Context, tx *Tx) error {
 		var m mailRow
 		err := row.Scan(&m.id, &m.ref, &m.kind, &m.to, &m.reply, &m.text, &m.subject, &m.created)
 		return m, err
-	}, `SELECT id, ref, kind, to_addr, reply_to, text_body, subject, created_at FROM outbox`)
+	}, `SELECT id, ref, kind, to_addr, reply_to,
+	CASE WHEN kind LIKE 'contact.%' THEN text_body ELSE '' END, subject, created_at FROM outbox`)
 	if err != nil {
 		return fmt.Errorf("store: read outbox for keys: %w", err)
+	}
+	byRef, byKey := map[string]keyedRow{}, map[string][]keyedRow{}
+	for _, m := range messages {
+		byRef[m.ref] = m
+		byKey[m.key] = append(byKey[m.key], m)
+	}
+	reminders, bookingsByKey := map[string]int64{}, map[string][]keyedRow{}
+	for _, b := range bookings {
+		if b.reminder != "" {
+			reminders[b.reminder] = b.id
+		}
+		bookingsByKey[b.key] = append(bookingsByKey[b.key], b)
 	}
 	for _, m := range mails {
 		toKey, replyKey := mailaddr.KeyOf(m.to), mailaddr.KeyOf(m.reply)
@@ -100,11 +114,13 @@ func fillEmailKeys(ctx context.Context, tx *Tx) error {
 		var bookingID any
 		switch {
 		case strings.HasPrefix(m.kind, "contact."):
-			if r, ok := aboutMessage(messages, toKey, replyKey, m.text+m.subject, m.created); ok {
+			if r, ok := aboutMessage(byRef, candidates(byKey, toKey, replyKey), m.text+m.subject, m.created); ok {
 				messageRef = r
 			}
 		case strings.HasPrefix(m.kind, "booking."):
-			if id, ok, err := aboutBooking(ctx, tx, bookings, m.id, m.ref, toKey, replyKey); err != nil {
+			if id, ok := reminders[m.ref]; ok {
+				bookingID = id
+			} else if id, ok, err := aboutBooking(ctx, tx, candidates(bookingsByKey, toKey, replyKey), m.id); err != nil {
 				return err
 			} else if ok {
 				bookingID = id
@@ -117,6 +133,21 @@ func fillEmailKeys(ctx context.Context, tx *Tx) error {
 	}
 	return nil
 }
+
+// candidates are the rows of the mail's addresses, by their keys.
+func candidates(byKey map[string][]keyedRow, toKey, replyKey string) []keyedRow {
+	var out []keyedRow
+	if toKey != "" {
+		out = append(out, byKey[toKey]...)
+	}
+	if replyKey != "" && replyKey != toKey {
+		out = append(out, byKey[replyKey]...)
+	}
+	return out
+}
+
+// uuidPattern finds the references (UUIDs) a mail's text names.
+var uuidPattern = regexp.MustCompile(`[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}`)
 
 // keyRows reads (id, address, ref, reminder, created) with query, writes
 // each address's key with update, and returns the rows.
@@ -139,17 +170,16 @@ func keyRows(ctx context.Context, tx *Tx, query, update string) ([]keyedRow, err
 }
 
 // aboutMessage finds the contact message a contact mail is about: the one
-// whose reference the mail names, else the message of the same address
-// received nearest to the mail, within ten minutes.
-func aboutMessage(messages []keyedRow, toKey, replyKey, text string, created int64) (string, bool) {
+// whose reference the mail names, else the message of one of its
+// addresses (mine) received nearest to the mail, within ten minutes.
+func aboutMessage(byRef map[string]keyedRow, mine []keyedRow, text string, created int64) (string, bool) {
+	for _, ref := range uuidPattern.FindAllString(text, -1) {
+		if _, ok := byRef[ref]; ok {
+			return ref, true
+		}
+	}
 	best, bestGap := "", int64(10*60*1000)
-	for _, m := range messages {
-		if m.ref != "" && strings.Contains(text, m.ref) {
-			return m.ref, true
-		}
-		if m.key == "" || (m.key != toKey && m.key != replyKey) {
-			continue
-		}
+	for _, m := range mine {
 		if gap := max(created-m.created, m.created-created); gap <= bestGap {
 			best, bestGap = m.ref, gap
 		}
@@ -157,27 +187,21 @@ func aboutMessage(messages []keyedRow, toKey, replyKey, text string, created int
 	return best, best != ""
 }
 
-// aboutBooking finds the booking a booking mail is about: the one whose
-// reminder it is, else whose UID its invite carries, else the only
-// booking of the address.
-func aboutBooking(ctx context.Context, tx *Tx, bookings []keyedRow, id int64, ref, toKey, replyKey string) (int64, bool, error) {
-	var candidates []keyedRow
-	for _, b := range bookings {
-		if b.reminder == ref {
-			return b.id, true, nil
-		}
-		if b.key != "" && (b.key == toKey || b.key == replyKey) {
-			candidates = append(candidates, b)
-		}
+// aboutBooking finds the booking a booking mail is about among the
+// bookings of its addresses (mine): the only one, else the one whose UID
+// the mail's invite carries.
+func aboutBooking(ctx context.Context, tx *Tx, mine []keyedRow, id int64) (int64, bool, error) {
+	if len(mine) == 1 {
+		return mine[0].id, true, nil
 	}
-	if len(candidates) == 1 {
-		return candidates[0].id, true, nil
+	if len(mine) == 0 {
+		return 0, false, nil
 	}
 	files, err := QueryAll(ctx, tx, Column[[]byte], `SELECT data FROM outbox_attachments WHERE outbox_id = ?`, id)
 	if err != nil {
 		return 0, false, fmt.Errorf("store: read invites for keys: %w", err)
 	}
-	for _, b := range candidates {
+	for _, b := range mine {
 		for _, f := range files {
 			if bytes.Contains(f, []byte(b.ref)) {
 				return b.id, true, nil

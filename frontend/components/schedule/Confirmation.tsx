@@ -15,6 +15,8 @@ export interface ConfirmationProps {
   email?: string;
   /** moved says that the booking was moved to this time, rather than made. */
   moved?: boolean;
+  /** previous is a moved booking's start before the move, shown as what it was. */
+  previous?: string;
 }
 
 /**
@@ -23,7 +25,7 @@ export interface ConfirmationProps {
  * what happens next. Its heading is the page's main heading, and takes the
  * focus.
  */
-export function Confirmation({ booking, email, catalog, moved = false }: ConfirmationProps) {
+export function Confirmation({ booking, email, catalog, moved = false, previous }: ConfirmationProps) {
   const { t } = useTranslation();
   const to = useLocalPath();
   const heading = useRef<HTMLHeadingElement>(null);
@@ -45,6 +47,9 @@ export function Confirmation({ booking, email, catalog, moved = false }: Confirm
         <ServiceFact service={service} />
         <TimeFact label={t("schedule.confirmed.yourTime")} start={booking.start} timeZone={booking.timeZone} catalog={catalog} />
         <TimeFact label={t("schedule.confirmed.ourTime")} start={booking.start} timeZone={hostZone} catalog={catalog} />
+        {previous ? (
+          <TimeFact label={t("booking.reschedule.previous")} start={previous} timeZone={booking.timeZone} catalog={catalog} className="fact-previous" />
+        ) : null}
         {booking.meeting ? <MeetingFact meeting={booking.meeting} /> : null}
       </dl>
       <div className="actions">

@@ -46,10 +46,22 @@ export function MeetingFact({ meeting }: { meeting: Meeting }) {
  * zone's name ("New York (Eastern Time)"), once the catalog of zones has
  * loaded.
  */
-export function TimeFact({ label, start, timeZone, catalog }: { label: string; start: string; timeZone: string; catalog: ZoneCatalog | null }) {
+export function TimeFact({
+  label,
+  start,
+  timeZone,
+  catalog,
+  className,
+}: {
+  label: string;
+  start: string;
+  timeZone: string;
+  catalog: ZoneCatalog | null;
+  className?: string;
+}) {
   const lang = useLang();
   return (
-    <Fact term={label}>
+    <Fact term={label} className={className}>
       {formatDateTime(lang, start, timeZone)}
       <span className="zone-name">{catalog ? catalog.zone(timeZone).label : "\u00a0"}</span>
     </Fact>
@@ -57,9 +69,9 @@ export function TimeFact({ label, start, timeZone, catalog }: { label: string; s
 }
 
 /** Fact is a row of a booking's facts: a term and what it says. */
-function Fact({ term, children }: { term: string; children: ReactNode }) {
+function Fact({ term, children, className }: { term: string; children: ReactNode; className?: string }) {
   return (
-    <div>
+    <div className={className}>
       <dt>{term}</dt>
       <dd>{children}</dd>
     </div>

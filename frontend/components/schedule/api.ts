@@ -190,11 +190,11 @@ export async function fetchCancellation(token: string, lang: Lang): Promise<Canc
   }
 }
 
-/** postCancellation cancels the booking; cancelling twice is harmless. */
-export async function postCancellation(token: string, lang: Lang): Promise<CancellationResult> {
+/** postCancellation cancels the booking, with why if the visitor said; cancelling twice is harmless. */
+export async function postCancellation(token: string, lang: Lang, reason = ""): Promise<CancellationResult> {
   try {
     return await cancellation(
-      await fetch("/api/bookings/cancel", { method: "POST", headers: jsonHeaders, body: JSON.stringify({ token, lang }) }),
+      await fetch("/api/bookings/cancel", { method: "POST", headers: jsonHeaders, body: JSON.stringify({ token, lang, reason }) }),
     );
   } catch {
     return { kind: "failed" };

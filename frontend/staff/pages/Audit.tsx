@@ -25,6 +25,11 @@ const actions: Record<string, Key> = {
   "not-spam": "audit.actions.notSpam",
   "marked-spam": "audit.actions.markedSpam",
   "booking-cancellation": "audit.actions.bookingCancellation",
+  "booking-move": "audit.actions.bookingMove",
+  "booking-by-staff": "audit.actions.bookingByStaff",
+  "no-show": "audit.actions.noShow",
+  "no-show-undone": "audit.actions.noShowUndone",
+  note: "audit.actions.note",
   "mail-retry": "audit.actions.mailRetry",
   export: "audit.actions.export",
   "privacy-search": "audit.actions.privacySearch",
@@ -32,6 +37,9 @@ const actions: Record<string, Key> = {
   erasure: "audit.actions.erasure",
   retention: "audit.actions.retention",
 };
+
+/** actors names who acted when it was no member (internal/staff: ActorCommandLine, ActorRetention). */
+const actors: Record<string, Key> = { "command line": "audit.actors.commandLine", "retention job": "audit.actors.retention" };
 
 /** methods names how a sign-in was made. */
 const methods: Record<string, Key> = { passkey: "audit.methods.passkey", link: "audit.methods.link" };
@@ -89,7 +97,7 @@ export function Audit() {
                       <time dateTime={e.at}>{dateTime(lang, e.at, zone)}</time>
                     </td>
                     <td role="cell" data-label={t("audit.who")}>
-                      <Ltr>{e.actor}</Ltr>
+                      {actors[e.actor] ? t(actors[e.actor] as Key) : <Ltr>{e.actor}</Ltr>}
                     </td>
                     <td role="cell" data-label={t("audit.what")}>
                       {action ? t(action) : e.action}
@@ -130,11 +138,23 @@ function AuditDetail({ e }: { e: AuditEntry }) {
   if (method) detail = t(method);
   else if (rows) detail = t("audit.rows", { count: Number(rows[1]) });
   else if (sessions) detail = t("audit.sessions", { count: Number(sessions[1]) });
+  const [noteOn, noteRef] = e.action === "note" ? e.subject.split(" ") : [];
+  // One element: on a phone the cell is a grid of its label and its content (staff.css).
+  if (noteOn && noteRef) {
+    return (
+      <span>
+        {t(noteOn === "message" ? "audit.noteOnMessage" : "audit.noteOnBooking")} <Ltr>{noteRef}</Ltr>
+        {detail && ": "}
+        {detail && <bdi dir="auto">{detail}</bdi>}
+      </span>
+    );
+  }
+  // A reference and a detail the log writes itself (numbers, times, "from → to"): left to right.
   return (
-    <>
+    <span>
       {e.subject && <Ltr>{e.subject}</Ltr>}
       {e.subject && detail && " · "}
-      {detail && <bdi dir="auto">{detail}</bdi>}
-    </>
+      {detail && (method || rows || sessions ? detail : <Ltr>{detail}</Ltr>)}
+    </span>
   );
 }

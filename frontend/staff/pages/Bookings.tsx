@@ -6,12 +6,18 @@ import { useApi, useBoot, usePageTitle } from "../hooks";
 import { useT } from "../i18n";
 import { languageName, serviceKey } from "../labels";
 import type { Booking, BookingsResponse, View } from "../types";
+import { Notes } from "../notes";
 import { Button, FieldError, Loading, Ltr, Notice, Problem, Tabs } from "../ui";
+import { useZoneName } from "../zones";
+import { MoveForm, NoShow, Week } from "./Agenda";
 
-const views: View[] = ["upcoming", "past", "cancelled"];
+/** Tab is a view of the agenda: the lists, and the week. */
+type Tab = View | "week";
 
-function isView(v: string | null): v is View {
-  return v === "upcoming" || v === "past" || v === "cancelled";
+const tabs: Tab[] = ["upcoming", "week", "past", "cancelled"];
+
+function isTab(v: string | null): v is Tab {
+  return v === "upcoming" || v === "week" || v === "past" || v === "cancelled";
 }
 
 /** BookingLine is a booking in a list: its time, its service and who booked it. */
@@ -43,26 +49,35 @@ function BookingLine({ b, withDate }: { b: Booking; withDate: boolean }) {
 export function Bookings() {
   const t = useT();
   const { zone, lang } = useBoot();
+  const zoneName = useZoneName();
   usePageTitle("bookings.title");
   const [params] = useSearchParams();
   const viewParam = params.get("view");
-  const view: View = isView(viewParam) ? viewParam : "upcoming";
+  const tab: Tab = isTab(viewParam) ? viewParam : "upcoming";
+  // The week has a request of its own; the lists' answer brings the counts of the tabs.
+  const view: View = tab === "week" ? "upcoming" : tab;
   const { data, error, loading } = useApi<BookingsResponse>(`/staff/api/bookings?view=${view}`);
   return (
     <>
       <h1>{t("bookings.title")}</h1>
-      <Tabs label={t("bookings.viewsLabel")} tabs={views} current={view} href={(v) => `/staff/bookings?view=${v}`}>
+      <p className="ws-actions">
+        <Link className="ws-button" to="/staff/bookings/new">
+          {t("agenda.newTitle")}
+        </Link>
+      </p>
+      <Tabs label={t("bookings.viewsLabel")} tabs={tabs} current={tab} href={(v) => `/staff/bookings?view=${v}`}>
         {(v) => (
           <>
             {t(`bookings.views.${v}`)}
-            {data && <span className="ws-count">{data.counts[v]}</span>}
+            {data && v !== "week" && <span className="ws-count">{data.counts[v]}</span>}
           </>
         )}
       </Tabs>
-      <p className="ws-hint">{t("bookings.zone", { zone })}</p>
-      {loading && <Loading />}
-      {error && <Problem error={error} />}
-      {data?.days &&
+      <p className="ws-hint">{t("bookings.zone", { zone: zoneName(zone) })}</p>
+      {tab === "week" && <Week />}
+      {tab !== "week" && loading && <Loading />}
+      {tab !== "week" && error && <Problem error={error} />}
+      {tab !== "week" && data?.days &&
         (data.days.length === 0 ? (
           <p className="ws-empty">{t("bookings.emptyUpcoming")}</p>
         ) : (
@@ -77,7 +92,7 @@ export function Bookings() {
             </section>
           ))
         ))}
-      {data?.bookings &&
+      {tab !== "week" && data?.bookings &&
         (data.bookings.length === 0 ? (
           <p className="ws-empty">{t("bookings.empty")}</p>
         ) : (
@@ -94,7 +109,10 @@ export function Bookings() {
 export function BookingDetail() {
   const t = useT();
   const { lang, zone } = useBoot();
+  const zoneName = useZoneName();
   const { id = "" } = useParams();
+  const [params] = useSearchParams();
+  const booked = params.get("booked") === "1";
   usePageTitle("bookings.detailTitle");
   const { data, error, loading, set } = useApi<{ booking: Booking }>(`/staff/api/bookings/${encodeURIComponent(id)}`);
   const [reason, setReason] = useState("");
@@ -149,7 +167,9 @@ export function BookingDetail() {
             </dd>
             <dt>{t("bookings.theirTime")}</dt>
             <dd>
-              {dateTime(lang, b.start, b.timeZone)} (<Ltr>{b.timeZone}</Ltr>)
+              <time dateTime={b.start}>{dateTime(lang, b.start, b.timeZone)}</time>
+              {" · "}
+              <bdi>{zoneName(b.timeZone)}</bdi>
             </dd>
             <dt>{t("bookings.email")}</dt>
             <dd>{b.email ? <Ltr>{b.email}</Ltr> : "—"}</dd>
@@ -187,6 +207,22 @@ export function BookingDetail() {
                 <dd>
                   <time dateTime={b.cancelled}>{dateTime(lang, b.cancelled, zone)}</time>
                 </dd>
+                {b.cancelReason && (
+                  <>
+                    <dt>{t("bookings.cancelReason")}</dt>
+                    <dd dir="auto" className="cancel-reason-text">
+                      {b.cancelReason}
+                    </dd>
+                  </>
+                )}
+              </>
+            )}
+            {b.bookedBy && (
+              <>
+                <dt>{t("agenda.bookedBy")}</dt>
+                <dd>
+                  <Ltr>{b.bookedBy}</Ltr>
+                </dd>
               </>
             )}
             <dt>{t("bookings.number")}</dt>
@@ -205,6 +241,10 @@ export function BookingDetail() {
               </a>
             </p>
           )}
+          {booked && <Notice>{t("agenda.booked")}</Notice>}
+          {(b.status === "past" || b.status === "ongoing" || b.status === "noShow") && <NoShow b={b} onChange={(nb) => set({ booking: nb })} />}
+          {b.status === "upcoming" && <MoveForm b={b} onMoved={(nb) => set({ booking: nb })} />}
+          <Notes path={`/staff/api/bookings/${b.id}`} />
           {done && <Notice>{t("bookings.cancelDone")}</Notice>}
           {b.status === "upcoming" && (
             <form className="ws-form ws-danger-zone" onSubmit={(e) => void cancel(e)}>

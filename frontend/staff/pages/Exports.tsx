@@ -2,11 +2,13 @@ import { useId, useState } from "react";
 import { isoDate } from "../format";
 import { useBoot, usePageTitle } from "../hooks";
 import { useT } from "../i18n";
+import { useZoneName } from "../zones";
 
 /** Exports downloads messages and bookings as CSV for a date range: plain links, which the browser saves. */
 export function Exports() {
   const t = useT();
   const { zone } = useBoot();
+  const zoneName = useZoneName();
   usePageTitle("exports.title");
   const today = isoDate(new Date(), zone);
   // Up to a year ahead: the consultations booked for the coming days are in the bookings' file.
@@ -19,7 +21,7 @@ export function Exports() {
   return (
     <>
       <h1>{t("exports.title")}</h1>
-      <p>{t("exports.intro", { zone })}</p>
+      <p>{t("exports.intro", { zone: zoneName(zone) })}</p>
       <form className="ws-form ws-range" onSubmit={(e) => e.preventDefault()}>
         <div className="ws-row">
           <div>

@@ -46,7 +46,7 @@ function MailFacts({ m }: { m: MailRow }) {
       <dt>{t("mail.to")}</dt>
       <dd>{m.to ? <Ltr>{m.to}</Ltr> : "—"}</dd>
       <dt>{t("mail.state")}</dt>
-      <dd>{t(`mail.states.${m.state}`)}</dd>
+      <dd>{m.state === "pending" && m.attempts === 0 ? t("mail.states.queued") : t(`mail.states.${m.state}`)}</dd>
       <dt>{t("mail.created")}</dt>
       <dd>
         <time dateTime={m.created}>{dateTime(lang, m.created, zone)}</time>

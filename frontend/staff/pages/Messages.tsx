@@ -7,6 +7,7 @@ import { defaultLang, isLang, language, type Lang } from "../../lib/languages";
 import { loadStrings, useT, type Key } from "../i18n";
 import { languageName, serviceKey } from "../labels";
 import type { Folder, Message, MessagesResponse } from "../types";
+import { Notes } from "../notes";
 import { Button, Loading, Ltr, Notice, Problem, Tabs } from "../ui";
 
 const folders: Folder[] = ["new", "handled", "spam"];
@@ -30,15 +31,17 @@ function excerpt(text: string): string {
 
 /** MessageList lists messages, newest first, each with its sender and the beginning of its text. */
 export function MessageList({ messages }: { messages: Message[] }) {
+  const t = useT();
   const { lang, zone } = useBoot();
   return (
     <ul className="ws-list">
       {messages.map((m) => (
-        <li key={m.ref} className="ws-item">
+        <li key={m.ref} className="ws-item" data-unread={(!m.read && m.folder === "new") || undefined}>
           <h2 className="ws-item-title">
             <Link to={`/staff/messages/${m.ref}`}>
               <bdi>{m.name}</bdi>
             </Link>
+            {!m.read && m.folder === "new" && <span className="ws-tag ws-unread">{t("messages.unread")}</span>}
           </h2>
           <p className="ws-meta">
             <Ltr>{m.email}</Ltr> · <time dateTime={m.received}>{dateTime(lang, m.received, zone)}</time>
@@ -185,6 +188,12 @@ export function MessageDetail() {
   const m = data?.message;
   const service = m ? serviceKey(m.service) : null;
   const reply = useReplyLink(m);
+  // Opening a message reads it, for the whole team.
+  const unreadRef = m && !m.read ? m.ref : "";
+  useEffect(() => {
+    if (!unreadRef) return;
+    api<{ message: Message }>("POST", `/staff/api/messages/${unreadRef}/read`, { read: true }).then(set, () => undefined);
+  }, [unreadRef, set]);
   return (
     <>
       <p className="ws-back">
@@ -256,9 +265,15 @@ export function MessageDetail() {
                 {t("messages.notSpam")}
               </Button>
             )}
+            {m.folder === "new" && m.read && (
+              <Button kind="quiet" disabled={busy} onClick={() => void act(`/staff/api/messages/${m.ref}/read`, { read: false }, t("messages.unreadDone"))}>
+                {t("messages.markUnread")}
+              </Button>
+            )}
           </div>
           {done && <Notice>{done}</Notice>}
           {actionError && <Problem error={actionError} />}
+          <Notes path={`/staff/api/messages/${m.ref}`} />
         </article>
       )}
     </>

@@ -32,6 +32,9 @@ type Part struct {
 	Params      map[string]string
 	Filename    string // from Content-Disposition or the name parameter
 	Body        []byte // after Content-Transfer-Encoding is undone
+	// Within is the media type of the multipart the part sits in
+	// ("multipart/alternative"), "" for a message of one part.
+	Within string
 }
 
 // Text returns the first text/plain part that is not an attachment, with
@@ -79,11 +82,11 @@ func parse(raw []byte) (Received, error) {
 	if r.Subject, err = dec.DecodeHeader(msg.Header.Get("Subject")); err != nil {
 		return r, fmt.Errorf("subject: %w", err)
 	}
-	r.Parts, err = leaves(textproto.MIMEHeader(msg.Header), msg.Body)
+	r.Parts, err = leaves(textproto.MIMEHeader(msg.Header), msg.Body, "")
 	return r, err
 }
 
-func leaves(h textproto.MIMEHeader, body io.Reader) ([]Part, error) {
+func leaves(h textproto.MIMEHeader, body io.Reader, within string) ([]Part, error) {
 	ct := h.Get("Content-Type")
 	if ct == "" {
 		ct = "text/plain; charset=us-ascii"
@@ -103,7 +106,7 @@ func leaves(h textproto.MIMEHeader, body io.Reader) ([]Part, error) {
 			if err != nil {
 				return nil, err
 			}
-			sub, err := leaves(p.Header, p)
+			sub, err := leaves(p.Header, p, mediaType)
 			if err != nil {
 				return nil, err
 			}
@@ -121,7 +124,7 @@ func leaves(h textproto.MIMEHeader, body io.Reader) ([]Part, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s body: %w", mediaType, err)
 	}
-	p := Part{ContentType: mediaType, Params: params, Body: data}
+	p := Part{ContentType: mediaType, Params: params, Body: data, Within: within}
 	if _, dp, err := mime.ParseMediaType(h.Get("Content-Disposition")); err == nil {
 		p.Filename = dp["filename"]
 	}

@@ -1,0 +1,303 @@
+import { useEffect, useId, useState, type FormEvent } from "react";
+import { Link, useNavigate, useSearchParams } from "react-router-dom";
+import { languages } from "../../lib/languages";
+import { api, ApiError } from "../api";
+import { day, isoDate, shortDay, time } from "../format";
+import { useApi, useBoot, usePageTitle } from "../hooks";
+import { useT } from "../i18n";
+import { serviceKey } from "../labels";
+import type { Booking } from "../types";
+import { Button, FieldError, Loading, Notice, Problem } from "../ui";
+import { useZoneName, useZones } from "../zones";
+
+/** consultations are the services a visitor books (content/availability.json). */
+const consultations = ["discovery", "strategy"] as const;
+
+/** addDays is the date days after date (YYYY-MM-DD). */
+function addDays(date: string, days: number): string {
+  const [y, m, d] = date.split("-").map(Number);
+  return new Date(Date.UTC(y ?? 1970, (m ?? 1) - 1, (d ?? 1) + days)).toISOString().slice(0, 10);
+}
+
+interface SlotsResponse {
+  days: { date: string; slots: { start: string; end: string }[] }[];
+}
+
+/**
+ * SlotPicker offers the free times of a service on a day in the
+ * consultancy's zone, the visitor's own choice (/api/slots): the same
+ * times, minimum notice and limits. value is the chosen start.
+ */
+function SlotPicker({ service, value, onChange, error }: { service: string; value: string; onChange: (start: string) => void; error?: string }) {
+  const t = useT();
+  const { lang, zone } = useBoot();
+  const zoneName = useZoneName();
+  const [date, setDate] = useState(() => addDays(isoDate(new Date(), zone), 1));
+  const dateId = useId();
+  const errorId = useId();
+  const { data, error: loadError, loading } = useApi<SlotsResponse>(
+    `/api/slots?service=${encodeURIComponent(service)}&from=${encodeURIComponent(date)}&days=1&tz=${encodeURIComponent(zone)}`,
+  );
+  const slots = data?.days[0]?.slots ?? [];
+  return (
+    <div className="ws-form ws-slots">
+      <label htmlFor={dateId}>{t("agenda.day")}</label>
+      <input id={dateId} type="date" value={date} onChange={(e) => e.target.value && setDate(e.target.value)} />
+      <fieldset aria-invalid={error ? true : undefined} aria-describedby={error ? errorId : undefined}>
+        <legend>{t("agenda.time", { zone: zoneName(zone) })}</legend>
+        {loading && <Loading />}
+        {loadError && <Problem error={loadError} />}
+        {data && slots.length === 0 && <p className="ws-empty">{t("agenda.noTime")}</p>}
+        <div className="ws-slot-list">
+          {slots.map((s) => (
+            <label key={s.start} className="ws-slot">
+              <input type="radio" name="start" value={s.start} checked={value === s.start} onChange={() => onChange(s.start)} />
+              <time dateTime={s.start}>{time(lang, s.start, zone)}</time>
+            </label>
+          ))}
+        </div>
+      </fieldset>
+      {error && <FieldError id={errorId}>{error}</FieldError>}
+    </div>
+  );
+}
+
+/** MoveForm moves a standing booking to another free time on its visitor's behalf; they get the "moved" mail. */
+export function MoveForm({ b, onMoved }: { b: Booking; onMoved: (b: Booking) => void }) {
+  const t = useT();
+  const [start, setStart] = useState("");
+  const [busy, setBusy] = useState(false);
+  const [done, setDone] = useState(false);
+  const [problem, setProblem] = useState<ApiError | null>(null);
+  const move = async (e: FormEvent) => {
+    e.preventDefault();
+    setBusy(true);
+    setProblem(null);
+    setDone(false);
+    try {
+      const res = await api<{ booking: Booking }>("POST", `/staff/api/bookings/${b.id}/move`, { start });
+      onMoved(res.booking);
+      setDone(true);
+      setStart("");
+    } catch (err) {
+      setProblem(err instanceof ApiError ? err : null);
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <form className="ws-form ws-box" onSubmit={(e) => void move(e)}>
+      <h2>{t("agenda.moveTitle")}</h2>
+      <p className="ws-hint">{t("agenda.moveHint")}</p>
+      <SlotPicker service={b.service} value={start} onChange={setStart} error={problem?.fields.start} />
+      {problem && !problem.fields.start && <Problem error={problem} />}
+      {done && <Notice>{t("agenda.moved")}</Notice>}
+      <div>
+        <Button type="submit" disabled={busy || start === ""}>
+          {t("agenda.move")}
+        </Button>
+      </div>
+    </form>
+  );
+}
+
+/** NoShow marks that the visitor did not come to a consultation that has begun, or takes it back. */
+export function NoShow({ b, onChange }: { b: Booking; onChange: (b: Booking) => void }) {
+  const t = useT();
+  const [busy, setBusy] = useState(false);
+  const [problem, setProblem] = useState<ApiError | null>(null);
+  const mark = async (noShow: boolean) => {
+    setBusy(true);
+    setProblem(null);
+    try {
+      onChange((await api<{ booking: Booking }>("POST", `/staff/api/bookings/${b.id}/no-show`, { noShow })).booking);
+    } catch (err) {
+      setProblem(err instanceof ApiError ? err : null);
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <div className="ws-actions">
+      {b.status === "noShow" ? (
+        <Button kind="quiet" disabled={busy} onClick={() => void mark(false)}>
+          {t("agenda.cameAfterAll")}
+        </Button>
+      ) : (
+        <Button kind="quiet" disabled={busy} onClick={() => void mark(true)}>
+          {t("agenda.markNoShow")}
+        </Button>
+      )}
+      {problem && <Problem error={problem} />}
+    </div>
+  );
+}
+
+/** NewBooking books a consultation for someone who called in: they get the confirmation and the invite, as if they had booked. */
+export function NewBooking() {
+  const t = useT();
+  const { lang, zone } = useBoot();
+  const navigate = useNavigate();
+  usePageTitle("agenda.newTitle");
+  const [service, setService] = useState<string>(consultations[0]);
+  const [start, setStart] = useState("");
+  const [fields, setFields] = useState({ name: "", email: "", phone: "", company: "", topic: "", timeZone: zone, lang: lang as string });
+  const [busy, setBusy] = useState(false);
+  const [problem, setProblem] = useState<ApiError | null>(null);
+  const ids = { service: useId(), name: useId(), email: useId(), phone: useId(), company: useId(), topic: useId(), timeZone: useId(), lang: useId() };
+  const zones = useZones(typeof Intl.supportedValuesOf === "function" ? Intl.supportedValuesOf("timeZone") : [zone]);
+  // A service's times differ: a new service asks for a time again.
+  // biome-ignore lint/correctness/useExhaustiveDependencies(service): the choice of a time belongs to the service
+  useEffect(() => setStart(""), [service]);
+  const field = (name: keyof typeof fields) => ({
+    id: ids[name],
+    name,
+    value: fields[name],
+    onChange: (e: { target: { value: string } }) => setFields((f) => ({ ...f, [name]: e.target.value })),
+    "aria-invalid": problem?.fields[name] ? true : undefined,
+    "aria-describedby": problem?.fields[name] ? `${ids[name]}-error` : undefined,
+  });
+  const fieldError = (name: keyof typeof fields) => problem?.fields[name] && <FieldError id={`${ids[name]}-error`}>{problem.fields[name]}</FieldError>;
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    setBusy(true);
+    setProblem(null);
+    const body: Record<string, string> = { service, start, name: fields.name, email: fields.email, timeZone: fields.timeZone, lang: fields.lang };
+    for (const k of ["phone", "company", "topic"] as const) if (fields[k].trim()) body[k] = fields[k];
+    try {
+      const res = await api<{ booking: Booking }>("POST", "/staff/api/bookings", body);
+      navigate(`/staff/bookings/${res.booking.id}?booked=1`);
+    } catch (err) {
+      setProblem(err instanceof ApiError ? err : null);
+      setBusy(false);
+    }
+  };
+  return (
+    <>
+      <p className="ws-back">
+        <Link to="/staff/bookings">{t("bookings.back")}</Link>
+      </p>
+      <h1>{t("agenda.newTitle")}</h1>
+      <p className="ws-hint">{t("agenda.newHint")}</p>
+      <form className="ws-form" onSubmit={(e) => void submit(e)} noValidate>
+        <label htmlFor={ids.service}>{t("bookings.service")}</label>
+        <select id={ids.service} name="service" value={service} onChange={(e) => setService(e.target.value)}>
+          {consultations.map((s) => {
+            const key = serviceKey(s);
+            return (
+              <option key={s} value={s}>
+                {key ? t(key) : s}
+              </option>
+            );
+          })}
+        </select>
+        <SlotPicker service={service} value={start} onChange={setStart} error={problem?.fields.start} />
+        <label htmlFor={ids.name}>{t("agenda.name")}</label>
+        <input {...field("name")} autoComplete="off" dir="auto" required />
+        {fieldError("name")}
+        <label htmlFor={ids.email}>{t("bookings.email")}</label>
+        <input {...field("email")} type="email" dir="ltr" autoComplete="off" required />
+        {fieldError("email")}
+        <label htmlFor={ids.phone}>{t("agenda.phone")}</label>
+        <input {...field("phone")} type="tel" dir="ltr" autoComplete="off" />
+        {fieldError("phone")}
+        <label htmlFor={ids.company}>{t("bookings.company")}</label>
+        <input {...field("company")} dir="auto" autoComplete="off" />
+        {fieldError("company")}
+        <label htmlFor={ids.topic}>{t("bookings.topic")}</label>
+        <textarea {...field("topic")} rows={3} dir="auto" />
+        {fieldError("topic")}
+        <label htmlFor={ids.lang}>{t("agenda.visitorLanguage")}</label>
+        <select {...field("lang")}>
+          {languages.map((l) => (
+            <option key={l.code} value={l.code} lang={l.tag}>
+              {l.label}
+            </option>
+          ))}
+        </select>
+        <label htmlFor={ids.timeZone}>{t("agenda.visitorZone")}</label>
+        <select {...field("timeZone")}>
+          {zones.map((z) => (
+            <option key={z.id} value={z.id}>
+              {z.label}
+            </option>
+          ))}
+        </select>
+        {fieldError("timeZone")}
+        {problem && Object.keys(problem.fields).length === 0 && <Problem error={problem} />}
+        <div>
+          <Button type="submit" disabled={busy || start === ""}>
+            {t("agenda.book")}
+          </Button>
+        </div>
+      </form>
+    </>
+  );
+}
+
+interface WeekResponse {
+  days: { date: string; bookings: Booking[] }[];
+  prev: string;
+  next: string;
+}
+
+/** Week is the agenda's week, Monday to Sunday in the consultancy's zone: a column a day on a screen, a day under the other on a phone. */
+export function Week() {
+  const t = useT();
+  const { lang, zone } = useBoot();
+  const [params] = useSearchParams();
+  const date = params.get("date") ?? "";
+  const { data, error, loading } = useApi<WeekResponse>(`/staff/api/week?date=${encodeURIComponent(date)}`);
+  const today = isoDate(new Date(), zone);
+  return (
+    <>
+      {loading && <Loading />}
+      {error && <Problem error={error} />}
+      {data && (
+        <>
+          <nav className="ws-week-nav" aria-label={t("agenda.weeks")}>
+            <Link to={`/staff/bookings?view=week&date=${data.prev}`}>{t("agenda.prevWeek")}</Link>
+            <Link to="/staff/bookings?view=week">{t("agenda.thisWeek")}</Link>
+            <Link to={`/staff/bookings?view=week&date=${data.next}`}>{t("agenda.nextWeek")}</Link>
+          </nav>
+          <div className="ws-week">
+            {data.days.map((d) => (
+              <section key={d.date} className="ws-week-day" aria-labelledby={`week-${d.date}`} data-today={d.date === today || undefined}>
+                <h2 id={`week-${d.date}`}>
+                  <abbr title={day(lang, d.date)}>{shortDay(lang, d.date)}</abbr>
+                </h2>
+                {d.bookings.length === 0 ? (
+                  <p className="ws-empty">{t("agenda.free")}</p>
+                ) : (
+                  <ul className="ws-list">
+                    {d.bookings.map((b) => {
+                      const key = serviceKey(b.service);
+                      return (
+                        <li key={b.id} className="ws-item" data-status={b.status}>
+                          <p className="ws-when">
+                            <time dateTime={b.start}>{time(lang, b.start, zone)}</time>
+                            {" – "}
+                            <time dateTime={b.end}>{time(lang, b.end, zone)}</time>
+                          </p>
+                          <h3 className="ws-item-title">
+                            <Link to={`/staff/bookings/${b.id}`}>
+                              <bdi>{b.name || t("bookings.erasedName")}</bdi>
+                            </Link>
+                          </h3>
+                          <p className="ws-meta">
+                            {key ? t(key) : b.service}
+                            {b.status !== "upcoming" && <> · {t(`bookings.status.${b.status}`)}</>}
+                          </p>
+                        </li>
+                      );
+                    })}
+                  </ul>
+                )}
+              </section>
+            ))}
+          </div>
+        </>
+      )}
+    </>
+  );
+}

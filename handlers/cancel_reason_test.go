@@ -1,0 +1,42 @@
+package handlers
+
+import (
+	"net/http"
+	"strings"
+	"testing"
+
+	"github.com/northbeam/site/internal/booking"
+	"github.com/northbeam/site/internal/sitetest"
+)
+
+// TestCancelWithAReason: the cancel page may say why; a reason too long is
+// a 422 in the page's language that cancels nothing, and a reason given is
+// kept with the booking and told to the consultancy.
+func TestCancelWithAReason(t *testing.T) {
+	env := newBookingEnv(t, sitetest.BookingFixture, &monday7am)
+	bookSlot(t, env, validBooking(t, "10:00", "fr"))
+	token := sitetest.EmailedCancelToken(t, env.store, "/fr")
+	rec := sitetest.PostJSON(t, env.handler, "/api/bookings/cancel", map[string]string{"token": token, "lang": "fr", "reason": strings.Repeat("é", 501)})
+	if e := decodeAPIError(t, rec); rec.Code != http.StatusUnprocessableEntity || e.Fields["reason"] != sitetest.Site(t).Locales.T("fr", booking.KeyCancelReason) {
+		t.Errorf("a reason of 501 characters: %d %+v", rec.Code, e)
+	}
+	if n := sitetest.Count(t, env.store, `SELECT count(*) FROM bookings WHERE cancelled_at IS NOT NULL`); n != 0 {
+		t.Fatalf("%d bookings cancelled by a refused post", n)
+	}
+	rec = sitetest.PostJSON(t, env.handler, "/api/bookings/cancel", map[string]string{"token": token, "lang": "fr", "reason": "Nous avons trouvé une autre date."})
+	if rec.Code != http.StatusOK {
+		t.Fatalf("cancel: %d %s", rec.Code, rec.Body.String())
+	}
+	if n := sitetest.Count(t, env.store, `SELECT count(*) FROM bookings WHERE cancel_reason = 'Nous avons trouvé une autre date.' AND cancelled_at IS NOT NULL`); n != 1 {
+		t.Errorf("the reason is not kept with the cancelled booking (%d rows)", n)
+	}
+	var notice string
+	for _, m := range sitetest.Outbox(t, env.store) {
+		if m[0] == booking.KindCancelNotify {
+			notice = m[2]
+		}
+	}
+	if !strings.Contains(notice, "Their reason:\nNous avons trouvé une autre date.") {
+		t.Errorf("the consultancy's notice:\n%s", notice)
+	}
+}
