@@ -110,11 +110,31 @@ func (s sources) buildSite(ctx context.Context, cfg config.Config, log *slog.Log
 // imageCopies the WebP copies of the content's pictures the build wrote.
 func newSite(ctx context.Context, content fs.FS, bundle *assets.Bundle, cfg config.Config, log *slog.Logger, memo *render.Memo, imageCopies fs.FS,
 	lazy bool) (*sitebuild.Build, error) {
-	engine, err := newEngine(bundle, log, memo)
+	if !lazy {
+		engine, err := newEngine(bundle, log, memo)
+		if err != nil {
+			return nil, err
+		}
+		return siteWith(ctx, content, bundle, engine, cfg, imageCopies, nil, false)
+	}
+	// The engine starts beside the content's loading: a lazy build renders
+	// nothing before it is returned.
+	var engine *render.Engine
+	engineErr := make(chan error, 1)
+	go func() {
+		var err error
+		engine, err = newEngine(bundle, log, memo)
+		engineErr <- err
+	}()
+	s, err := siteWith(ctx, content, bundle, nil, cfg, imageCopies, nil, true)
+	if eerr := <-engineErr; err == nil {
+		err = eerr
+	}
 	if err != nil {
 		return nil, err
 	}
-	return siteWith(ctx, content, bundle, engine, cfg, imageCopies, nil, lazy)
+	s.Engine = engine
+	return s, nil
 }
 
 // newEngine starts the render engine of bundle's server bundle.

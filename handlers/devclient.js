@@ -23,9 +23,9 @@
       inset: "0",
       zIndex: "2147483647",
       overflow: "auto",
-      padding: "2rem",
-      background: "rgba(17, 17, 17, 0.92)",
-      color: "#fff",
+      padding: "2rem 1rem",
+      background: "rgba(0, 0, 0, 0.6)",
+      color: "#f5f5f5",
       font: "14px/1.5 ui-monospace, SFMono-Regular, Menlo, Consolas, monospace",
       direction: "ltr",
       textAlign: "left",
@@ -46,10 +46,22 @@
       line.style.color = "#aaa";
       line.textContent = p.lineText ? `${p.line} | ${p.lineText}` : "";
       const block = document.createElement("section");
-      block.style.marginBlockEnd = "1.5rem";
+      Object.assign(block.style, {
+        maxWidth: "60rem",
+        margin: "0 auto 1rem",
+        padding: "1rem 1.25rem",
+        background: "#1b1b1b",
+        borderInlineStart: "4px solid #ff6b6b",
+        borderRadius: "6px",
+        overflowWrap: "anywhere",
+      });
       block.append(title, where, message, line);
       box.append(block);
     }
+    const hint = document.createElement("div");
+    Object.assign(hint.style, { marginBlockStart: "0.75rem", color: "#aaa" });
+    hint.textContent = "Save the fix: this page follows by itself.";
+    box.lastElementChild?.append(hint);
     document.body.append(box);
   }
 

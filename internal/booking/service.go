@@ -3,7 +3,6 @@ package booking
 import (
 	"context"
 	"errors"
-	"fmt"
 	"io/fs"
 	"strings"
 	"time"
@@ -294,7 +293,6 @@ func (s *Service) scheduleReminder(b *Booking, now time.Time) ([]mail.Message, e
 	return []mail.Message{m}, nil
 }
 
-// enqueue queues mails about the booking with token inside tx, each tied
 // then runs also (when not nil) on b inside tx, after a step that did not
 // fail (err nil).
 func then(ctx context.Context, tx *store.Tx, err error, b Booking, also func(context.Context, *store.Tx, Booking) error) error {
@@ -302,26 +300,6 @@ func then(ctx context.Context, tx *store.Tx, err error, b Booking, also func(con
 		return err
 	}
 	return also(ctx, tx, b)
-}
-
-// to the booking by its row id.
-func enqueue(ctx context.Context, tx *store.Tx, token string, mails []mail.Message) error {
-	var id int64
-	if err := tx.QueryRowContext(ctx, `SELECT id FROM bookings WHERE token = ?`, token).Scan(&id); err != nil {
-		return fmt.Errorf("booking: find the booking of its mail: %w", err)
-	}
-	return enqueueFor(ctx, tx, id, mails)
-}
-
-// enqueueFor queues mails about the booking with id inside tx.
-func enqueueFor(ctx context.Context, tx *store.Tx, id int64, mails []mail.Message) error {
-	for _, m := range mails {
-		m.BookingID = id
-		if err := mail.Enqueue(ctx, tx, m); err != nil {
-			return fmt.Errorf("booking: queue %s: %w", m.Kind, err)
-		}
-	}
-	return nil
 }
 
 // Reschedule moves the booking of cancelToken to start, in one

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/northbeam/site/internal/mail"
 	"github.com/northbeam/site/internal/mailaddr"
 	"github.com/northbeam/site/internal/store"
 )
@@ -179,4 +180,25 @@ func markCancelled(ctx context.Context, tx *store.Tx, cancelToken string, at tim
 		return false, fmt.Errorf("booking: cancel: %w", err)
 	}
 	return n == 1, nil
+}
+
+// enqueue queues mails about the booking with token inside tx, each tied
+// to the booking by its row id.
+func enqueue(ctx context.Context, tx *store.Tx, token string, mails []mail.Message) error {
+	var id int64
+	if err := tx.QueryRowContext(ctx, `SELECT id FROM bookings WHERE token = ?`, token).Scan(&id); err != nil {
+		return fmt.Errorf("booking: find the booking of its mail: %w", err)
+	}
+	return enqueueFor(ctx, tx, id, mails)
+}
+
+// enqueueFor queues mails about the booking with id inside tx.
+func enqueueFor(ctx context.Context, tx *store.Tx, id int64, mails []mail.Message) error {
+	for _, m := range mails {
+		m.BookingID = id
+		if err := mail.Enqueue(ctx, tx, m); err != nil {
+			return fmt.Errorf("booking: queue %s: %w", m.Kind, err)
+		}
+	}
+	return nil
 }

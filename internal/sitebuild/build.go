@@ -95,7 +95,8 @@ type Build struct {
 
 // New loads the content (the files of content/) and plans every page in
 // every language, rendered with engine: at once, or on demand with
-// opts.Lazy.
+// opts.Lazy, when engine may be nil until Engine is set, before any page
+// is asked for.
 func New(ctx context.Context, contentFS fs.FS, bundle *assets.Bundle, engine *render.Engine, opts Options) (*Build, error) {
 	info, err := site.Load(contentFS, "site.json")
 	if err != nil {
@@ -143,7 +144,7 @@ func New(ctx context.Context, contentFS fs.FS, bundle *assets.Bundle, engine *re
 		for _, lang := range info.Languages {
 			jobs = append(jobs, func() error { return s.buildFeed(lang) })
 		}
-		return parallel(engine.Size(), jobs)
+		return parallel(s.Engine.Size(), jobs)
 	}
 	for _, lang := range info.Languages {
 		for _, p := range s.staticPages(lang) {
