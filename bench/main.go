@@ -16,9 +16,15 @@
 //
 //	go run ./bench render
 //
-// and the -dev loop, from a saved change to the change on screen:
+// the -dev loop, from a saved change to the change on screen:
 //
 //	go run ./bench devloop
+//
+// and the resident memory a calendar feed of 100,000 events costs, after
+// its first fetch and after 20 more (about 11 minutes, mostly waiting),
+// alone with
+//
+//	go run ./bench calendar
 //
 // Beside the budgets it prints two floors, so that a miss can be told from
 // what the stack itself costs: a bare net/http handler writing the same
@@ -85,17 +91,19 @@ func main() {
 		return
 	}
 	run := run
-	if flag.Arg(0) == "devloop" {
+	switch flag.Arg(0) {
+	case "devloop":
 		run = func() error {
 			root, _ := filepath.Abs(".")
 			return devloopBench(root)
 		}
-	}
-	if flag.Arg(0) == "render" {
+	case "render":
 		run = func() error {
 			root, _ := filepath.Abs(".")
 			return renderBench(root, *renderWarmup, *renderSamples)
 		}
+	case "calendar":
+		run = calendarOnly
 	}
 	if err := run(); err != nil {
 		fmt.Fprintln(os.Stderr, "bench:", err)
@@ -103,14 +111,15 @@ func main() {
 	}
 }
 
-func run() error {
+// withBinary builds the site and its production binary in a temporary
+// folder, runs fn with them, and removes the folder.
+func withBinary(fn func(root, bin, tmp string) error) error {
 	root, _ := filepath.Abs(".")
 	tmp, err := os.MkdirTemp("", "site-bench-")
 	if err != nil {
 		return err
 	}
 	defer func() { _ = os.RemoveAll(tmp) }()
-
 	fmt.Println("building the production binary...")
 	bin := filepath.Join(tmp, "northbeam-site")
 	if err := sh(root, "go", "run", ".", "build", "-out", "internal/assets/dist"); err != nil {
@@ -119,7 +128,12 @@ func run() error {
 	if err := sh(root, "go", "build", "-tags", "prod", "-trimpath", "-o", bin, "."); err != nil {
 		return err
 	}
+	return fn(root, bin, tmp)
+}
 
+func run() error { return withBinary(runAll) }
+
+func runAll(root, bin, tmp string) error {
 	addr := freeAddr()
 	base := "http://" + addr
 	cmd := exec.Command("taskset", "-c", "0", bin, "-addr", addr, "-data_dir", filepath.Join(tmp, "data"), "-base_url", base)
@@ -191,6 +205,9 @@ func run() error {
 		}
 	}
 
+	if err := calendarMemory(bin, tmp); err != nil {
+		return err
+	}
 	return renderBench(root, *renderWarmup, *renderSamples)
 }
 
@@ -209,7 +226,10 @@ func waitReady(url string) error {
 	return fmt.Errorf("%s never became ready", url)
 }
 
-func residentMB(pid int) (float64, error) {
+func residentMB(pid int) (float64, error) { return statusMB(pid, "VmRSS:") }
+
+// statusMB reads a memory line of /proc/PID/status ("VmRSS:", "VmHWM:").
+func statusMB(pid int, key string) (float64, error) {
 	f, err := os.Open(fmt.Sprintf("/proc/%d/status", pid))
 	if err != nil {
 		return 0, err
@@ -217,12 +237,12 @@ func residentMB(pid int) (float64, error) {
 	defer func() { _ = f.Close() }()
 	sc := bufio.NewScanner(f)
 	for sc.Scan() {
-		if rest, ok := strings.CutPrefix(sc.Text(), "VmRSS:"); ok {
+		if rest, ok := strings.CutPrefix(sc.Text(), key); ok {
 			kbs, _ := strconv.ParseFloat(strings.TrimSuffix(strings.TrimSpace(rest), " kB"), 64)
 			return kbs / 1024, nil
 		}
 	}
-	return 0, fmt.Errorf("no VmRSS")
+	return 0, fmt.Errorf("no %s", key)
 }
 
 func freeAddr() string {

@@ -17,6 +17,9 @@ function start() {
   // The not-found page is rendered once per language and served at any unknown path: it belongs to this one.
   if (payload.status === 404) payload.path = window.location.pathname;
   rememberPayload(payload);
+  // The banner's chunk and strings start downloading now, beside the page's,
+  // not after hydration; the banner itself still waits for the hydrated page.
+  startConsent(payload.config, payload.lang);
   // The page's chunk and strings are loaded before hydration, so hydration never shows the placeholder.
   void Promise.all([loadStrings(payload.lang, pageGroups(payload.page)), pages[payload.page].preload()]).then(() => {
     // Hydrating in a transition lets React yield to the browser every few
@@ -39,8 +42,6 @@ function start() {
         },
       );
     });
-    // The banner waits for the hydrated page, then for its own delay.
-    startConsent(payload.config, payload.lang);
   });
 }
 

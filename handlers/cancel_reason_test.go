@@ -7,6 +7,7 @@ import (
 
 	"github.com/northbeam/site/internal/booking"
 	"github.com/northbeam/site/internal/sitetest"
+	"github.com/northbeam/site/internal/store"
 )
 
 // TestCancelWithAReason: the cancel page may say why; a reason too long is
@@ -38,5 +39,20 @@ func TestCancelWithAReason(t *testing.T) {
 	}
 	if !strings.Contains(notice, "Their reason:\nNous avons trouvé une autre date.") {
 		t.Errorf("the consultancy's notice:\n%s", notice)
+	}
+}
+
+// TestStaffSeesTheCancelReason: the workspace's booking shows why its
+// visitor cancelled.
+func TestStaffSeesTheCancelReason(t *testing.T) {
+	benv, env, cookie := newStaffBookingEnv(t, store.SQLite)
+	bookSlot(t, benv, validBooking(t, "09:00", "de"))
+	token := sitetest.EmailedCancelToken(t, benv.store, "/de")
+	if rec := sitetest.PostJSON(t, benv.handler, "/api/bookings/cancel", map[string]string{"token": token, "reason": "Termin doppelt gebucht."}); rec.Code != http.StatusOK {
+		t.Fatalf("cancel: %d %s", rec.Code, rec.Body.String())
+	}
+	got := staffJSON[map[string]staffBooking](t, env.do(t, "GET", "/staff/api/bookings/1", "", cookie))["booking"]
+	if got.CancelReason != "Termin doppelt gebucht." || got.Cancelled == nil {
+		t.Errorf("the workspace's booking: %+v", got)
 	}
 }

@@ -69,7 +69,7 @@ function CancelPanel({ lang, token, state, setState }: LinkedPanelProps) {
       {b.status === "confirmed" ? (
         <div className="field cancel-reason">
           <label htmlFor="cancel-reason">{t("booking.cancel.reason")}</label>
-          <textarea id="cancel-reason" ref={reason} rows={3} maxLength={500} aria-describedby="cancel-reason-hint" />
+          <textarea id="cancel-reason" ref={reason} rows={3} maxLength={500} dir="auto" aria-describedby="cancel-reason-hint" />
           <p className="field-hint" id="cancel-reason-hint">
             {t("booking.cancel.reasonHint")}
           </p>

@@ -92,15 +92,16 @@ func (r *Report) add(ev *event, dropped []error, err error) bool {
 // Parse reads an iCalendar document. home is the consultancy's zone: it
 // places floating times and whole-day events.
 func Parse(data []byte, home *time.Location) (*Calendar, error) {
+	doc, err := split(data)
+	if err != nil {
+		return nil, err
+	}
 	c := &Calendar{overrides: map[string][]override{}}
-	err := eachEvent(data, home, func(ev *event, dropped []error, err error) {
+	doc.eachEvent(data, home, func(ev *event, dropped []error, err error) {
 		if c.add(ev, dropped, err) {
 			c.keep(ev)
 		}
 	})
-	if err != nil {
-		return nil, err
-	}
 	return c, nil
 }
 
@@ -122,18 +123,22 @@ type Busy struct {
 }
 
 // Expand reads an iCalendar document and returns its busy time over span,
-// keeping of the feed no more than that: a single event becomes its
-// interval as soon as it is read, and only recurring events and their
-// overrides wait for the end of the document (an override may come after
-// its series). home is as for [Parse].
+// keeping of the feed no more than that: an event becomes its intervals
+// as soon as it is read, and only a series that RECURRENCE-IDs change and
+// those overrides wait for the end of the document (an override may come
+// after its series). home is as for [Parse].
 func Expand(data []byte, home *time.Location, span Interval) (*Busy, error) {
+	doc, err := split(data)
+	if err != nil {
+		return nil, err
+	}
 	b := &Busy{Span: span}
 	series := &Calendar{overrides: map[string][]override{}}
-	err := eachEvent(data, home, func(ev *event, dropped []error, err error) {
+	doc.eachEvent(data, home, func(ev *event, dropped []error, err error) {
 		if !b.add(ev, dropped, err) {
 			return
 		}
-		if ev.set == nil && ev.recurrenceID.IsZero() {
+		if ev.recurrenceID.IsZero() && !doc.overridden[ev.uid] {
 			if ev.busy {
 				b.Intervals = ev.appendBusy(b.Intervals, span, nil)
 			}
@@ -141,9 +146,6 @@ func Expand(data []byte, home *time.Location, span Interval) (*Busy, error) {
 		}
 		series.keep(ev)
 	})
-	if err != nil {
-		return nil, err
-	}
 	b.Intervals = Merge(append(b.Intervals, series.Busy(span)...))
 	return b, nil
 }

@@ -14,6 +14,7 @@ import (
 	"net"
 	"net/http"
 	"net/url"
+	"runtime/debug"
 	"sync"
 	"time"
 
@@ -176,6 +177,7 @@ func (s *Source) Load(ctx context.Context) error {
 			return fmt.Errorf("calendar: load %s: %w", f.name, err)
 		}
 		busy, err := Expand(body, s.cfg.Home, s.span(s.cfg.Now()))
+		releaseMemory(len(body))
 		if err != nil {
 			continue
 		}
@@ -205,8 +207,13 @@ func (s *Source) Refresh(ctx context.Context) {
 func (s *Source) fetch(ctx context.Context, f *feed) {
 	now := s.cfg.Now()
 	body, etag, modified, notModified, err := s.get(ctx, f)
-	var busy *Busy
+	defer releaseMemory(len(body)) // after the lock below is let go
+	var (
+		busy   *Busy
+		copied []byte
+	)
 	if err == nil && !notModified {
+		copied = compress(body)
 		busy, err = Expand(body, s.cfg.Home, s.span(now))
 		if err != nil {
 			err = errors.New("the answer is not an iCalendar feed")
@@ -235,7 +242,7 @@ func (s *Source) fetch(ctx context.Context, f *feed) {
 	if notModified {
 		return
 	}
-	f.busy, f.copy, f.etag, f.lastModified, f.loadedAt = busy, compress(body), etag, modified, now
+	f.busy, f.copy, f.etag, f.lastModified, f.loadedAt = busy, copied, etag, modified, now
 	s.logProblems(f, busy.Report)
 	if s.cfg.Store != nil {
 		if err := s.save(ctx, f, body, now); err != nil {
@@ -358,7 +365,9 @@ func (s *Source) recompute() {
 			continue
 		}
 		if needed.Start.Before(busy.Span.Start) || needed.End.After(busy.Span.End) {
-			if again, err := expandCopy(copied, s.cfg.Home, s.span(now)); err == nil {
+			again, err := expandCopy(copied, s.cfg.Home, s.span(now))
+			releaseMemory(len(copied) * 10)
+			if err == nil {
 				busy = again
 				s.mu.Lock()
 				if f.busy != nil && bytes.Equal(f.copy, copied) {
@@ -397,6 +406,16 @@ func (s *Source) Busy(window Interval) []Interval {
 		}
 	}
 	return Merge(all)
+}
+
+// releaseMemory returns at once to the system the memory that reading a
+// feed of size bytes took: a large feed is read every few minutes, and Go
+// would otherwise hand the pages back only slowly, so that the site's
+// resident size would stay at its peak.
+func releaseMemory(size int) {
+	if size > 1<<20 {
+		debug.FreeOSMemory()
+	}
 }
 
 // compress keeps a feed's copy small: iCalendar text compresses tenfold.

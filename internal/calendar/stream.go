@@ -26,12 +26,20 @@ type vcalendar struct {
 	zones, events []chunk
 }
 
+// document is a feed cut at its component boundaries.
+type document struct {
+	cals []vcalendar
+	// overridden holds the UIDs of the events that an event with a
+	// RECURRENCE-ID changes: only those need be kept whole until the end.
+	overridden map[string]bool
+}
+
 // split finds the VCALENDARs of data and their VTIMEZONE and VEVENT
 // components, by their BEGIN and END lines (a folded line continues with
-// a space or a tab, so a BEGIN or END line is never a continuation). A
-// document whose BEGIN and END lines do not pair, or that holds no
-// VCALENDAR, is not a feed.
-func split(data []byte) ([]vcalendar, error) {
+// a space or a tab, so a BEGIN or END line is never a continuation), and
+// the UIDs that RECURRENCE-IDs change. A document whose BEGIN and END
+// lines do not pair, or that holds no VCALENDAR, is not a feed.
+func split(data []byte) (*document, error) {
 	if !bytes.Contains(data[:min(len(data), 1024)], []byte("BEGIN:VCALENDAR")) {
 		return nil, ErrNotICalendar
 	}
@@ -43,7 +51,12 @@ func split(data []byte) ([]vcalendar, error) {
 		cals  []vcalendar
 		stack [][]byte
 		start int // where the current depth-2 component began
+		// The UID of the VEVENT being read, unfolded, and whether it has
+		// a RECURRENCE-ID.
+		uid           []byte
+		inUID, recurs bool
 	)
+	doc := &document{overridden: map[string]bool{}}
 	for pos := 0; pos < len(data); {
 		end := bytes.IndexByte(data[pos:], '\n')
 		if end < 0 {
@@ -59,8 +72,23 @@ func split(data []byte) ([]vcalendar, error) {
 			if len(stack) == 0 && len(bytes.TrimSpace(line)) > 0 {
 				return nil, fmt.Errorf("%w: a line outside VCALENDAR", ErrNotICalendar)
 			}
+			if len(stack) == 2 && bytes.EqualFold(stack[1], []byte("VEVENT")) {
+				switch {
+				case len(line) > 0 && (line[0] == ' ' || line[0] == '\t'):
+					if inUID {
+						uid = append(uid, line[1:]...)
+					}
+				case propertyIs(line, "UID"):
+					_, value, _ := bytes.Cut(line, []byte(":"))
+					uid, inUID = append(uid[:0], value...), true
+				default:
+					inUID = false
+					recurs = recurs || propertyIs(line, "RECURRENCE-ID")
+				}
+			}
 			continue
 		}
+		inUID = false
 		if begin {
 			if len(stack) == 0 {
 				if !bytes.EqualFold(name, []byte("VCALENDAR")) {
@@ -83,6 +111,10 @@ func split(data []byte) ([]vcalendar, error) {
 			switch {
 			case bytes.EqualFold(name, []byte("VEVENT")):
 				cal.events = append(cal.events, chunk{start, pos})
+				if recurs {
+					doc.overridden[string(uid)] = true
+				}
+				uid, recurs = uid[:0], false
 			case bytes.EqualFold(name, []byte("VTIMEZONE")):
 				cal.zones = append(cal.zones, chunk{start, pos})
 			}
@@ -91,7 +123,13 @@ func split(data []byte) ([]vcalendar, error) {
 	if len(stack) != 0 || len(cals) == 0 {
 		return nil, fmt.Errorf("%w: components left open", ErrNotICalendar)
 	}
-	return cals, nil
+	doc.cals = cals
+	return doc, nil
+}
+
+// propertyIs says whether line is the property name ("UID:…", "UID;…").
+func propertyIs(line []byte, name string) bool {
+	return len(line) > len(name) && bytes.EqualFold(line[:len(name)], []byte(name)) && (line[len(name)] == ':' || line[len(name)] == ';')
 }
 
 // componentLine reads a BEGIN:X or END:X line: X, and whether it begins.
@@ -145,14 +183,10 @@ func uidOf(data []byte, c chunk) string {
 	return ""
 }
 
-// eachEvent reads data's events one at a time and hands each to fn, with
-// the values it dropped, or the error that skips it.
-func eachEvent(data []byte, home *time.Location, fn func(ev *event, dropped []error, err error)) error {
-	cals, err := split(data)
-	if err != nil {
-		return err
-	}
-	for _, cal := range cals {
+// eachEvent reads the events of doc, cut from data, one at a time and
+// hands each to fn, with the values it dropped, or the error that skips it.
+func (doc *document) eachEvent(data []byte, home *time.Location, fn func(ev *event, dropped []error, err error)) {
+	for _, cal := range doc.cals {
 		var defs []*ical.Component
 		for _, c := range cal.zones {
 			// A zone that does not decode is missed by the events that
@@ -171,5 +205,4 @@ func eachEvent(data []byte, home *time.Location, fn func(ev *event, dropped []er
 			fn(readEvent(comp, zones))
 		}
 	}
-	return nil
 }

@@ -107,7 +107,8 @@ func lineHTML(line string) string {
 			b.WriteString("<bdi>")
 			open++
 		case lri:
-			b.WriteString(`<bdi dir="ltr">`)
+			// A phone number or an address is one piece: not broken over lines.
+			b.WriteString(`<bdi dir="ltr" style="white-space:nowrap">`)
 			open++
 		case pdi:
 			if open > 0 {

@@ -16,9 +16,9 @@ func TestHTMLPart(t *testing.T) {
 		`<html lang="ar" dir="rtl">`,
 		`<title>تأكيد 3:30</title>`,
 		`<p style="margin:0 0 16px">مرحبًا،</p>`,
-		`الموعد: <bdi>الجمعة، 3:30 م</bdi><br>سنتصل بك على الرقم <bdi dir="ltr">+971 4 234 5678</bdi>`,
+		`الموعد: <bdi>الجمعة، 3:30 م</bdi><br>سنتصل بك على الرقم <bdi dir="ltr" style="white-space:nowrap">+971 4 234 5678</bdi>`,
 		`<a href="https://example.test/ar/schedule/reschedule?token=a_b-c" dir="ltr" style="color:#1d4ed8">https://example.test/ar/schedule/reschedule?token=a_b-c</a>.`,
-		`&lt;script&gt;&amp;<bdi dir="ltr">open</bdi></p>`,
+		`&lt;script&gt;&amp;<bdi dir="ltr" style="white-space:nowrap">open</bdi></p>`,
 		`<hr style=`,
 		`<p style="margin:0 0 16px;color:#5b6575;font-size:13px">تذييل</p>`,
 	} {

@@ -55,6 +55,21 @@ CREATE INDEX outbox_booking_id ON outbox (booking_id);
 	Go: fillEmailKeys,
 }
 
+// standingByKeyStep counts the standing bookings of an address (the limit
+// per address) by its key, as every lookup of an address now does: the
+// index on lower(email) serves no query any more.
+var standingByKeyStep = Migration{
+	Name: "0024_bookings_standing_by_key",
+	SQLite: `
+DROP INDEX bookings_standing_email;
+CREATE INDEX bookings_standing_email_key ON bookings (email_key) WHERE cancelled_at IS NULL;
+`,
+	Postgres: `
+DROP INDEX bookings_standing_email;
+CREATE INDEX bookings_standing_email_key ON bookings (email_key) WHERE cancelled_at IS NULL;
+`,
+}
+
 // keyedRow is a stored row with an address: its id, the address's key,
 // its reference (a message's ref, a booking's UID hash and reminder) and
 // when it was made.

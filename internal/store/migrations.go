@@ -451,7 +451,7 @@ CREATE TABLE jobs (
 INSERT INTO jobs (name, last_run_at) VALUES ('retention', 0);
 `,
 		},
-		emailKeysStep, // emailkeys.go
+		emailKeysStep, standingByKeyStep, // emailkeys.go
 	}, append(staffWorkMigrations(), visitorMigrations()...)...)
 }
 
