@@ -48,6 +48,8 @@ func serveCommand(args []string, getenv func(string) string, log *slog.Logger, a
 		}
 		src.memo = render.NewMemo()
 	}
+	// The bundles build while the database and the services start.
+	src.prebuild()
 	content, info, err := src.siteContent()
 	if err != nil {
 		return err

@@ -28,6 +28,31 @@ type sources struct {
 	// a page whose bundle and payload did not change is not rendered again.
 	builder *assets.Builder
 	memo    *render.Memo
+	// early is the bundle of the project's sources, built from the start
+	// beside the rest of it (prebuild); nil builds it in buildSite.
+	early chan bundleOrError
+}
+
+type bundleOrError struct {
+	bundle *assets.Bundle
+	err    error
+}
+
+// prebuild starts building the project's bundles, for buildSite to take.
+func (s *sources) prebuild() {
+	if s.embedded != nil {
+		return
+	}
+	s.early = make(chan bundleOrError, 1)
+	go func() {
+		var b bundleOrError
+		if s.builder != nil {
+			b.bundle, b.err = s.builder.Build()
+		} else {
+			b.bundle, b.err = assets.Build(s.root)
+		}
+		s.early <- b
+	}()
 }
 
 // projectSources are the sources of cfg's project directory, or those the
@@ -81,7 +106,10 @@ func (s sources) buildSite(ctx context.Context, cfg config.Config, log *slog.Log
 	}
 	if s.embedded == nil {
 		build := assets.Build
-		if s.builder != nil {
+		switch {
+		case s.early != nil:
+			build = func(string) (*assets.Bundle, error) { b := <-s.early; return b.bundle, b.err }
+		case s.builder != nil:
 			build = func(string) (*assets.Bundle, error) { return s.builder.Build() }
 		}
 		bundle, err := build(s.root)
