@@ -86,10 +86,7 @@ func (h *staffHandlers) messages(c echo.Context) error {
 
 func (h *staffHandlers) message(c echo.Context) error {
 	m, err := h.srv.Staff.Message(c.Request().Context(), c.Param("ref"))
-	if err != nil {
-		return h.refusal(c, err)
-	}
-	return c.JSON(http.StatusOK, map[string]staffMessage{"message": messageView(m)})
+	return h.answerMessage(c, m, err)
 }
 
 func (h *staffHandlers) setHandled(c echo.Context) error {
@@ -100,10 +97,7 @@ func (h *staffHandlers) setHandled(c echo.Context) error {
 		return err
 	}
 	m, err := h.srv.Staff.SetHandled(c.Request().Context(), c.Param("ref"), body.Handled, h.member(c).Member.Email)
-	if err != nil {
-		return h.refusal(c, err)
-	}
-	return c.JSON(http.StatusOK, map[string]staffMessage{"message": messageView(m)})
+	return h.answerMessage(c, m, err)
 }
 
 func (h *staffHandlers) notSpam(c echo.Context) error {
@@ -114,14 +108,20 @@ func (h *staffHandlers) markSpam(c echo.Context) error {
 	return h.fileMessage(c, h.srv.Staff.MarkSpam)
 }
 
-// fileMessage answers a move of the message of the path's ref to another
-// folder by file.
-func (h *staffHandlers) fileMessage(c echo.Context, file func(ctx context.Context, ref, actor string) (staff.Message, error)) error {
-	m, err := file(c.Request().Context(), c.Param("ref"), h.member(c).Member.Email)
+// answerMessage answers the workspace's reading of or change to a message:
+// its refusal, or the message as it now stands.
+func (h *staffHandlers) answerMessage(c echo.Context, m staff.Message, err error) error {
 	if err != nil {
 		return h.refusal(c, err)
 	}
 	return c.JSON(http.StatusOK, map[string]staffMessage{"message": messageView(m)})
+}
+
+// fileMessage answers a move of the message of the path's ref to another
+// folder by file.
+func (h *staffHandlers) fileMessage(c echo.Context, file func(ctx context.Context, ref, actor string) (staff.Message, error)) error {
+	m, err := file(c.Request().Context(), c.Param("ref"), h.member(c).Member.Email)
+	return h.answerMessage(c, m, err)
 }
 
 // ---- Agenda ----

@@ -48,10 +48,7 @@ func (h *staffHandlers) markRead(c echo.Context) error {
 		return err
 	}
 	m, err := h.srv.Staff.MarkRead(c.Request().Context(), c.Param("ref"), body.Read)
-	if err != nil {
-		return h.refusal(c, err)
-	}
-	return c.JSON(http.StatusOK, map[string]staffMessage{"message": messageView(m)})
+	return h.answerMessage(c, m, err)
 }
 
 type staffNote struct {
