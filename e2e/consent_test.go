@@ -320,6 +320,42 @@ func analyticsHost(u string) bool {
 	return false
 }
 
+// testMeasurementID is the measurement ID of the consent tests that offer analytics.
+const testMeasurementID = "G-TEST0001"
+
+// gtagStub is what the tests answer for gtag.js: it only notes that it ran.
+var gtagStub = base64.StdEncoding.EncodeToString([]byte(`window.__gtagLoaded = true;`))
+
+// stubGtag answers the tab's requests to googletagmanager.com (gtag.js)
+// with gtagStub, from the browser itself: none reaches the network. It
+// returns the URLs it answered.
+func stubGtag(t *testing.T, tb *tab) func() []string {
+	t.Helper()
+	var mu sync.Mutex
+	var answered []string
+	chromedp.ListenTarget(tb.ctx, func(ev any) {
+		e, ok := ev.(*fetch.EventRequestPaused)
+		if !ok {
+			return
+		}
+		mu.Lock()
+		answered = append(answered, e.Request.URL)
+		mu.Unlock()
+		// A listener must not block: the answer goes from a goroutine.
+		go func() {
+			_ = chromedp.Run(tb.ctx, fetch.FulfillRequest(e.RequestID, 200).
+				WithResponseHeaders([]*fetch.HeaderEntry{{Name: "Content-Type", Value: "text/javascript"}}).
+				WithBody(gtagStub))
+		}()
+	})
+	do(t, tb, fetch.Enable().WithPatterns([]*fetch.RequestPattern{{URLPattern: "*googletagmanager.com*"}}))
+	return func() []string {
+		mu.Lock()
+		defer mu.Unlock()
+		return slices.Clone(answered)
+	}
+}
+
 // noConsoleProblems fails on console errors and warnings, and on content
 // security policy violations in the current document.
 func noConsoleProblems(t *testing.T, tb *tab) {
@@ -416,16 +452,17 @@ func TestConsentBannerAppearsAfterThePageIsBuilt(t *testing.T) {
 // TestConsentAcceptAll: in every language, Accept all writes the consent
 // consent record in cc_cookie (path /, SameSite Lax, 182 days,
 // not Secure over http), grants analytics storage, and a reload with this
-// valid decision shows nothing. With no measurement ID, no request ever
-// goes to an analytics host.
+// valid decision shows nothing. No request goes to an analytics host
+// before consent; after it, only gtag.js, answered by the test.
 func TestConsentAcceptAll(t *testing.T) {
 	b, _ := browser(t)
-	base := consentServer(t, "", false)
+	base := consentServer(t, testMeasurementID, false)
 	s := sitetest.Site(t)
 	consentChunk := sitetest.ConsentChunk(t, s)
 	for _, lang := range s.Info.Languages {
 		t.Run(lang.Code, func(t *testing.T) {
 			tb, requests := consentTab(t, b)
+			stubbed := stubGtag(t, tb)
 			page := base + lang.LocalPath("/")
 			var cookies []*network.Cookie
 			var commands [][]any
@@ -434,6 +471,13 @@ func TestConsentAcceptAll(t *testing.T) {
 				chromedp.Navigate(page),
 				waitHydrated(),
 				waitBanner(),
+			)
+			for _, r := range requests() {
+				if analyticsHost(r) || !strings.HasPrefix(r, base+"/") {
+					t.Errorf("request before consent: %s", r)
+				}
+			}
+			do(t, tb,
 				chromedp.ActionFunc(func(context.Context) error { before = time.Now(); return nil }),
 				clickReachable(`#cc-main .cm [data-role="all"]`),
 				waitDecision(),
@@ -513,10 +557,14 @@ func TestConsentAcceptAll(t *testing.T) {
 					t.Errorf("a returning visitor with a valid decision fetched the banner: %s", r)
 				}
 			}
+			gtagURL := "https://www.googletagmanager.com/gtag/js?id=" + testMeasurementID
 			for _, r := range requests() {
-				if analyticsHost(r) || !strings.HasPrefix(r, base+"/") {
-					t.Errorf("request without a measurement ID configured: %s", r)
+				if r != gtagURL && (analyticsHost(r) || !strings.HasPrefix(r, base+"/")) {
+					t.Errorf("request outside the site: %s", r)
 				}
+			}
+			if got := stubbed(); len(got) == 0 || slices.ContainsFunc(got, func(u string) bool { return u != gtagURL }) {
+				t.Errorf("requests answered for Google: %v, want gtag.js with the ID, on each page granted", got)
 			}
 			noConsoleProblems(t, tb)
 		})
@@ -529,7 +577,7 @@ func TestConsentAcceptAll(t *testing.T) {
 // analytics storage in the dataLayer.
 func TestConsentRejectAll(t *testing.T) {
 	b, _ := browser(t)
-	base := consentServer(t, "", false)
+	base := consentServer(t, testMeasurementID, false)
 	s := sitetest.Site(t)
 	for _, lang := range s.Info.Languages {
 		t.Run(lang.Code, func(t *testing.T) {
@@ -582,7 +630,7 @@ func TestConsentRejectAll(t *testing.T) {
 // on .<site>, and rejecting clears them there too.
 func TestConsentRejectClearsAnalyticsCookiesOnEveryDomain(t *testing.T) {
 	b, _ := browser(t)
-	base := consentServer(t, "", false)
+	base := consentServer(t, testMeasurementID, false)
 	u, _ := url.Parse(base)
 	// Chromium resolves every *.localhost name to loopback by itself.
 	page := "http://www.northbeam.localhost:" + u.Port() + "/de"
@@ -625,12 +673,13 @@ func TestConsentRejectClearsAnalyticsCookiesOnEveryDomain(t *testing.T) {
 // records denied.
 func TestConsentManagePreferencesThenSave(t *testing.T) {
 	b, _ := browser(t)
-	base := consentServer(t, "", false)
+	base := consentServer(t, testMeasurementID, false)
 	s := sitetest.Site(t)
 	for _, code := range []string{"fr", "ar"} {
 		lang, _ := s.Info.Language(code)
 		t.Run(code, func(t *testing.T) {
 			tb, _ := consentTab(t, b)
+			stubGtag(t, tb)
 			page := base + lang.LocalPath("/")
 			var title, save, closeLabel string
 			var analyticsOn, necessaryOn, necessaryLocked bool
@@ -716,10 +765,11 @@ func TestConsentManagePreferencesThenSave(t *testing.T) {
 // the banner asks.
 func TestConsentReturningVisitorFetchesTheBannerForThePreferences(t *testing.T) {
 	b, _ := browser(t)
-	base := consentServer(t, "", false)
+	base := consentServer(t, testMeasurementID, false)
 	s := sitetest.Site(t)
 	consentChunk := sitetest.ConsentChunk(t, s)
 	tb, requests := consentTab(t, b)
+	stubGtag(t, tb)
 	page := base + "/ar"
 	do(t, tb,
 		chromedp.Navigate(page),
@@ -967,13 +1017,73 @@ func TestConsentCookiePolicyButtonBeforeADecision(t *testing.T) {
 	noConsoleProblems(t, tb)
 }
 
+// TestConsentWithoutAnalyticsOffersOnlyNecessary: with no measurement ID,
+// in every language, neither the banner nor the preferences dialog speaks
+// of analytics or offers its toggle: the dialog has the necessary category
+// only, and Accept all records that alone.
+func TestConsentWithoutAnalyticsOffersOnlyNecessary(t *testing.T) {
+	b, _ := browser(t)
+	base := consentServer(t, "", false)
+	s := sitetest.Site(t)
+	for _, lang := range s.Info.Languages {
+		t.Run(lang.Code, func(t *testing.T) {
+			tb, requests := consentTab(t, b)
+			page := base + lang.LocalPath("/")
+			var desc, dialog string
+			var toggles []string
+			var cookies []*network.Cookie
+			do(t, tb,
+				chromedp.Navigate(page),
+				waitHydrated(),
+				waitBanner(),
+				chromedp.Text(`#cc-main .cm__desc`, &desc, chromedp.ByQuery),
+				clickReachable(`#cc-main .cm [data-role="show"]`),
+				waitPreferences(),
+				chromedp.Evaluate(`Array.from(document.querySelectorAll("#cc-main .pm input.section__toggle")).map((i) => i.value)`, &toggles),
+				chromedp.Evaluate(`document.querySelector("#cc-main .pm").textContent`, &dialog),
+				clickReachable(`#cc-main .pm [data-role="save"]`),
+				waitDecision(),
+				waitClosed(),
+				browserCookies(page, &cookies),
+			)
+			if !slices.Equal(toggles, []string{"necessary"}) {
+				t.Errorf("the dialog's toggles %v, want [necessary]", toggles)
+			}
+			if !strings.HasPrefix(desc, s.Locales.T(lang.Code, "consent.banner.description")) {
+				t.Errorf("banner description %q", desc)
+			}
+			if !strings.Contains(dialog, s.Locales.T(lang.Code, "consent.preferences.intro.description")) {
+				t.Errorf("the dialog lacks the necessary-only introduction: %q", dialog)
+			}
+			for _, text := range []string{desc, dialog} {
+				for _, analytics := range []string{"Google Analytics", "_ga", s.Locales.T(lang.Code, "consent.preferences.analytics.title")} {
+					if strings.Contains(text, analytics) {
+						t.Errorf("%q mentions %q", text, analytics)
+					}
+				}
+			}
+			if c := cookieNamed(cookies, "cc_cookie"); c == nil {
+				t.Error("no cc_cookie after saving")
+			} else if got := recordField[[]string](t, consentRecord(t, c), "categories"); !slices.Equal(got, []string{"necessary"}) {
+				t.Errorf("categories %v", got)
+			}
+			for _, r := range requests() {
+				if !strings.HasPrefix(r, base+"/") {
+					t.Errorf("request outside the site: %s", r)
+				}
+			}
+			noConsoleProblems(t, tb)
+		})
+	}
+}
+
 // TestConsentLoadsGtagOnlyAfterConsent: with a measurement ID configured,
 // gtag.js is requested once analytics is accepted, not before, and
 // configured with the ID. The machine has no internet: the request is
 // answered by the test.
 func TestConsentLoadsGtagOnlyAfterConsent(t *testing.T) {
 	b, _ := browser(t)
-	const id = "G-TEST0001"
+	const id = testMeasurementID
 	base := consentServer(t, id, false)
 	tb, requests := consentTab(t, b)
 	paused := make(chan *fetch.EventRequestPaused, 4)
@@ -1001,10 +1111,9 @@ func TestConsentLoadsGtagOnlyAfterConsent(t *testing.T) {
 		if e.Request.URL != want {
 			t.Errorf("requested %s, want %s", e.Request.URL, want)
 		}
-		body := base64.StdEncoding.EncodeToString([]byte(`window.__gtagLoaded = true;`))
 		do(t, tb, fetch.FulfillRequest(e.RequestID, 200).
 			WithResponseHeaders([]*fetch.HeaderEntry{{Name: "Content-Type", Value: "text/javascript"}}).
-			WithBody(body))
+			WithBody(gtagStub))
 	case <-time.After(10 * time.Second):
 		t.Fatal("gtag.js was never requested after Accept all")
 	}
@@ -1083,7 +1192,7 @@ func TestConsentHiddenFromBots(t *testing.T) {
 // light and the dark colour scheme.
 func TestConsentAccessibility(t *testing.T) {
 	b, _ := browser(t)
-	base := consentServer(t, "", false)
+	base := consentServer(t, testMeasurementID, false)
 	axe, err := os.ReadFile(filepath.Join(sitetest.Root(), "node_modules", "axe-core", "axe.min.js"))
 	if err != nil {
 		t.Fatalf("axe-core is missing (npm ci): %v", err)

@@ -63,10 +63,24 @@ export function consentConfig(
   hostname: string,
   onAnalytics: () => void,
 ): CookieConsent.CookieConsentConfig {
+  // Without a measurement ID there is no analytics: the banner and the dialog offer only the necessary category.
+  const analytics = ctx.config.gaMeasurementId !== "";
   const translations: CookieConsent.CookieConsentConfig["language"]["translations"] = {};
   for (const l of ctx.languages) {
     // Built from the locale files when the language is first shown: no translation URL is fetched.
-    translations[l.code] = () => ctx.strings(l.code).then((t) => translation(t, l, ctx.storageKey));
+    translations[l.code] = () => ctx.strings(l.code).then((t) => translation(t, l, ctx.storageKey, analytics));
+  }
+  const categories: CookieConsent.CookieConsentConfig["categories"] = {
+    [necessaryCategory]: { enabled: true, readOnly: true },
+  };
+  if (analytics) {
+    categories[analyticsCategory] = {
+      enabled: false,
+      readOnly: false,
+      autoClear: { cookies: analyticsCookies(hostname) },
+      // A product name, the same in every language.
+      services: { [analyticsService]: { label: "Google Analytics" } },
+    };
   }
   return {
     mode: "opt-in",
@@ -89,16 +103,7 @@ export function consentConfig(
       consentModal: { layout: "box inline", position: "bottom center" },
       preferencesModal: { layout: "box", position: "right" },
     },
-    categories: {
-      [necessaryCategory]: { enabled: true, readOnly: true },
-      [analyticsCategory]: {
-        enabled: false,
-        readOnly: false,
-        autoClear: { cookies: analyticsCookies(hostname) },
-        // A product name, the same in every language.
-        services: { [analyticsService]: { label: "Google Analytics" } },
-      },
-    },
+    categories,
     language: {
       default: ctx.lang,
       rtl: ctx.languages.filter((l) => l.dir === "rtl").map((l) => l.code),
@@ -118,8 +123,16 @@ function escapeAttribute(s: string): string {
   return escapeText(s).replace(/"/g, "&quot;");
 }
 
-/** translation builds one language's texts from its locale strings. */
-export function translation(t: Translate, lang: Language, storageKey: string): CookieConsent.Translation {
+/**
+ * translation builds one language's texts from its locale strings; without
+ * analytics, the texts and the dialog speak of the necessary cookies only.
+ */
+export function translation(
+  t: Translate,
+  lang: Language,
+  storageKey: string,
+  analytics: boolean,
+): CookieConsent.Translation {
   const text = (key: string) => escapeText(t(key));
   const link = (path: string, label: string) =>
     `<a href="${escapeAttribute(lang.prefix + path)}">${escapeText(label)}</a>`;
@@ -140,7 +153,7 @@ export function translation(t: Translate, lang: Language, storageKey: string): C
     consentModal: {
       title: text("consent.banner.title"),
       // The library puts the revision message in place of {{revisionMessage}} only when the stored revision differs.
-      description: `${text("consent.banner.description")}{{revisionMessage}}`,
+      description: `${text(analytics ? "consent.banner.descriptionAnalytics" : "consent.banner.description")}{{revisionMessage}}`,
       revisionMessage: `<span class="cm__revision">${text("consent.banner.revision")}</span>`,
       acceptAllBtn: text("consent.actions.acceptAll"),
       acceptNecessaryBtn: text("consent.actions.rejectAll"),
@@ -155,7 +168,9 @@ export function translation(t: Translate, lang: Language, storageKey: string): C
       sections: [
         {
           title: text("consent.preferences.intro.title"),
-          description: text("consent.preferences.intro.description"),
+          description: text(
+            analytics ? "consent.preferences.intro.descriptionAnalytics" : "consent.preferences.intro.description",
+          ),
         },
         {
           title: text("consent.preferences.necessary.title"),
@@ -169,19 +184,23 @@ export function translation(t: Translate, lang: Language, storageKey: string): C
             ],
           },
         },
-        {
-          title: text("consent.preferences.analytics.title"),
-          description: text("consent.preferences.analytics.description"),
-          linkedCategory: analyticsCategory,
-          cookieTable: {
-            headers,
-            body: [
-              row("_ga", "consent.cookies.visitors", "consent.lifetime.years2"),
-              row("_ga_<ID>", "consent.cookies.session", "consent.lifetime.years2"),
-              row("_gid", "consent.cookies.visitors", "consent.lifetime.hours24"),
-            ],
-          },
-        },
+        ...(analytics
+          ? [
+              {
+                title: text("consent.preferences.analytics.title"),
+                description: text("consent.preferences.analytics.description"),
+                linkedCategory: analyticsCategory,
+                cookieTable: {
+                  headers,
+                  body: [
+                    row("_ga", "consent.cookies.visitors", "consent.lifetime.years2"),
+                    row("_ga_<ID>", "consent.cookies.session", "consent.lifetime.years2"),
+                    row("_gid", "consent.cookies.visitors", "consent.lifetime.hours24"),
+                  ],
+                },
+              },
+            ]
+          : []),
         {
           title: text("consent.preferences.more.title"),
           description: withLinks("consent.preferences.more.description", {

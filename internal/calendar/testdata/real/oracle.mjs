@@ -35,6 +35,7 @@ const cases = [
   ['icaljs_rdate_exdate.ics', '2024-06-01T00:00:00Z', '2024-06-20T00:00:00Z'],
   ['icaljs_google_birthday.ics', '2012-01-01T00:00:00Z', '2015-01-01T00:00:00Z'],
   ['ccs-calendarserver_put_7.ics', '2006-01-01T00:00:00Z', '2006-01-10T00:00:00Z'],
+  ['ical4j_Standup.ics', '2009-03-28T00:00:00Z', '2009-04-11T00:00:00Z'],
 ];
 
 // offsetAt returns the offset of zone at the instant ms, in milliseconds.
