@@ -230,8 +230,9 @@ func startBackground(ctx context.Context, st *store.Store, cfg config.Config, av
 func newServices(st *store.Store, content fs.FS, info *site.Info, dates *intl.Formatter, cfg config.Config, av booking.Availability,
 	bg *background, log *slog.Logger) (handlers.Services, error) {
 	contacts, err := contact.NewService(st, content, contact.Config{
-		Inbox:  cfg.MailTo,
-		Brand:  contact.Brand{Name: info.Name, Email: info.Email, BaseURL: cfg.BaseURL, ResponseHours: info.Stats.ResponseHours},
+		Inbox: cfg.MailTo,
+		Brand: contact.Brand{Name: info.Name, Email: info.Email, BaseURL: cfg.BaseURL, ResponseHours: info.Stats.ResponseHours,
+			Zone: av.Location, Dates: dates},
 		Queued: bg.worker.Wake,
 	})
 	if err != nil {
@@ -241,7 +242,7 @@ func newServices(st *store.Store, content fs.FS, info *site.Info, dates *intl.Fo
 	if err != nil {
 		return handlers.Services{}, err
 	}
-	workspace, err := newStaffWorkspace(st, content, info, cfg, bookings, bg.worker.Wake, log)
+	workspace, err := newStaffWorkspace(st, content, info, dates, cfg, bookings, bg.worker.Wake, log)
 	if err != nil {
 		return handlers.Services{}, err
 	}

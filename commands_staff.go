@@ -14,6 +14,7 @@ import (
 	"github.com/northbeam/site/internal/booking"
 	"github.com/northbeam/site/internal/config"
 	"github.com/northbeam/site/internal/contact"
+	"github.com/northbeam/site/internal/intl"
 	"github.com/northbeam/site/internal/site"
 	"github.com/northbeam/site/internal/staff"
 	"github.com/northbeam/site/internal/store"
@@ -45,7 +46,12 @@ func staffCommand(args []string, getenv func(string) string, out io.Writer) erro
 		return fmt.Errorf("configuration: %w", err)
 	}
 	ctx := context.Background()
-	content, info, err := projectSources(cfg).siteContent()
+	src := projectSources(cfg)
+	content, info, err := src.siteContent()
+	if err != nil {
+		return err
+	}
+	dates, err := src.dates(info)
 	if err != nil {
 		return err
 	}
@@ -55,7 +61,7 @@ func staffCommand(args []string, getenv func(string) string, out io.Writer) erro
 		return err
 	}
 	defer st.Close()
-	ws, err := newStaffWorkspace(st, content, info, cfg, nil, nil, slog.New(slog.NewTextHandler(io.Discard, nil)))
+	ws, err := newStaffWorkspace(st, content, info, dates, cfg, nil, nil, slog.New(slog.NewTextHandler(io.Discard, nil)))
 	if err != nil {
 		return err
 	}
@@ -113,20 +119,15 @@ func staffCommand(args []string, getenv func(string) string, out io.Writer) erro
 // content, the consultancy's zone from the booking service (bookings nil:
 // no cancellations, as in the staff command). cfg's mail settings are
 // filled (withSiteEmail).
-func newStaffWorkspace(st *store.Store, content fs.FS, info *site.Info, cfg config.Config, bookings *booking.Service, queued func(), log *slog.Logger) (*staff.Workspace, error) {
+func newStaffWorkspace(st *store.Store, content fs.FS, info *site.Info, dates *intl.Formatter, cfg config.Config, bookings *booking.Service,
+	queued func(), log *slog.Logger) (*staff.Workspace, error) {
 	texts, err := site.LoadLocales(content, "staff/locales", info)
-	if err != nil {
-		return nil, err
-	}
-	notSpam, err := contact.NewMailer(content, contact.Brand{
-		Name: info.Name, Email: info.Email, BaseURL: cfg.BaseURL, ResponseHours: info.Stats.ResponseHours,
-	}, cfg.MailTo)
 	if err != nil {
 		return nil, err
 	}
 	wc := staff.Config{
 		BaseURL: cfg.BaseURL, Name: info.Name, RetentionMonths: cfg.Retention,
-		Texts: texts, Content: content, Contact: notSpam, Queued: queued, Logger: log,
+		Texts: texts, Content: content, Queued: queued, Logger: log,
 	}
 	if bookings != nil {
 		wc.Location = bookings.Availability().Location
@@ -135,6 +136,16 @@ func newStaffWorkspace(st *store.Store, content fs.FS, info *site.Info, cfg conf
 		}
 	} else if av, err := booking.LoadAvailability(content, "availability.json"); err == nil {
 		wc.Location = av.Location
+	}
+	zone := wc.Location
+	if zone == nil {
+		zone = time.UTC
+	}
+	wc.Contact, err = contact.NewMailer(content, contact.Brand{
+		Name: info.Name, Email: info.Email, BaseURL: cfg.BaseURL, ResponseHours: info.Stats.ResponseHours, Zone: zone, Dates: dates,
+	}, cfg.MailTo)
+	if err != nil {
+		return nil, err
 	}
 	return staff.New(st, wc)
 }

@@ -93,7 +93,7 @@ func TestStaffReadsTheOutbox(t *testing.T) {
 		ctx := context.Background()
 		cookie := env.signIn(t, "ada@northbeam.test")
 		r := contact.Record{Ref: "33333333-3333-4333-8333-333333333333", CreatedAt: env.clock.Now(), Name: "Zoë", Email: "zoe@example.com", Message: "Bonjour", Lang: "fr"}
-		mailer, err := contact.NewMailer(sitetest.Content(), contact.Brand{Name: "Northbeam", Email: "hello@northbeam.test", BaseURL: sitetest.BaseURL, ResponseHours: 24}, sitetest.Inbox)
+		mailer, err := contact.NewMailer(sitetest.Content(), sitetest.ContactBrand(t, sitetest.BaseURL), sitetest.Inbox)
 		if err != nil {
 			t.Fatal(err)
 		}

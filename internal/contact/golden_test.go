@@ -15,7 +15,8 @@ import (
 // from the shipped templates, to what testdata/mails.golden recorded.
 func TestGoldenMails(t *testing.T) {
 	m, err := NewMailer(os.DirFS(filepath.Join("..", "..", "content")),
-		Brand{Name: "Northbeam", Email: "hello@northbeam.test", BaseURL: "https://northbeam.test", ResponseHours: 24}, "team@northbeam.test")
+		Brand{Name: "Northbeam", Email: "hello@northbeam.test", BaseURL: "https://northbeam.test", ResponseHours: 24, Zone: berlin(), Dates: shippedDates()},
+		"team@northbeam.test")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -5,9 +5,11 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"sync"
 	"testing"
 	"time"
 
+	"github.com/northbeam/site/internal/intl"
 	"github.com/northbeam/site/internal/site"
 	"github.com/northbeam/site/internal/store"
 )
@@ -15,8 +17,31 @@ import (
 const testInbox = "inbox@northbeam.dev"
 
 func testBrand() Brand {
-	return Brand{Name: "Northbeam", Email: "hello@northbeam.dev", BaseURL: "https://northbeam.test", ResponseHours: 24}
+	return Brand{Name: "Northbeam", Email: "hello@northbeam.dev", BaseURL: "https://northbeam.test", ResponseHours: 24,
+		Zone: berlin(), Dates: shippedDates()}
 }
+
+// berlin is the consultancy's zone in the tests.
+var berlin = sync.OnceValue(func() *time.Location {
+	loc, err := time.LoadLocation("Europe/Berlin")
+	if err != nil {
+		panic(err)
+	}
+	return loc
+})
+
+// shippedDates writes dates with the CLDR data of the project's node_modules.
+var shippedDates = sync.OnceValue(func() *intl.Formatter {
+	info, err := site.Load(siteContent(), site.File)
+	if err != nil {
+		panic(err)
+	}
+	dates, err := intl.Load(os.DirFS(filepath.Join("..", "..", "node_modules")), info.Languages)
+	if err != nil {
+		panic(err)
+	}
+	return dates
+})
 
 // siteContent is the real content directory of the repository.
 func siteContent() fs.FS { return os.DirFS(filepath.Join("..", "..", "content")) }

@@ -7,6 +7,7 @@ import (
 	"text/template"
 	"time"
 
+	"github.com/northbeam/site/internal/intl"
 	"github.com/northbeam/site/internal/mail"
 	"github.com/northbeam/site/internal/site"
 )
@@ -30,6 +31,11 @@ type Brand struct {
 	Email         string // public contact address
 	BaseURL       string // "https://northbeam.dev"
 	ResponseHours int    // promised reply time, 24
+	// Zone is the consultancy's time zone: the notification gives the time
+	// a message arrived in it, as the workspace and the booking notices do.
+	Zone *time.Location
+	// Dates writes that time and the zone's localized name.
+	Dates *intl.Formatter
 }
 
 // Mailer writes the two mails of a contact message from text/template
@@ -56,6 +62,9 @@ func NewMailer(content fs.FS, brand Brand, inbox string) (*Mailer, error) {
 	}
 	if brand.Name == "" || brand.Email == "" || brand.ResponseHours <= 0 {
 		return nil, errors.New("contact: brand name, email and response hours are required")
+	}
+	if brand.Zone == nil || brand.Dates == nil {
+		return nil, errors.New("contact: the consultancy's zone and a date formatter are required")
 	}
 	langs, names, err := site.NoticeLanguages(content)
 	if err != nil {
@@ -106,7 +115,7 @@ type mailData struct {
 	ServiceLabel  string // English label
 	Lang          string
 	LangLabel     string // the language's name in English
-	ReceivedAt    string // "2026-11-20 10:30 UTC"
+	ReceivedAt    string // "Friday, 20 November 2026 at 10:30, Berlin (Central European Time)"
 }
 
 // Compose returns the notification to the inbox, with Reply-To the visitor,
@@ -126,7 +135,7 @@ func (m *Mailer) Compose(r Record) ([]mail.Message, error) {
 		ServiceLabel:  serviceLabel(r.Service),
 		Lang:          lang,
 		LangLabel:     m.langNames[lang],
-		ReceivedAt:    r.CreatedAt.UTC().Format("2006-01-02 15:04 MST"),
+		ReceivedAt:    m.receivedAt(r.CreatedAt),
 	}
 	notify, err := mail.Render(m.notify, data)
 	if err != nil {
@@ -148,6 +157,13 @@ func (m *Mailer) Compose(r Record) ([]mail.Message, error) {
 	ack.Kind, ack.To, ack.ReplyTo, ack.Lang = KindAck, r.Email, m.inbox, lang
 	ack.AddHTML(dir)
 	return []mail.Message{notify, ack}, nil
+}
+
+// receivedAt writes t for the notification, which is in English: in the
+// consultancy's zone, with the zone's name.
+func (m *Mailer) receivedAt(t time.Time) string {
+	zone := m.brand.Zone
+	return m.brand.Dates.FormatDateTime("en", t.In(zone)) + ", " + m.brand.Dates.ZoneName("en", zone.String(), t)
 }
 
 func serviceLabel(service string) string {

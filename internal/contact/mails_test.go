@@ -45,7 +45,7 @@ func TestComposeEveryLanguage(t *testing.T) {
 			if notify.Subject != "New contact message from Ada Lovelace" {
 				t.Errorf("notify subject = %q", notify.Subject)
 			}
-			for _, p := range []string{"ada@example.com", "Strategic consulting", "Line one\nLine two", "ref-1", "2026-11-20 09:05 UTC", "https://northbeam.test"} {
+			for _, p := range []string{"ada@example.com", "Strategic consulting", "Line one\nLine two", "ref-1", "https://northbeam.test"} {
 				if !strings.Contains(notify.Text, p) {
 					t.Errorf("notify text lacks %q:\n%s", p, notify.Text)
 				}
@@ -81,6 +81,31 @@ func TestComposeEveryLanguage(t *testing.T) {
 
 // TestAckCarriesNoVisitorText: what a visitor writes never reaches the
 // address they typed, which nobody verified, however it is written.
+// TestNotifyGivesTheTimeInTheConsultancysZone: the team's notification
+// says when the message arrived in the consultancy's zone (Berlin), with
+// the zone's name, in winter and in summer time; not in UTC.
+func TestNotifyGivesTheTimeInTheConsultancysZone(t *testing.T) {
+	m, err := NewMailer(siteContent(), testBrand(), testInbox)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range []struct {
+		at   time.Time
+		want string
+	}{
+		{time.Date(2026, 11, 20, 9, 5, 0, 0, time.UTC), "Received:  Friday, 20 November 2026 at 10:05\u00a0am, Berlin (Central European Time)\n"},
+		{time.Date(2026, 7, 3, 21, 30, 0, 0, time.UTC), "Received:  Friday, 3 July 2026 at 11:30\u00a0pm, Berlin (Central European Time)\n"},
+	} {
+		mails, err := m.Compose(Record{Ref: "ref-1", CreatedAt: tt.at, Name: "Ada", Email: "ada@example.com", Message: "Hello", Lang: "fr"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(mails[0].Text, tt.want) || strings.Contains(mails[0].Text, "UTC") {
+			t.Errorf("notification for %v lacks %q:\n%s", tt.at, tt.want, mails[0].Text)
+		}
+	}
+}
+
 func TestAckCarriesNoVisitorText(t *testing.T) {
 	m, err := NewMailer(siteContent(), testBrand(), testInbox)
 	if err != nil {
@@ -176,6 +201,7 @@ func TestNewMailerRejectsBadContent(t *testing.T) {
 		{"bad inbox", func(fstest.MapFS) {}, testBrand(), "inbox"},
 		{"inbox with CRLF", func(fstest.MapFS) {}, testBrand(), "inbox@northbeam.dev\r\nBcc: x@y.z"},
 		{"no brand", func(fstest.MapFS) {}, Brand{}, testInbox},
+		{"no zone", func(fstest.MapFS) {}, Brand{Name: "Northbeam", Email: "hello@northbeam.dev", ResponseHours: 24, Dates: shippedDates()}, testInbox},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -68,15 +68,26 @@ func (c *Clock) Advance(d time.Duration) {
 	c.now = c.now.Add(d)
 }
 
+// ContactBrand is the consultancy as the contact mails of the tests at
+// baseURL see it: in Berlin, with the shipped date formats.
+func ContactBrand(t testing.TB, baseURL string) contact.Brand {
+	t.Helper()
+	s := Site(t)
+	berlin, err := time.LoadLocation("Europe/Berlin")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return contact.Brand{Name: s.Info.Name, Email: s.Info.Email, BaseURL: baseURL, ResponseHours: s.Info.Stats.ResponseHours, Zone: berlin, Dates: s.Dates}
+}
+
 // ContactService returns the contact service of the tests on st: a form
 // filled in faster than minFillTime is taken for a program's; queued is
 // called when a mail is queued.
 func ContactService(t testing.TB, st *store.Store, minFillTime time.Duration, queued func()) *contact.Service {
 	t.Helper()
-	info := Site(t).Info
 	svc, err := contact.NewService(st, Content(), contact.Config{
 		Inbox:       ContactInbox,
-		Brand:       contact.Brand{Name: info.Name, Email: info.Email, BaseURL: BaseURL, ResponseHours: info.Stats.ResponseHours},
+		Brand:       ContactBrand(t, BaseURL),
 		MinFillTime: minFillTime,
 		Queued:      queued,
 	})
@@ -135,7 +146,7 @@ func BookingConfig(s *sitebuild.Build, av booking.Availability, now func() time.
 func StaffWorkspace(t testing.TB, st *store.Store, baseURL string, now func() time.Time, edits ...func(*staff.Config)) *staff.Workspace {
 	t.Helper()
 	s := Site(t)
-	mailer, err := contact.NewMailer(Content(), contact.Brand{Name: s.Info.Name, Email: s.Info.Email, BaseURL: baseURL, ResponseHours: 24}, Inbox)
+	mailer, err := contact.NewMailer(Content(), ContactBrand(t, baseURL), Inbox)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/northbeam/site/internal/contact"
+	"github.com/northbeam/site/internal/intl"
 	"github.com/northbeam/site/internal/site"
 	"github.com/northbeam/site/internal/store"
 )
@@ -47,11 +48,16 @@ func newWorkspace(t testing.TB, st *store.Store, start time.Time) (*Workspace, *
 	if err != nil {
 		t.Fatal(err)
 	}
-	mailer, err := contact.NewMailer(content, contact.Brand{Name: info.Name, Email: info.Email, BaseURL: "https://example.test", ResponseHours: 24}, "team@northbeam.test")
+	berlin, err := time.LoadLocation("Europe/Berlin")
 	if err != nil {
 		t.Fatal(err)
 	}
-	berlin, err := time.LoadLocation("Europe/Berlin")
+	dates, err := intl.Load(os.DirFS("../../node_modules"), info.Languages)
+	if err != nil {
+		t.Fatal(err)
+	}
+	mailer, err := contact.NewMailer(content, contact.Brand{Name: info.Name, Email: info.Email, BaseURL: "https://example.test", ResponseHours: 24,
+		Zone: berlin, Dates: dates}, "team@northbeam.test")
 	if err != nil {
 		t.Fatal(err)
 	}
