@@ -1,10 +1,10 @@
 import type { i18n as I18n } from "i18next";
-import { useEffect, useState } from "react";
+import { useEffect, useState, type ComponentType } from "react";
 import { Link, Navigate, Outlet, Route, Routes, useLocation } from "react-router-dom";
 import { api, signInPath, signOut } from "./api";
 import type { Boot } from "./boot";
 import { BootContext, useBoot, useFocusOnNavigation } from "./hooks";
-import { I18nContext, useT } from "./i18n";
+import { I18nContext, useT, type Key } from "./i18n";
 import { Account } from "./pages/Account";
 import { Audit } from "./pages/Audit";
 import { NewBooking } from "./pages/Agenda";
@@ -28,17 +28,9 @@ export function StaffApp({ boot, i18n }: { boot: Boot; i18n: I18n }) {
           <Route path="/staff/enrol" element={<Enrol />} />
           <Route path="/staff/link" element={<LinkSignIn />} />
           <Route element={<Layout />}>
-            <Route path="/staff" element={<Messages />} />
-            <Route path="/staff/messages/:ref" element={<MessageDetail />} />
-            <Route path="/staff/bookings" element={<Bookings />} />
-            <Route path="/staff/bookings/new" element={<NewBooking />} />
-            <Route path="/staff/bookings/:id" element={<BookingDetail />} />
-            <Route path="/staff/mail" element={<Mail />} />
-            <Route path="/staff/mail/:ref" element={<MailDetail />} />
-            <Route path="/staff/exports" element={<Exports />} />
-            <Route path="/staff/privacy" element={<Privacy />} />
-            <Route path="/staff/audit" element={<Audit />} />
-            <Route path="/staff/account" element={<Account />} />
+            {pages.map(({ path, Page }) => (
+              <Route key={path} path={path} element={<Page />} />
+            ))}
             <Route path="*" element={<NotFound />} />
           </Route>
         </Routes>
@@ -47,16 +39,23 @@ export function StaffApp({ boot, i18n }: { boot: Boot; i18n: I18n }) {
   );
 }
 
+/** pages are the pages behind the sign-in by their paths; nav is the key of the name of those the navigation leads to, in its order. */
+const pages: { path: string; Page: ComponentType; nav?: Key }[] = [
+  { path: "/staff", Page: Messages, nav: "nav.messages" },
+  { path: "/staff/messages/:ref", Page: MessageDetail },
+  { path: "/staff/bookings", Page: Bookings, nav: "nav.bookings" },
+  { path: "/staff/bookings/new", Page: NewBooking },
+  { path: "/staff/bookings/:id", Page: BookingDetail },
+  { path: "/staff/mail", Page: Mail, nav: "nav.mail" },
+  { path: "/staff/mail/:ref", Page: MailDetail },
+  { path: "/staff/exports", Page: Exports, nav: "nav.exports" },
+  { path: "/staff/privacy", Page: Privacy, nav: "nav.privacy" },
+  { path: "/staff/audit", Page: Audit, nav: "nav.audit" },
+  { path: "/staff/account", Page: Account, nav: "nav.account" },
+];
+
 /** navPages are the pages the navigation leads to, each with its name's key. */
-const navPages = [
-  ["/staff", "nav.messages"],
-  ["/staff/bookings", "nav.bookings"],
-  ["/staff/mail", "nav.mail"],
-  ["/staff/exports", "nav.exports"],
-  ["/staff/privacy", "nav.privacy"],
-  ["/staff/audit", "nav.audit"],
-  ["/staff/account", "nav.account"],
-] as const;
+const navPages = pages.flatMap(({ path, nav }) => (nav ? [[path, nav] as const] : []));
 
 /** useUnread is the count of unread new messages, asked again at each navigation (reading one lowers it). */
 function useUnread(pathname: string): number {

@@ -46,6 +46,19 @@ export function When({ at }: { at: string }) {
   return <time dateTime={at}>{dateTime(lang, at, zone)}</time>;
 }
 
+/** TimeFact is a moment in a list of facts (dl), named label; nothing when there is no moment. */
+export function TimeFact({ label, at }: { label: string; at: string | null | undefined }) {
+  if (!at) return null;
+  return (
+    <>
+      <dt>{label}</dt>
+      <dd>
+        <When at={at} />
+      </dd>
+    </>
+  );
+}
+
 /** Ltr keeps an address, a reference or a code left to right inside right-to-left text. */
 export function Ltr({ children }: { children: ReactNode }) {
   return (

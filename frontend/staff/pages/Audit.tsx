@@ -43,6 +43,9 @@ const actors: Record<string, Key> = { "command line": "audit.actors.commandLine"
 /** methods names how a sign-in was made. */
 const methods: Record<string, Key> = { passkey: "audit.methods.passkey", link: "audit.methods.link" };
 
+/** columns are the names of the audit log's columns, in order. */
+const columns = ["audit.when", "audit.who", "audit.what", "audit.details"] as const satisfies readonly Key[];
+
 export function Audit() {
   const t = useT();
   usePageTitle("audit.title");
@@ -69,18 +72,11 @@ export function Audit() {
           <table className="ws-table ws-cards" role="table">
             <thead role="rowgroup">
               <tr role="row">
-                <th scope="col" role="columnheader">
-                  {t("audit.when")}
-                </th>
-                <th scope="col" role="columnheader">
-                  {t("audit.who")}
-                </th>
-                <th scope="col" role="columnheader">
-                  {t("audit.what")}
-                </th>
-                <th scope="col" role="columnheader">
-                  {t("audit.details")}
-                </th>
+                {columns.map((c) => (
+                  <th key={c} scope="col" role="columnheader">
+                    {t(c)}
+                  </th>
+                ))}
               </tr>
             </thead>
             <tbody role="rowgroup">

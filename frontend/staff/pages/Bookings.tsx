@@ -7,7 +7,7 @@ import { useT } from "../i18n";
 import { languageName, serviceKey } from "../labels";
 import type { Booking, BookingsResponse, View } from "../types";
 import { Notes } from "../notes";
-import { Button, FieldError, Loading, Ltr, Notice, Problem, Tabs, When } from "../ui";
+import { Button, FieldError, Loading, Ltr, Notice, Problem, Tabs, TimeFact, When } from "../ui";
 import { useZoneName } from "../zones";
 import { MoveForm, NoShow, Week } from "./Agenda";
 
@@ -188,24 +188,14 @@ export function BookingDetail() {
             <dd>{b.company || "—"}</dd>
             <dt>{t("bookings.language")}</dt>
             <dd>{languageName(t, b.lang)}</dd>
-            <dt>{t("bookings.booked")}</dt>
-            <dd>
-              <When at={b.created} />
-            </dd>
-            {b.cancelled && (
+            <TimeFact label={t("bookings.booked")} at={b.created} />
+            <TimeFact label={t("bookings.cancelledAt")} at={b.cancelled} />
+            {b.cancelled && b.cancelReason && (
               <>
-                <dt>{t("bookings.cancelledAt")}</dt>
-                <dd>
-                  <When at={b.cancelled} />
+                <dt>{t("bookings.cancelReason")}</dt>
+                <dd dir="auto" className="cancel-reason-text">
+                  {b.cancelReason}
                 </dd>
-                {b.cancelReason && (
-                  <>
-                    <dt>{t("bookings.cancelReason")}</dt>
-                    <dd dir="auto" className="cancel-reason-text">
-                      {b.cancelReason}
-                    </dd>
-                  </>
-                )}
               </>
             )}
             {b.bookedBy && (

@@ -5,7 +5,7 @@ import { useAction, useApi, usePageTitle } from "../hooks";
 import { useT, type Key, type T } from "../i18n";
 import { languageName } from "../labels";
 import type { Mail as MailRow, MailText } from "../types";
-import { Button, Loading, Ltr, Notice, Problem, When } from "../ui";
+import { Button, Loading, Ltr, Notice, Problem, TimeFact } from "../ui";
 
 /** kinds names each kind of mail the site writes (internal/contact, internal/booking, internal/staff). */
 const kinds: Record<string, Key> = {
@@ -45,18 +45,8 @@ function MailFacts({ m }: { m: MailRow }) {
       <dd>{m.to ? <Ltr>{m.to}</Ltr> : "—"}</dd>
       <dt>{t("mail.state")}</dt>
       <dd>{m.state === "pending" && m.attempts === 0 ? t("mail.states.queued") : t(`mail.states.${m.state}`)}</dd>
-      <dt>{t("mail.created")}</dt>
-      <dd>
-        <When at={m.created} />
-      </dd>
-      {m.sent && (
-        <>
-          <dt>{t("mail.sent")}</dt>
-          <dd>
-            <When at={m.sent} />
-          </dd>
-        </>
-      )}
+      <TimeFact label={t("mail.created")} at={m.created} />
+      <TimeFact label={t("mail.sent")} at={m.sent} />
       {m.state !== "sent" && m.state !== "erased" && (
         <>
           <dt>{t("mail.attempts")}</dt>

@@ -8,7 +8,7 @@ import { loadStrings, useT, type Key } from "../i18n";
 import { languageName, serviceKey } from "../labels";
 import type { Folder, Message, MessagesResponse } from "../types";
 import { Notes } from "../notes";
-import { Button, Loading, Ltr, Notice, Problem, Tabs, When } from "../ui";
+import { Button, Loading, Ltr, Notice, Problem, Tabs, TimeFact, When } from "../ui";
 
 const folders: Folder[] = ["new", "handled", "spam"];
 
@@ -196,10 +196,7 @@ export function MessageDetail() {
             <dd>
               <Ltr>{m.email}</Ltr>
             </dd>
-            <dt>{t("messages.received")}</dt>
-            <dd>
-              <When at={m.received} />
-            </dd>
+            <TimeFact label={t("messages.received")} at={m.received} />
             <dt>{t("messages.service")}</dt>
             <dd>{service ? t(service) : t("messages.noService")}</dd>
             <dt>{t("messages.language")}</dt>
