@@ -1,10 +1,12 @@
 package handlers
 
 import (
+	"context"
 	"errors"
 	"net"
 	"net/http"
 	"net/url"
+	"strconv"
 	"strings"
 	"time"
 
@@ -422,6 +424,23 @@ func (h *staffHandlers) linkPage(path string) echo.HandlerFunc {
 		}
 		return h.shell(c, status, string(state))
 	}
+}
+
+// withID answers a request on the one thing the path's :id names: an id
+// that is not a number is refused as an unknown one; with a body, the JSON
+// body is read into it (a body decodeJSON refuses goes back to Echo's error
+// handler); then answer gives the answer.
+func (h *staffHandlers) withID(c echo.Context, body any, answer func(ctx context.Context, id int64) error) error {
+	id, err := strconv.ParseInt(c.Param("id"), 10, 64)
+	if err != nil {
+		return h.refusal(c, staff.ErrNotFound)
+	}
+	if body != nil {
+		if err := decodeJSON(c, staffBodyLimit, body); err != nil {
+			return err
+		}
+	}
+	return answer(c.Request().Context(), id)
 }
 
 // refusal answers an error of the workspace: the refusals the domain

@@ -1,9 +1,9 @@
 package handlers
 
 import (
+	"context"
 	"errors"
 	"net/http"
-	"strconv"
 	"time"
 
 	"github.com/labstack/echo/v4"
@@ -80,44 +80,35 @@ func (h *staffHandlers) setLanguage(c echo.Context) error {
 
 // renamePasskey names one of the member's passkeys.
 func (h *staffHandlers) renamePasskey(c echo.Context) error {
-	id, err := strconv.ParseInt(c.Param("id"), 10, 64)
-	if err != nil {
-		return h.refusal(c, staff.ErrNotFound)
-	}
 	var body struct {
 		Name string `json:"name"`
 	}
-	if err := decodeJSON(c, staffBodyLimit, &body); err != nil {
-		return err
-	}
-	err = h.srv.Staff.RenamePasskey(c.Request().Context(), h.member(c), id, body.Name)
-	if errors.Is(err, staff.ErrName) {
-		return h.fail(c, http.StatusUnprocessableEntity, "invalid", "errors.passkeyName", map[string]string{"name": "errors.passkeyName"})
-	}
-	if err != nil {
-		return h.refusal(c, err)
-	}
-	return h.me(c)
+	return h.withID(c, &body, func(ctx context.Context, id int64) error {
+		err := h.srv.Staff.RenamePasskey(ctx, h.member(c), id, body.Name)
+		if errors.Is(err, staff.ErrName) {
+			return h.fail(c, http.StatusUnprocessableEntity, "invalid", "errors.passkeyName", map[string]string{"name": "errors.passkeyName"})
+		}
+		return h.accountAfter(c, err)
+	})
 }
 
 // endSession signs out one of the member's sessions.
 func (h *staffHandlers) endSession(c echo.Context) error {
-	id, err := strconv.ParseInt(c.Param("id"), 10, 64)
-	if err != nil {
-		return h.refusal(c, staff.ErrNotFound)
-	}
-	if err := h.srv.Staff.EndSession(c.Request().Context(), h.member(c), id); err != nil {
-		return h.refusal(c, err)
-	}
-	return h.me(c)
+	return h.withID(c, nil, func(ctx context.Context, id int64) error {
+		return h.accountAfter(c, h.srv.Staff.EndSession(ctx, h.member(c), id))
+	})
 }
 
 func (h *staffHandlers) removePasskey(c echo.Context) error {
-	id, err := strconv.ParseInt(c.Param("id"), 10, 64)
+	return h.withID(c, nil, func(ctx context.Context, id int64) error {
+		return h.accountAfter(c, h.srv.Staff.RemovePasskey(ctx, h.member(c), id))
+	})
+}
+
+// accountAfter answers a change to the member's account: the change's
+// refusal, or the account as it now stands.
+func (h *staffHandlers) accountAfter(c echo.Context, err error) error {
 	if err != nil {
-		return h.refusal(c, staff.ErrNotFound)
-	}
-	if err := h.srv.Staff.RemovePasskey(c.Request().Context(), h.member(c), id); err != nil {
 		return h.refusal(c, err)
 	}
 	return h.me(c)

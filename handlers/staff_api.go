@@ -86,10 +86,7 @@ func (h *staffHandlers) messages(c echo.Context) error {
 
 func (h *staffHandlers) message(c echo.Context) error {
 	m, err := h.srv.Staff.Message(c.Request().Context(), c.Param("ref"))
-	if err != nil {
-		return h.refusal(c, err)
-	}
-	return c.JSON(http.StatusOK, map[string]staffMessage{"message": messageView(m)})
+	return h.answerMessage(c, m, err)
 }
 
 func (h *staffHandlers) setHandled(c echo.Context) error {
@@ -100,10 +97,7 @@ func (h *staffHandlers) setHandled(c echo.Context) error {
 		return err
 	}
 	m, err := h.srv.Staff.SetHandled(c.Request().Context(), c.Param("ref"), body.Handled, h.member(c).Member.Email)
-	if err != nil {
-		return h.refusal(c, err)
-	}
-	return c.JSON(http.StatusOK, map[string]staffMessage{"message": messageView(m)})
+	return h.answerMessage(c, m, err)
 }
 
 func (h *staffHandlers) notSpam(c echo.Context) error {
@@ -114,14 +108,20 @@ func (h *staffHandlers) markSpam(c echo.Context) error {
 	return h.fileMessage(c, h.srv.Staff.MarkSpam)
 }
 
-// fileMessage answers a move of the message of the path's ref to another
-// folder by file.
-func (h *staffHandlers) fileMessage(c echo.Context, file func(ctx context.Context, ref, actor string) (staff.Message, error)) error {
-	m, err := file(c.Request().Context(), c.Param("ref"), h.member(c).Member.Email)
+// answerMessage answers the workspace's reading of or change to a message:
+// its refusal, or the message as it now stands.
+func (h *staffHandlers) answerMessage(c echo.Context, m staff.Message, err error) error {
 	if err != nil {
 		return h.refusal(c, err)
 	}
 	return c.JSON(http.StatusOK, map[string]staffMessage{"message": messageView(m)})
+}
+
+// fileMessage answers a move of the message of the path's ref to another
+// folder by file.
+func (h *staffHandlers) fileMessage(c echo.Context, file func(ctx context.Context, ref, actor string) (staff.Message, error)) error {
+	m, err := file(c.Request().Context(), c.Param("ref"), h.member(c).Member.Email)
+	return h.answerMessage(c, m, err)
 }
 
 // ---- Agenda ----
@@ -220,42 +220,40 @@ func (h *staffHandlers) bookings(c echo.Context) error {
 }
 
 func (h *staffHandlers) booking(c echo.Context) error {
-	id, err := strconv.ParseInt(c.Param("id"), 10, 64)
-	if err != nil {
-		return h.refusal(c, staff.ErrNotFound)
-	}
-	b, err := h.srv.Staff.Booking(c.Request().Context(), id)
-	if err != nil {
-		return h.refusal(c, err)
-	}
-	return c.JSON(http.StatusOK, map[string]staffBooking{"booking": h.bookingView(b)})
+	return h.withID(c, nil, func(ctx context.Context, id int64) error {
+		b, err := h.srv.Staff.Booking(ctx, id)
+		if err != nil {
+			return h.refusal(c, err)
+		}
+		return h.answerBooking(c, http.StatusOK, b)
+	})
+}
+
+// answerBooking answers one booking as the workspace read or changed it.
+func (h *staffHandlers) answerBooking(c echo.Context, status int, b staff.Booking) error {
+	return c.JSON(status, map[string]staffBooking{"booking": h.bookingView(b)})
 }
 
 func (h *staffHandlers) cancelBooking(c echo.Context) error {
-	id, err := strconv.ParseInt(c.Param("id"), 10, 64)
-	if err != nil {
-		return h.refusal(c, staff.ErrNotFound)
-	}
 	var body struct {
 		Reason string `json:"reason"`
 	}
-	if err := decodeJSON(c, staffBodyLimit, &body); err != nil {
-		return err
-	}
-	b, err := h.srv.Staff.CancelBooking(c.Request().Context(), id, body.Reason, h.member(c).Member.Email)
-	switch {
-	case errors.Is(err, booking.ErrReason):
-		return h.fail(c, http.StatusUnprocessableEntity, "invalid", "errors.reason", map[string]string{"reason": "errors.reason"})
-	case errors.Is(err, booking.ErrStarted):
-		return h.fail(c, http.StatusConflict, "started", "errors.started", nil)
-	case errors.Is(err, booking.ErrCancelledAlready):
-		return h.fail(c, http.StatusConflict, "cancelled_already", "errors.cancelledAlready", nil)
-	case errors.Is(err, staff.ErrCannotCancel):
-		return h.failStatus(c, http.StatusServiceUnavailable)
-	case err != nil:
-		return h.refusal(c, err)
-	}
-	return c.JSON(http.StatusOK, map[string]staffBooking{"booking": h.bookingView(b)})
+	return h.withID(c, &body, func(ctx context.Context, id int64) error {
+		b, err := h.srv.Staff.CancelBooking(ctx, id, body.Reason, h.member(c).Member.Email)
+		switch {
+		case errors.Is(err, booking.ErrReason):
+			return h.fail(c, http.StatusUnprocessableEntity, "invalid", "errors.reason", map[string]string{"reason": "errors.reason"})
+		case errors.Is(err, booking.ErrStarted):
+			return h.fail(c, http.StatusConflict, "started", "errors.started", nil)
+		case errors.Is(err, booking.ErrCancelledAlready):
+			return h.fail(c, http.StatusConflict, "cancelled_already", "errors.cancelledAlready", nil)
+		case errors.Is(err, staff.ErrCannotCancel):
+			return h.failStatus(c, http.StatusServiceUnavailable)
+		case err != nil:
+			return h.refusal(c, err)
+		}
+		return h.answerBooking(c, http.StatusOK, b)
+	})
 }
 
 // ---- Mail ----

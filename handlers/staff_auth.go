@@ -99,11 +99,7 @@ func (h *staffHandlers) finishSignIn(c echo.Context) error {
 		h.srv.log.Info("staff passkey refused", "id", requestID(c), "reason", err.Error())
 		return h.fail(c, http.StatusUnauthorized, "passkey_refused", "errors.passkeyRefused", nil)
 	}
-	if err != nil {
-		return h.refusal(c, err)
-	}
-	h.startSession(c, token)
-	return c.JSON(http.StatusOK, signedIn{Redirect: "/staff"})
+	return h.enter(c, token, err)
 }
 
 // linkRequest asks for a sign-in link by mail.
@@ -153,11 +149,7 @@ func (h *staffHandlers) useLink(c echo.Context) error {
 		return err
 	}
 	_, token, err := ws.UseSignInLink(c.Request().Context(), body.Token)
-	if err != nil {
-		return h.refusal(c, err)
-	}
-	h.startSession(c, token)
-	return c.JSON(http.StatusOK, signedIn{Redirect: "/staff"})
+	return h.enter(c, token, err)
 }
 
 // beginPasskey starts the registration of a passkey: through an
@@ -244,24 +236,36 @@ func (h *staffHandlers) finishPasskey(c echo.Context) error {
 				return h.failure(c, err)
 			}
 		}
-		h.startSession(c, reg.SessionToken)
-		return c.JSON(http.StatusOK, signedIn{Redirect: "/staff"})
+		return h.enter(c, reg.SessionToken, nil)
 	}
 	return h.me(c)
 }
 
+// enter answers a sign-in: its refusal (err), or the session of token
+// opened and the browser sent to the workspace.
+func (h *staffHandlers) enter(c echo.Context, token string, err error) error {
+	if err != nil {
+		return h.refusal(c, err)
+	}
+	h.startSession(c, token)
+	return c.JSON(http.StatusOK, signedIn{Redirect: "/staff"})
+}
+
 func (h *staffHandlers) signOut(c echo.Context) error {
 	s, _, _ := h.session(c)
-	if err := h.srv.Staff.SignOut(c.Request().Context(), s); err != nil {
-		return h.failure(c, err)
-	}
-	h.clearCookie(c, staffSessionCookie)
-	return c.NoContent(http.StatusNoContent)
+	return h.leave(c, h.srv.Staff.SignOut(c.Request().Context(), s))
 }
 
 func (h *staffHandlers) signOutEverywhere(c echo.Context) error {
 	s, _, _ := h.session(c)
-	if _, err := h.srv.Staff.SignOutEverywhere(c.Request().Context(), s); err != nil {
+	_, err := h.srv.Staff.SignOutEverywhere(c.Request().Context(), s)
+	return h.leave(c, err)
+}
+
+// leave answers a sign-out: its failure (err), or the session's cookie
+// cleared.
+func (h *staffHandlers) leave(c echo.Context, err error) error {
+	if err != nil {
 		return h.failure(c, err)
 	}
 	h.clearCookie(c, staffSessionCookie)

@@ -2,9 +2,9 @@ package handlers
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"net/http"
-	"strconv"
 	"time"
 
 	"github.com/labstack/echo/v4"
@@ -48,10 +48,7 @@ func (h *staffHandlers) markRead(c echo.Context) error {
 		return err
 	}
 	m, err := h.srv.Staff.MarkRead(c.Request().Context(), c.Param("ref"), body.Read)
-	if err != nil {
-		return h.refusal(c, err)
-	}
-	return c.JSON(http.StatusOK, map[string]staffMessage{"message": messageView(m)})
+	return h.answerMessage(c, m, err)
 }
 
 type staffNote struct {
@@ -122,48 +119,38 @@ func (h *staffHandlers) bookFor(c echo.Context) error {
 	if err != nil {
 		return h.bookingRefusal(c, err)
 	}
-	return c.JSON(http.StatusCreated, map[string]staffBooking{"booking": h.bookingView(b)})
+	return h.answerBooking(c, http.StatusCreated, b)
 }
 
 func (h *staffHandlers) moveBooking(c echo.Context) error {
-	id, err := strconv.ParseInt(c.Param("id"), 10, 64)
-	if err != nil {
-		return h.refusal(c, staff.ErrNotFound)
-	}
 	var body struct {
 		Start string `json:"start"`
 	}
-	if err := decodeJSON(c, staffBodyLimit, &body); err != nil {
-		return err
-	}
-	b, err := h.srv.Staff.MoveBooking(c.Request().Context(), id, body.Start, h.member(c).Member.Email)
-	if err != nil {
-		return h.bookingRefusal(c, err)
-	}
-	return c.JSON(http.StatusOK, map[string]staffBooking{"booking": h.bookingView(b)})
+	return h.withID(c, &body, func(ctx context.Context, id int64) error {
+		b, err := h.srv.Staff.MoveBooking(ctx, id, body.Start, h.member(c).Member.Email)
+		if err != nil {
+			return h.bookingRefusal(c, err)
+		}
+		return h.answerBooking(c, http.StatusOK, b)
+	})
 }
 
 func (h *staffHandlers) noShow(c echo.Context) error {
-	id, err := strconv.ParseInt(c.Param("id"), 10, 64)
-	if err != nil {
-		return h.refusal(c, staff.ErrNotFound)
-	}
 	var body struct {
 		NoShow bool `json:"noShow"`
 	}
-	if err := decodeJSON(c, staffBodyLimit, &body); err != nil {
-		return err
-	}
-	b, err := h.srv.Staff.MarkNoShow(c.Request().Context(), id, body.NoShow, h.member(c).Member.Email)
-	switch {
-	case errors.Is(err, staff.ErrNotYet):
-		return h.fail(c, http.StatusConflict, "not_yet", "errors.notYet", nil)
-	case errors.Is(err, staff.ErrCancelledBooking):
-		return h.fail(c, http.StatusConflict, "cancelled", "errors.cancelledAlready", nil)
-	case err != nil:
-		return h.refusal(c, err)
-	}
-	return c.JSON(http.StatusOK, map[string]staffBooking{"booking": h.bookingView(b)})
+	return h.withID(c, &body, func(ctx context.Context, id int64) error {
+		b, err := h.srv.Staff.MarkNoShow(ctx, id, body.NoShow, h.member(c).Member.Email)
+		switch {
+		case errors.Is(err, staff.ErrNotYet):
+			return h.fail(c, http.StatusConflict, "not_yet", "errors.notYet", nil)
+		case errors.Is(err, staff.ErrCancelledBooking):
+			return h.fail(c, http.StatusConflict, "cancelled", "errors.cancelledAlready", nil)
+		case err != nil:
+			return h.refusal(c, err)
+		}
+		return h.answerBooking(c, http.StatusOK, b)
+	})
 }
 
 // bookingRefusal answers a refusal of the booking service to a member: in

@@ -43,6 +43,32 @@ export function useApi<R>(path: string): Loaded<R> {
   return { data: current ? state.data : null, error: current ? state.error : null, loading: !current, reload, set };
 }
 
+/** Action is the state of a change asked of the API. */
+export interface Action {
+  busy: boolean;
+  problem: ApiError | null;
+  /** run asks for change (one at a time: busy meanwhile), and keeps its refusal as problem. */
+  run: (change: () => Promise<void>) => Promise<void>;
+}
+
+/** useAction runs changes asked of the API; each clears the refusal of the one before. */
+export function useAction(): Action {
+  const [busy, setBusy] = useState(false);
+  const [problem, setProblem] = useState<ApiError | null>(null);
+  const run = useCallback(async (change: () => Promise<void>) => {
+    setBusy(true);
+    setProblem(null);
+    try {
+      await change();
+    } catch (err) {
+      setProblem(err instanceof ApiError ? err : null);
+    } finally {
+      setBusy(false);
+    }
+  }, []);
+  return { busy, problem, run };
+}
+
 /** usePageTitle names the page in the document's title. */
 export function usePageTitle(page: Key) {
   const t = useT();

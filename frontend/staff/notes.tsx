@@ -1,9 +1,8 @@
 import { useId, useState, type FormEvent } from "react";
-import { api, ApiError } from "./api";
-import { dateTime } from "./format";
-import { useApi, useBoot } from "./hooks";
+import { api } from "./api";
+import { useAction, useApi } from "./hooks";
 import { useT } from "./i18n";
-import { Button, FieldError, Loading, Ltr, Problem } from "./ui";
+import { Button, FieldError, Loading, Ltr, Problem, When } from "./ui";
 
 /** Note is one of the team's notes on a message or a booking. */
 export interface Note {
@@ -20,26 +19,18 @@ export interface Note {
  */
 export function Notes({ path }: { path: string }) {
   const t = useT();
-  const { lang, zone } = useBoot();
   const { data, error, loading, set } = useApi<{ notes: Note[] }>(`${path}/notes`);
   const [text, setText] = useState("");
-  const [busy, setBusy] = useState(false);
-  const [problem, setProblem] = useState<ApiError | null>(null);
+  const { busy, problem, run } = useAction();
   const textId = useId();
   const errorId = useId();
   const hintId = useId();
-  const add = async (e: FormEvent) => {
+  const add = (e: FormEvent) => {
     e.preventDefault();
-    setBusy(true);
-    setProblem(null);
-    try {
+    return run(async () => {
       set(await api<{ notes: Note[] }>("POST", `${path}/notes`, { text }));
       setText("");
-    } catch (err) {
-      setProblem(err instanceof ApiError ? err : null);
-    } finally {
-      setBusy(false);
-    }
+    });
   };
   return (
     <section aria-labelledby={`${textId}-title`} className="ws-notes">
@@ -52,7 +43,7 @@ export function Notes({ path }: { path: string }) {
           {data.notes.map((n) => (
             <li key={n.id} className="ws-item">
               <p className="ws-meta">
-                <Ltr>{n.author}</Ltr> · <time dateTime={n.created}>{dateTime(lang, n.created, zone)}</time>
+                <Ltr>{n.author}</Ltr> · <When at={n.created} />
               </p>
               <p className="ws-note-text" dir="auto">
                 {n.text}

@@ -1,7 +1,8 @@
 import type { ComponentProps, ReactNode } from "react";
 import { Link } from "react-router-dom";
 import type { ApiError } from "./api";
-import { useErrorText } from "./hooks";
+import { dateTime } from "./format";
+import { useBoot, useErrorText } from "./hooks";
 import { useT } from "./i18n";
 
 /** Loading is the placeholder of data on its way. */
@@ -37,6 +38,12 @@ export function Notice({ children }: { children: ReactNode }) {
 export function Button({ kind = "primary", className, ...props }: ComponentProps<"button"> & { kind?: "primary" | "quiet" | "danger" }) {
   const cls = ["ws-button", kind === "primary" ? "" : `ws-${kind}`, className ?? ""].filter(Boolean).join(" ");
   return <button type="button" className={cls} {...props} />;
+}
+
+/** When is a moment (RFC 3339) with its date and time, in the member's language and the consultancy's zone. */
+export function When({ at }: { at: string }) {
+  const { lang, zone } = useBoot();
+  return <time dateTime={at}>{dateTime(lang, at, zone)}</time>;
 }
 
 /** Ltr keeps an address, a reference or a code left to right inside right-to-left text. */

@@ -113,15 +113,23 @@ WHERE staff_id = ? AND expires_at > ? AND seen_at > ? ORDER BY seen_at DESC, id 
 // EndSession signs out one of the member's other sessions (a phone left
 // somewhere), recorded as a sign-out.
 func (w *Workspace) EndSession(ctx context.Context, s Session, id int64) error {
+	return w.removeOwn(ctx, s, "staff_sessions", id, ActionSignOut, "end a session")
+}
+
+// removeOwn deletes the row id of table (staff_sessions, staff_passkeys)
+// if it is the member of s's, and records action in the audit log:
+// ErrNotFound when the member has no such row. doing names the change in
+// an error.
+func (w *Workspace) removeOwn(ctx context.Context, s Session, table string, id int64, action, doing string) error {
 	now := w.cfg.Now()
 	return w.store.InTx(ctx, func(tx *store.Tx) error {
-		res, err := tx.ExecContext(ctx, `DELETE FROM staff_sessions WHERE id = ? AND staff_id = ?`, id, s.Member.ID)
+		res, err := tx.ExecContext(ctx, `DELETE FROM `+table+` WHERE id = ? AND staff_id = ?`, id, s.Member.ID)
 		if err != nil {
-			return fmt.Errorf("staff: end a session: %w", err)
+			return fmt.Errorf("staff: %s: %w", doing, err)
 		}
 		if affected(res) == 0 {
 			return ErrNotFound
 		}
-		return record(ctx, tx, now, s.Member.Email, ActionSignOut, fmt.Sprint(id), "")
+		return record(ctx, tx, now, s.Member.Email, action, fmt.Sprint(id), "")
 	})
 }

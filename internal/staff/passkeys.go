@@ -388,15 +388,5 @@ func (w *Workspace) Passkeys(ctx context.Context, m Member) ([]Passkey, error) {
 // RemovePasskey deletes one of the signed-in member's passkeys (a lost
 // phone's). The sign-in link by mail stays, should it have been the last.
 func (w *Workspace) RemovePasskey(ctx context.Context, s Session, id int64) error {
-	now := w.cfg.Now()
-	return w.store.InTx(ctx, func(tx *store.Tx) error {
-		res, err := tx.ExecContext(ctx, `DELETE FROM staff_passkeys WHERE id = ? AND staff_id = ?`, id, s.Member.ID)
-		if err != nil {
-			return fmt.Errorf("staff: remove a passkey: %w", err)
-		}
-		if n, _ := res.RowsAffected(); n == 0 {
-			return ErrNotFound
-		}
-		return record(ctx, tx, now, s.Member.Email, ActionPasskeyRemoved, fmt.Sprint(id), "")
-	})
+	return w.removeOwn(ctx, s, "staff_passkeys", id, ActionPasskeyRemoved, "remove a passkey")
 }

@@ -2,8 +2,8 @@ import { useId, useState, type FormEvent } from "react";
 import { languages, type Lang } from "../../lib/languages";
 import { api, ApiError, signOut } from "../api";
 import { dateTime } from "../format";
-import { useApi, useBoot, usePageTitle } from "../hooks";
-import { useT, type T } from "../i18n";
+import { useAction, useApi, useBoot, usePageTitle } from "../hooks";
+import { useT, type Key, type T } from "../i18n";
 import type { Account as AccountData, Passkey } from "../types";
 import { Button, FieldError, Loading, Ltr, Notice, Problem } from "../ui";
 import { cancelledByPerson, createPasskey, passkeysAvailable, type CreationOptionsJSON } from "../webauthn";
@@ -51,30 +51,21 @@ export function Account() {
       setBusy(false);
     }
   };
-  const removePasskey = async (id: number) => {
+  // remove deletes one passkey or session of path (the API answers with the account), and says done.
+  const remove = async (path: string, done: Key) => {
     setBusy(true);
     setNotice("");
     try {
-      set(await api<AccountData>("DELETE", `/staff/api/passkeys/${id}`));
-      setNotice(t("account.passkeyRemoved"));
+      set(await api<AccountData>("DELETE", path));
+      setNotice(t(done));
     } catch (err) {
       setProblem(err instanceof ApiError ? err : null);
     } finally {
       setBusy(false);
     }
   };
-  const endSession = async (id: number) => {
-    setBusy(true);
-    setNotice("");
-    try {
-      set(await api<AccountData>("DELETE", `/staff/api/sessions/${id}`));
-      setNotice(t("account.sessionEnded"));
-    } catch (err) {
-      setProblem(err instanceof ApiError ? err : null);
-    } finally {
-      setBusy(false);
-    }
-  };
+  const removePasskey = (id: number) => remove(`/staff/api/passkeys/${id}`, "account.passkeyRemoved");
+  const endSession = (id: number) => remove(`/staff/api/sessions/${id}`, "account.sessionEnded");
   const signOutEverywhere = () => {
     setBusy(true);
     void signOut("/staff/api/sign-out-everywhere");
@@ -195,19 +186,16 @@ function PasskeyItem({ p, n, busy, onChange, onRemove }: { p: Passkey; n: number
   const { lang, zone } = useBoot();
   const [editing, setEditing] = useState(false);
   const [name, setName] = useState(p.name);
-  const [problem, setProblem] = useState<ApiError | null>(null);
+  const { problem, run } = useAction();
   const nameId = useId();
   const errorId = useId();
   const shown = p.name || deviceName(t, p.browser, p.platform) || t("account.passkeyName", { n });
-  const save = async (e: FormEvent) => {
+  const save = (e: FormEvent) => {
     e.preventDefault();
-    setProblem(null);
-    try {
+    return run(async () => {
       onChange(await api<AccountData>("POST", `/staff/api/passkeys/${p.id}/name`, { name }));
       setEditing(false);
-    } catch (err) {
-      setProblem(err instanceof ApiError ? err : null);
-    }
+    });
   };
   return (
     <li className="ws-item ws-passkey">

@@ -1,9 +1,9 @@
 import { useEffect, useId, useState, type FormEvent } from "react";
 import { Link, useNavigate, useSearchParams } from "react-router-dom";
 import { languages } from "../../lib/languages";
-import { api, ApiError } from "../api";
+import { api } from "../api";
 import { day, isoDate, shortDay, time } from "../format";
-import { useApi, useBoot, usePageTitle } from "../hooks";
+import { useAction, useApi, useBoot, usePageTitle } from "../hooks";
 import { useT } from "../i18n";
 import { serviceKey } from "../labels";
 import type { Booking } from "../types";
@@ -66,24 +66,17 @@ function SlotPicker({ service, value, onChange, error }: { service: string; valu
 export function MoveForm({ b, onMoved }: { b: Booking; onMoved: (b: Booking) => void }) {
   const t = useT();
   const [start, setStart] = useState("");
-  const [busy, setBusy] = useState(false);
   const [done, setDone] = useState(false);
-  const [problem, setProblem] = useState<ApiError | null>(null);
-  const move = async (e: FormEvent) => {
+  const { busy, problem, run } = useAction();
+  const move = (e: FormEvent) => {
     e.preventDefault();
-    setBusy(true);
-    setProblem(null);
     setDone(false);
-    try {
+    return run(async () => {
       const res = await api<{ booking: Booking }>("POST", `/staff/api/bookings/${b.id}/move`, { start });
       onMoved(res.booking);
       setDone(true);
       setStart("");
-    } catch (err) {
-      setProblem(err instanceof ApiError ? err : null);
-    } finally {
-      setBusy(false);
-    }
+    });
   };
   return (
     <form className="ws-form ws-box" onSubmit={(e) => void move(e)}>
@@ -104,19 +97,11 @@ export function MoveForm({ b, onMoved }: { b: Booking; onMoved: (b: Booking) => 
 /** NoShow marks that the visitor did not come to a consultation that has begun, or takes it back. */
 export function NoShow({ b, onChange }: { b: Booking; onChange: (b: Booking) => void }) {
   const t = useT();
-  const [busy, setBusy] = useState(false);
-  const [problem, setProblem] = useState<ApiError | null>(null);
-  const mark = async (noShow: boolean) => {
-    setBusy(true);
-    setProblem(null);
-    try {
+  const { busy, problem, run } = useAction();
+  const mark = (noShow: boolean) =>
+    run(async () => {
       onChange((await api<{ booking: Booking }>("POST", `/staff/api/bookings/${b.id}/no-show`, { noShow })).booking);
-    } catch (err) {
-      setProblem(err instanceof ApiError ? err : null);
-    } finally {
-      setBusy(false);
-    }
-  };
+    });
   return (
     <div className="ws-actions">
       {b.status === "noShow" ? (
@@ -142,8 +127,7 @@ export function NewBooking() {
   const [service, setService] = useState<string>(consultations[0]);
   const [start, setStart] = useState("");
   const [fields, setFields] = useState({ name: "", email: "", phone: "", company: "", topic: "", timeZone: zone, lang: lang as string });
-  const [busy, setBusy] = useState(false);
-  const [problem, setProblem] = useState<ApiError | null>(null);
+  const { busy, problem, run } = useAction();
   const ids = { service: useId(), name: useId(), email: useId(), phone: useId(), company: useId(), topic: useId(), timeZone: useId(), lang: useId() };
   const zones = useZones(typeof Intl.supportedValuesOf === "function" ? Intl.supportedValuesOf("timeZone") : [zone]);
   // A service's times differ: a new service asks for a time again.
@@ -158,19 +142,15 @@ export function NewBooking() {
     "aria-describedby": problem?.fields[name] ? `${ids[name]}-error` : undefined,
   });
   const fieldError = (name: keyof typeof fields) => problem?.fields[name] && <FieldError id={`${ids[name]}-error`}>{problem.fields[name]}</FieldError>;
-  const submit = async (e: FormEvent) => {
+  const submit = (e: FormEvent) => {
     e.preventDefault();
-    setBusy(true);
-    setProblem(null);
     const body: Record<string, string> = { service, start, name: fields.name, email: fields.email, timeZone: fields.timeZone, lang: fields.lang };
     for (const k of ["phone", "company", "topic"] as const) if (fields[k].trim()) body[k] = fields[k];
-    try {
+    // The booking's page takes this one's place: busy ends with it.
+    return run(async () => {
       const res = await api<{ booking: Booking }>("POST", "/staff/api/bookings", body);
       navigate(`/staff/bookings/${res.booking.id}?booked=1`);
-    } catch (err) {
-      setProblem(err instanceof ApiError ? err : null);
-      setBusy(false);
-    }
+    });
   };
   return (
     <>

@@ -1,10 +1,9 @@
 import { useState } from "react";
-import { api, ApiError } from "../api";
-import { dateTime } from "../format";
-import { useApi, useBoot, usePageTitle } from "../hooks";
+import { api } from "../api";
+import { useAction, useApi, usePageTitle } from "../hooks";
 import { useT, type Key } from "../i18n";
 import type { AuditEntry } from "../types";
-import { Button, Loading, Ltr, Problem } from "../ui";
+import { Button, Loading, Ltr, Problem, When } from "../ui";
 
 interface AuditResponse {
   entries: AuditEntry[];
@@ -46,21 +45,17 @@ const methods: Record<string, Key> = { passkey: "audit.methods.passkey", link: "
 
 export function Audit() {
   const t = useT();
-  const { lang, zone } = useBoot();
   usePageTitle("audit.title");
   const { data, error, loading } = useApi<AuditResponse>("/staff/api/audit");
   const [more, setMore] = useState<AuditResponse | null>(null);
-  const [problem, setProblem] = useState<ApiError | null>(null);
+  const { problem, run } = useAction();
   const entries = [...(data?.entries ?? []), ...(more?.entries ?? [])];
   const next = more ? more.next : (data?.next ?? 0);
-  const loadMore = async () => {
-    try {
+  const loadMore = () =>
+    run(async () => {
       const page = await api<AuditResponse>("GET", `/staff/api/audit?before=${next}`);
       setMore({ entries: [...(more?.entries ?? []), ...page.entries], next: page.next });
-    } catch (err) {
-      setProblem(err instanceof ApiError ? err : null);
-    }
-  };
+    });
   return (
     <>
       <h1>{t("audit.title")}</h1>
@@ -94,7 +89,7 @@ export function Audit() {
                 return (
                   <tr key={e.id} role="row">
                     <td role="cell" data-label={t("audit.when")}>
-                      <time dateTime={e.at}>{dateTime(lang, e.at, zone)}</time>
+                      <When at={e.at} />
                     </td>
                     <td role="cell" data-label={t("audit.who")}>
                       {actors[e.actor] ? t(actors[e.actor] as Key) : <Ltr>{e.actor}</Ltr>}

@@ -1,13 +1,13 @@
 import { useId, useState, type FormEvent } from "react";
 import { Link, useParams, useSearchParams } from "react-router-dom";
-import { api, ApiError } from "../api";
+import { api } from "../api";
 import { dateTime, day, time } from "../format";
-import { useApi, useBoot, usePageTitle } from "../hooks";
+import { useAction, useApi, useBoot, usePageTitle } from "../hooks";
 import { useT } from "../i18n";
 import { languageName, serviceKey } from "../labels";
 import type { Booking, BookingsResponse, View } from "../types";
 import { Notes } from "../notes";
-import { Button, FieldError, Loading, Ltr, Notice, Problem, Tabs } from "../ui";
+import { Button, FieldError, Loading, Ltr, Notice, Problem, Tabs, When } from "../ui";
 import { useZoneName } from "../zones";
 import { MoveForm, NoShow, Week } from "./Agenda";
 
@@ -117,9 +117,8 @@ export function BookingDetail() {
   const { data, error, loading, set } = useApi<{ booking: Booking }>(`/staff/api/bookings/${encodeURIComponent(id)}`);
   const [reason, setReason] = useState("");
   const [confirming, setConfirming] = useState(false);
-  const [busy, setBusy] = useState(false);
   const [done, setDone] = useState(false);
-  const [problem, setProblem] = useState<ApiError | null>(null);
+  const { busy, problem, run } = useAction();
   const reasonId = useId();
   const reasonError = useId();
   const reasonHint = useId();
@@ -132,19 +131,11 @@ export function BookingDetail() {
       setConfirming(true);
       return;
     }
-    setBusy(true);
-    setProblem(null);
-    try {
-      const res = await api<{ booking: Booking }>("POST", `/staff/api/bookings/${id}/cancel`, { reason });
-      set(res);
+    await run(async () => {
+      set(await api<{ booking: Booking }>("POST", `/staff/api/bookings/${id}/cancel`, { reason }));
       setDone(true);
-      setConfirming(false);
-    } catch (err) {
-      setProblem(err instanceof ApiError ? err : null);
-      setConfirming(false);
-    } finally {
-      setBusy(false);
-    }
+    });
+    setConfirming(false);
   };
   return (
     <>
@@ -163,7 +154,7 @@ export function BookingDetail() {
             <dd>{service ? t(service) : b.service}</dd>
             <dt>{t("bookings.when")}</dt>
             <dd>
-              <time dateTime={b.start}>{dateTime(lang, b.start, zone)}</time> – <time dateTime={b.end}>{time(lang, b.end, zone)}</time>
+              <When at={b.start} /> – <time dateTime={b.end}>{time(lang, b.end, zone)}</time>
             </dd>
             <dt>{t("bookings.theirTime")}</dt>
             <dd>
@@ -199,13 +190,13 @@ export function BookingDetail() {
             <dd>{languageName(t, b.lang)}</dd>
             <dt>{t("bookings.booked")}</dt>
             <dd>
-              <time dateTime={b.created}>{dateTime(lang, b.created, zone)}</time>
+              <When at={b.created} />
             </dd>
             {b.cancelled && (
               <>
                 <dt>{t("bookings.cancelledAt")}</dt>
                 <dd>
-                  <time dateTime={b.cancelled}>{dateTime(lang, b.cancelled, zone)}</time>
+                  <When at={b.cancelled} />
                 </dd>
                 {b.cancelReason && (
                   <>

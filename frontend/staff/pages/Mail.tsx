@@ -1,12 +1,11 @@
 import { useState } from "react";
 import { Link, useParams } from "react-router-dom";
-import { api, ApiError } from "../api";
-import { dateTime } from "../format";
-import { useApi, useBoot, usePageTitle } from "../hooks";
+import { api } from "../api";
+import { useAction, useApi, usePageTitle } from "../hooks";
 import { useT, type Key, type T } from "../i18n";
 import { languageName } from "../labels";
 import type { Mail as MailRow, MailText } from "../types";
-import { Button, Loading, Ltr, Notice, Problem } from "../ui";
+import { Button, Loading, Ltr, Notice, Problem, When } from "../ui";
 
 /** kinds names each kind of mail the site writes (internal/contact, internal/booking, internal/staff). */
 const kinds: Record<string, Key> = {
@@ -38,7 +37,6 @@ interface MailResponse {
 /** MailFacts are a mail's kind, address, state, dates and attempts. */
 function MailFacts({ m }: { m: MailRow }) {
   const t = useT();
-  const { lang, zone } = useBoot();
   return (
     <dl className="ws-facts ws-compact">
       <dt>{t("mail.kind")}</dt>
@@ -49,13 +47,13 @@ function MailFacts({ m }: { m: MailRow }) {
       <dd>{m.state === "pending" && m.attempts === 0 ? t("mail.states.queued") : t(`mail.states.${m.state}`)}</dd>
       <dt>{t("mail.created")}</dt>
       <dd>
-        <time dateTime={m.created}>{dateTime(lang, m.created, zone)}</time>
+        <When at={m.created} />
       </dd>
       {m.sent && (
         <>
           <dt>{t("mail.sent")}</dt>
           <dd>
-            <time dateTime={m.sent}>{dateTime(lang, m.sent, zone)}</time>
+            <When at={m.sent} />
           </dd>
         </>
       )}
@@ -94,29 +92,24 @@ export function Mail() {
   const [older, setOlder] = useState<MailRow[]>([]);
   const [end, setEnd] = useState(false);
   const [retried, setRetried] = useState("");
-  const [problem, setProblem] = useState<ApiError | null>(null);
-  const retry = async (ref: string) => {
-    setProblem(null);
+  const { problem, run } = useAction();
+  const retry = (ref: string) => {
     setRetried("");
-    try {
+    return run(async () => {
       await api("POST", `/staff/api/mail/${encodeURIComponent(ref)}/retry`, {});
       setRetried(ref);
       reload();
-    } catch (err) {
-      setProblem(err instanceof ApiError ? err : null);
-    }
+    });
   };
   const outbox = [...(data?.outbox ?? []), ...older];
   const last = outbox[outbox.length - 1];
   const loadMore = async () => {
     if (!last) return;
-    try {
+    await run(async () => {
       const page = await api<MailResponse>("GET", `/staff/api/mail?before=${encodeURIComponent(last.ref)}`);
       setOlder((o) => [...o, ...page.outbox]);
       if (page.outbox.length < 50) setEnd(true);
-    } catch (err) {
-      setProblem(err instanceof ApiError ? err : null);
-    }
+    });
   };
   return (
     <>

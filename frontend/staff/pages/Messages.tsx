@@ -1,14 +1,14 @@
 import { useEffect, useId, useState, type FormEvent } from "react";
 import { Link, useParams, useSearchParams } from "react-router-dom";
-import { api, ApiError } from "../api";
+import { api } from "../api";
 import { dateTime } from "../format";
-import { useApi, useBoot, usePageTitle } from "../hooks";
+import { useAction, useApi, useBoot, usePageTitle } from "../hooks";
 import { defaultLang, isLang, language, type Lang } from "../../lib/languages";
 import { loadStrings, useT, type Key } from "../i18n";
 import { languageName, serviceKey } from "../labels";
 import type { Folder, Message, MessagesResponse } from "../types";
 import { Notes } from "../notes";
-import { Button, Loading, Ltr, Notice, Problem, Tabs } from "../ui";
+import { Button, Loading, Ltr, Notice, Problem, Tabs, When } from "../ui";
 
 const folders: Folder[] = ["new", "handled", "spam"];
 
@@ -32,7 +32,6 @@ function excerpt(text: string): string {
 /** MessageList lists messages, newest first, each with its sender and the beginning of its text. */
 export function MessageList({ messages }: { messages: Message[] }) {
   const t = useT();
-  const { lang, zone } = useBoot();
   return (
     <ul className="ws-list">
       {messages.map((m) => (
@@ -44,7 +43,7 @@ export function MessageList({ messages }: { messages: Message[] }) {
             {!m.read && m.folder === "new" && <span className="ws-tag ws-unread">{t("messages.unread")}</span>}
           </h2>
           <p className="ws-meta">
-            <Ltr>{m.email}</Ltr> · <time dateTime={m.received}>{dateTime(lang, m.received, zone)}</time>
+            <Ltr>{m.email}</Ltr> · <When at={m.received} />
           </p>
           {/* The visitor's text in its own direction, whatever the workspace's. */}
           <p className="ws-excerpt" dir="auto">
@@ -69,19 +68,16 @@ export function Messages() {
   const path = `/staff/api/messages?folder=${folder}&q=${encodeURIComponent(q)}`;
   const { data, error, loading } = useApi<MessagesResponse>(path);
   const [more, setMore] = useState<{ path: string; messages: Message[]; next: string } | null>(null);
-  const [moreError, setMoreError] = useState<ApiError | null>(null);
+  const { problem: moreError, run } = useAction();
   const shown = more?.path === path ? more : null;
   const messages = [...(data?.messages ?? []), ...(shown?.messages ?? [])];
   const next = shown ? shown.next : (data?.next ?? "");
 
-  const loadMore = async () => {
-    try {
+  const loadMore = () =>
+    run(async () => {
       const page = await api<MessagesResponse>("GET", `${path}&after=${encodeURIComponent(next)}`);
       setMore({ path, messages: [...(shown?.messages ?? []), ...page.messages], next: page.next });
-    } catch (err) {
-      setMoreError(err instanceof ApiError ? err : null);
-    }
-  };
+    });
   const submit = (e: FormEvent) => {
     e.preventDefault();
     const p = new URLSearchParams({ folder });
@@ -164,26 +160,17 @@ function useReplyLink(m: Message | undefined): string | null {
 
 export function MessageDetail() {
   const t = useT();
-  const { lang, zone } = useBoot();
   const { ref = "" } = useParams();
   usePageTitle("messages.detailTitle");
   const { data, error, loading, set } = useApi<{ message: Message }>(`/staff/api/messages/${encodeURIComponent(ref)}`);
-  const [busy, setBusy] = useState(false);
   const [done, setDone] = useState("");
-  const [actionError, setActionError] = useState<ApiError | null>(null);
-  const act = async (path: string, body: unknown, doneText: string) => {
-    setBusy(true);
+  const { busy, problem: actionError, run } = useAction();
+  const act = (path: string, body: unknown, doneText: string) => {
     setDone("");
-    setActionError(null);
-    try {
-      const res = await api<{ message: Message }>("POST", path, body);
-      set(res);
+    return run(async () => {
+      set(await api<{ message: Message }>("POST", path, body));
       setDone(doneText);
-    } catch (err) {
-      setActionError(err instanceof ApiError ? err : null);
-    } finally {
-      setBusy(false);
-    }
+    });
   };
   const m = data?.message;
   const service = m ? serviceKey(m.service) : null;
@@ -211,7 +198,7 @@ export function MessageDetail() {
             </dd>
             <dt>{t("messages.received")}</dt>
             <dd>
-              <time dateTime={m.received}>{dateTime(lang, m.received, zone)}</time>
+              <When at={m.received} />
             </dd>
             <dt>{t("messages.service")}</dt>
             <dd>{service ? t(service) : t("messages.noService")}</dd>
@@ -223,7 +210,7 @@ export function MessageDetail() {
               {m.handled && (
                 <>
                   {" · "}
-                  <time dateTime={m.handled}>{dateTime(lang, m.handled, zone)}</time>
+                  <When at={m.handled} />
                 </>
               )}
             </dd>

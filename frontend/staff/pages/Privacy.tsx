@@ -1,11 +1,10 @@
 import { useId, useState, type FormEvent } from "react";
-import { api, ApiError } from "../api";
-import { dateTime } from "../format";
-import { useBoot, usePageTitle } from "../hooks";
+import { api } from "../api";
+import { useAction, usePageTitle } from "../hooks";
 import { useT } from "../i18n";
 import { serviceKey } from "../labels";
 import type { Person } from "../types";
-import { Button, EmailInput, FieldError, Ltr, Notice, Problem } from "../ui";
+import { Button, EmailInput, FieldError, Ltr, Notice, Problem, When } from "../ui";
 
 interface Erased {
   messages: number;
@@ -16,12 +15,10 @@ interface Erased {
 /** Privacy answers a person's request about their data: what is stored, a copy of it, its erasure. */
 export function Privacy() {
   const t = useT();
-  const { lang, zone } = useBoot();
   usePageTitle("privacy.title");
   const [email, setEmail] = useState("");
   const [person, setPerson] = useState<Person | null>(null);
-  const [problem, setProblem] = useState<ApiError | null>(null);
-  const [busy, setBusy] = useState(false);
+  const { busy, problem, run } = useAction();
   const [confirming, setConfirming] = useState(false);
   const [confirmation, setConfirmation] = useState("");
   const [erased, setErased] = useState<Erased | null>(null);
@@ -30,38 +27,26 @@ export function Privacy() {
   const confirmId = useId();
   const confirmError = useId();
 
-  const find = async (e: FormEvent) => {
+  const find = (e: FormEvent) => {
     e.preventDefault();
-    setBusy(true);
-    setProblem(null);
     setPerson(null);
     setErased(null);
     setConfirming(false);
-    try {
+    return run(async () => {
       const res = await api<{ person: Person }>("POST", "/staff/api/privacy/search", { email });
       setPerson(res.person);
-    } catch (err) {
-      setProblem(err instanceof ApiError ? err : null);
-    } finally {
-      setBusy(false);
-    }
+    });
   };
   const erase = async (e: FormEvent) => {
     e.preventDefault();
     if (!person) return;
-    setBusy(true);
-    setProblem(null);
-    try {
+    await run(async () => {
       const res = await api<{ erased: Erased }>("POST", "/staff/api/privacy/erase", { email: person.email, confirm: confirmation });
       setErased(res.erased);
       setPerson(null);
       setConfirming(false);
       setConfirmation("");
-    } catch (err) {
-      setProblem(err instanceof ApiError ? err : null);
-    } finally {
-      setBusy(false);
-    }
+    });
   };
   const empty = person && person.messages.length + person.bookings.length + person.mail.length === 0;
   return (
@@ -106,7 +91,7 @@ export function Privacy() {
             <ul className="ws-list ws-compact-list">
               {person.messages.map((m) => (
                 <li key={m.reference}>
-                  <time dateTime={m.received}>{dateTime(lang, m.received, zone)}</time> · {m.name}
+                  <When at={m.received} /> · {m.name}
                   {m.flaggedAsSpam && <> · {t("messages.folders.spam")}</>}
                 </li>
               ))}
@@ -119,7 +104,7 @@ export function Privacy() {
                 const service = serviceKey(b.service);
                 return (
                   <li key={b.number}>
-                    <time dateTime={b.start}>{dateTime(lang, b.start, zone)}</time> · {service ? t(service) : b.service}
+                    <When at={b.start} /> · {service ? t(service) : b.service}
                     {b.cancelled && <> · {t("bookings.status.cancelled")}</>}
                   </li>
                 );
