@@ -295,6 +295,10 @@ func TestStaffMovesABooking(t *testing.T) {
 		if len(moved) != 1 || !strings.Contains(moved[0], when) || !strings.Contains(moved[0], was) {
 			t.Errorf("the visitor's \"moved\" mail (want the new time %q and the old one %q): %q", when, was, moved)
 		}
+		// The team moved it, and the mail says so, not "as you asked".
+		if len(moved) == 1 && (!strings.Contains(moved[0], "Notre équipe a déplacé votre consultation") || strings.Contains(moved[0], "Comme vous l’avez demandé")) {
+			t.Errorf("the visitor's \"moved\" mail does not say that the team moved it: %q", moved[0])
+		}
 		if n := sitetest.Count(t, env.st, `SELECT count(*) FROM outbox WHERE kind = ?`, booking.KindMovedNotify); n != 1 {
 			t.Errorf("%d notices of the move to the consultancy", n)
 		}

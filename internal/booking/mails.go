@@ -135,9 +135,12 @@ type visitorMailData struct {
 	// mails of anything but a move.
 	PreviousWhen     string
 	HostPreviousWhen string
-	CancelURL        string // the visitor's cancel page, with the cancel token
-	RescheduleURL    string // the page to choose another time, with the cancel token
-	ScheduleURL      string // the booking page in the visitor's language
+	// ByStaff says that the team made the change (a move on the visitor's
+	// behalf), not the visitor.
+	ByStaff       bool
+	CancelURL     string // the visitor's cancel page, with the cancel token
+	RescheduleURL string // the page to choose another time, with the cancel token
+	ScheduleURL   string // the booking page in the visitor's language
 	// How the meeting happens: Meeting is "video" (MeetingURL is the room)
 	// or "phone" (Phone is the number the consultancy calls, as people
 	// write it), or "" when the availability says nothing.
@@ -305,20 +308,21 @@ func (m *mailer) invite(b Booking) Invite {
 // invite attached, and the consultancy's notification, with the invite as
 // the consultancy keeps it (the attendee's name and the topic).
 func (m *mailer) confirmationMails(av Availability, b Booking) ([]mail.Message, error) {
-	return m.pair(av, b, pairOf{m.confirmation, m.notify, KindConfirmation, KindNotify, "invite.ics", "REQUEST", ICS, time.Time{}})
+	return m.pair(av, b, pairOf{m.confirmation, m.notify, KindConfirmation, KindNotify, "invite.ics", "REQUEST", ICS, time.Time{}, false})
 }
 
 // cancellationMails returns the visitor's and the consultancy's
 // cancellation notices, each with its invite's cancellation attached.
 func (m *mailer) cancellationMails(av Availability, b Booking) ([]mail.Message, error) {
-	return m.pair(av, b, pairOf{m.cancelled, m.cancelNotify, KindCancelled, KindCancelNotify, "cancellation.ics", "CANCEL", CancelICS, time.Time{}})
+	return m.pair(av, b, pairOf{m.cancelled, m.cancelNotify, KindCancelled, KindCancelNotify, "cancellation.ics", "CANCEL", CancelICS, time.Time{}, false})
 }
 
 // movedMails returns the visitor's and the consultancy's notices of a
 // booking moved to its new time, each with the updated invite (same UID,
-// the new SEQUENCE), which calendars apply in place of the old one.
-func (m *mailer) movedMails(av Availability, b Booking, previous time.Time) ([]mail.Message, error) {
-	return m.pair(av, b, pairOf{m.moved, m.movedNotify, KindMoved, KindMovedNotify, "invite.ics", "REQUEST", ICS, previous})
+// the new SEQUENCE), which calendars apply in place of the old one; byStaff
+// when the team moved it, not the visitor.
+func (m *mailer) movedMails(av Availability, b Booking, previous time.Time, byStaff bool) ([]mail.Message, error) {
+	return m.pair(av, b, pairOf{m.moved, m.movedNotify, KindMoved, KindMovedNotify, "invite.ics", "REQUEST", ICS, previous, byStaff})
 }
 
 // pairOf is what tells one pair of mails about a booking from another: the
@@ -331,6 +335,7 @@ type pairOf struct {
 	filename, method     string
 	calendar             func(Booking, Invite) []byte
 	previous             time.Time // a move's previous start; zero for anything else
+	byStaff              bool      // the team made the change
 }
 
 // pair renders the visitor's mail, in their language and with their view of
@@ -339,14 +344,18 @@ type pairOf struct {
 func (m *mailer) pair(av Availability, b Booking, p pairOf) ([]mail.Message, error) {
 	contentType := "text/calendar; charset=utf-8; method=" + p.method
 	lang := m.language(b.Lang)
-	visitor, err := m.visitorMail(p.visitor[lang], m.data(av, b, lang, p.previous).visitorMailData, p.visitorKind, b)
+	data := m.data(av, b, lang, p.previous)
+	data.ByStaff = p.byStaff
+	visitor, err := m.visitorMail(p.visitor[lang], data.visitorMailData, p.visitorKind, b)
 	if err != nil {
 		return nil, err
 	}
 	vb := visitorView(b)
 	visitor.Attachments = []mail.Attachment{{Filename: p.filename, ContentType: contentType, Data: p.calendar(vb, m.visitorInvite(vb))}}
 
-	notify, err := mail.Render(p.notify, m.data(av, b, "en", p.previous))
+	data = m.data(av, b, "en", p.previous)
+	data.ByStaff = p.byStaff
+	notify, err := mail.Render(p.notify, data)
 	if err != nil {
 		return nil, err
 	}

@@ -100,8 +100,10 @@ func NewService(st *store.Store, content fs.FS, cfg Config) (*Service, error) {
 			if _, err := m.cancellationMails(cfg.Availability, sample); err != nil {
 				return nil, err
 			}
-			if _, err := m.movedMails(cfg.Availability, sample, sample.Start.Add(-time.Hour)); err != nil {
-				return nil, err
+			for _, byStaff := range []bool{false, true} {
+				if _, err := m.movedMails(cfg.Availability, sample, sample.Start.Add(-time.Hour), byStaff); err != nil {
+					return nil, err
+				}
 			}
 			if _, err := m.reminderMail(cfg.Availability, sample); err != nil {
 				return nil, err
@@ -312,12 +314,14 @@ func then(ctx context.Context, tx *store.Tx, err error, b Booking, also func(con
 // ErrDayFull when the new day is at its cap. Moving a booking to its own
 // time changes nothing.
 func (s *Service) Reschedule(ctx context.Context, cancelToken, start string) (Booking, error) {
-	return s.reschedule(ctx, cancelToken, start, nil)
+	return s.reschedule(ctx, cancelToken, start, false, nil)
 }
 
-// reschedule is Reschedule; also, when not nil, runs in the transaction
-// of a move (not of a move to the same time, which changes nothing).
-func (s *Service) reschedule(ctx context.Context, cancelToken, start string, also func(context.Context, *store.Tx, Booking) error) (Booking, error) {
+// reschedule is Reschedule, made by the team when byStaff (the mails say
+// so); also, when not nil, runs in the transaction of a move (not of a
+// move to the same time, which changes nothing).
+func (s *Service) reschedule(ctx context.Context, cancelToken, start string, byStaff bool,
+	also func(context.Context, *store.Tx, Booking) error) (Booking, error) {
 	if !ValidToken(cancelToken) {
 		return Booking{}, ErrNotFound
 	}
@@ -370,7 +374,7 @@ func (s *Service) reschedule(ctx context.Context, cancelToken, start string, als
 		if err := moveBooking(ctx, tx, av, b); err != nil {
 			return err
 		}
-		mails, err := s.mailer.movedMails(av, b, previous)
+		mails, err := s.mailer.movedMails(av, b, previous, byStaff)
 		if err != nil {
 			return err
 		}

@@ -24,13 +24,13 @@ func (c *StaffCancellation) Book(ctx context.Context, r BookingRequest, by strin
 
 // Move moves the booking with id to start, as its visitor's reschedule
 // page would: the same rules, the same mails (the visitor's "moved" notice
-// with the updated invite, the consultancy's), the reminder following.
-// Its refusals are Reschedule's.
+// with the updated invite, the consultancy's), the reminder following; the
+// mails say that the team moved it. Its refusals are Reschedule's.
 func (c *StaffCancellation) Move(ctx context.Context, id int64, start string,
 	also func(ctx context.Context, tx *store.Tx, b Booking) error) (Booking, error) {
 	b, err := FindByID(ctx, c.svc.store, id)
 	if err != nil {
 		return Booking{}, err
 	}
-	return c.svc.reschedule(ctx, b.CancelToken, start, also)
+	return c.svc.reschedule(ctx, b.CancelToken, start, true, also)
 }
