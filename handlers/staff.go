@@ -12,6 +12,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"github.com/northbeam/site/internal/booking"
 	"github.com/northbeam/site/internal/sitebuild"
 	"github.com/northbeam/site/internal/staff"
 )
@@ -469,6 +470,18 @@ func (h *staffHandlers) refusal(c echo.Context, err error) error {
 		return h.failStatus(c, http.StatusServiceUnavailable)
 	case errors.Is(err, staff.ErrNoPasskeys):
 		return h.fail(c, http.StatusServiceUnavailable, "no_passkeys", "errors.noPasskeys", nil)
+	case errors.Is(err, booking.ErrReason):
+		return h.fail(c, http.StatusUnprocessableEntity, "invalid", "errors.reason", map[string]string{"reason": "errors.reason"})
+	case errors.Is(err, booking.ErrStarted):
+		return h.fail(c, http.StatusConflict, "started", "errors.started", nil)
+	case errors.Is(err, booking.ErrCancelledAlready):
+		return h.fail(c, http.StatusConflict, "cancelled_already", "errors.cancelledAlready", nil)
+	case errors.Is(err, staff.ErrCancelledBooking):
+		return h.fail(c, http.StatusConflict, "cancelled", "errors.cancelledAlready", nil)
+	case errors.Is(err, staff.ErrNotYet):
+		return h.fail(c, http.StatusConflict, "not_yet", "errors.notYet", nil)
+	case errors.Is(err, staff.ErrCannotCancel):
+		return h.failStatus(c, http.StatusServiceUnavailable)
 	}
 	return h.failure(c, err)
 }

@@ -2,7 +2,6 @@ package handlers
 
 import (
 	"context"
-	"errors"
 	"net/http"
 	"strconv"
 	"time"
@@ -222,16 +221,17 @@ func (h *staffHandlers) bookings(c echo.Context) error {
 func (h *staffHandlers) booking(c echo.Context) error {
 	return h.withID(c, nil, func(ctx context.Context, id int64) error {
 		b, err := h.srv.Staff.Booking(ctx, id)
-		if err != nil {
-			return h.refusal(c, err)
-		}
-		return h.answerBooking(c, http.StatusOK, b)
+		return h.answerBooking(c, b, err)
 	})
 }
 
-// answerBooking answers one booking as the workspace read or changed it.
-func (h *staffHandlers) answerBooking(c echo.Context, status int, b staff.Booking) error {
-	return c.JSON(status, map[string]staffBooking{"booking": h.bookingView(b)})
+// answerBooking answers one booking as the workspace read or changed it,
+// or the workspace's refusal (err).
+func (h *staffHandlers) answerBooking(c echo.Context, b staff.Booking, err error) error {
+	if err != nil {
+		return h.refusal(c, err)
+	}
+	return c.JSON(http.StatusOK, map[string]staffBooking{"booking": h.bookingView(b)})
 }
 
 func (h *staffHandlers) cancelBooking(c echo.Context) error {
@@ -240,19 +240,7 @@ func (h *staffHandlers) cancelBooking(c echo.Context) error {
 	}
 	return h.withID(c, &body, func(ctx context.Context, id int64) error {
 		b, err := h.srv.Staff.CancelBooking(ctx, id, body.Reason, h.member(c).Member.Email)
-		switch {
-		case errors.Is(err, booking.ErrReason):
-			return h.fail(c, http.StatusUnprocessableEntity, "invalid", "errors.reason", map[string]string{"reason": "errors.reason"})
-		case errors.Is(err, booking.ErrStarted):
-			return h.fail(c, http.StatusConflict, "started", "errors.started", nil)
-		case errors.Is(err, booking.ErrCancelledAlready):
-			return h.fail(c, http.StatusConflict, "cancelled_already", "errors.cancelledAlready", nil)
-		case errors.Is(err, staff.ErrCannotCancel):
-			return h.failStatus(c, http.StatusServiceUnavailable)
-		case err != nil:
-			return h.refusal(c, err)
-		}
-		return h.answerBooking(c, http.StatusOK, b)
+		return h.answerBooking(c, b, err)
 	})
 }
 

@@ -119,7 +119,7 @@ func (h *staffHandlers) bookFor(c echo.Context) error {
 	if err != nil {
 		return h.bookingRefusal(c, err)
 	}
-	return h.answerBooking(c, http.StatusCreated, b)
+	return c.JSON(http.StatusCreated, map[string]staffBooking{"booking": h.bookingView(b)})
 }
 
 func (h *staffHandlers) moveBooking(c echo.Context) error {
@@ -131,7 +131,7 @@ func (h *staffHandlers) moveBooking(c echo.Context) error {
 		if err != nil {
 			return h.bookingRefusal(c, err)
 		}
-		return h.answerBooking(c, http.StatusOK, b)
+		return h.answerBooking(c, b, nil)
 	})
 }
 
@@ -141,15 +141,7 @@ func (h *staffHandlers) noShow(c echo.Context) error {
 	}
 	return h.withID(c, &body, func(ctx context.Context, id int64) error {
 		b, err := h.srv.Staff.MarkNoShow(ctx, id, body.NoShow, h.member(c).Member.Email)
-		switch {
-		case errors.Is(err, staff.ErrNotYet):
-			return h.fail(c, http.StatusConflict, "not_yet", "errors.notYet", nil)
-		case errors.Is(err, staff.ErrCancelledBooking):
-			return h.fail(c, http.StatusConflict, "cancelled", "errors.cancelledAlready", nil)
-		case err != nil:
-			return h.refusal(c, err)
-		}
-		return h.answerBooking(c, http.StatusOK, b)
+		return h.answerBooking(c, b, err)
 	})
 }
 
