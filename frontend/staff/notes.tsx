@@ -2,7 +2,7 @@ import { useId, useState, type FormEvent } from "react";
 import { api } from "./api";
 import { useAction, useApi } from "./hooks";
 import { useT } from "./i18n";
-import { Button, FieldError, Loading, Ltr, Problem, When } from "./ui";
+import { Button, FieldError, Ltr, Pending, Problem, When } from "./ui";
 
 /** Note is one of the team's notes on a message or a booking. */
 export interface Note {
@@ -35,8 +35,7 @@ export function Notes({ path }: { path: string }) {
   return (
     <section aria-labelledby={`${textId}-title`} className="ws-notes">
       <h2 id={`${textId}-title`}>{t("notes.title")}</h2>
-      {loading && <Loading />}
-      {error && <Problem error={error} />}
+      <Pending loading={loading} error={error} />
       {data && data.notes.length === 0 && <p className="ws-empty">{t("notes.empty")}</p>}
       {data && data.notes.length > 0 && (
         <ul className="ws-list">

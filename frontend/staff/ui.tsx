@@ -15,6 +15,21 @@ export function Loading() {
   );
 }
 
+/** Pending shows data on its way from the API, or the failure that stopped it. */
+export function Pending({ loading, error }: { loading: boolean; error: ApiError | null }) {
+  if (error) return <Problem error={error} />;
+  return loading ? <Loading /> : null;
+}
+
+/** BackLink leads back from one item's page to its list. */
+export function BackLink({ to, children }: { to: string; children: ReactNode }) {
+  return (
+    <p className="ws-back">
+      <Link to={to}>{children}</Link>
+    </p>
+  );
+}
+
 /** Problem shows a refusal or a failure, read out as it appears. */
 export function Problem({ error }: { error: ApiError }) {
   const text = useErrorText();

@@ -5,7 +5,7 @@ import { dateTime } from "../format";
 import { useAction, useApi, useBoot, usePageTitle } from "../hooks";
 import { useT, type Key, type T } from "../i18n";
 import type { Account as AccountData, Passkey } from "../types";
-import { Button, FieldError, Loading, Ltr, Notice, Problem } from "../ui";
+import { Button, FieldError, Ltr, Notice, Pending, Problem } from "../ui";
 import { cancelledByPerson, createPasskey, passkeysAvailable, type CreationOptionsJSON } from "../webauthn";
 
 /** Account is the member's own page: the workspace's language, their passkeys, and signing out everywhere. */
@@ -73,8 +73,7 @@ export function Account() {
   return (
     <>
       <h1>{t("account.title")}</h1>
-      {loading && <Loading />}
-      {error && <Problem error={error} />}
+      <Pending loading={loading} error={error} />
       {notice && <Notice>{notice}</Notice>}
       {problem && <Problem error={problem} />}
       {data && (

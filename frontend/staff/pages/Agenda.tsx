@@ -7,7 +7,7 @@ import { useAction, useApi, useBoot, usePageTitle } from "../hooks";
 import { useT } from "../i18n";
 import { serviceKey } from "../labels";
 import type { Booking } from "../types";
-import { Button, FieldError, Loading, Notice, Problem } from "../ui";
+import { BackLink, Button, FieldError, Notice, Pending, Problem } from "../ui";
 import { useZoneName, useZones } from "../zones";
 
 /** consultations are the services a visitor books (content/availability.json). */
@@ -45,8 +45,7 @@ function SlotPicker({ service, value, onChange, error }: { service: string; valu
       <input id={dateId} type="date" value={date} onChange={(e) => e.target.value && setDate(e.target.value)} />
       <fieldset aria-invalid={error ? true : undefined} aria-describedby={error ? errorId : undefined}>
         <legend>{t("agenda.time", { zone: zoneName(zone) })}</legend>
-        {loading && <Loading />}
-        {loadError && <Problem error={loadError} />}
+        <Pending loading={loading} error={loadError} />
         {data && slots.length === 0 && <p className="ws-empty">{t("agenda.noTime")}</p>}
         <div className="ws-slot-list">
           {slots.map((s) => (
@@ -154,9 +153,7 @@ export function NewBooking() {
   };
   return (
     <>
-      <p className="ws-back">
-        <Link to="/staff/bookings">{t("bookings.back")}</Link>
-      </p>
+      <BackLink to="/staff/bookings">{t("bookings.back")}</BackLink>
       <h1>{t("agenda.newTitle")}</h1>
       <p className="ws-hint">{t("agenda.newHint")}</p>
       <form className="ws-form" onSubmit={(e) => void submit(e)} noValidate>
@@ -231,8 +228,7 @@ export function Week() {
   const today = isoDate(new Date(), zone);
   return (
     <>
-      {loading && <Loading />}
-      {error && <Problem error={error} />}
+      <Pending loading={loading} error={error} />
       {data && (
         <>
           <nav className="ws-week-nav" aria-label={t("agenda.weeks")}>

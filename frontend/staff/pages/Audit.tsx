@@ -3,7 +3,7 @@ import { api } from "../api";
 import { useAction, useApi, usePageTitle } from "../hooks";
 import { useT, type Key } from "../i18n";
 import type { AuditEntry } from "../types";
-import { Button, Loading, Ltr, Problem, When } from "../ui";
+import { Button, Ltr, Pending, Problem, When } from "../ui";
 
 interface AuditResponse {
   entries: AuditEntry[];
@@ -63,8 +63,7 @@ export function Audit() {
     <>
       <h1>{t("audit.title")}</h1>
       <p className="ws-hint">{t("audit.intro")}</p>
-      {loading && <Loading />}
-      {error && <Problem error={error} />}
+      <Pending loading={loading} error={error} />
       {data && entries.length === 0 && <p className="ws-empty">{t("audit.empty")}</p>}
       {/* biome-ignore-start lint/a11y/noRedundantRoles: on a phone each entry is a card (staff.css, display: block), which takes a table's semantics away in some browsers; the roles keep them */}
       {entries.length > 0 && (

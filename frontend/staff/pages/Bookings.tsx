@@ -7,7 +7,7 @@ import { useT } from "../i18n";
 import { languageName, serviceKey } from "../labels";
 import type { Booking, BookingsResponse, View } from "../types";
 import { Notes } from "../notes";
-import { Button, FieldError, Loading, Ltr, Notice, Problem, Tabs, TimeFact, When } from "../ui";
+import { BackLink, Button, FieldError, Loading, Ltr, Notice, Pending, Problem, Tabs, TimeFact, When } from "../ui";
 import { useZoneName } from "../zones";
 import { MoveForm, NoShow, Week } from "./Agenda";
 
@@ -139,11 +139,8 @@ export function BookingDetail() {
   };
   return (
     <>
-      <p className="ws-back">
-        <Link to="/staff/bookings">{t("bookings.back")}</Link>
-      </p>
-      {loading && <Loading />}
-      {error && <Problem error={error} />}
+      <BackLink to="/staff/bookings">{t("bookings.back")}</BackLink>
+      <Pending loading={loading} error={error} />
       {b && (
         <article className="ws-detail">
           <h1>{b.name || t("bookings.erasedName")}</h1>

@@ -5,7 +5,7 @@ import { useAction, useApi, usePageTitle } from "../hooks";
 import { useT, type Key, type T } from "../i18n";
 import { languageName } from "../labels";
 import type { Mail as MailRow, MailText } from "../types";
-import { Button, Loading, Ltr, Notice, Problem, TimeFact } from "../ui";
+import { BackLink, Button, Ltr, Notice, Pending, Problem, TimeFact } from "../ui";
 
 /** kinds names each kind of mail the site writes (internal/contact, internal/booking, internal/staff). */
 const kinds: Record<string, Key> = {
@@ -106,8 +106,7 @@ export function Mail() {
       <h1>{t("mail.title")}</h1>
       {retried && <Notice>{t("mail.retried")}</Notice>}
       {problem && <Problem error={problem} />}
-      {loading && <Loading />}
-      {error && <Problem error={error} />}
+      <Pending loading={loading} error={error} />
       {data && (
         <>
           <section aria-labelledby="ws-mail-troubled">
@@ -165,11 +164,8 @@ export function MailDetail() {
   const m = data?.mail;
   return (
     <>
-      <p className="ws-back">
-        <Link to="/staff/mail">{t("mail.back")}</Link>
-      </p>
-      {loading && <Loading />}
-      {error && <Problem error={error} />}
+      <BackLink to="/staff/mail">{t("mail.back")}</BackLink>
+      <Pending loading={loading} error={error} />
       {m && (
         <article className="ws-detail">
           <h1 dir="auto">{m.state === "erased" ? t("mail.erasedTitle", { kind: kindName(t, m.kind) }) : m.subject}</h1>

@@ -8,7 +8,7 @@ import { loadStrings, useT, type Key } from "../i18n";
 import { languageName, serviceKey } from "../labels";
 import type { Folder, Message, MessagesResponse } from "../types";
 import { Notes } from "../notes";
-import { Button, Loading, Ltr, Notice, Problem, Tabs, TimeFact, When } from "../ui";
+import { BackLink, Button, Ltr, Notice, Pending, Problem, Tabs, TimeFact, When } from "../ui";
 
 const folders: Folder[] = ["new", "handled", "spam"];
 
@@ -108,8 +108,7 @@ export function Messages() {
           )}
         </div>
       </form>
-      {loading && <Loading />}
-      {error && <Problem error={error} />}
+      <Pending loading={loading} error={error} />
       {data && messages.length === 0 && <p className="ws-empty">{q ? t("messages.emptySearch", { q }) : t("messages.empty")}</p>}
       {messages.length > 0 && <MessageList messages={messages} />}
       {moreError && <Problem error={moreError} />}
@@ -183,11 +182,8 @@ export function MessageDetail() {
   }, [unreadRef, set]);
   return (
     <>
-      <p className="ws-back">
-        <Link to={m ? `/staff?folder=${m.folder}` : "/staff"}>{t("messages.back")}</Link>
-      </p>
-      {loading && <Loading />}
-      {error && <Problem error={error} />}
+      <BackLink to={m ? `/staff?folder=${m.folder}` : "/staff"}>{t("messages.back")}</BackLink>
+      <Pending loading={loading} error={error} />
       {m && (
         <article className="ws-detail">
           <h1>{m.name}</h1>
