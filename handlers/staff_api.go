@@ -234,16 +234,6 @@ func (h *staffHandlers) answerBooking(c echo.Context, b staff.Booking, err error
 	return c.JSON(http.StatusOK, map[string]staffBooking{"booking": h.bookingView(b)})
 }
 
-func (h *staffHandlers) cancelBooking(c echo.Context) error {
-	var body struct {
-		Reason string `json:"reason"`
-	}
-	return h.withID(c, &body, func(ctx context.Context, id int64) error {
-		b, err := h.srv.Staff.CancelBooking(ctx, id, body.Reason, h.member(c).Member.Email)
-		return h.answerBooking(c, b, err)
-	})
-}
-
 // ---- Mail ----
 
 type staffMail struct {

@@ -122,26 +122,52 @@ func (h *staffHandlers) bookFor(c echo.Context) error {
 	return c.JSON(http.StatusCreated, map[string]staffBooking{"booking": h.bookingView(b)})
 }
 
-func (h *staffHandlers) moveBooking(c echo.Context) error {
-	var body struct {
+// The bodies of a member's changes to a booking.
+type (
+	cancelBody struct {
+		Reason string `json:"reason"`
+	}
+	moveBody struct {
 		Start string `json:"start"`
 	}
-	return h.withID(c, &body, func(ctx context.Context, id int64) error {
-		b, err := h.srv.Staff.MoveBooking(ctx, id, body.Start, h.member(c).Member.Email)
-		if err != nil {
-			return h.bookingRefusal(c, err)
-		}
-		return h.answerBooking(c, b, nil)
+	noShowBody struct {
+		NoShow bool `json:"noShow"`
+	}
+)
+
+func (h *staffHandlers) cancelBooking(c echo.Context) error {
+	var body cancelBody
+	return h.changeBooking(c, &body, h.refusal, func(ctx context.Context, id int64, actor string) (staff.Booking, error) {
+		return h.srv.Staff.CancelBooking(ctx, id, body.Reason, actor)
+	})
+}
+
+func (h *staffHandlers) moveBooking(c echo.Context) error {
+	var body moveBody
+	return h.changeBooking(c, &body, h.bookingRefusal, func(ctx context.Context, id int64, actor string) (staff.Booking, error) {
+		return h.srv.Staff.MoveBooking(ctx, id, body.Start, actor)
 	})
 }
 
 func (h *staffHandlers) noShow(c echo.Context) error {
-	var body struct {
-		NoShow bool `json:"noShow"`
-	}
-	return h.withID(c, &body, func(ctx context.Context, id int64) error {
-		b, err := h.srv.Staff.MarkNoShow(ctx, id, body.NoShow, h.member(c).Member.Email)
-		return h.answerBooking(c, b, err)
+	var body noShowBody
+	return h.changeBooking(c, &body, h.refusal, func(ctx context.Context, id int64, actor string) (staff.Booking, error) {
+		return h.srv.Staff.MarkNoShow(ctx, id, body.NoShow, actor)
+	})
+}
+
+// changeBooking answers a member's change to the booking of the path's
+// id: body is read into first (see withID), change makes it in the
+// member's name, refuse answers its refusal.
+func (h *staffHandlers) changeBooking(c echo.Context, body any, refuse func(echo.Context, error) error,
+	change func(ctx context.Context, id int64, actor string) (staff.Booking, error),
+) error {
+	return h.withID(c, body, func(ctx context.Context, id int64) error {
+		b, err := change(ctx, id, h.member(c).Member.Email)
+		if err != nil {
+			return refuse(c, err)
+		}
+		return h.answerBooking(c, b, nil)
 	})
 }
 
@@ -159,22 +185,30 @@ func (h *staffHandlers) bookingRefusal(c echo.Context, err error) error {
 		return answer(http.StatusUnprocessableEntity, "invalid", "validation.invalid", fieldErrs)
 	case errors.Is(err, booking.ErrNotFound), errors.Is(err, staff.ErrNotFound):
 		return h.failStatus(c, http.StatusNotFound)
-	case errors.Is(err, booking.ErrSlotTaken):
-		return answer(http.StatusConflict, "slot_taken", "booking.taken", nil)
-	case errors.Is(err, booking.ErrDayFull):
-		return answer(http.StatusConflict, "day_full", "booking.dayFull", nil)
-	case errors.Is(err, booking.ErrAddressLimit):
-		return answer(http.StatusConflict, "address_limit", "booking.addressLimit", nil)
-	case errors.Is(err, booking.ErrCancelled):
-		return answer(http.StatusConflict, "cancelled", "booking.reschedule.cancelled", nil)
-	case errors.Is(err, booking.ErrStarted):
-		return answer(http.StatusConflict, "started", "booking.reschedule.started", nil)
-	case errors.Is(err, booking.ErrTooLate):
-		return answer(http.StatusConflict, "too_late", "booking.reschedule.tooLate", nil)
 	case errors.Is(err, staff.ErrCannotCancel):
 		return h.failStatus(c, http.StatusServiceUnavailable)
 	}
+	for _, r := range bookingConflicts {
+		if errors.Is(err, r.err) {
+			return answer(http.StatusConflict, r.code, r.key, nil)
+		}
+	}
 	return h.failure(c, err)
+}
+
+// bookingConflicts are the booking service's refusals that the state of
+// the agenda or of the booking causes (409), with their codes and the keys
+// of their words in content/locales.
+var bookingConflicts = []struct {
+	err       error
+	code, key string
+}{
+	{booking.ErrSlotTaken, "slot_taken", "booking.taken"},
+	{booking.ErrDayFull, "day_full", "booking.dayFull"},
+	{booking.ErrAddressLimit, "address_limit", "booking.addressLimit"},
+	{booking.ErrCancelled, "cancelled", "booking.reschedule.cancelled"},
+	{booking.ErrStarted, "started", "booking.reschedule.started"},
+	{booking.ErrTooLate, "too_late", "booking.reschedule.tooLate"},
 }
 
 type staffWeek struct {
