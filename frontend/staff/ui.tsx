@@ -83,6 +83,12 @@ export function Ltr({ children }: { children: ReactNode }) {
   );
 }
 
+/** List lists items (each by item), or says empty when there are none. */
+export function List<I>({ items, empty, item }: { items: readonly I[]; empty: string; item: (it: I, i: number) => ReactNode }) {
+  if (items.length === 0) return <p className="ws-empty">{empty}</p>;
+  return <ul className="ws-list">{items.map(item)}</ul>;
+}
+
 /**
  * Tabs are the views of a page (folders, the agenda's views), named label:
  * a link to each tab (href), what children shows for it, the current one

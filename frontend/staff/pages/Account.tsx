@@ -5,7 +5,7 @@ import { dateTime } from "../format";
 import { useAction, useApi, useBoot, usePageTitle } from "../hooks";
 import { useT, type Key, type T } from "../i18n";
 import type { Account as AccountData, Passkey } from "../types";
-import { Button, FieldError, Ltr, Notice, Pending, Problem } from "../ui";
+import { Button, FieldError, List, Ltr, Notice, Pending, Problem } from "../ui";
 import { cancelledByPerson, createPasskey, passkeysAvailable, type CreationOptionsJSON } from "../webauthn";
 
 /** Account is the member's own page: the workspace's language, their passkeys, and signing out everywhere. */
@@ -102,15 +102,11 @@ export function Account() {
           <section aria-labelledby="ws-passkeys-title">
             <h2 id="ws-passkeys-title">{t("account.passkeysTitle")}</h2>
             <p>{t("account.passkeysIntro")}</p>
-            {data.passkeys.length === 0 ? (
-              <p className="ws-empty">{t("account.noPasskeys")}</p>
-            ) : (
-              <ul className="ws-list">
-                {data.passkeys.map((p, i) => (
-                  <PasskeyItem key={p.id} p={p} n={i + 1} busy={busy} onChange={set} onRemove={() => void removePasskey(p.id)} />
-                ))}
-              </ul>
-            )}
+            <List
+              items={data.passkeys}
+              empty={t("account.noPasskeys")}
+              item={(p, i) => <PasskeyItem key={p.id} p={p} n={i + 1} busy={busy} onChange={set} onRemove={() => void removePasskey(p.id)} />}
+            />
             {passkeysAvailable() && (
               <Button disabled={busy} onClick={() => void addPasskey()}>
                 {t("account.addPasskey")}

@@ -7,7 +7,7 @@ import { useT } from "../i18n";
 import { languageName, serviceKey } from "../labels";
 import type { Booking, BookingsResponse, View } from "../types";
 import { Notes } from "../notes";
-import { BackLink, Button, FieldError, Loading, Ltr, Notice, Pending, Problem, Tabs, TimeFact, When } from "../ui";
+import { BackLink, Button, FieldError, List, Ltr, Notice, Pending, Problem, Tabs, TimeFact, When } from "../ui";
 import { useZoneName } from "../zones";
 import { MoveForm, NoShow, Week } from "./Agenda";
 
@@ -75,8 +75,7 @@ export function Bookings() {
       </Tabs>
       <p className="ws-hint">{t("bookings.zone", { zone: zoneName(zone) })}</p>
       {tab === "week" && <Week />}
-      {tab !== "week" && loading && <Loading />}
-      {tab !== "week" && error && <Problem error={error} />}
+      {tab !== "week" && <Pending loading={loading} error={error} />}
       {tab !== "week" && data?.days &&
         (data.days.length === 0 ? (
           <p className="ws-empty">{t("bookings.emptyUpcoming")}</p>
@@ -92,16 +91,9 @@ export function Bookings() {
             </section>
           ))
         ))}
-      {tab !== "week" && data?.bookings &&
-        (data.bookings.length === 0 ? (
-          <p className="ws-empty">{t("bookings.empty")}</p>
-        ) : (
-          <ul className="ws-list">
-            {data.bookings.map((b) => (
-              <BookingLine key={b.id} b={b} withDate />
-            ))}
-          </ul>
-        ))}
+      {tab !== "week" && data?.bookings && (
+        <List items={data.bookings} empty={t("bookings.empty")} item={(b) => <BookingLine key={b.id} b={b} withDate />} />
+      )}
     </>
   );
 }

@@ -5,7 +5,7 @@ import { useAction, useApi, usePageTitle } from "../hooks";
 import { useT, type Key, type T } from "../i18n";
 import { languageName } from "../labels";
 import type { Mail as MailRow, MailText } from "../types";
-import { BackLink, Button, Ltr, Notice, Pending, Problem, TimeFact } from "../ui";
+import { BackLink, Button, List, Ltr, Notice, Pending, Problem, TimeFact } from "../ui";
 
 /** kinds names each kind of mail the site writes (internal/contact, internal/booking, internal/staff). */
 const kinds: Record<string, Key> = {
@@ -112,37 +112,33 @@ export function Mail() {
           <section aria-labelledby="ws-mail-troubled">
             <h2 id="ws-mail-troubled">{t("mail.troubledTitle")}</h2>
             <p className="ws-hint">{t("mail.intro")}</p>
-            {data.mail.length === 0 ? (
-              <p className="ws-empty">{t("mail.empty")}</p>
-            ) : (
-              <ul className="ws-list">
-                {data.mail.map((m) => (
-                  <li key={m.ref} className="ws-item">
-                    <MailTitle m={m} />
-                    <MailFacts m={m} />
-                    <Button kind="quiet" onClick={() => void retry(m.ref)}>
-                      {t("mail.retry")}
-                    </Button>
-                  </li>
-                ))}
-              </ul>
-            )}
+            <List
+              items={data.mail}
+              empty={t("mail.empty")}
+              item={(m) => (
+                <li key={m.ref} className="ws-item">
+                  <MailTitle m={m} />
+                  <MailFacts m={m} />
+                  <Button kind="quiet" onClick={() => void retry(m.ref)}>
+                    {t("mail.retry")}
+                  </Button>
+                </li>
+              )}
+            />
           </section>
           <section aria-labelledby="ws-mail-outbox">
             <h2 id="ws-mail-outbox">{t("mail.outboxTitle")}</h2>
             <p className="ws-hint">{t("mail.outboxIntro")}</p>
-            {outbox.length === 0 ? (
-              <p className="ws-empty">{t("mail.outboxEmpty")}</p>
-            ) : (
-              <ul className="ws-list">
-                {outbox.map((m) => (
-                  <li key={m.ref} className="ws-item">
-                    <MailTitle m={m} />
-                    <MailFacts m={m} />
-                  </li>
-                ))}
-              </ul>
-            )}
+            <List
+              items={outbox}
+              empty={t("mail.outboxEmpty")}
+              item={(m) => (
+                <li key={m.ref} className="ws-item">
+                  <MailTitle m={m} />
+                  <MailFacts m={m} />
+                </li>
+              )}
+            />
             {!end && outbox.length >= 50 && (
               <Button kind="quiet" onClick={() => void loadMore()}>
                 {t("mail.more")}
