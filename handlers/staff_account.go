@@ -22,22 +22,25 @@ type staffAccount struct {
 	Sessions []staffSessionView `json:"sessions"`
 }
 
+// staffDevice is what a passkey and a session share: their id, when they
+// were made, and on what (the browser and the system).
+type staffDevice struct {
+	ID       int64     `json:"id"`
+	Created  time.Time `json:"created"`
+	Browser  string    `json:"browser"`
+	Platform string    `json:"platform"`
+}
+
 type staffPasskey struct {
-	ID       int64      `json:"id"`
-	Created  time.Time  `json:"created"`
+	staffDevice
 	LastUsed *time.Time `json:"lastUsed"`
 	Name     string     `json:"name"`
-	Browser  string     `json:"browser"`
-	Platform string     `json:"platform"`
 }
 
 type staffSessionView struct {
-	ID       int64     `json:"id"`
-	Created  time.Time `json:"created"`
-	Seen     time.Time `json:"seen"`
-	Browser  string    `json:"browser"`
-	Platform string    `json:"platform"`
-	Current  bool      `json:"current"`
+	staffDevice
+	Seen    time.Time `json:"seen"`
+	Current bool      `json:"current"`
 }
 
 func (h *staffHandlers) me(c echo.Context) error {
@@ -52,11 +55,12 @@ func (h *staffHandlers) me(c echo.Context) error {
 	}
 	out := staffAccount{Email: s.Member.Email, Lang: s.Member.Lang, Passkeys: []staffPasskey{}, Sessions: []staffSessionView{}}
 	for _, k := range keys {
-		out.Passkeys = append(out.Passkeys, staffPasskey{ID: k.ID, Created: k.Created, LastUsed: optionalTime(k.LastUsed),
-			Name: k.Name, Browser: k.Browser, Platform: k.Platform})
+		out.Passkeys = append(out.Passkeys, staffPasskey{staffDevice: staffDevice{ID: k.ID, Created: k.Created, Browser: k.Browser, Platform: k.Platform},
+			LastUsed: optionalTime(k.LastUsed), Name: k.Name})
 	}
 	for _, x := range sessions {
-		out.Sessions = append(out.Sessions, staffSessionView{ID: x.ID, Created: x.Created, Seen: x.Seen, Browser: x.Browser, Platform: x.Platform, Current: x.Current})
+		out.Sessions = append(out.Sessions, staffSessionView{staffDevice: staffDevice{ID: x.ID, Created: x.Created, Browser: x.Browser, Platform: x.Platform},
+			Seen: x.Seen, Current: x.Current})
 	}
 	return c.JSON(http.StatusOK, out)
 }
