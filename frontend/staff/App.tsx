@@ -108,7 +108,7 @@ function Layout() {
   };
   return (
     <>
-      <a className="ws-skip" href="#main">
+      <a className="skip-link ws-skip" href="#main">
         {t("app.skip")}
       </a>
       <header className="ws-header" data-open={menuOpen}>
@@ -143,7 +143,7 @@ function Layout() {
                       <span className="ws-count" aria-hidden="true">
                         {unread}
                       </span>
-                      <span className="ws-hidden">{t("messages.unreadCount", { count: unread })}</span>
+                      <span className="visually-hidden">{t("messages.unreadCount", { count: unread })}</span>
                     </>
                   )}
                 </Link>
