@@ -2,8 +2,8 @@ import { useId, type MouseEvent } from "react";
 import { useTranslation } from "react-i18next";
 import { Link, useNavigate } from "react-router-dom";
 import { listPath, postPath, PostDates, TagList, type BlogPostData, type Heading, type PostSummary } from "../components/blog";
+import { BookingCall, Translations } from "../components/article";
 import { Picture, proseSizes } from "../components/picture";
-import { language, localPath, storeLanguage } from "../lib/languages";
 import type { PageProps } from "./types";
 
 /** A post with at least this many headings gets a table of contents. */
@@ -15,8 +15,6 @@ export default function BlogPost({ payload }: PageProps) {
   const navigate = useNavigate();
   const titleId = useId();
   const tocId = useId();
-  const translationsId = useId();
-  const ctaId = useId();
   const post = payload.data as BlogPostData;
   const lang = payload.lang;
 
@@ -54,23 +52,7 @@ export default function BlogPost({ payload }: PageProps) {
           <PostDates post={post} withLabels />
         </p>
         <TagList lang={lang} tags={post.tags} />
-        {post.translations.length > 0 && (
-          <nav className="post-translations" aria-labelledby={translationsId}>
-            <span id={translationsId}>{t("blog.translations")}</span>
-            <ul>
-              {post.translations.map((tr) => {
-                const l = language(tr.lang);
-                return (
-                  <li key={tr.lang}>
-                    <Link to={postPath(tr.lang, tr.slug)} lang={l.tag} hrefLang={l.tag} dir={l.dir} title={tr.title} onClick={() => storeLanguage(tr.lang)}>
-                      {l.label}
-                    </Link>
-                  </li>
-                );
-              })}
-            </ul>
-          </nav>
-        )}
+        <Translations label={t("blog.translations")} versions={post.translations} path={postPath} />
       </header>
 
       {post.cover && (
@@ -92,13 +74,7 @@ export default function BlogPost({ payload }: PageProps) {
       {/* biome-ignore lint/a11y/useKeyWithClickEvents: the links take the keys; Enter on one fires the click handled here */}
       <div className="prose post-body" onClick={followInternalLinks} dangerouslySetInnerHTML={{ __html: post.html }} />
 
-      <aside className="post-cta" aria-labelledby={ctaId}>
-        <h2 id={ctaId}>{t("blog.cta.title")}</h2>
-        <p>{t("blog.cta.text")}</p>
-        <Link className="button button-primary" to={localPath(lang, "/schedule")}>
-          {t("blog.cta.button")}
-        </Link>
-      </aside>
+      <BookingCall lang={lang} text={t("blog.cta.text")} button={t("blog.cta.button")} />
 
       {(post.older || post.newer) && (
         <nav className="post-nav" aria-label={t("blog.postNav")}>

@@ -1,9 +1,10 @@
 import { useId } from "react";
 import { useTranslation } from "react-i18next";
 import { Link } from "react-router-dom";
+import { BookingCall, Translations } from "../components/article";
 import { Picture, proseSizes, type PictureData } from "../components/picture";
 import { StudyCards, studyPath, type Result, type StudySummary } from "../components/work";
-import { language, localPath, storeLanguage, type Lang } from "../lib/languages";
+import { localPath, type Lang } from "../lib/languages";
 import type { PageProps } from "./types";
 
 /** StudyData is a case study's page (handlers/work.go studyData). */
@@ -28,8 +29,6 @@ export default function CaseStudy({ payload }: PageProps) {
   const { t } = useTranslation();
   const titleId = useId();
   const resultsId = useId();
-  const translationsId = useId();
-  const ctaId = useId();
   const moreId = useId();
   const study = payload.data as StudyData;
   const lang = payload.lang;
@@ -43,23 +42,7 @@ export default function CaseStudy({ payload }: PageProps) {
           {study.title}
         </h1>
         <p className="lead">{study.description}</p>
-        {study.translations.length > 0 && (
-          <nav className="post-translations" aria-labelledby={translationsId}>
-            <span id={translationsId}>{t("work.translations")}</span>
-            <ul>
-              {study.translations.map((tr) => {
-                const l = language(tr.lang);
-                return (
-                  <li key={tr.lang}>
-                    <Link to={studyPath(tr.lang, tr.slug)} lang={l.tag} hrefLang={l.tag} dir={l.dir} onClick={() => storeLanguage(tr.lang)}>
-                      {l.label}
-                    </Link>
-                  </li>
-                );
-              })}
-            </ul>
-          </nav>
-        )}
+        <Translations label={t("work.translations")} versions={study.translations} path={studyPath} />
       </header>
 
       <Picture image={study.cover} sizes={proseSizes} priority className="post-cover" />
@@ -114,13 +97,7 @@ export default function CaseStudy({ payload }: PageProps) {
         </figcaption>
       </figure>
 
-      <aside className="post-cta" aria-labelledby={ctaId}>
-        <h2 id={ctaId}>{t("blog.cta.title")}</h2>
-        <p>{t("home.contact.bookLead")}</p>
-        <Link className="button button-primary" to={localPath(lang, "/schedule")}>
-          {t("home.contact.book")}
-        </Link>
-      </aside>
+      <BookingCall lang={lang} text={t("home.contact.bookLead")} button={t("home.contact.book")} />
 
       {study.more.length > 0 && (
         <section aria-labelledby={moreId} className="study-more">
