@@ -1,4 +1,4 @@
-import { useId } from "react";
+import { useId, type ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { Link } from "react-router-dom";
 import { language, localPath, storeLanguage, type Lang } from "../lib/languages";
@@ -37,12 +37,24 @@ export function Translations({ label, versions, path }: { label: string; version
   );
 }
 
-/** BookingCall ends an article with a call to book a consultation: its text and its button's. */
-export function BookingCall({ lang, text, button }: { lang: Lang; text: string; button: string }) {
+/** ArticleHeader opens an article (a post, a case study, a person) with the way back to its list (back, its text backText), then children. */
+export function ArticleHeader({ back, backText, children }: { back: string; backText: string; children: ReactNode }) {
+  return (
+    <header className="post-header">
+      <p className="post-back">
+        <Link to={back}>{backText}</Link>
+      </p>
+      {children}
+    </header>
+  );
+}
+
+/** BookingCall is a call to book a consultation, at the end of a page: its text and its button's; wide, it spans a page of its own width (container). */
+export function BookingCall({ lang, text, button, wide = false }: { lang: Lang; text: string; button: string; wide?: boolean }) {
   const { t } = useTranslation();
   const titleId = useId();
   return (
-    <aside className="post-cta" aria-labelledby={titleId}>
+    <aside className={wide ? "container post-cta" : "post-cta"} aria-labelledby={titleId}>
       <h2 id={titleId}>{t("blog.cta.title")}</h2>
       <p>{text}</p>
       <Link className="button button-primary" to={localPath(lang, "/schedule")}>

@@ -1,8 +1,8 @@
 import { useId, type MouseEvent } from "react";
 import { useTranslation } from "react-i18next";
 import { Link, useNavigate } from "react-router-dom";
+import { ArticleHeader, BookingCall, Translations } from "../components/article";
 import { listPath, postPath, PostDates, TagList, type BlogPostData, type Heading, type PostSummary } from "../components/blog";
-import { BookingCall, Translations } from "../components/article";
 import { Picture, proseSizes } from "../components/picture";
 import type { PageProps } from "./types";
 
@@ -33,10 +33,7 @@ export default function BlogPost({ payload }: PageProps) {
 
   return (
     <article className="container post" aria-labelledby={titleId}>
-      <header className="post-header">
-        <p className="post-back">
-          <Link to={listPath(lang)}>{t("blog.allPosts")}</Link>
-        </p>
+      <ArticleHeader back={listPath(lang)} backText={t("blog.allPosts")}>
         <h1 id={titleId} tabIndex={-1}>
           {post.title}
         </h1>
@@ -53,7 +50,7 @@ export default function BlogPost({ payload }: PageProps) {
         </p>
         <TagList lang={lang} tags={post.tags} />
         <Translations label={t("blog.translations")} versions={post.translations} path={postPath} />
-      </header>
+      </ArticleHeader>
 
       {post.cover && (
         <Picture image={post.cover} sizes={proseSizes} priority className="post-cover" />

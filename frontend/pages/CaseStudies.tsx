@@ -1,7 +1,6 @@
 import { useTranslation } from "react-i18next";
-import { Link } from "react-router-dom";
+import { BookingCall } from "../components/article";
 import { StudyCards, Testimonials, type StudySummary, type Testimonial } from "../components/work";
-import { localPath } from "../lib/languages";
 import type { PageProps } from "./types";
 
 /** WorkListData is the list of case studies (handlers/work.go workListData). */
@@ -23,13 +22,7 @@ export default function CaseStudies({ payload }: PageProps) {
         <StudyCards lang={lang} studies={data.studies} headingLevel={2} eager={1} />
       </div>
       <Testimonials lang={lang} items={data.testimonials} titleId="voices-title" />
-      <aside className="container post-cta" aria-labelledby="work-cta">
-        <h2 id="work-cta">{t("blog.cta.title")}</h2>
-        <p>{t("home.contact.bookLead")}</p>
-        <Link className="button button-primary" to={localPath(lang, "/schedule")}>
-          {t("home.contact.book")}
-        </Link>
-      </aside>
+      <BookingCall lang={lang} text={t("home.contact.bookLead")} button={t("home.contact.book")} wide />
     </>
   );
 }

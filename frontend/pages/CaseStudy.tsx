@@ -1,7 +1,6 @@
 import { useId } from "react";
 import { useTranslation } from "react-i18next";
-import { Link } from "react-router-dom";
-import { BookingCall, Translations } from "../components/article";
+import { ArticleHeader, BookingCall, Translations } from "../components/article";
 import { Picture, proseSizes, type PictureData } from "../components/picture";
 import { StudyCards, studyPath, type Result, type StudySummary } from "../components/work";
 import { localPath, type Lang } from "../lib/languages";
@@ -34,16 +33,13 @@ export default function CaseStudy({ payload }: PageProps) {
   const lang = payload.lang;
   return (
     <article className="container post study" aria-labelledby={titleId}>
-      <header className="post-header">
-        <p className="post-back">
-          <Link to={localPath(lang, "/work")}>{t("work.all")}</Link>
-        </p>
+      <ArticleHeader back={localPath(lang, "/work")} backText={t("work.all")}>
         <h1 id={titleId} tabIndex={-1}>
           {study.title}
         </h1>
         <p className="lead">{study.description}</p>
         <Translations label={t("work.translations")} versions={study.translations} path={studyPath} />
-      </header>
+      </ArticleHeader>
 
       <Picture image={study.cover} sizes={proseSizes} priority className="post-cover" />
 

@@ -1,5 +1,6 @@
 import { useTranslation } from "react-i18next";
 import { Link } from "react-router-dom";
+import { ArticleHeader } from "../components/article";
 import { postPath, type PostSummary } from "../components/blog";
 import { Picture } from "../components/picture";
 import type { PersonData } from "../components/team";
@@ -18,10 +19,7 @@ export default function Person({ payload }: PageProps) {
   const lang = payload.lang;
   return (
     <article className="container post person">
-      <header className="post-header">
-        <p className="post-back">
-          <Link to={localPath(lang, "/team")}>{t("team.all")}</Link>
-        </p>
+      <ArticleHeader back={localPath(lang, "/team")} backText={t("team.all")}>
         <div className="person-intro">
           <Picture image={person.photo} sizes="9rem" className="portrait" />
           <div>
@@ -29,7 +27,7 @@ export default function Person({ payload }: PageProps) {
             <p className="lead">{person.role}</p>
           </div>
         </div>
-      </header>
+      </ArticleHeader>
       <p>{person.description}</p>
       {/* The server rendered and sanitized this HTML from the person's Markdown (internal/markdown). */}
       {/* biome-ignore lint/security/noDangerouslySetInnerHtml: sanitized by the server, as said above */}
