@@ -54,12 +54,9 @@ type bookingCreated struct {
 }
 
 type createdBooking struct {
-	Token    string        `json:"token"`
-	Service  string        `json:"service"`
-	Start    time.Time     `json:"start"`
-	End      time.Time     `json:"end"`
+	Token string `json:"token"`
+	bookingTime
 	ICS      string        `json:"ics"`
-	TimeZone string        `json:"timeZone"`
 	Calendar calendarLinks `json:"calendar"`
 	Meeting  *meetingView  `json:"meeting,omitempty"`
 	// Reminder says that a reminder will be mailed before the meeting.
@@ -103,11 +100,21 @@ type cancellationView struct {
 	Booking cancellationBooking `json:"booking"`
 }
 
-type cancellationBooking struct {
+// bookingTime is what the visitor's answers say of a booking's time: the
+// consultation, its start and end, and the visitor's zone.
+type bookingTime struct {
 	Service  string    `json:"service"`
 	Start    time.Time `json:"start"`
 	End      time.Time `json:"end"`
 	TimeZone string    `json:"timeZone"`
+}
+
+func timeOf(b booking.Booking) bookingTime {
+	return bookingTime{Service: b.Service, Start: b.Start, End: b.End, TimeZone: b.TimeZone}
+}
+
+type cancellationBooking struct {
+	bookingTime
 	// Status is "confirmed", "cancelled", or "started" once the meeting has
 	// begun and can no longer be cancelled.
 	Status string `json:"status"`
@@ -222,12 +229,9 @@ func (srv *Server) postBooking(c echo.Context) error {
 func createdOf(svc *booking.Service, b booking.Booking) bookingCreated {
 	inv := svc.Invite(b)
 	return bookingCreated{Booking: createdBooking{
-		Token:    b.Token,
-		Service:  b.Service,
-		Start:    b.Start,
-		End:      b.End,
-		ICS:      "/api/bookings/" + b.Token + ".ics",
-		TimeZone: b.TimeZone,
+		Token:       b.Token,
+		bookingTime: timeOf(b),
+		ICS:         "/api/bookings/" + b.Token + ".ics",
 		Calendar: calendarLinks{
 			Google:  booking.GoogleCalendarURL(b, inv),
 			Outlook: booking.OutlookCalendarURL(b, inv),
@@ -429,7 +433,7 @@ func cancellationOf(b booking.Booking, now time.Time, av booking.Availability) c
 		status = "started"
 	}
 	return cancellationView{Booking: cancellationBooking{
-		Service: b.Service, Start: b.Start, End: b.End, TimeZone: b.TimeZone, Status: status,
+		bookingTime: timeOf(b), Status: status,
 		Movable: status == "confirmed" && !now.Add(av.MinimumNotice).After(b.Start),
 		Meeting: meetingOf(b),
 	}}
