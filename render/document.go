@@ -125,5 +125,7 @@ func (d *Document) HTML() ([]byte, error) {
 	if err != nil {
 		return nil, fmt.Errorf("render: document: %w", err)
 	}
-	return buf.Bytes(), nil
+	// A copy of the exact size: the buffer's spare room (up to half of it)
+	// would otherwise stay in memory with every cached page.
+	return bytes.Clone(buf.Bytes()), nil
 }
