@@ -1,5 +1,4 @@
 import { useId, type ReactNode } from "react";
-import { useTranslation } from "react-i18next";
 import { Link } from "react-router-dom";
 import { language, localPath, storeLanguage, type Lang } from "../lib/languages";
 
@@ -49,13 +48,16 @@ export function ArticleHeader({ back, backText, children }: { back: string; back
   );
 }
 
-/** BookingCall is a call to book a consultation, at the end of a page: its text and its button's; wide, it spans a page of its own width (container). */
-export function BookingCall({ lang, text, button, wide = false }: { lang: Lang; text: string; button: string; wide?: boolean }) {
-  const { t } = useTranslation();
+/**
+ * BookingCall is a call to book a consultation, at the end of a page: its
+ * title, text and button's text, each given by the page, whose string groups
+ * hold them; wide, it spans a page of its own width (container).
+ */
+export function BookingCall({ lang, title, text, button, wide = false }: { lang: Lang; title: string; text: string; button: string; wide?: boolean }) {
   const titleId = useId();
   return (
     <aside className={wide ? "container post-cta" : "post-cta"} aria-labelledby={titleId}>
-      <h2 id={titleId}>{t("blog.cta.title")}</h2>
+      <h2 id={titleId}>{title}</h2>
       <p>{text}</p>
       <Link className="button button-primary" to={localPath(lang, "/schedule")}>
         {button}

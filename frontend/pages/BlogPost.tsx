@@ -71,7 +71,7 @@ export default function BlogPost({ payload }: PageProps) {
       {/* biome-ignore lint/a11y/useKeyWithClickEvents: the links take the keys; Enter on one fires the click handled here */}
       <div className="prose post-body" onClick={followInternalLinks} dangerouslySetInnerHTML={{ __html: post.html }} />
 
-      <BookingCall lang={lang} text={t("blog.cta.text")} button={t("blog.cta.button")} />
+      <BookingCall lang={lang} title={t("blog.cta.title")} text={t("blog.cta.text")} button={t("blog.cta.button")} />
 
       {(post.older || post.newer) && (
         <nav className="post-nav" aria-label={t("blog.postNav")}>

@@ -22,7 +22,7 @@ export default function CaseStudies({ payload }: PageProps) {
         <StudyCards lang={lang} studies={data.studies} headingLevel={2} eager={1} />
       </div>
       <Testimonials lang={lang} items={data.testimonials} titleId="voices-title" />
-      <BookingCall lang={lang} text={t("home.contact.bookLead")} button={t("home.contact.book")} wide />
+      <BookingCall lang={lang} title={t("blog.cta.title")} text={t("home.contact.bookLead")} button={t("home.contact.book")} wide />
     </>
   );
 }

@@ -93,7 +93,7 @@ export default function CaseStudy({ payload }: PageProps) {
         </figcaption>
       </figure>
 
-      <BookingCall lang={lang} text={t("home.contact.bookLead")} button={t("home.contact.book")} />
+      <BookingCall lang={lang} title={t("blog.cta.title")} text={t("home.contact.bookLead")} button={t("home.contact.book")} />
 
       {study.more.length > 0 && (
         <section aria-labelledby={moreId} className="study-more">

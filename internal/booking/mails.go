@@ -353,13 +353,13 @@ func (m *mailer) pair(av Availability, b Booking, p pairOf) ([]mail.Message, err
 	vb := visitorView(b)
 	visitor.Attachments = []mail.Attachment{{Filename: p.filename, ContentType: contentType, Data: p.calendar(vb, m.visitorInvite(vb))}}
 
-	data = m.data(av, b, "en", p.previous)
+	data = m.data(av, b, site.NoticeLanguage, p.previous)
 	data.ByStaff = p.byStaff
 	notify, err := mail.Render(p.notify, data)
 	if err != nil {
 		return nil, err
 	}
-	notify.Kind, notify.To, notify.ReplyTo, notify.Lang = p.notKind, m.inbox, b.Email, "en"
+	notify.Kind, notify.To, notify.ReplyTo, notify.Lang = p.notKind, m.inbox, b.Email, site.NoticeLanguage
 	notify.Attachments = []mail.Attachment{{Filename: p.filename, ContentType: contentType, Data: p.calendar(b, m.invite(b))}}
 	return []mail.Message{visitor, notify}, nil
 }

@@ -12,6 +12,8 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/northbeam/site/internal/site"
+
 	"github.com/northbeam/site/internal/mail"
 	"github.com/northbeam/site/internal/store"
 )
@@ -108,11 +110,11 @@ func (c *StaffCancellation) mails(b Booking, reason, by string) ([]mail.Message,
 	vb := visitorView(b)
 	visitor.Attachments = []mail.Attachment{{Filename: "cancellation.ics", ContentType: contentType, Data: CancelICS(vb, m.visitorInvite(vb))}}
 
-	notify, err := mail.Render(c.notify, staffCancelNotifyData{mailData: m.data(av, b, "en", time.Time{}), Reason: reason, By: by})
+	notify, err := mail.Render(c.notify, staffCancelNotifyData{mailData: m.data(av, b, site.NoticeLanguage, time.Time{}), Reason: reason, By: by})
 	if err != nil {
 		return nil, err
 	}
-	notify.Kind, notify.To, notify.ReplyTo, notify.Lang = KindStaffCancelNotify, m.inbox, b.Email, "en"
+	notify.Kind, notify.To, notify.ReplyTo, notify.Lang = KindStaffCancelNotify, m.inbox, b.Email, site.NoticeLanguage
 	notify.Attachments = []mail.Attachment{{Filename: "cancellation.ics", ContentType: contentType, Data: CancelICS(b, m.invite(b))}}
 	return []mail.Message{visitor, notify}, nil
 }

@@ -141,7 +141,7 @@ func (m *Mailer) Compose(r Record) ([]mail.Message, error) {
 	if err != nil {
 		return nil, err
 	}
-	notify.Kind, notify.To, notify.ReplyTo, notify.Lang = KindNotify, m.inbox, r.Email, "en"
+	notify.Kind, notify.To, notify.ReplyTo, notify.Lang = KindNotify, m.inbox, r.Email, site.NoticeLanguage
 
 	// In a language written right to left, the address is isolated, so
 	// that the sentence keeps it whole.
@@ -163,7 +163,7 @@ func (m *Mailer) Compose(r Record) ([]mail.Message, error) {
 // consultancy's zone, with the zone's name.
 func (m *Mailer) receivedAt(t time.Time) string {
 	zone := m.brand.Zone
-	return m.brand.Dates.FormatDateTime("en", t.In(zone)) + ", " + m.brand.Dates.ZoneName("en", zone.String(), t)
+	return m.brand.Dates.FormatDateTime(site.NoticeLanguage, t.In(zone)) + ", " + m.brand.Dates.ZoneName(site.NoticeLanguage, zone.String(), t)
 }
 
 func serviceLabel(service string) string {

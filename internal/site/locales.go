@@ -126,6 +126,11 @@ func (l *Locales) Plural(lang, key string, n int, vars ...string) string {
 // directory.
 const staffLocales = "staff/locales"
 
+// NoticeLanguage is the language of the consultancy's own notices (the
+// team's copy of a message, a booking, a move): the team reads English,
+// whatever the visitor wrote in.
+const NoticeLanguage = "en"
+
 // NoticeLanguages reads the languages of the content directory's site.json,
 // and each one's name as the consultancy's notices, written in English,
 // give it: the staff workspace's English strings name it
