@@ -53,7 +53,7 @@ func openSQLite(ctx context.Context, path string, steps []Migration, opts ...Opt
 	db.SetMaxIdleConns(4)
 	db.SetConnMaxIdleTime(5 * time.Minute)
 
-	s := &Store{db: db, backend: SQLite, steps: steps}
+	s := &Store{db: db, backend: SQLite, steps: steps, writer: make(chan struct{}, 1)}
 	// A local file answers at once or not at all: no waiting.
 	if err := s.Connect(ctx, 0); err != nil {
 		_ = db.Close() // the connect error is the one to report

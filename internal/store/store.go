@@ -34,6 +34,13 @@ type Store struct {
 	// not take it (full, read-only, locked, gone) and cleared by the next
 	// write that commits; Check then probes before saying all is well.
 	writeRefused atomic.Bool
+	// writer is SQLite's one write lock, taken in Go before BEGIN
+	// IMMEDIATE (nil on PostgreSQL). Without it, concurrent writers of this
+	// process wait inside SQLite's busy handler, which polls and is not
+	// fair: under a burst of posts one writer could lose every poll for the
+	// whole busy timeout and answer 503. A channel queues its waiters in
+	// order and lets a request's cancellation end the wait.
+	writer chan struct{}
 }
 
 // Backend reports which engine s runs on.
@@ -275,6 +282,14 @@ func (s *Store) inTxRetrying(ctx context.Context, fn func(*Tx) error) error {
 }
 
 func (s *Store) inTx(ctx context.Context, fn func(*Tx) error) (err error) {
+	if s.writer != nil {
+		select {
+		case s.writer <- struct{}{}:
+			defer func() { <-s.writer }()
+		case <-ctx.Done():
+			return s.wrap("begin", ctx.Err())
+		}
+	}
 	tx, err := s.db.BeginTx(ctx, nil)
 	if err != nil {
 		return s.wrap("begin", err)
