@@ -26,6 +26,10 @@
 //
 //	go run ./bench calendar
 //
+// and the contact and booking POST rows alone with
+//
+//	go run ./bench posts
+//
 // Beside the budgets it prints two floors, so that a miss can be told from
 // what the stack itself costs: a bare net/http handler writing the same
 // bytes and headers as the site (what any Echo server could reach), and
@@ -104,6 +108,10 @@ func main() {
 		}
 	case "calendar":
 		run = calendarOnly
+	case "posts":
+		run = func() error {
+			return withBinary(func(_, bin, tmp string) error { return postLoad(bin, tmp) })
+		}
 	}
 	if err := run(); err != nil {
 		fmt.Fprintln(os.Stderr, "bench:", err)
