@@ -30,6 +30,7 @@ type Engine struct {
 
 	memo      *Memo
 	bundleSum [sha256.Size]byte
+	srcMap    *sourceMap // parsed on the first render error
 
 	rendered, remembered atomic.Int64 // renders done in goja, and answered by the memo
 }
@@ -63,7 +64,7 @@ func NewEngine(serverBundle []byte, opts Options) (*Engine, error) {
 	if opts.Logger == nil {
 		opts.Logger = slog.Default()
 	}
-	prog, err := compile(serverBundle, opts.SourceMap)
+	prog, err := compile(serverBundle)
 	if err != nil {
 		return nil, fmt.Errorf("render: compiling the server bundle: %w", err)
 	}
@@ -74,6 +75,7 @@ func NewEngine(serverBundle []byte, opts Options) (*Engine, error) {
 		log:     opts.Logger,
 		plurals: &pluralRules{},
 		memo:    opts.Memo,
+		srcMap:  &sourceMap{data: opts.SourceMap},
 	}
 	if e.memo != nil {
 		e.bundleSum = sha256.Sum256(serverBundle)
@@ -170,7 +172,7 @@ func (e *Engine) render(ctx context.Context, payloadJSON []byte) (string, error)
 	if err == nil {
 		html = out.String()
 		if strings.Contains(html, "<!--$!-->") {
-			fellBack = caughtError(rt.vm)
+			fellBack = e.srcMap.caughtError(rt.vm)
 		}
 	}
 	if !stopped || err != nil || fellBack != nil {
@@ -190,7 +192,7 @@ func (e *Engine) render(ctx context.Context, payloadJSON []byte) (string, error)
 		case errors.As(err, &interrupted):
 			return "", ErrTimeout
 		case errors.As(err, &thrown):
-			return "", exceptionError(thrown)
+			return "", e.srcMap.exceptionError(thrown)
 		}
 		return "", fmt.Errorf("render: %w", err)
 	}

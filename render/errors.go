@@ -7,9 +7,12 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/dop251/goja"
+	"github.com/dop251/goja/file"
 	"github.com/dop251/goja/parser"
+	"github.com/go-sourcemap/sourcemap"
 )
 
 // Error is a render that threw: the thrown error's message and where in
@@ -41,7 +44,7 @@ const renderErrorsGlobal = "__renderErrors"
 var stackFrame = regexp.MustCompile(`at (?:[^\s(]+ \()?([^\s()]+):(\d+):(\d+)`)
 
 // thrownError makes an Error of a value a render threw or React caught.
-func thrownError(v goja.Value) *Error {
+func (m *sourceMap) thrownError(v goja.Value) *Error {
 	e := &Error{Message: "a render failed"}
 	if v == nil || goja.IsUndefined(v) || goja.IsNull(v) {
 		return e
@@ -52,19 +55,21 @@ func thrownError(v goja.Value) *Error {
 			e.Stack = stack.String()
 		}
 	}
+	e.Stack = m.mapStack(e.Stack)
 	e.locate(e.Stack)
 	return e
 }
 
 // exceptionError makes an Error of a goja exception: a throw React did not
 // catch, or one of goja's own.
-func exceptionError(ex *goja.Exception) *Error {
+func (m *sourceMap) exceptionError(ex *goja.Exception) *Error {
 	e := &Error{Message: ex.Value().String(), Stack: ex.String()}
 	if obj, ok := ex.Value().(*goja.Object); ok {
 		if stack := obj.Get("stack"); stack != nil && !goja.IsUndefined(stack) {
 			e.Stack = stack.String()
 		}
 	}
+	e.Stack = m.mapStack(e.Stack)
 	e.locate(e.Stack)
 	return e
 }
@@ -100,25 +105,63 @@ func projectPath(p string) string {
 
 // caughtError is the error of a render whose Suspense boundary fell back:
 // the first error React caught there, or a page that was not ready.
-func caughtError(vm *goja.Runtime) error {
+func (m *sourceMap) caughtError(vm *goja.Runtime) error {
 	if caught, ok := vm.Get(renderErrorsGlobal).(*goja.Object); ok {
 		if first := caught.Get("0"); first != nil && !goja.IsUndefined(first) {
-			return thrownError(first)
+			return m.thrownError(first)
 		}
 	}
 	return errors.New("render: a Suspense boundary fell back on the server (a page or its strings were not ready)")
 }
 
-// compile compiles the server bundle, with its source map when there is
-// one: goja then writes its stacks at the TSX sources' positions.
-func compile(bundle, sourceMap []byte) (*goja.Program, error) {
-	opt := parser.WithDisableSourceMaps
-	if sourceMap != nil {
-		opt = parser.WithSourceMapLoader(func(string) ([]byte, error) { return sourceMap, nil })
-	}
-	ast, err := goja.Parse("dist/server.js", string(bundle), opt)
+// bundleName is the server bundle's name in goja's stacks and the name its
+// source map's paths are resolved against.
+const bundleName = "dist/server.js"
+
+// compile compiles the server bundle. Its source map is not given to goja,
+// which would parse it here and keep its mappings (megabytes) for the life
+// of the process: a render error maps its stack itself (sourceMap).
+func compile(bundle []byte) (*goja.Program, error) {
+	ast, err := goja.Parse(bundleName, string(bundle), parser.WithDisableSourceMaps)
 	if err != nil {
 		return nil, err
 	}
 	return goja.CompileAST(ast, false)
+}
+
+// sourceMap maps the server bundle's positions in a stack to the sources'
+// (Options.SourceMap), as goja would with the map given at compile time; it
+// parses the map on the first render error, which a production process may
+// never have. A nil sourceMap, or one without data, maps nothing.
+type sourceMap struct {
+	data     []byte
+	once     sync.Once
+	consumer *sourcemap.Consumer
+}
+
+// bundleFrame is a position in the bundle, as a stack frame names it.
+var bundleFrame = regexp.MustCompile(regexp.QuoteMeta(bundleName) + `:(\d+):(\d+)`)
+
+// mapStack rewrites the bundle's positions in stack to the sources'.
+func (m *sourceMap) mapStack(stack string) string {
+	if m == nil || m.data == nil {
+		return stack
+	}
+	m.once.Do(func() { m.consumer, _ = sourcemap.Parse(bundleName, m.data) })
+	if m.consumer == nil {
+		return stack
+	}
+	return bundleFrame.ReplaceAllStringFunc(stack, func(frame string) string {
+		sub := bundleFrame.FindStringSubmatch(frame)
+		row, _ := strconv.Atoi(sub[1])
+		col, _ := strconv.Atoi(sub[2])
+		source, _, line, column, ok := m.consumer.Source(row, col)
+		if !ok {
+			return frame
+		}
+		if u := file.ResolveSourcemapURL(bundleName, source); u != nil {
+			source = u.String()
+		}
+		return fmt.Sprintf("%s:%d:%d", source, line, column)
+	})
 }
