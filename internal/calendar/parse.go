@@ -24,7 +24,6 @@ import (
 	"errors"
 	"slices"
 	"time"
-
 )
 
 // Interval is a span of busy time, Start included, End excluded.

@@ -422,7 +422,7 @@ func releaseMemory(size int) {
 func compress(body []byte) []byte {
 	var b bytes.Buffer
 	w, _ := gzip.NewWriterLevel(&b, gzip.BestSpeed) // a valid level
-	_, _ = w.Write(body)                             // a bytes.Buffer does not fail
+	_, _ = w.Write(body)                            // a bytes.Buffer does not fail
 	_ = w.Close()
 	return b.Bytes()
 }

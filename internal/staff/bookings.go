@@ -124,15 +124,7 @@ func (w *Workspace) CancelledBookings(ctx context.Context, limit int) ([]Booking
 // holds.
 func (w *Workspace) BookingCounts(ctx context.Context) (map[string]int, error) {
 	counts := map[string]int{ViewUpcoming: 0, ViewPast: 0, ViewCancelled: 0}
-	err := store.QueryEach(ctx, w.store, func(row store.Scanner) error {
-		var view string
-		var n int
-		if err := row.Scan(&view, &n); err != nil {
-			return err
-		}
-		counts[view] = n
-		return nil
-	}, `
+	err := countGroups(ctx, w.store, counts, `
 SELECT CASE WHEN cancelled_at IS NOT NULL THEN 'cancelled' WHEN end_at > ? THEN 'upcoming' ELSE 'past' END AS view, count(*)
 FROM bookings GROUP BY 1`, store.Millis(w.cfg.Now()))
 	if err != nil {

@@ -173,19 +173,25 @@ func parseCursor(s string) (created, id int64, ok bool) {
 // opened yet.
 const Unread = "unread"
 
+// countGroups sets counts[group] = n for each (group, n) row of a query
+// that counts rows by a group it names (folders, agenda views).
+func countGroups(ctx context.Context, st *store.Store, counts map[string]int, query string, args ...any) error {
+	return store.QueryEach(ctx, st, func(row store.Scanner) error {
+		var group string
+		var n int
+		if err := row.Scan(&group, &n); err != nil {
+			return err
+		}
+		counts[group] = n
+		return nil
+	}, query, args...)
+}
+
 // FolderCounts returns how many messages each folder holds, and how many
 // new ones are unread (Unread).
 func (w *Workspace) FolderCounts(ctx context.Context) (map[string]int, error) {
 	counts := map[string]int{FolderNew: 0, FolderHandled: 0, FolderSpam: 0}
-	err := store.QueryEach(ctx, w.store, func(row store.Scanner) error {
-		var f string
-		var n int
-		if err := row.Scan(&f, &n); err != nil {
-			return err
-		}
-		counts[f] = n
-		return nil
-	}, `
+	err := countGroups(ctx, w.store, counts, `
 SELECT CASE WHEN spam = ? THEN 'spam' WHEN handled_at IS NULL THEN 'new' ELSE 'handled' END AS folder, count(*)
 FROM messages GROUP BY 1`, true)
 	if err != nil {
