@@ -56,18 +56,24 @@ type blogListData struct {
 	Feed string `json:"feed,omitempty"` // path of the language's feed; empty without posts
 }
 
-// loadBlog loads the posts, dated in their languages; drafts only in
-// development mode.
-func loadBlog(content fs.FS, opts Options, images *contentImages, dates *intl.Formatter) (*blog.Library, error) {
-	mdOpts := []markdown.Option{
-		images.markdownOption(),
-		// The ids the shell around a post already uses.
-		markdown.WithReservedIDs("root", "main", "page-data", "footer-quick", "footer-services", "footer-legal"),
-	}
+// shellIDs are the ids the page around an article (a post, a case study,
+// a person) already uses, which its headings must not take.
+var shellIDs = markdown.WithReservedIDs("root", "main", "page-data", "footer-quick", "footer-services", "footer-legal")
+
+// articleOptions are the Markdown options of a post or a case study: its
+// pictures, the shell's ids, and the site's own host for its links.
+func articleOptions(opts Options, images *contentImages) []markdown.Option {
+	mdOpts := []markdown.Option{images.markdownOption(), shellIDs}
 	if u, err := url.Parse(opts.BaseURL); err == nil && u.Host != "" {
 		mdOpts = append(mdOpts, markdown.WithInternalHosts(u.Hostname()))
 	}
-	posts, err := blog.Load(content, "blog", opts.Dev, dates.FormatDate, mdOpts...)
+	return mdOpts
+}
+
+// loadBlog loads the posts, dated in their languages; drafts only in
+// development mode.
+func loadBlog(content fs.FS, opts Options, images *contentImages, dates *intl.Formatter) (*blog.Library, error) {
+	posts, err := blog.Load(content, "blog", opts.Dev, dates.FormatDate, articleOptions(opts, images)...)
 	if err != nil {
 		return nil, err
 	}

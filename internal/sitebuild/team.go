@@ -5,7 +5,6 @@ import (
 	"net/http"
 
 	"github.com/northbeam/site/internal/blog"
-	"github.com/northbeam/site/internal/markdown"
 	"github.com/northbeam/site/internal/site"
 	"github.com/northbeam/site/internal/team"
 )
@@ -21,8 +20,7 @@ func personPath(lang site.Language, slug string) string {
 // loadTeam loads the people, and checks that every post's author is one
 // of them.
 func loadTeam(content fs.FS, posts *blog.Library, images *contentImages) (*team.Team, error) {
-	people, err := team.Load(content, "team", images.lib.Picture, images.markdownOption(),
-		markdown.WithReservedIDs("root", "main", "page-data", "footer-quick", "footer-services", "footer-legal"))
+	people, err := team.Load(content, "team", images.lib.Picture, images.markdownOption(), shellIDs)
 	if err != nil {
 		return nil, err
 	}

@@ -3,10 +3,8 @@ package sitebuild
 import (
 	"io/fs"
 	"net/http"
-	"net/url"
 	"time"
 
-	"github.com/northbeam/site/internal/markdown"
 	"github.com/northbeam/site/internal/site"
 	"github.com/northbeam/site/internal/work"
 )
@@ -21,14 +19,7 @@ func studyPath(lang site.Language, slug string) string {
 
 // loadWork loads the case studies.
 func loadWork(content fs.FS, opts Options, images *contentImages) (*work.Library, error) {
-	mdOpts := []markdown.Option{
-		images.markdownOption(),
-		markdown.WithReservedIDs("root", "main", "page-data", "footer-quick", "footer-services", "footer-legal"),
-	}
-	if u, err := url.Parse(opts.BaseURL); err == nil && u.Host != "" {
-		mdOpts = append(mdOpts, markdown.WithInternalHosts(u.Hostname()))
-	}
-	return work.Load(content, "work", images.lib.Picture, mdOpts...)
+	return work.Load(content, "work", images.lib.Picture, articleOptions(opts, images)...)
 }
 
 // workListData is the payload data of the list of case studies.
