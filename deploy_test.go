@@ -39,7 +39,7 @@ func TestRollingRestartBehindNginx(t *testing.T) {
 	instances := make([]*siteProcess, 2)
 	for i := range instances {
 		instances[i] = startSite(t, bin, env(ports[i]))
-		waitReady(t, instances[i].addr, 30*time.Second)
+		waitReady(t, instances[i].addr)
 	}
 	t.Cleanup(func() {
 		for _, p := range instances {
@@ -105,7 +105,7 @@ func TestRollingRestartBehindNginx(t *testing.T) {
 			t.Errorf("instance %d did not stop cleanly on SIGTERM: %v\n%s", i, err, instances[i].output())
 		}
 		instances[i] = startSite(t, bin, env(ports[i]))
-		waitReady(t, instances[i].addr, 30*time.Second)
+		waitReady(t, instances[i].addr)
 		time.Sleep(2 * time.Second) // as deploy/rolling-restart.sh does: longer than nginx's fail_timeout
 	}
 	close(stop)

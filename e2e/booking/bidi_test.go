@@ -120,7 +120,7 @@ func TestLanguageSwitchKeepsTheLinksToken(t *testing.T) {
 		e2etest.WaitHydrated(),
 		chromedp.WaitVisible(`.booking-facts`, chromedp.ByQuery),
 		chromedp.Click(`.lang-select a[hreflang="ar"]`, chromedp.ByQuery),
-		chromedp.Poll(`document.documentElement.lang === "ar"`, nil),
+		e2etest.Poll(`document.documentElement.lang === "ar"`, nil),
 		chromedp.Evaluate(`location.pathname + location.search`, &address),
 	)
 	if address != "/ar/schedule/reschedule?token="+token {

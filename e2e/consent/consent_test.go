@@ -21,6 +21,7 @@ import (
 	"github.com/chromedp/chromedp/kb"
 	"github.com/northbeam/site/e2e/internal/e2etest"
 	"github.com/northbeam/site/internal/sitetest"
+	"github.com/northbeam/site/internal/testwait"
 )
 
 // TestConsentBannerAppearsAfterThePageIsBuilt: in every language, the
@@ -523,8 +524,8 @@ func TestConsentPreferencesCloseOnEscape(t *testing.T) {
 		e2etest.ClickReachable(`footer [data-cc="show-preferencesModal"]`),
 		e2etest.WaitPreferences(),
 		chromedp.KeyEvent(kb.Escape),
-		chromedp.Poll(`!document.documentElement.classList.contains("show--preferences")`, nil,
-			chromedp.WithPollingInterval(e2etest.PollEvery), chromedp.WithPollingTimeout(5*time.Second)),
+		e2etest.Poll(`!document.documentElement.classList.contains("show--preferences")`, nil,
+			chromedp.WithPollingInterval(e2etest.PollEvery)),
 		e2etest.Shown(&banner, &preferences),
 		e2etest.BrowserCookies(page, &cookies),
 	)
@@ -535,8 +536,8 @@ func TestConsentPreferencesCloseOnEscape(t *testing.T) {
 		e2etest.ClickReachable(`#cc-main .cm [data-role="show"]`),
 		e2etest.WaitPreferences(),
 		e2etest.ClickReachable(`#cc-main .pm__close-btn`),
-		chromedp.Poll(`!document.documentElement.classList.contains("show--preferences")`, nil,
-			chromedp.WithPollingInterval(e2etest.PollEvery), chromedp.WithPollingTimeout(5*time.Second)),
+		e2etest.Poll(`!document.documentElement.classList.contains("show--preferences")`, nil,
+			chromedp.WithPollingInterval(e2etest.PollEvery)),
 		e2etest.Shown(&banner, &preferences),
 	)
 	if !banner || preferences {
@@ -609,8 +610,8 @@ func TestConsentFollowsTheLanguageOnClientNavigation(t *testing.T) {
 	e2etest.Do(t, tb,
 		chromedp.Click(`.lang-select a[hreflang="ar"]`, chromedp.ByQuery),
 		chromedp.WaitVisible(`html[dir="rtl"]`, chromedp.ByQuery),
-		chromedp.Poll(fmt.Sprintf(`document.querySelector("#cc-main .cm__title").textContent === %q`, s.Locales.T("ar", "consent.banner.title")), nil,
-			chromedp.WithPollingInterval(e2etest.PollEvery), chromedp.WithPollingTimeout(5*time.Second)),
+		e2etest.Poll(fmt.Sprintf(`document.querySelector("#cc-main .cm__title").textContent === %q`, s.Locales.T("ar", "consent.banner.title")), nil,
+			chromedp.WithPollingInterval(e2etest.PollEvery)),
 		chromedp.Evaluate(`document.getElementById("cc-main").classList.contains("cc--rtl")`, &rtl),
 		chromedp.AttributeValue(`#cc-main .cm__footer a`, "href", &link, nil, chromedp.ByQuery),
 	)
@@ -767,12 +768,12 @@ func TestConsentLoadsGtagOnlyAfterConsent(t *testing.T) {
 		e2etest.Do(t, tb, fetch.FulfillRequest(e.RequestID, 200).
 			WithResponseHeaders([]*fetch.HeaderEntry{{Name: "Content-Type", Value: "text/javascript"}}).
 			WithBody(e2etest.GtagStub))
-	case <-time.After(10 * time.Second):
+	case <-time.After(time.Until(testwait.Deadline(t))):
 		t.Fatal("gtag.js was never requested after Accept all")
 	}
 	var commands [][]any
 	e2etest.Do(t, tb,
-		chromedp.Poll(`window.__gtagLoaded === true`, nil, chromedp.WithPollingInterval(e2etest.PollEvery), chromedp.WithPollingTimeout(5*time.Second)),
+		e2etest.Poll(`window.__gtagLoaded === true`, nil, chromedp.WithPollingInterval(e2etest.PollEvery)),
 		e2etest.DataLayerCommands(&commands),
 	)
 	var config bool

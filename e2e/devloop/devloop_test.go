@@ -53,7 +53,7 @@ func TestDevLoop(t *testing.T) {
 
 	// A string: the open page shows it by itself (it reloads).
 	edit("content/locales/en.json", `"title": "The people you will work with"`, `"title": "The people you will build with"`)
-	tb.Run(t, e2etest.UntilTrue(`document.querySelector("h1")?.textContent === "The people you will build with"`, 50*time.Second))
+	tb.Run(t, e2etest.WaitTrue(`document.querySelector("h1")?.textContent === "The people you will build with"`))
 
 	// A syntax error: the overlay names the file and line, over the page.
 	edit("frontend/pages/Team.tsx", `<p className="lead">{t("team.lead")}</p>`, `<p className="lead">{t("team.lead")}</p`)

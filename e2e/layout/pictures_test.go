@@ -8,7 +8,6 @@ import (
 	"strconv"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/chromedp"
@@ -122,7 +121,7 @@ func TestPicturesWithoutLayoutShiftAndLazyBelow(t *testing.T) {
 						var loaded []string
 						tb.Run(t,
 							chromedp.ScrollIntoView(`.study-more`, chromedp.ByQuery),
-							chromedp.Poll(`[...document.querySelectorAll(".study-more img")].every((img) => img.complete && img.naturalWidth > 0)`, nil, chromedp.WithPollingTimeout(10*time.Second)),
+							e2etest.Poll(`[...document.querySelectorAll(".study-more img")].every((img) => img.complete && img.naturalWidth > 0)`, nil),
 							chromedp.Evaluate(`[...document.querySelectorAll(".study-more img")].map((img) => img.currentSrc)`, &loaded),
 						)
 						for _, src := range loaded {

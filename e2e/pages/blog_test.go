@@ -11,6 +11,7 @@ import (
 	"github.com/chromedp/chromedp"
 	"github.com/northbeam/site/e2e/internal/e2etest"
 	"github.com/northbeam/site/internal/sitetest"
+	"github.com/northbeam/site/internal/testwait"
 )
 
 // TestBlogClientNavigation goes from the list to a post and back in French
@@ -49,7 +50,7 @@ func TestBlogClientNavigation(t *testing.T) {
 			select {
 			case id := <-held:
 				tb.Run(t, fetch.ContinueRequest(id), fetch.Disable())
-			case <-time.After(10 * time.Second):
+			case <-time.After(time.Until(testwait.Deadline(t))):
 				t.Fatal("the post's data was never requested from /api/page")
 			}
 

@@ -10,6 +10,7 @@ import (
 	"github.com/chromedp/chromedp"
 	"github.com/northbeam/site/e2e/internal/e2etest"
 	"github.com/northbeam/site/internal/sitetest"
+	"github.com/northbeam/site/internal/testwait"
 )
 
 // TestPagesHydrateCleanly loads every page type in every language and
@@ -71,7 +72,7 @@ func TestClientNavigationShowsThePlaceholderWhileAChunkLoads(t *testing.T) {
 	select {
 	case id := <-held:
 		tb.Run(t, fetch.ContinueRequest(e2etest.FetchRequestID(id)))
-	case <-time.After(10 * time.Second):
+	case <-time.After(time.Until(testwait.Deadline(t))):
 		t.Fatal("the page's chunk was never requested")
 	}
 	var heading, title string
@@ -202,8 +203,8 @@ func TestServiceRoutesOpenAtTheService(t *testing.T) {
 	}
 	wait := func(t *testing.T, tb *e2etest.Tab, what, slug string) {
 		t.Helper()
-		err := chromedp.Run(tb.Ctx, chromedp.Poll(atRest(slug), nil,
-			chromedp.WithPollingInterval(50*time.Millisecond), chromedp.WithPollingTimeout(10*time.Second)))
+		err := chromedp.Run(tb.Ctx, e2etest.Poll(atRest(slug), nil,
+			chromedp.WithPollingInterval(50*time.Millisecond)))
 		if err != nil {
 			var state string
 			tb.Run(t, chromedp.Evaluate(where(slug), &state))
@@ -219,7 +220,7 @@ func TestServiceRoutesOpenAtTheService(t *testing.T) {
 	wait(t, tb, "loaded", "platform-engineering")
 	tb.Run(t,
 		chromedp.Click(`footer a[href="/de/services/custom-software"]`, chromedp.ByQuery),
-		chromedp.Poll(`location.pathname === "/de/services/custom-software"`, nil),
+		e2etest.Poll(`location.pathname === "/de/services/custom-software"`, nil),
 	)
 	// The card above the one shown: before the new page scrolls, it is off the top of the screen.
 	wait(t, tb, "from the footer", "custom-software")

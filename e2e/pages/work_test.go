@@ -29,7 +29,7 @@ func TestViewOurWorkLeadsToTheCaseStudies(t *testing.T) {
 				chromedp.Text(`.hero .actions a.button-secondary`, &label, chromedp.ByQuery),
 				chromedp.Click(`.hero .actions a.button-secondary`, chromedp.ByQuery),
 				// The home page has a .study-grid too, and stays until the list is here.
-				chromedp.Poll(fmt.Sprintf(`location.pathname === %q`, list), nil),
+				e2etest.Poll(fmt.Sprintf(`location.pathname === %q`, list), nil),
 				chromedp.WaitVisible(`main .study-grid`, chromedp.ByQuery),
 				chromedp.Text(`main h1`, &heading, chromedp.ByQuery),
 				e2etest.Location(&path),

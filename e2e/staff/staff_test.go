@@ -100,7 +100,7 @@ func TestBrowserStaffPasskeys(t *testing.T) {
 		chromedp.Navigate(inv.URL),
 		e2etest.WaitWorkspace(),
 		e2etest.WaitMain(locales.T("en", "enrol.used")),
-		e2etest.HttpStatus(&code),
+		e2etest.HTTPStatus(&code),
 	)
 	if code != 410 {
 		t.Errorf("a used invitation answers %d, want 410", code)
@@ -131,7 +131,7 @@ func TestBrowserStaffPasskeys(t *testing.T) {
 		chromedp.Navigate(env.Base+link),
 		e2etest.WaitWorkspace(),
 		e2etest.WaitMain(locales.T("en", "link.used")),
-		e2etest.HttpStatus(&code),
+		e2etest.HTTPStatus(&code),
 	)
 	if code != 410 {
 		t.Errorf("a used link answers %d, want 410", code)

@@ -15,6 +15,7 @@ import (
 	"github.com/chromedp/chromedp/kb"
 	"github.com/northbeam/site/e2e/internal/e2etest"
 	"github.com/northbeam/site/internal/sitetest"
+	"github.com/northbeam/site/internal/testwait"
 )
 
 // TestBookingConfirmationIsAFinishedState books in English and in Arabic:
@@ -81,7 +82,7 @@ func TestBookingConfirmationIsAFinishedState(t *testing.T) {
 		e2etest.WaitHydrated(),
 		e2etest.BookDiscovery("Sam Visitor"),
 		chromedp.Click(`.lang-select a[hreflang="de"]`, chromedp.ByQuery),
-		chromedp.Poll(`document.documentElement.lang === "de" && !!document.querySelector(".booking-confirmed")`, nil),
+		e2etest.Poll(`document.documentElement.lang === "de" && !!document.querySelector(".booking-confirmed")`, nil),
 		chromedp.Evaluate(`[...document.querySelectorAll("main h1")].map((h) => h.textContent.trim())`, &h1),
 	)
 	if len(h1) != 1 || h1[0] != s.Locales.T("de", "schedule.confirmed.title") {
@@ -116,7 +117,7 @@ func TestBookingKeepsInputAcrossALanguageSwitch(t *testing.T) {
 		chromedp.SendKeys(`input[name="phone"]`, "+33 1 23 45 67 89", chromedp.ByQuery),
 		chromedp.SendKeys(`textarea[name="topic"]`, "Migration vers Kubernetes", chromedp.ByQuery),
 		chromedp.Click(`.lang-select a[hreflang="fr"]`, chromedp.ByQuery),
-		chromedp.Poll(`document.documentElement.lang === "fr" && !!document.querySelector(".time-grid input")`, nil),
+		e2etest.Poll(`document.documentElement.lang === "fr" && !!document.querySelector(".time-grid input")`, nil),
 	)
 	var got struct {
 		Day, Chosen, Name, Email, Phone, Topic, Zone string
@@ -341,7 +342,7 @@ func TestNavigationFocusAndScroll(t *testing.T) {
 	select {
 	case id := <-held:
 		tb.Run(t, fetch.ContinueRequest(e2etest.FetchRequestID(id)), fetch.Disable())
-	case <-time.After(10 * time.Second):
+	case <-time.After(time.Until(testwait.Deadline(t))):
 		t.Fatal("the page's chunk was never requested")
 	}
 	var scrollY float64
@@ -360,7 +361,7 @@ func TestNavigationFocusAndScroll(t *testing.T) {
 	tb.Run(t,
 		chromedp.NavigateBack(),
 		chromedp.WaitVisible(`main .post-list`, chromedp.ByQuery),
-		chromedp.Poll(fmt.Sprintf(`Math.abs(window.scrollY - %f) < 2`, left), nil, chromedp.WithPollingTimeout(5*time.Second)),
+		e2etest.Poll(fmt.Sprintf(`Math.abs(window.scrollY - %f) < 2`, left), nil),
 		chromedp.Evaluate(`window.scrollY`, &back),
 	)
 	if math.Abs(back-left) >= 2 {
@@ -550,9 +551,9 @@ func TestTimeStepOnAPhone(t *testing.T) {
 				e2etest.WaitHydrated(),
 				chromedp.Click(`a.consult-choose[href="`+lang.LocalPath("/schedule/discovery")+`"]`, chromedp.ByQuery),
 				e2etest.WaitTimes(),
-				chromedp.Poll(`(() => { const y = scrollY, now = performance.now();
+				e2etest.Poll(`(() => { const y = scrollY, now = performance.now();
 					if (window.__y !== y) { window.__y = y; window.__at = now; }
-					return y > 0 && now - window.__at > 300; })()`, nil, chromedp.WithPollingTimeout(10*time.Second)),
+					return y > 0 && now - window.__at > 300; })()`, nil),
 				chromedp.Evaluate(calendar, &followed),
 				e2etest.ReadFocused(`el.id`, &focused),
 			)

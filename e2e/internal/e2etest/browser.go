@@ -18,6 +18,7 @@ import (
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/cdproto/target"
 	"github.com/chromedp/chromedp"
+	"github.com/northbeam/site/internal/testwait"
 )
 
 var (
@@ -113,7 +114,9 @@ func NewTab(t *testing.T, parent context.Context) *Tab {
 		t.Fatalf("opening a browser context: %v", err)
 	}
 	ctx, cancel := chromedp.NewContext(parent, chromedp.WithTargetID(targetID))
-	ctx, cancelTimeout := context.WithTimeout(ctx, 60*time.Second)
+	// Every wait of the tab ends with the test's deadline, not after a
+	// fixed time: a loaded machine makes a test slower, not wrong.
+	ctx, cancelTimeout := context.WithDeadline(ctx, testwait.Deadline(t))
 	t.Cleanup(func() {
 		cancelTimeout()
 		cancel()
@@ -204,4 +207,15 @@ func Location(dst *string) chromedp.Action {
 // StorageItem reads a local storage item of the page.
 func StorageItem(key string, dst *string) chromedp.Action {
 	return chromedp.Evaluate(fmt.Sprintf(`localStorage.getItem(%q) ?? ""`, key), dst)
+}
+
+// Poll is chromedp.Poll until the tab's context ends (the test's deadline)
+// rather than after chromedp's 30 seconds.
+func Poll(expression string, res any, opts ...chromedp.PollOption) chromedp.PollAction {
+	return chromedp.Poll(expression, res, append([]chromedp.PollOption{chromedp.WithPollingTimeout(0)}, opts...)...)
+}
+
+// PollFunction is chromedp.PollFunction until the tab's context ends.
+func PollFunction(pageFunction string, res any, opts ...chromedp.PollOption) chromedp.PollAction {
+	return chromedp.PollFunction(pageFunction, res, append([]chromedp.PollOption{chromedp.WithPollingTimeout(0)}, opts...)...)
 }

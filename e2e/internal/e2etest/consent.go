@@ -159,49 +159,49 @@ func Named(name string, a chromedp.Action) chromedp.Action {
 
 // WaitBanner waits until the consent banner is shown and fully visible.
 func WaitBanner() chromedp.Action {
-	return Named("waiting for the banner", chromedp.Poll(`(() => {
+	return Named("waiting for the banner", Poll(`(() => {
   const m = document.querySelector("#cc-main .cm");
   return !!m && document.documentElement.classList.contains("show--consent") &&
     getComputedStyle(m).visibility === "visible" && getComputedStyle(m).opacity === "1";
-})()`, nil, chromedp.WithPollingInterval(PollEvery), chromedp.WithPollingTimeout(10*time.Second)))
+})()`, nil, chromedp.WithPollingInterval(PollEvery)))
 }
 
 // WaitPreferences waits until the preferences dialog is shown and fully visible.
 func WaitPreferences() chromedp.Action {
-	return Named("waiting for the dialog", chromedp.Poll(`(() => {
+	return Named("waiting for the dialog", Poll(`(() => {
   const m = document.querySelector("#cc-main .pm");
   return !!m && document.documentElement.classList.contains("show--preferences") &&
     getComputedStyle(m).visibility === "visible" && getComputedStyle(m).opacity === "1";
-})()`, nil, chromedp.WithPollingInterval(PollEvery), chromedp.WithPollingTimeout(10*time.Second)))
+})()`, nil, chromedp.WithPollingInterval(PollEvery)))
 }
 
 // ClickReachable clicks the element sel once a click at its centre would
 // reach it: nothing over it, not moving into place.
 func ClickReachable(sel string) chromedp.Action {
 	return chromedp.Tasks{
-		Named("waiting to reach "+sel, chromedp.Poll(fmt.Sprintf(`(() => {
+		Named("waiting to reach "+sel, Poll(fmt.Sprintf(`(() => {
   const el = document.querySelector(%q);
   if (!el) return false;
   el.scrollIntoView({ block: "nearest" });
   const r = el.getBoundingClientRect();
   const hit = document.elementFromPoint(r.x + r.width / 2, r.y + r.height / 2);
   return !!hit && (hit === el || el.contains(hit));
-})()`, sel), nil, chromedp.WithPollingInterval(PollEvery), chromedp.WithPollingTimeout(10*time.Second))),
+})()`, sel), nil, chromedp.WithPollingInterval(PollEvery))),
 		chromedp.Click(sel, chromedp.ByQuery),
 	}
 }
 
 // WaitClosed waits until neither the banner nor the dialog is shown.
 func WaitClosed() chromedp.Action {
-	return Named("waiting for the banner and dialog to close", chromedp.Poll(`!document.documentElement.classList.contains("show--consent") &&
+	return Named("waiting for the banner and dialog to close", Poll(`!document.documentElement.classList.contains("show--consent") &&
   !document.documentElement.classList.contains("show--preferences")`, nil,
-		chromedp.WithPollingInterval(PollEvery), chromedp.WithPollingTimeout(10*time.Second)))
+		chromedp.WithPollingInterval(PollEvery)))
 }
 
 // WaitDecision waits until the consent cookie exists.
 func WaitDecision() chromedp.Action {
-	return Named("waiting for cc_cookie", chromedp.Poll(`document.cookie.split("; ").some((c) => c.startsWith("cc_cookie="))`, nil,
-		chromedp.WithPollingInterval(PollEvery), chromedp.WithPollingTimeout(10*time.Second)))
+	return Named("waiting for cc_cookie", Poll(`document.cookie.split("; ").some((c) => c.startsWith("cc_cookie="))`, nil,
+		chromedp.WithPollingInterval(PollEvery)))
 }
 
 // Shown reports whether the banner or the dialog is on screen.

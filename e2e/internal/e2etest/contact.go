@@ -11,6 +11,7 @@ import (
 
 	"github.com/chromedp/cdproto/fetch"
 	"github.com/chromedp/chromedp"
+	"github.com/northbeam/site/internal/testwait"
 )
 
 // ContactBrowserServer serves the site with a contact service on a fresh
@@ -43,7 +44,7 @@ func NextPost(t *testing.T, held <-chan *fetch.EventRequestPaused) *fetch.EventR
 	select {
 	case e := <-held:
 		return e
-	case <-time.After(10 * time.Second):
+	case <-time.After(time.Until(testwait.Deadline(t))):
 		t.Fatal("the form did not post")
 		return nil
 	}
@@ -69,8 +70,8 @@ func PostedJSON(t *testing.T, e *fetch.EventRequestPaused) map[string]any {
 
 // WaitText waits until the element at sel reads want.
 func WaitText(sel, want string) chromedp.Action {
-	return chromedp.PollFunction(`(sel, want) => document.querySelector(sel)?.textContent === want`, nil,
-		chromedp.WithPollingArgs(sel, want), chromedp.WithPollingTimeout(10*time.Second))
+	return PollFunction(`(sel, want) => document.querySelector(sel)?.textContent === want`, nil,
+		chromedp.WithPollingArgs(sel, want))
 }
 
 const (

@@ -14,6 +14,7 @@ import (
 	"github.com/chromedp/cdproto/fetch"
 	"github.com/chromedp/chromedp"
 	"github.com/northbeam/site/internal/sitetest"
+	"github.com/northbeam/site/internal/testwait"
 )
 
 // navigationSample is what a visitor sees at one moment of a navigation:
@@ -97,8 +98,7 @@ func CheckNavigation(t *testing.T, tb *Tab, base string, from, to pageView, sele
 		chromedp.Evaluate(`window.navigationMarker = "same document"`, nil),
 		chromedp.Evaluate(recordNavigation, nil),
 		chromedp.Click(selector, chromedp.ByQuery),
-		chromedp.Poll(fmt.Sprintf(`location.pathname === %q && document.querySelector("main h1")?.textContent === %q`, to.Path, to.H1), nil,
-			chromedp.WithPollingTimeout(15*time.Second)),
+		Poll(fmt.Sprintf(`location.pathname === %q && document.querySelector("main h1")?.textContent === %q`, to.Path, to.H1), nil),
 		// A few more frames: nothing may change back.
 		chromedp.Sleep(300*time.Millisecond),
 		chromedp.Evaluate(`window.stopRecording()`, &samples),
@@ -182,11 +182,11 @@ func CheckFetchedTogether(t *testing.T, b context.Context, base, from, lang stri
 	var id fetch.RequestID
 	select {
 	case id = <-held:
-	case <-time.After(10 * time.Second):
+	case <-time.After(time.Until(testwait.Deadline(t))):
 		t.Fatalf("%s: the next page's payload was never requested", from)
 	}
 	var fetched bool
-	err := chromedp.Run(tb.Ctx, chromedp.Poll(fmt.Sprintf(`performance.getEntriesByType("resource").some((e) => e.name.includes("/assets/strings/") && e.name.includes("/" + %q + "-"))`, lang), &fetched, chromedp.WithPollingTimeout(10*time.Second)))
+	err := chromedp.Run(tb.Ctx, Poll(fmt.Sprintf(`performance.getEntriesByType("resource").some((e) => e.name.includes("/assets/strings/") && e.name.includes("/" + %q + "-"))`, lang), &fetched))
 	if err != nil {
 		var requested []string
 		_ = chromedp.Run(tb.Ctx, chromedp.Evaluate(`performance.getEntriesByType("resource").map((e) => e.name)`, &requested))

@@ -100,34 +100,28 @@ func WaitStaffPath(path string) chromedp.Action {
 }
 
 // WaitTrue evaluates expr until it is true, through the navigations a
-// sign-in makes (an evaluation cut by one is tried again).
-func WaitTrue(expr string) chromedp.Action { return UntilTrue(expr, 15*time.Second) }
-
-// UntilTrue evaluates expr until it is true, within, through the page's
-// navigations and reloads (an evaluation cut by one is tried again).
-func UntilTrue(expr string, within time.Duration) chromedp.Action {
+// sign-in makes and the page's reloads (an evaluation cut by one is tried
+// again), until the tab's context ends: the test's deadline (NewTab).
+func WaitTrue(expr string) chromedp.Action {
 	return chromedp.ActionFunc(func(ctx context.Context) error {
-		deadline := time.Now().Add(within)
+		start := time.Now()
 		for {
 			var ok bool
 			err := chromedp.Evaluate(expr, &ok).Do(ctx)
 			if err == nil && ok {
 				return nil
 			}
-			if time.Now().After(deadline) {
-				return fmt.Errorf("waited %s for %s (last error: %v)", within, expr, err)
-			}
 			select {
 			case <-ctx.Done():
-				return ctx.Err()
+				return fmt.Errorf("waited %s for %s (last error: %v): %w", time.Since(start).Round(time.Millisecond), expr, err, ctx.Err())
 			case <-time.After(100 * time.Millisecond):
 			}
 		}
 	})
 }
 
-// HttpStatus fetches the page on screen again and returns its HTTP status.
-func HttpStatus(dst *int64) chromedp.Action {
+// HTTPStatus fetches the page on screen again and returns its HTTP status.
+func HTTPStatus(dst *int64) chromedp.Action {
 	return chromedp.Evaluate(`fetch(location.href).then((r) => r.status)`, dst, func(p *runtime.EvaluateParams) *runtime.EvaluateParams {
 		return p.WithAwaitPromise(true)
 	})

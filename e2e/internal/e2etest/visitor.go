@@ -9,7 +9,6 @@ import (
 	"math"
 	"strings"
 	"testing"
-	"time"
 
 	cdppage "github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
@@ -52,8 +51,7 @@ func ChooseZone(query, want string) chromedp.Action {
 		chromedp.WaitVisible(`.zone-list [role="option"]`, chromedp.ByQuery),
 		chromedp.KeyEvent(kb.ArrowDown),
 		chromedp.KeyEvent(kb.Enter),
-		chromedp.Poll(fmt.Sprintf(`performance.getEntriesByType("resource").some((e) => e.name.includes("tz=%s"))`, strings.ReplaceAll(want, "/", "%2F")), nil,
-			chromedp.WithPollingTimeout(10*time.Second)),
+		Poll(fmt.Sprintf(`performance.getEntriesByType("resource").some((e) => e.name.includes("tz=%s"))`, strings.ReplaceAll(want, "/", "%2F")), nil),
 	}
 }
 
