@@ -18,6 +18,7 @@ import (
 
 	"github.com/northbeam/site/internal/config"
 	"github.com/northbeam/site/internal/store"
+	"github.com/northbeam/site/internal/testwait"
 )
 
 // TestBackupDuringBurstRestores runs the production binary's backup command
@@ -97,7 +98,14 @@ func TestBackupDuringBurstRestores(t *testing.T) {
 		}()
 	}
 
-	time.Sleep(700 * time.Millisecond)
+	// The backup begins amid the burst, once it has acknowledged messages
+	// and bookings: counted, not timed, so a slow machine gives the same
+	// test.
+	testwait.Until(t, "messages and bookings acknowledged before the backup", func() bool {
+		a.mu.Lock()
+		defer a.mu.Unlock()
+		return len(a.messages) >= 10 && len(a.bookings) >= 1
+	})
 	// What was acknowledged before the backup began.
 	a.mu.Lock()
 	before := &acked{messages: append([]string(nil), a.messages...), bookings: append([]string(nil), a.bookings...)}
@@ -108,7 +116,6 @@ func TestBackupDuringBurstRestores(t *testing.T) {
 	cmd.Env = append(os.Environ(), "DATA_DIR="+dataDir, "DATABASE_URL=")
 	out, err := cmd.CombinedOutput()
 	acksDuring := ok2xx.Load() - acksAtStart
-	time.Sleep(200 * time.Millisecond)
 	close(stopBurst)
 	wg.Wait()
 	if err != nil {

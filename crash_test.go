@@ -22,6 +22,7 @@ import (
 
 	"github.com/northbeam/site/internal/config"
 	"github.com/northbeam/site/internal/store"
+	"github.com/northbeam/site/internal/testwait"
 )
 
 // The crash and load tests run the real binary on loopback against a
@@ -99,9 +100,9 @@ func startSite(t *testing.T, bin string, env []string) *siteProcess {
 		return p
 	case err := <-p.done:
 		t.Fatalf("the server exited before ready: %v\n%s", err, p.output())
-	case <-time.After(20 * time.Second):
+	case <-time.After(time.Until(testwait.Deadline(t))):
 		_ = cmd.Process.Kill()
-		t.Fatal("the server was not ready within 20 s")
+		t.Fatalf("the server was not ready by the test's deadline\n%s", p.output())
 	}
 	return nil
 }

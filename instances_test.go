@@ -353,4 +353,3 @@ func TestStartWaitsForTheDatabase(t *testing.T) {
 		t.Errorf("the last words of the process that gave up:\n%s", out)
 	}
 }
-

@@ -469,7 +469,7 @@ func testBookingMailsReachSMTP(t *testing.T, backend store.Backend) {
 	if _, err := worker.DrainOnce(ctx); err != nil {
 		t.Fatal(err)
 	}
-	got := smtpServer.WaitFor(2, 10*time.Second)
+	got := smtpServer.WaitFor(2)
 	byRecipient := map[string]mailtest.Received{}
 	for _, m := range got {
 		byRecipient[strings.Join(m.To, ",")] = m
@@ -557,7 +557,7 @@ func testBookingMailsReachSMTP(t *testing.T, backend store.Backend) {
 	if _, err := worker.DrainOnce(ctx); err != nil {
 		t.Fatal(err)
 	}
-	got = smtpServer.WaitFor(4, 10*time.Second)
+	got = smtpServer.WaitFor(4)
 	for _, m := range got[2:] {
 		files := m.Attachments()
 		if len(files) != 1 || files[0].Params["method"] != "CANCEL" {

@@ -26,6 +26,7 @@ import (
 	"github.com/northbeam/site/internal/sitetest"
 	"github.com/northbeam/site/internal/store"
 	"github.com/northbeam/site/internal/store/storetest"
+	"github.com/northbeam/site/internal/testwait"
 )
 
 // contactEnv is the whole site with a contact service on a fresh database.
@@ -645,7 +646,7 @@ func TestContactMailArrives(t *testing.T) {
 	if rec := env.post(t, "application/json", humanForm("fr").with("name", "Zoë").json()); rec.Code != http.StatusCreated {
 		t.Fatalf("French JSON post: %d", rec.Code)
 	}
-	got := smtpServer.WaitFor(4, 10*time.Second)
+	got := smtpServer.WaitFor(4)
 	type mailSeen struct{ subject, lang string }
 	var acks []mailSeen
 	notifications := 0
@@ -686,12 +687,9 @@ func TestContactMailArrives(t *testing.T) {
 		t.Errorf("acknowledgements %v", langs)
 	}
 	// The worker records a delivery just after the server has it.
-	for deadline := time.Now().Add(5 * time.Second); sitetest.Count(t, env.st, `SELECT count(*) FROM outbox WHERE state = 'sent'`) != 4; {
-		if time.Now().After(deadline) {
-			t.Fatal("the outbox does not record the four mails as sent")
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
+	testwait.Until(t, "the outbox to record the four mails as sent", func() bool {
+		return sitetest.Count(t, env.st, `SELECT count(*) FROM outbox WHERE state = 'sent'`) == 4
+	})
 }
 
 // floodPost is a form post that refuses itself: not a form, a field twice,

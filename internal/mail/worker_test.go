@@ -12,6 +12,7 @@ import (
 	"github.com/northbeam/site/internal/mail/mailtest"
 	"github.com/northbeam/site/internal/store"
 	"github.com/northbeam/site/internal/store/storetest"
+	"github.com/northbeam/site/internal/testwait"
 )
 
 func TestEnqueueBelongsToTransaction(t *testing.T) {
@@ -231,10 +232,10 @@ func TestRunWakes(t *testing.T) {
 
 		enqueue(t, st, validMessage())
 		w.Wake()
-		srv.WaitFor(1, 5*time.Second)
+		srv.WaitFor(1)
 		enqueue(t, st, validMessage())
 		w.Wake()
-		srv.WaitFor(2, 5*time.Second)
+		srv.WaitFor(2)
 
 		cancel()
 		select {
@@ -242,8 +243,8 @@ func TestRunWakes(t *testing.T) {
 			if err != nil {
 				t.Fatalf("Run = %v, want nil after cancel", err)
 			}
-		case <-time.After(5 * time.Second):
-			t.Fatal("Run did not stop")
+		case <-time.After(time.Until(testwait.Deadline(t))):
+			t.Fatal("Run did not stop after its context was cancelled")
 		}
 	})
 }

@@ -15,6 +15,7 @@ import (
 
 	"github.com/emersion/go-sasl"
 	"github.com/emersion/go-smtp"
+	"github.com/northbeam/site/internal/testwait"
 )
 
 // Server is an SMTP server on a loopback port that records every message.
@@ -135,11 +136,12 @@ func (s *Server) Received() []Received {
 	return append([]Received(nil), s.received...)
 }
 
-// WaitFor waits until at least n messages have arrived, failing the test
-// after timeout, and returns them.
-func (s *Server) WaitFor(n int, timeout time.Duration) []Received {
+// WaitFor waits until n messages have arrived and returns them all; it
+// fails the test when they have not by the test's deadline (testwait).
+func (s *Server) WaitFor(n int) []Received {
 	s.t.Helper()
-	deadline := time.After(timeout)
+	deadline := time.After(time.Until(testwait.Deadline(s.t)))
+	start := time.Now()
 	for {
 		s.mu.Lock()
 		got, arrived := len(s.received), s.arrived
@@ -150,7 +152,7 @@ func (s *Server) WaitFor(n int, timeout time.Duration) []Received {
 		select {
 		case <-arrived:
 		case <-deadline:
-			s.t.Fatalf("mailtest: %d messages after %v, want %d", got, timeout, n)
+			s.t.Fatalf("mailtest: %d messages after %v, want %d", got, time.Since(start).Round(time.Millisecond), n)
 			return nil
 		}
 	}
