@@ -426,14 +426,22 @@ func TestCrashAndLoad(t *testing.T) {
 			}
 		}()
 	}
+	// Each kill comes amid the burst: after the instance has acknowledged
+	// posts (counted, so that a slow machine gives the same test), at a
+	// random moment after that.
+	acknowledgedSince := func(what string) {
+		from := ok2xx.Load()
+		testwait.Until(t, what, func() bool { return ok2xx.Load() >= from+5 })
+	}
 	const kills = 3
 	for range kills {
-		time.Sleep(time.Duration(300+rand.IntN(500)) * time.Millisecond)
+		acknowledgedSince("posts acknowledged before a kill")
+		time.Sleep(time.Duration(rand.IntN(300)) * time.Millisecond) // the moment of the kill, at random
 		proc.kill(t)
 		proc = startSite(t, bin, env)
 		c.addr.Store(&proc.addr)
 	}
-	time.Sleep(300 * time.Millisecond)
+	acknowledgedSince("posts acknowledged after the last restart")
 	close(stopBurst)
 	wg.Wait()
 	// The last start already recovered the database; one more, cleanly.

@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/northbeam/site/internal/store/storetest"
+	"github.com/northbeam/site/internal/testwait"
 )
 
 // TestRollingRestartBehindNginx runs deploy/nginx-site.conf for real in
@@ -99,7 +100,9 @@ func TestRollingRestartBehindNginx(t *testing.T) {
 		})
 	}
 
-	time.Sleep(time.Second)
+	// The restarts begin once traffic flows through nginx: counted in
+	// requests, not timed.
+	testwait.Until(t, "50 requests through nginx before the restarts", func() bool { return requests.Load() >= 50 })
 	for i := range instances {
 		if err := instances[i].stop(); err != nil {
 			t.Errorf("instance %d did not stop cleanly on SIGTERM: %v\n%s", i, err, instances[i].output())
