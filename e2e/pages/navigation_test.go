@@ -21,7 +21,8 @@ func TestLanguageSwitchChangesEverythingTogether(t *testing.T) {
 	t.Run("blog post", func(t *testing.T) {
 		tb := e2etest.NewTab(t, b)
 		from := e2etest.ServerView(t, base, "/blog/"+post.Slug)
-		tb.Run(t, chromedp.Navigate(base+from.Path), e2etest.WaitHydrated())
+		// A desktop wide enough for the wide menu, whose link it follows.
+		tb.Run(t, e2etest.Viewport(1440, false), chromedp.Navigate(base+from.Path), e2etest.WaitHydrated())
 		to := e2etest.ServerView(t, base, e2etest.LanguageHref(t, tb, "ar"))
 		if !strings.HasPrefix(to.Path, "/ar/blog/") {
 			t.Fatalf("the Arabic link of %s leads to %s", from.Path, to.Path)

@@ -13,6 +13,6 @@
 //
 // The browser tests live in packages by area (e2e/booking, e2e/consent,
 // e2e/contact, e2e/devloop, e2e/layout, e2e/pages, e2e/staff,
-// e2e/visitor), which go test runs side by side, each with its own browser
+// e2e/visitor, e2e/widths), which go test runs side by side, each with its own browser
 // and site (docs/ARCHITECTURE.md, Tests).
 package e2etest

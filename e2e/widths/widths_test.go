@@ -1,4 +1,4 @@
-package layout
+package widths
 
 import (
 	"fmt"
