@@ -338,6 +338,9 @@ func (h *staffHandlers) audit(c echo.Context) error {
 type privacyRequest struct {
 	Email   string `json:"email"`
 	Confirm string `json:"confirm"`
+	// Addresses are the spellings of Email, as the search listed them,
+	// that the member confirmed as the person's (staff.ErasePerson).
+	Addresses []string `json:"addresses"`
 }
 
 func (h *staffHandlers) privacySearch(c echo.Context) error {
@@ -366,7 +369,7 @@ func (h *staffHandlers) privacyErase(c echo.Context) error {
 	if mailaddr.Key(body.Confirm) != mailaddr.Key(body.Email) {
 		return h.fail(c, http.StatusUnprocessableEntity, "invalid", "errors.confirm", map[string]string{"confirm": "errors.confirm"})
 	}
-	erased, err := h.srv.Staff.ErasePerson(c.Request().Context(), body.Email, h.member(c).Member.Email)
+	erased, err := h.srv.Staff.ErasePerson(c.Request().Context(), body.Email, body.Addresses, h.member(c).Member.Email)
 	if err != nil {
 		return h.refusal(c, err)
 	}

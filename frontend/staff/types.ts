@@ -120,7 +120,9 @@ export interface Account {
 
 export interface Person {
   email: string;
-  messages: { reference: string; received: string; name: string; message: string; flaggedAsSpam: boolean }[];
-  bookings: { number: number; service: string; start: string; name: string; cancelled?: string }[];
+  /** The spellings stored under the address's key, as typed; the member confirms which are the person's. */
+  addresses: { email: string; messages: number; bookings: number; mail: number }[];
+  messages: { reference: string; received: string; name: string; email: string; message: string; flaggedAsSpam: boolean }[];
+  bookings: { number: number; service: string; start: string; name: string; email: string; cancelled?: string }[];
   mail: { reference: string; kind: string; subject: string; created: string; state: string }[];
 }
