@@ -433,7 +433,7 @@ func TestBookingInviteParses(t *testing.T) {
 	if got := ev.GetProperty(ics.ComponentPropertySummary).Value; got != "Strategiegespräch mit Northbeam" {
 		t.Errorf("SUMMARY %q", got)
 	}
-	if desc := ev.GetProperty(ics.ComponentPropertyDescription).Value; !strings.Contains(desc, "30 Minuten") || !strings.Contains(desc, "Moving our dispatch system\nto the cloud.") {
+	if desc := ev.GetProperty(ics.ComponentPropertyDescription).Value; !strings.Contains(desc, "30 Minuten") || !strings.Contains(desc, "> Moving our dispatch system\n> to the cloud.") {
 		t.Errorf("DESCRIPTION %q", desc)
 	}
 	if org := ev.GetProperty(ics.ComponentPropertyOrganizer); org == nil || org.Value != "mailto:"+sitetest.Inbox {

@@ -158,11 +158,12 @@ type mailData struct {
 	Name      string // on one line
 	Email     string
 	Company   string // on one line, "" when not given
-	Topic     string // "" when not given
+	Topic     string // quoted (mail.Quote): what the visitor typed; "" when not given
 	Lang      string // the visitor's language
 	LangLabel string // its name in English
 	CreatedAt string // when it was booked, in the consultancy's zone, named
-	// CancelReason is why the visitor cancelled, as they wrote it; "".
+	// CancelReason is why the visitor cancelled, as they wrote it,
+	// quoted (mail.Quote); "".
 	CancelReason string
 }
 
@@ -222,11 +223,11 @@ func (m *mailer) data(av Availability, b Booking, lang string, previous time.Tim
 		Name:         mail.OneLine(b.Name),
 		Email:        b.Email,
 		Company:      mail.OneLine(b.Company),
-		Topic:        b.Topic,
+		Topic:        mail.Quote(b.Topic),
 		Lang:         b.Lang,
 		LangLabel:    m.langNames[m.language(b.Lang)],
 		CreatedAt:    m.dates.FormatDateTime(lang, b.Created.In(host)) + ", " + m.dates.ZoneName(lang, host.String(), b.Created),
-		CancelReason: b.CancelReason,
+		CancelReason: mail.Quote(b.CancelReason),
 	}
 }
 
@@ -284,7 +285,8 @@ func (m *mailer) invite(b Booking) Invite {
 		location = m.texts.T(lang, "booking.invite.phoneLocation", "phone", phone)
 	}
 	if b.Topic != "" {
-		description += "\n\n" + m.texts.T(lang, "booking.invite.topic") + "\n" + b.Topic
+		// Quoted: the visitor's lines never pass for the invite's own.
+		description += "\n\n" + m.texts.T(lang, "booking.invite.topic") + "\n" + mail.Quote(b.Topic)
 	}
 	host := m.brand.BaseURL
 	if u, err := url.Parse(m.brand.BaseURL); err == nil && u.Hostname() != "" {
