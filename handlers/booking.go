@@ -277,8 +277,8 @@ func (srv *Server) invalidBooking(c echo.Context, lang string, fieldErrs booking
 	return c.JSON(http.StatusUnprocessableEntity, srv.apiErrorOf(http.StatusUnprocessableEntity, lang, fieldErrs))
 }
 
-// getBookingInvite serves /api/bookings/<token>.ics: the invite while the
-// booking stands, its cancellation once cancelled.
+// getBookingInvite serves /api/bookings/<token>.ics: the event to import
+// while the booking stands, its cancellation once cancelled.
 func (srv *Server) getBookingInvite(c echo.Context) error {
 	svc, err := srv.bookingService()
 	if err != nil {
@@ -295,16 +295,13 @@ func (srv *Server) getBookingInvite(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	method := "REQUEST"
-	if b.IsCancelled() {
-		method = "CANCEL"
-	}
 	h := c.Response().Header()
 	h.Set("Content-Disposition", `attachment; filename="`+b.Service+`.ics"`)
 	h.Set("X-Content-Type-Options", "nosniff")
 	h.Set("X-Robots-Tag", "noindex")
 	noStoreBooking(c)
-	return c.Blob(http.StatusOK, "text/calendar; charset=utf-8; method="+method, svc.ICSFile(b))
+	// A file to import, not a scheduling message: no method (booking.FileICS).
+	return c.Blob(http.StatusOK, "text/calendar; charset=utf-8", svc.ICSFile(b))
 }
 
 func (srv *Server) getCancellation(c echo.Context) error {
