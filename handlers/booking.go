@@ -59,8 +59,10 @@ type createdBooking struct {
 	ICS      string        `json:"ics"`
 	Calendar calendarLinks `json:"calendar"`
 	Meeting  *meetingView  `json:"meeting,omitempty"`
-	// Reminder says that a reminder will be mailed before the meeting.
-	Reminder bool `json:"reminder"`
+	// Reminder says that a reminder will be mailed before the meeting;
+	// ReminderLead says how long before (REMINDER_HOURS), when it will.
+	Reminder     bool                  `json:"reminder"`
+	ReminderLead *booking.ReminderLead `json:"reminderLead,omitempty"`
 }
 
 // meetingView says how a consultation happens: "video" with the room's
@@ -236,9 +238,22 @@ func createdOf(svc *booking.Service, b booking.Booking) bookingCreated {
 			Google:  booking.GoogleCalendarURL(b, inv),
 			Outlook: booking.OutlookCalendarURL(b, inv),
 		},
-		Meeting:  meetingOf(b),
-		Reminder: b.ReminderRef != "",
+		Meeting:      meetingOf(b),
+		Reminder:     b.ReminderRef != "",
+		ReminderLead: reminderLeadOf(svc, b),
 	}}
+}
+
+// reminderLeadOf is when b's reminder comes, nil when b has none.
+func reminderLeadOf(svc *booking.Service, b booking.Booking) *booking.ReminderLead {
+	if b.ReminderRef == "" {
+		return nil
+	}
+	lead := svc.ReminderLead()
+	if lead.Unit == "" {
+		return nil
+	}
+	return &lead
 }
 
 // slotTaken answers with 409, the code and localized message given, and

@@ -40,6 +40,8 @@ const (
 // implements it): {{name}} placeholders are replaced from vars pairs.
 type Translator interface {
 	T(lang, key string, vars ...string) string
+	// Plural is T of the form of key that counts n in lang ({{count}} is n).
+	Plural(lang, key string, n int, vars ...string) string
 }
 
 // Brand holds the facts about the consultancy that mails and invites state.
@@ -56,6 +58,7 @@ type mailer struct {
 	brand        Brand
 	inbox        string
 	texts        Translator
+	reminderLead ReminderLead // when reminders come (REMINDER_HOURS)
 	dates        *intl.Formatter
 	localURL     func(lang, path string) string
 	langs        site.Languages    // the languages of content/site.json, visitors' mails are written in
@@ -85,7 +88,7 @@ func newMailer(content fs.FS, cfg Config) (*mailer, error) {
 	}
 	m := &mailer{
 		brand: cfg.Brand, inbox: cfg.Inbox, texts: cfg.Texts, dates: cfg.Dates, localURL: cfg.LocalURL,
-		langs: langs, langNames: names,
+		langs: langs, langNames: names, reminderLead: LeadOf(cfg.ReminderBefore),
 		confirmation: map[string]*template.Template{},
 		cancelled:    map[string]*template.Template{},
 		moved:        map[string]*template.Template{},
@@ -147,8 +150,11 @@ type visitorMailData struct {
 	Meeting    string
 	MeetingURL string
 	Phone      string
-	// Reminder says that a reminder will be mailed before the meeting.
-	Reminder bool
+	// Reminder says that a reminder will be mailed before the meeting;
+	// ReminderSentence says when, in the mail's language ("The day
+	// before, we send you a reminder by email.").
+	Reminder         bool
+	ReminderSentence string
 }
 
 // mailData is what the consultancy's mails (notifications) see: the
@@ -219,6 +225,7 @@ func (m *mailer) data(av Availability, b Booking, lang string, previous time.Tim
 			MeetingURL:       b.MeetingURL,
 			Phone:            phone,
 			Reminder:         b.ReminderRef != "",
+			ReminderSentence: m.reminderLead.sentence(m.texts, lang),
 		},
 		Name:         mail.OneLine(b.Name),
 		Email:        b.Email,

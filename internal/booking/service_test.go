@@ -1,6 +1,7 @@
 package booking
 
 import (
+	"strconv"
 	"context"
 	"errors"
 	"os"
@@ -20,6 +21,10 @@ type echoTexts struct{}
 
 func (echoTexts) T(lang, key string, vars ...string) string {
 	return lang + ":" + key + strings.Join(vars, ",")
+}
+
+func (e echoTexts) Plural(lang, key string, n int, vars ...string) string {
+	return e.T(lang, key, append([]string{"count", strconv.Itoa(n)}, vars...)...)
 }
 
 // mailTemplates are minimal templates that use every field the real ones
