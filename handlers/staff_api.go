@@ -244,6 +244,7 @@ type staffMail struct {
 	State       string     `json:"state"`
 	Attempts    int        `json:"attempts"`
 	LastError   string     `json:"lastError"`
+	Reason      string     `json:"reason,omitempty"`
 	Created     time.Time  `json:"created"`
 	NextAttempt time.Time  `json:"nextAttempt"`
 	Sent        *time.Time `json:"sent"`
@@ -251,7 +252,7 @@ type staffMail struct {
 
 func mailView(m staff.Mail) staffMail {
 	return staffMail{Ref: m.Ref, Kind: m.Kind, To: m.To, Subject: m.Subject, State: m.State, Attempts: m.Attempts,
-		LastError: m.LastError, Created: m.Created, NextAttempt: m.NextAttempt, Sent: optionalTime(m.Sent)}
+		LastError: m.LastError, Reason: m.Reason, Created: m.Created, NextAttempt: m.NextAttempt, Sent: optionalTime(m.Sent)}
 }
 
 // troubledMail answers the mail that could not be sent yet, and a page of

@@ -68,6 +68,8 @@ export interface Mail {
   state: "failed" | "held" | "pending" | "sent" | "erased";
   attempts: number;
   lastError: string;
+  /** reason says why a failed mail can never go as it is: "smtputf8" (its address needs SMTPUTF8, which the mail server does not offer). */
+  reason?: "smtputf8";
   created: string;
   nextAttempt: string;
   sent: string | null;

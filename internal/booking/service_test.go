@@ -1,11 +1,11 @@
 package booking
 
 import (
-	"strconv"
 	"context"
 	"errors"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"testing/fstest"
