@@ -67,6 +67,9 @@ func TestBrowserStaffPrivacyConfirmsSpellings(t *testing.T) {
 	if want := []spelling{{"Ann@Example.com", false}, {"ann@example.com", true}}; !slices.Equal(listed, want) {
 		t.Errorf("the spellings listed: %+v, want %+v", listed, want)
 	}
+	for _, v := range runAxe(t, tb, axeSource(t)) {
+		t.Errorf("the spellings to confirm: %s: %s", v.ID, v.Help)
+	}
 	tb.run(t,
 		pressButton(locales.T(lang, "privacy.erase")),
 		chromedp.SendKeys(`main .ws-danger-zone input[type=email]`, "ann@example.com", chromedp.ByQuery),
