@@ -31,7 +31,7 @@ func TestHTMLPartQuotesVisitorText(t *testing.T) {
 	for _, dir := range []string{"ltr", "rtl"} {
 		text := "Topic:\n" + Quote(hostile) + "\n\nReply to this email.\n\n--\nFooter"
 		got := HTML("Subject", text, "en", dir)
-		quote, rest, ok := strings.Cut(got, "<blockquote")
+		_, rest, ok := strings.Cut(got, "<blockquote")
 		if !ok {
 			t.Fatalf("%s: no blockquote in\n%s", dir, got)
 		}
