@@ -59,8 +59,10 @@ type createdBooking struct {
 	ICS      string        `json:"ics"`
 	Calendar calendarLinks `json:"calendar"`
 	Meeting  *meetingView  `json:"meeting,omitempty"`
-	// Reminder says that a reminder will be mailed before the meeting.
-	Reminder bool `json:"reminder"`
+	// Reminder says that a reminder will be mailed before the meeting;
+	// ReminderLead says how long before (REMINDER_HOURS), when it will.
+	Reminder     bool                  `json:"reminder"`
+	ReminderLead *booking.ReminderLead `json:"reminderLead,omitempty"`
 }
 
 // meetingView says how a consultation happens: "video" with the room's
@@ -236,9 +238,22 @@ func createdOf(svc *booking.Service, b booking.Booking) bookingCreated {
 			Google:  booking.GoogleCalendarURL(b, inv),
 			Outlook: booking.OutlookCalendarURL(b, inv),
 		},
-		Meeting:  meetingOf(b),
-		Reminder: b.ReminderRef != "",
+		Meeting:      meetingOf(b),
+		Reminder:     b.ReminderRef != "",
+		ReminderLead: reminderLeadOf(svc, b),
 	}}
+}
+
+// reminderLeadOf is when b's reminder comes, nil when b has none.
+func reminderLeadOf(svc *booking.Service, b booking.Booking) *booking.ReminderLead {
+	if b.ReminderRef == "" {
+		return nil
+	}
+	lead := svc.ReminderLead()
+	if lead.Unit == "" {
+		return nil
+	}
+	return &lead
 }
 
 // slotTaken answers with 409, the code and localized message given, and
@@ -277,8 +292,8 @@ func (srv *Server) invalidBooking(c echo.Context, lang string, fieldErrs booking
 	return c.JSON(http.StatusUnprocessableEntity, srv.apiErrorOf(http.StatusUnprocessableEntity, lang, fieldErrs))
 }
 
-// getBookingInvite serves /api/bookings/<token>.ics: the invite while the
-// booking stands, its cancellation once cancelled.
+// getBookingInvite serves /api/bookings/<token>.ics: the event to import
+// while the booking stands, its cancellation once cancelled.
 func (srv *Server) getBookingInvite(c echo.Context) error {
 	svc, err := srv.bookingService()
 	if err != nil {
@@ -295,16 +310,13 @@ func (srv *Server) getBookingInvite(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	method := "REQUEST"
-	if b.IsCancelled() {
-		method = "CANCEL"
-	}
 	h := c.Response().Header()
 	h.Set("Content-Disposition", `attachment; filename="`+b.Service+`.ics"`)
 	h.Set("X-Content-Type-Options", "nosniff")
 	h.Set("X-Robots-Tag", "noindex")
 	noStoreBooking(c)
-	return c.Blob(http.StatusOK, "text/calendar; charset=utf-8; method="+method, svc.ICSFile(b))
+	// A file to import, not a scheduling message: no method (booking.FileICS).
+	return c.Blob(http.StatusOK, "text/calendar; charset=utf-8", svc.ICSFile(b))
 }
 
 func (srv *Server) getCancellation(c echo.Context) error {

@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -376,7 +377,7 @@ func testBookingSlotDisappearsAndCancelFreesIt(t *testing.T, backend store.Backe
 
 	// The invite now cancels the event, and the time can be booked again.
 	inv := sitetest.Get(t, env.handler, created.ICS)
-	if inv.Code != http.StatusOK || !strings.Contains(inv.Body.String(), "METHOD:CANCEL") {
+	if inv.Code != http.StatusOK || !strings.Contains(inv.Body.String(), "STATUS:CANCELLED") || strings.Contains(inv.Body.String(), "METHOD:") {
 		t.Errorf("invite after cancel: %d %s", inv.Code, inv.Body.String())
 	}
 	bookSlot(t, env, validBooking(t, "10:00", "en"))
@@ -412,7 +413,9 @@ func TestBookingInviteParses(t *testing.T) {
 	if rec.Code != http.StatusOK {
 		t.Fatalf("%d %s", rec.Code, rec.Body.String())
 	}
-	if ct := rec.Header().Get("Content-Type"); ct != "text/calendar; charset=utf-8; method=REQUEST" {
+	// A file to import: no METHOD, in the file or its type (RFC 5545
+	// §3.7.2); the mails keep theirs (TestBookingMailsReachSMTP).
+	if ct := rec.Header().Get("Content-Type"); ct != "text/calendar; charset=utf-8" {
 		t.Errorf("Content-Type %q", ct)
 	}
 	if cd := rec.Header().Get("Content-Disposition"); !strings.HasPrefix(cd, "attachment;") {
@@ -421,7 +424,7 @@ func TestBookingInviteParses(t *testing.T) {
 	if cc := rec.Header().Get("Cache-Control"); cc != "no-store" {
 		t.Errorf("Cache-Control %q", cc)
 	}
-	ev := sitetest.ParseInvite(t, rec.Body.Bytes(), "REQUEST")
+	ev := sitetest.ParseInvite(t, rec.Body.Bytes(), "")
 	start, err := ev.GetStartAt()
 	if err != nil || !start.Equal(tuesdayAt(t, "14:30")) || start.Location() != time.UTC {
 		t.Errorf("DTSTART %v %v, want 12:30 UTC", start, err)
@@ -433,14 +436,15 @@ func TestBookingInviteParses(t *testing.T) {
 	if got := ev.GetProperty(ics.ComponentPropertySummary).Value; got != "Strategiegespräch mit Northbeam" {
 		t.Errorf("SUMMARY %q", got)
 	}
-	if desc := ev.GetProperty(ics.ComponentPropertyDescription).Value; !strings.Contains(desc, "30 Minuten") || !strings.Contains(desc, "Moving our dispatch system\nto the cloud.") {
+	if desc := ev.GetProperty(ics.ComponentPropertyDescription).Value; !strings.Contains(desc, "30 Minuten") || !strings.Contains(desc, "> Moving our dispatch system\n> to the cloud.") {
 		t.Errorf("DESCRIPTION %q", desc)
 	}
 	if org := ev.GetProperty(ics.ComponentPropertyOrganizer); org == nil || org.Value != "mailto:"+sitetest.Inbox {
 		t.Errorf("ORGANIZER %+v", org)
 	}
-	if a := ev.Attendees(); len(a) != 1 || a[0].Email() != "amira@example.com" {
-		t.Errorf("ATTENDEE %+v", a)
+	if a := ev.Attendees(); len(a) != 1 || a[0].Email() != "amira@example.com" ||
+		!slices.Equal(a[0].ICalParameters["RSVP"], []string{"FALSE"}) || !slices.Equal(a[0].ICalParameters["PARTSTAT"], []string{"ACCEPTED"}) {
+		t.Errorf("ATTENDEE %+v, want one who accepted and is asked for no reply", a)
 	}
 	if !strings.HasSuffix(ev.Id(), "@example.test") || strings.Contains(ev.Id(), created.Token) {
 		t.Errorf("UID %q", ev.Id())
@@ -509,6 +513,10 @@ func testBookingMailsReachSMTP(t *testing.T, backend store.Backend) {
 	if start, _ := ev.GetStartAt(); !start.Equal(created.Start) {
 		t.Errorf("attached invite starts %v, want %v", start, created.Start)
 	}
+	// The mailed invite is an iMIP request: its attendee is asked to reply.
+	if a := ev.Attendees(); len(a) != 1 || !slices.Equal(a[0].ICalParameters["RSVP"], []string{"TRUE"}) {
+		t.Errorf("the mailed invite's ATTENDEE %+v, want one asked to reply", a)
+	}
 	// The invite, read back by the iCalendar library: the links to choose
 	// another time and to cancel, and a reminder before the start.
 	description := ev.GetProperty(ics.ComponentPropertyDescription)
@@ -533,9 +541,9 @@ func testBookingMailsReachSMTP(t *testing.T, backend store.Backend) {
 	if strings.Join(body, " ") != "text/plain;method= text/html;method= text/calendar;method=REQUEST" {
 		t.Errorf("the confirmation's alternatives: %v", body)
 	}
-	// The invite served to whoever booked is the same event (which the
+	// The file served to whoever booked is the same event (which the
 	// attached one updates), with the attendee's name and the topic.
-	served := sitetest.ParseInvite(t, sitetest.Get(t, env.handler, created.ICS).Body.Bytes(), "REQUEST")
+	served := sitetest.ParseInvite(t, sitetest.Get(t, env.handler, created.ICS).Body.Bytes(), "")
 	for _, p := range []ics.ComponentProperty{ics.ComponentPropertyUniqueId, ics.ComponentPropertyDtStart, ics.ComponentPropertyDtEnd,
 		ics.ComponentPropertySummary, ics.ComponentPropertySequence, ics.ComponentPropertyOrganizer} {
 		if a, b := ev.GetProperty(p), served.GetProperty(p); a == nil || b == nil || a.Value != b.Value {

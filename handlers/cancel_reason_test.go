@@ -37,7 +37,7 @@ func TestCancelWithAReason(t *testing.T) {
 			notice = m[2]
 		}
 	}
-	if !strings.Contains(notice, "Their reason:\nNous avons trouvé une autre date.") {
+	if !strings.Contains(notice, "Their reason:\n> Nous avons trouvé une autre date.") {
 		t.Errorf("the consultancy's notice:\n%s", notice)
 	}
 }

@@ -463,6 +463,8 @@ func (h *staffHandlers) refusal(c echo.Context, err error) error {
 		return h.failStatus(c, http.StatusNotFound)
 	case errors.Is(err, staff.ErrInvalidEmail):
 		return h.fail(c, http.StatusUnprocessableEntity, "invalid", "errors.invalidEmail", map[string]string{"email": "errors.invalidEmail"})
+	case errors.Is(err, staff.ErrChooseAddresses):
+		return h.fail(c, http.StatusUnprocessableEntity, "invalid", "errors.chooseAddresses", map[string]string{"addresses": "errors.chooseAddresses"})
 	case errors.Is(err, staff.ErrCeremony):
 		return h.fail(c, http.StatusBadRequest, "ceremony", "errors.ceremony", nil)
 	case errors.Is(err, staff.ErrBusy):

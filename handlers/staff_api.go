@@ -244,6 +244,7 @@ type staffMail struct {
 	State       string     `json:"state"`
 	Attempts    int        `json:"attempts"`
 	LastError   string     `json:"lastError"`
+	Reason      string     `json:"reason,omitempty"`
 	Created     time.Time  `json:"created"`
 	NextAttempt time.Time  `json:"nextAttempt"`
 	Sent        *time.Time `json:"sent"`
@@ -251,7 +252,7 @@ type staffMail struct {
 
 func mailView(m staff.Mail) staffMail {
 	return staffMail{Ref: m.Ref, Kind: m.Kind, To: m.To, Subject: m.Subject, State: m.State, Attempts: m.Attempts,
-		LastError: m.LastError, Created: m.Created, NextAttempt: m.NextAttempt, Sent: optionalTime(m.Sent)}
+		LastError: m.LastError, Reason: m.Reason, Created: m.Created, NextAttempt: m.NextAttempt, Sent: optionalTime(m.Sent)}
 }
 
 // troubledMail answers the mail that could not be sent yet, and a page of
@@ -338,6 +339,9 @@ func (h *staffHandlers) audit(c echo.Context) error {
 type privacyRequest struct {
 	Email   string `json:"email"`
 	Confirm string `json:"confirm"`
+	// Addresses are the spellings of Email, as the search listed them,
+	// that the member confirmed as the person's (staff.ErasePerson).
+	Addresses []string `json:"addresses"`
 }
 
 func (h *staffHandlers) privacySearch(c echo.Context) error {
@@ -366,7 +370,7 @@ func (h *staffHandlers) privacyErase(c echo.Context) error {
 	if mailaddr.Key(body.Confirm) != mailaddr.Key(body.Email) {
 		return h.fail(c, http.StatusUnprocessableEntity, "invalid", "errors.confirm", map[string]string{"confirm": "errors.confirm"})
 	}
-	erased, err := h.srv.Staff.ErasePerson(c.Request().Context(), body.Email, h.member(c).Member.Email)
+	erased, err := h.srv.Staff.ErasePerson(c.Request().Context(), body.Email, body.Addresses, h.member(c).Member.Email)
 	if err != nil {
 		return h.refusal(c, err)
 	}

@@ -59,6 +59,7 @@ func (h *staffHandlers) exportCSV(c echo.Context, what string, export csvExport)
 func (h *staffHandlers) exportPerson(c echo.Context) error {
 	req := c.Request()
 	var email string
+	var addresses []string
 	mediaType, _, _ := mime.ParseMediaType(req.Header.Get(echo.HeaderContentType))
 	switch mediaType {
 	case echo.MIMEApplicationForm:
@@ -71,17 +72,17 @@ func (h *staffHandlers) exportPerson(c echo.Context) error {
 		if err != nil {
 			return h.failStatus(c, http.StatusBadRequest)
 		}
-		email = values.Get("email")
+		email, addresses = values.Get("email"), values["address"]
 	case echo.MIMEApplicationJSON:
 		var body privacyRequest
 		if err := decodeJSON(c, staffBodyLimit, &body); err != nil {
 			return err
 		}
-		email = body.Email
+		email, addresses = body.Email, body.Addresses
 	default:
 		return h.failStatus(c, http.StatusUnsupportedMediaType)
 	}
-	p, err := h.srv.Staff.ExportPerson(req.Context(), email, h.member(c).Member.Email)
+	p, err := h.srv.Staff.ExportPerson(req.Context(), email, addresses, h.member(c).Member.Email)
 	if err != nil {
 		return h.refusal(c, err)
 	}

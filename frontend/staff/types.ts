@@ -68,6 +68,8 @@ export interface Mail {
   state: "failed" | "held" | "pending" | "sent" | "erased";
   attempts: number;
   lastError: string;
+  /** reason says why a failed mail can never go as it is: "smtputf8" (its address needs SMTPUTF8, which the mail server does not offer). */
+  reason?: "smtputf8";
   created: string;
   nextAttempt: string;
   sent: string | null;
@@ -120,7 +122,9 @@ export interface Account {
 
 export interface Person {
   email: string;
-  messages: { reference: string; received: string; name: string; message: string; flaggedAsSpam: boolean }[];
-  bookings: { number: number; service: string; start: string; name: string; cancelled?: string }[];
+  /** The spellings stored under the address's key, as typed; the member confirms which are the person's. */
+  addresses: { email: string; messages: number; bookings: number; mail: number }[];
+  messages: { reference: string; received: string; name: string; email: string; message: string; flaggedAsSpam: boolean }[];
+  bookings: { number: number; service: string; start: string; name: string; email: string; cancelled?: string }[];
   mail: { reference: string; kind: string; subject: string; created: string; state: string }[];
 }

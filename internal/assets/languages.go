@@ -68,10 +68,12 @@ func newLanguageModules(dir, siteFile string) (*languageModules, error) {
 			return nil, fmt.Errorf("assets: language %s: %w", l.Code, err)
 		}
 		added[l.Code] = derived{Locale: l.Locale, FirstDay: int(first)}
-		stringsFile := filepath.ToSlash(filepath.Join(localesDir, l.Code+".json"))
-		if _, err := os.Stat(stringsFile); err != nil {
+		if _, err := os.Stat(filepath.Join(localesDir, l.Code+".json")); err != nil {
 			return nil, fmt.Errorf("assets: language %s: %w", l.Code, err)
 		}
+		// Relative to the project (the modules' ResolveDir), so that no
+		// path of the build machine reaches a bundle or its source map.
+		stringsFile := "./" + path.Join(path.Dir(siteFile), "locales", l.Code+".json")
 		fmt.Fprintf(&imports, "import strings%d from %s;\n", i, quote(stringsFile))
 		fmt.Fprintf(&locales, "  %s: strings%d,\n", quote(l.Code), i)
 		// The time step names zones in the page's language, as its tag
@@ -90,7 +92,7 @@ func newLanguageModules(dir, siteFile string) (*languageModules, error) {
 	if err != nil {
 		return nil, fmt.Errorf("assets: %w", err)
 	}
-	table := "import site from " + quote(filepath.ToSlash(filepath.Join(dir, filepath.FromSlash(siteFile)))) + ";\n" +
+	table := "import site from " + quote("./"+path.Clean(siteFile)) + ";\n" +
 		"const added = " + string(addedJSON) + ";\n" +
 		"export default {\n" +
 		"  languages: site.languages.map((l) => ({ ...l, ...added[l.code] })),\n" +

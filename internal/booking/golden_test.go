@@ -44,7 +44,8 @@ func TestGoldenMails(t *testing.T) {
 			}
 			return "https://northbeam.test" + l.LocalPath(path)
 		},
-		Now: func() time.Time { return now },
+		Now:            func() time.Time { return now },
+		ReminderBefore: 24 * time.Hour,
 	})
 	if err != nil {
 		t.Fatal(err)

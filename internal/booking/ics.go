@@ -70,30 +70,60 @@ func UID(b Booking, host string) string {
 // ([Booking.Stamp]), so the same booking always yields the same bytes. Lines end in CRLF and are folded at 75 octets, never
 // inside a UTF-8 sequence.
 func ICS(b Booking, inv Invite) []byte {
-	return icsCalendar(b, inv, "REQUEST", "CONFIRMED", inv.Sequence, b.Stamp(), true)
+	return icsCalendar(b, inv, icsForm{method: "REQUEST", status: "CONFIRMED", sequence: inv.Sequence, stamp: b.Stamp(), rsvp: true, alarm: true})
 }
 
 // CancelICS returns the cancellation of the invite made by [ICS]: the same
 // UID with METHOD:CANCEL, STATUS:CANCELLED and SEQUENCE inv.Sequence+1.
 // DTSTAMP is b.Cancelled, or b's latest change while b is not cancelled.
 func CancelICS(b Booking, inv Invite) []byte {
-	stamp := b.Cancelled
-	if stamp.IsZero() {
-		stamp = b.Stamp()
-	}
-	return icsCalendar(b, inv, "CANCEL", "CANCELLED", inv.Sequence+1, stamp, false)
+	return icsCalendar(b, inv, icsForm{method: "CANCEL", status: "CANCELLED", sequence: inv.Sequence + 1, stamp: cancelStamp(b)})
 }
 
-func icsCalendar(b Booking, inv Invite, method, status string, sequence int, stamp time.Time, rsvp bool) []byte {
+// FileICS returns b as a file to import into a calendar (the invite a
+// visitor downloads): the event of [ICS], or of [CancelICS] once b is
+// cancelled, with no METHOD, since a file for importing is no scheduling
+// message (RFC 5545 §3.7.2, RFC 5546), and the visitor as an attendee who
+// has accepted and is asked for no reply, so that no calendar program
+// answers the consultancy for an import. The mails keep their METHOD
+// (iMIP, RFC 6047).
+func FileICS(b Booking, inv Invite) []byte {
+	if b.IsCancelled() {
+		return icsCalendar(b, inv, icsForm{status: "CANCELLED", sequence: inv.Sequence + 1, stamp: cancelStamp(b), accepted: true})
+	}
+	return icsCalendar(b, inv, icsForm{status: "CONFIRMED", sequence: inv.Sequence, stamp: b.Stamp(), accepted: true, alarm: true})
+}
+
+func cancelStamp(b Booking) time.Time {
+	if b.Cancelled.IsZero() {
+		return b.Stamp()
+	}
+	return b.Cancelled
+}
+
+// icsForm is what differs between the calendars of a booking.
+type icsForm struct {
+	method   string // METHOD, "" for a file to import
+	status   string // STATUS of the event
+	sequence int
+	stamp    time.Time
+	rsvp     bool // the attendee is asked to reply
+	accepted bool // the attendee has accepted (PARTSTAT), else NEEDS-ACTION
+	alarm    bool // a VALARM, when the invite has one
+}
+
+func icsCalendar(b Booking, inv Invite, f icsForm) []byte {
 	var w icsWriter
 	w.line("BEGIN:VCALENDAR")
 	w.line("PRODID:" + escapeText(inv.ProdID))
 	w.line("VERSION:2.0")
 	w.line("CALSCALE:GREGORIAN")
-	w.line("METHOD:" + method)
+	if f.method != "" {
+		w.line("METHOD:" + f.method)
+	}
 	w.line("BEGIN:VEVENT")
 	w.line("UID:" + escapeText(UID(b, inv.Host)))
-	w.line("DTSTAMP:" + stamp.UTC().Format(icsStamp))
+	w.line("DTSTAMP:" + f.stamp.UTC().Format(icsStamp))
 	w.line("DTSTART:" + b.Start.UTC().Format(icsStamp))
 	w.line("DTEND:" + b.End.UTC().Format(icsStamp))
 	w.line("SUMMARY:" + escapeText(inv.Summary))
@@ -110,19 +140,22 @@ func icsCalendar(b Booking, inv Invite, method, status string, sequence int, sta
 		w.line("CONFERENCE;VALUE=URI;FEATURE=AUDIO,VIDEO:" + stripControl(inv.Conference))
 	}
 	w.line("ORGANIZER;CN=" + paramValue(inv.Organizer.Name) + ":mailto:" + stripControl(inv.Organizer.Email))
-	reply := "FALSE"
-	if rsvp {
+	reply, partstat := "FALSE", "NEEDS-ACTION"
+	if f.rsvp {
 		reply = "TRUE"
+	}
+	if f.accepted {
+		partstat = "ACCEPTED"
 	}
 	attendee := "ATTENDEE"
 	if b.Name != "" {
 		attendee += ";CN=" + paramValue(b.Name)
 	}
-	w.line(attendee + ";ROLE=REQ-PARTICIPANT;PARTSTAT=NEEDS-ACTION;RSVP=" + reply + ":mailto:" + stripControl(b.Email))
-	w.line("STATUS:" + status)
-	w.line("SEQUENCE:" + strconv.Itoa(sequence))
+	w.line(attendee + ";ROLE=REQ-PARTICIPANT;PARTSTAT=" + partstat + ";RSVP=" + reply + ":mailto:" + stripControl(b.Email))
+	w.line("STATUS:" + f.status)
+	w.line("SEQUENCE:" + strconv.Itoa(f.sequence))
 	w.line("TRANSP:OPAQUE")
-	if rsvp && inv.Alarm > 0 {
+	if f.alarm && inv.Alarm > 0 {
 		w.line("BEGIN:VALARM")
 		w.line("ACTION:DISPLAY")
 		w.line("DESCRIPTION:" + escapeText(inv.Summary))

@@ -40,6 +40,8 @@ const (
 // implements it): {{name}} placeholders are replaced from vars pairs.
 type Translator interface {
 	T(lang, key string, vars ...string) string
+	// Plural is T of the form of key that counts n in lang ({{count}} is n).
+	Plural(lang, key string, n int, vars ...string) string
 }
 
 // Brand holds the facts about the consultancy that mails and invites state.
@@ -56,6 +58,7 @@ type mailer struct {
 	brand        Brand
 	inbox        string
 	texts        Translator
+	reminderLead ReminderLead // when reminders come (REMINDER_HOURS)
 	dates        *intl.Formatter
 	localURL     func(lang, path string) string
 	langs        site.Languages    // the languages of content/site.json, visitors' mails are written in
@@ -85,7 +88,7 @@ func newMailer(content fs.FS, cfg Config) (*mailer, error) {
 	}
 	m := &mailer{
 		brand: cfg.Brand, inbox: cfg.Inbox, texts: cfg.Texts, dates: cfg.Dates, localURL: cfg.LocalURL,
-		langs: langs, langNames: names,
+		langs: langs, langNames: names, reminderLead: LeadOf(cfg.ReminderBefore),
 		confirmation: map[string]*template.Template{},
 		cancelled:    map[string]*template.Template{},
 		moved:        map[string]*template.Template{},
@@ -147,8 +150,11 @@ type visitorMailData struct {
 	Meeting    string
 	MeetingURL string
 	Phone      string
-	// Reminder says that a reminder will be mailed before the meeting.
-	Reminder bool
+	// Reminder says that a reminder will be mailed before the meeting;
+	// ReminderSentence says when, in the mail's language ("The day
+	// before, we send you a reminder by email.").
+	Reminder         bool
+	ReminderSentence string
 }
 
 // mailData is what the consultancy's mails (notifications) see: the
@@ -158,11 +164,12 @@ type mailData struct {
 	Name      string // on one line
 	Email     string
 	Company   string // on one line, "" when not given
-	Topic     string // "" when not given
+	Topic     string // quoted (mail.Quote): what the visitor typed; "" when not given
 	Lang      string // the visitor's language
 	LangLabel string // its name in English
 	CreatedAt string // when it was booked, in the consultancy's zone, named
-	// CancelReason is why the visitor cancelled, as they wrote it; "".
+	// CancelReason is why the visitor cancelled, as they wrote it,
+	// quoted (mail.Quote); "".
 	CancelReason string
 }
 
@@ -218,15 +225,16 @@ func (m *mailer) data(av Availability, b Booking, lang string, previous time.Tim
 			MeetingURL:       b.MeetingURL,
 			Phone:            phone,
 			Reminder:         b.ReminderRef != "",
+			ReminderSentence: m.reminderLead.sentence(m.texts, lang),
 		},
 		Name:         mail.OneLine(b.Name),
 		Email:        b.Email,
 		Company:      mail.OneLine(b.Company),
-		Topic:        b.Topic,
+		Topic:        mail.Quote(b.Topic),
 		Lang:         b.Lang,
 		LangLabel:    m.langNames[m.language(b.Lang)],
 		CreatedAt:    m.dates.FormatDateTime(lang, b.Created.In(host)) + ", " + m.dates.ZoneName(lang, host.String(), b.Created),
-		CancelReason: b.CancelReason,
+		CancelReason: mail.Quote(b.CancelReason),
 	}
 }
 
@@ -284,7 +292,8 @@ func (m *mailer) invite(b Booking) Invite {
 		location = m.texts.T(lang, "booking.invite.phoneLocation", "phone", phone)
 	}
 	if b.Topic != "" {
-		description += "\n\n" + m.texts.T(lang, "booking.invite.topic") + "\n" + b.Topic
+		// Quoted: the visitor's lines never pass for the invite's own.
+		description += "\n\n" + m.texts.T(lang, "booking.invite.topic") + "\n" + mail.Quote(b.Topic)
 	}
 	host := m.brand.BaseURL
 	if u, err := url.Parse(m.brand.BaseURL); err == nil && u.Hostname() != "" {

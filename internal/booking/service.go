@@ -468,14 +468,11 @@ func (s *Service) CancelWithReason(ctx context.Context, cancelToken, reason stri
 // Invite returns the invite texts of b, in its visitor's language.
 func (s *Service) Invite(b Booking) Invite { return s.mailer.visitorInvite(b) }
 
-// ICSFile returns the iCalendar file of b: the invite while it stands, its
-// cancellation once cancelled, so that importing the file again brings a
-// calendar up to date.
+// ICSFile returns the iCalendar file of b to import (FileICS): the event
+// while it stands, its cancellation once cancelled, so that importing the
+// file again brings a calendar up to date.
 func (s *Service) ICSFile(b Booking) []byte {
-	if b.IsCancelled() {
-		return CancelICS(b, s.Invite(b))
-	}
-	return ICS(b, s.Invite(b))
+	return FileICS(b, s.Invite(b))
 }
 
 func (s *Service) queued() {

@@ -130,7 +130,7 @@ func (m *Mailer) Compose(r Record) ([]mail.Message, error) {
 		Ref:           r.Ref,
 		Name:          mail.OneLine(r.Name),
 		Email:         r.Email,
-		Message:       r.Message,
+		Message:       mail.Quote(r.Message),
 		Service:       r.Service,
 		ServiceLabel:  serviceLabel(r.Service),
 		Lang:          lang,

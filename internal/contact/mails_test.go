@@ -45,7 +45,7 @@ func TestComposeEveryLanguage(t *testing.T) {
 			if notify.Subject != "New contact message from Ada Lovelace" {
 				t.Errorf("notify subject = %q", notify.Subject)
 			}
-			for _, p := range []string{"ada@example.com", "Strategic consulting", "Line one\nLine two", "ref-1", "https://northbeam.test"} {
+			for _, p := range []string{"ada@example.com", "Strategic consulting", "> Line one\n> Line two", "ref-1", "https://northbeam.test"} {
 				if !strings.Contains(notify.Text, p) {
 					t.Errorf("notify text lacks %q:\n%s", p, notify.Text)
 				}

@@ -73,17 +73,49 @@ func HTML(subject, text, lang, dir string) string {
 		if footer {
 			style += ";color:#5b6575;font-size:13px"
 		}
-		b.WriteString(`<p style="` + style + `">`)
-		for i, line := range lines {
-			if i > 0 {
-				b.WriteString("<br>")
+		// A run of quoted lines (Quote: what a visitor typed) is a
+		// block of its own, set apart, its text neither linked nor
+		// isolated: it never reads as the template's lines.
+		for len(lines) > 0 {
+			n := 0
+			for n < len(lines) && quoted(lines[n]) == quoted(lines[0]) {
+				n++
 			}
-			b.WriteString(lineHTML(line))
+			run := lines[:n]
+			lines = lines[n:]
+			if quoted(run[0]) {
+				side := "left"
+				if dir == "rtl" {
+					side = "right"
+				}
+				b.WriteString(`<blockquote style="margin:0 0 16px;padding:8px 12px;border-` + side + `:3px solid #9aa4b2;background:#f4f6f9;color:#1b2330;white-space:pre-wrap">`)
+				for i, line := range run {
+					if i > 0 {
+						b.WriteString("<br>")
+					}
+					line = strings.TrimPrefix(strings.TrimPrefix(line, QuoteMark), " ")
+					b.WriteString(html.EscapeString(line))
+				}
+				b.WriteString("</blockquote>")
+				continue
+			}
+			b.WriteString(`<p style="` + style + `">`)
+			for i, line := range run {
+				if i > 0 {
+					b.WriteString("<br>")
+				}
+				b.WriteString(lineHTML(line))
+			}
+			b.WriteString("</p>")
 		}
-		b.WriteString("</p>")
 	}
 	b.WriteString("</div></body></html>\n")
 	return b.String()
+}
+
+// quoted reports whether line is a line of a quoted block (Quote).
+func quoted(line string) bool {
+	return line == QuoteMark || strings.HasPrefix(line, QuoteMark+" ")
 }
 
 // lineHTML escapes one line, makes links of its web addresses and <bdi>

@@ -16,6 +16,7 @@ import (
 	"time"
 
 	gomail "github.com/wneessen/go-mail"
+	"golang.org/x/net/idna"
 )
 
 // SMTPConfig configures an [SMTPSender].
@@ -149,39 +150,117 @@ func NewSMTPSender(cfg SMTPConfig) (*SMTPSender, error) {
 	}, nil
 }
 
+// ErrNeedsSMTPUTF8 is wrapped by the error of a message to an address
+// whose mailbox name (before the @) is not ASCII, when the server does not
+// offer SMTPUTF8 (RFC 6531): such an address can only travel in UTF-8,
+// and sent raw to a server that did not offer it, the message would be
+// malformed. The message is given up (it wraps [ErrInvalid]) and stays in
+// the outbox as failed, with this reason (docs/ARCHITECTURE.md, Data).
+var ErrNeedsSMTPUTF8 = fmt.Errorf("%w: %s", ErrInvalid, ReasonNeedsSMTPUTF8)
+
+// ReasonNeedsSMTPUTF8 begins the error an outbox row keeps when
+// ErrNeedsSMTPUTF8 gave it up, which the workspace recognises.
+const ReasonNeedsSMTPUTF8 = "undeliverable: the address has non-ASCII characters before the @ and the mail server does not offer SMTPUTF8"
+
 // Send builds the MIME message and delivers it. An invalid message gives an
-// error wrapping [ErrInvalid]; anything else is worth retrying.
+// error wrapping [ErrInvalid]; anything else is worth retrying. Domains
+// travel as A-labels (xn--…); a mailbox name that is not ASCII needs the
+// server's SMTPUTF8 ([ErrNeedsSMTPUTF8]).
 func (s *SMTPSender) Send(ctx context.Context, ref string, m Message) error {
-	msg, err := s.build(ref, m)
+	msg, utf8Needed, err := s.build(ref, m, true)
 	if err != nil {
 		return err
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if err := s.client.DialAndSendWithContext(ctx, msg); err != nil {
+	client, err := s.client.DialToSMTPClientWithContext(ctx)
+	if err != nil {
+		return fmt.Errorf("mail: send via %s: dial: %w", s.host, err)
+	}
+	defer func() { _ = s.client.CloseWithSMTPClient(client) }() // sent or not, the answer is known
+	if offered, _ := client.Extension("SMTPUTF8"); !offered && utf8Needed != "" {
+		if utf8Needed == "to" {
+			return ErrNeedsSMTPUTF8
+		}
+		// Only the Reply-To needs UTF-8 (the consultancy's notice of a
+		// visitor whose address does): the notice goes without it; its
+		// text names the address.
+		if msg, _, err = s.build(ref, m, false); err != nil {
+			return err
+		}
+	}
+	if err := s.client.SendWithSMTPClient(client, msg); err != nil {
 		return fmt.Errorf("mail: send via %s: %w", s.host, err)
 	}
 	return nil
 }
 
+// envelopeAddress is addr ("Name <local@domain>" or a bare address) with
+// its domain as an A-label, and whether its mailbox name is not ASCII.
+func envelopeAddress(addr string) (string, bool, error) {
+	a, err := mail.ParseAddress(addr)
+	if err != nil {
+		return "", false, err
+	}
+	at := strings.LastIndexByte(a.Address, '@')
+	if at < 0 {
+		return "", false, errors.New("no domain")
+	}
+	domain, err := idna.Lookup.ToASCII(a.Address[at+1:])
+	if err != nil {
+		return "", false, fmt.Errorf("domain: %w", err)
+	}
+	local := a.Address[:at]
+	a.Address = local + "@" + domain
+	return a.String(), !isASCII(local), nil
+}
+
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= 0x80 {
+			return false
+		}
+	}
+	return true
+}
+
 // build turns m into a go-mail message. go-mail encodes header values
 // (RFC 2047) and validates addresses; Validate has already refused any
-// control character, so no value can start a header of its own.
-func (s *SMTPSender) build(ref string, m Message) (*gomail.Msg, error) {
+// control character, so no value can start a header of its own. The
+// addresses' domains are A-labels; utf8Needed names the address whose
+// mailbox name is not ASCII ("to", else "reply-to", else ""). Without
+// withUTF8 such a Reply-To is left out.
+func (s *SMTPSender) build(ref string, m Message, withUTF8 bool) (msg *gomail.Msg, utf8Needed string, err error) {
 	if err := m.Validate(); err != nil {
-		return nil, err
+		return nil, "", err
 	}
 	if err := headerValue("ref", ref, true); err != nil || strings.ContainsAny(ref, "<>@ ") {
-		return nil, fmt.Errorf("%w: outbox ref %q", ErrInvalid, ref)
+		return nil, "", fmt.Errorf("%w: outbox ref %q", ErrInvalid, ref)
 	}
-	msg := gomail.NewMsg(gomail.WithNoDefaultUserAgent())
+	to, toUTF8, err := envelopeAddress(m.To)
+	if err != nil {
+		return nil, "", fmt.Errorf("%w: to: %v", ErrInvalid, err)
+	}
+	msg = gomail.NewMsg(gomail.WithNoDefaultUserAgent())
 	msg.FromMailAddress(s.from)
-	if err := msg.To(m.To); err != nil {
-		return nil, fmt.Errorf("%w: to: %v", ErrInvalid, err)
+	if err := msg.To(to); err != nil {
+		return nil, "", fmt.Errorf("%w: to: %v", ErrInvalid, err)
+	}
+	if toUTF8 {
+		utf8Needed = "to"
 	}
 	if m.ReplyTo != "" {
-		if err := msg.ReplyTo(m.ReplyTo); err != nil {
-			return nil, fmt.Errorf("%w: reply-to: %v", ErrInvalid, err)
+		replyTo, replyUTF8, err := envelopeAddress(m.ReplyTo)
+		if err != nil {
+			return nil, "", fmt.Errorf("%w: reply-to: %v", ErrInvalid, err)
+		}
+		if replyUTF8 && utf8Needed == "" {
+			utf8Needed = "reply-to"
+		}
+		if withUTF8 || !replyUTF8 {
+			if err := msg.ReplyTo(replyTo); err != nil {
+				return nil, "", fmt.Errorf("%w: reply-to: %v", ErrInvalid, err)
+			}
 		}
 	}
 	msg.Subject(m.Subject)
@@ -208,8 +287,8 @@ func (s *SMTPSender) build(ref string, m Message) (*gomail.Msg, error) {
 	for _, a := range m.Attachments {
 		if err := msg.AttachReader(a.Filename, bytes.NewReader(a.Data),
 			gomail.WithFileContentType(gomail.ContentType(a.ContentType))); err != nil {
-			return nil, fmt.Errorf("%w: attachment %q: %v", ErrInvalid, a.Filename, err)
+			return nil, "", fmt.Errorf("%w: attachment %q: %v", ErrInvalid, a.Filename, err)
 		}
 	}
-	return msg, nil
+	return msg, utf8Needed, nil
 }

@@ -52,3 +52,44 @@ func OneLine(s string) string {
 		return unicode.IsControl(r) || r == '\u2028' || r == '\u2029'
 	}), " ")
 }
+
+// QuoteMark begins every line of a quoted block (Quote), as mail programs
+// mark a quotation (RFC 3676).
+const QuoteMark = ">"
+
+// Quote returns text that a visitor typed (a booking's topic, the reason
+// of a cancellation, a contact message) as a quoted block: each of its
+// lines begins with "> ", an empty one with ">", so that none can pass
+// for a line of the template around it, such as "Call them at: …", a
+// "Video call:" link or a "--" signature (docs/ARCHITECTURE.md, Data, "A
+// visitor's mail in two parts"). Line breaks in any form (CR LF, CR,
+// Unicode's line and paragraph separators) become "\n"; the other
+// control characters, and the bidirectional embeddings, overrides and
+// isolates that could reorder what the reader sees, are removed. An empty
+// text stays empty.
+func Quote(s string) string {
+	s = strings.NewReplacer("\r\n", "\n", "\r", "\n", "\u2028", "\n", "\u2029", "\n").Replace(s)
+	s = strings.Map(func(r rune) rune {
+		switch {
+		case r == '\n' || r == '\t':
+			return r
+		case unicode.IsControl(r), r >= '\u202A' && r <= '\u202E', r >= '\u2066' && r <= '\u2069':
+			return -1
+		}
+		return r
+	}, s)
+	s = strings.Trim(s, "\n")
+	if strings.TrimSpace(s) == "" {
+		return ""
+	}
+	lines := strings.Split(s, "\n")
+	for i, l := range lines {
+		l = strings.TrimRight(l, " \t")
+		if l == "" {
+			lines[i] = QuoteMark
+		} else {
+			lines[i] = QuoteMark + " " + l
+		}
+	}
+	return strings.Join(lines, "\n")
+}

@@ -5,24 +5,33 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
+	"github.com/northbeam/site/internal/mail"
 	"github.com/northbeam/site/internal/store"
 )
 
 // Mail is an outbox row as staff see it.
 type Mail struct {
-	Ref         string
-	Kind        string
-	To          string
-	Subject     string
-	State       string // pending, held, sent, failed, or erased (see MailErased)
-	Attempts    int
-	LastError   string
+	Ref       string
+	Kind      string
+	To        string
+	Subject   string
+	State     string // pending, held, sent, failed, or erased (see MailErased)
+	Attempts  int
+	LastError string
+	// Reason names why a failed mail can never go as it is, in words the
+	// workspace translates: "smtputf8" for an address that needs SMTPUTF8
+	// from a server that does not offer it (mail.ErrNeedsSMTPUTF8); "".
+	Reason      string
 	Created     time.Time
 	NextAttempt time.Time
 	Sent        time.Time // zero until sent
 }
+
+// ReasonSMTPUTF8 is Mail.Reason of a mail given up for want of SMTPUTF8.
+const ReasonSMTPUTF8 = "smtputf8"
 
 // MailErased is the state staff see of a mail whose address and text were
 // erased (a privacy request, the retention job): nothing is left to send
@@ -57,6 +66,9 @@ func scanMailInto(row store.Scanner, m *Mail, more ...any) error {
 	m.Created, m.NextAttempt, m.Sent = store.FromMillis(created), store.FromMillis(next), store.FromMillis(sent.Int64)
 	if m.To == "" {
 		m.State, m.LastError = MailErased, ""
+	}
+	if m.State == "failed" && strings.Contains(m.LastError, mail.ReasonNeedsSMTPUTF8) {
+		m.Reason = ReasonSMTPUTF8
 	}
 	return nil
 }

@@ -3,22 +3,42 @@ package staff
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"fmt"
+	"net/mail"
+	"slices"
+	"strconv"
 	"strings"
 	"time"
 
 	"github.com/northbeam/site/internal/mailaddr"
 	"github.com/northbeam/site/internal/store"
+	"golang.org/x/text/unicode/norm"
 )
 
 // Person is everything the site stores about one email address: what a
 // privacy request (GDPR Art. 15, 17, 20) is about.
 type Person struct {
-	Email    string          `json:"email"`
-	Messages []PersonMessage `json:"messages"`
-	Bookings []PersonBooking `json:"bookings"`
-	Mail     []PersonMail    `json:"mail"`
-	Notes    []PersonNote    `json:"notes"`
+	Email string `json:"email"`
+	// Addresses are the spellings stored under the address's key, each as
+	// typed (docs/ARCHITECTURE.md, Data): they differ only by case, and
+	// the member confirms which are the person's.
+	Addresses []PersonAddress `json:"addresses"`
+	Messages  []PersonMessage `json:"messages"`
+	Bookings  []PersonBooking `json:"bookings"`
+	Mail      []PersonMail    `json:"mail"`
+	Notes     []PersonNote    `json:"notes"`
+
+	mailIDs []int64 // the outbox rows of Mail
+}
+
+// PersonAddress is one spelling of the address, as typed, and how many of
+// the rows found carry it.
+type PersonAddress struct {
+	Email    string `json:"email"`
+	Messages int    `json:"messages"`
+	Bookings int    `json:"bookings"`
+	Mail     int    `json:"mail"`
 }
 
 // Empty reports whether nothing is stored about the person.
@@ -78,6 +98,12 @@ type PersonMail struct {
 	Sent        *time.Time `json:"sent,omitempty"`
 }
 
+// ErrChooseAddresses refuses an export or an erasure that does not say
+// which spellings of the address are the person's, when several are
+// stored, or that names an address which is not a spelling of the one
+// asked for.
+var ErrChooseAddresses = errors.New("staff: choose the person's addresses")
+
 // mailAbout is the condition that finds the outbox rows concerning the
 // address whose key (mailaddr.Key) is the argument: sent to it, answering
 // to it, or about one of its messages or bookings. Every match is exact:
@@ -96,22 +122,45 @@ func personKey(email string) (string, bool) {
 	return mailaddr.Key(email), true
 }
 
-// FindPerson gathers everything stored about email. actor looks, which
-// the audit log records (not the address).
+// spelling is how an address was typed, as the privacy page lists it: in
+// NFC (a spelling that differs only by its Unicode form looks the same,
+// and is the same), without the spaces around it.
+func spelling(address string) string {
+	return norm.NFC.String(strings.TrimSpace(address))
+}
+
+// headerSpelling is the spelling of the address in a header value such as
+// "Name <a@example.com>".
+func headerSpelling(header string) string {
+	if a, err := mail.ParseAddress(header); err == nil {
+		return spelling(a.Address)
+	}
+	return spelling(header)
+}
+
+// FindPerson gathers everything stored about email, in every spelling of
+// it (Person.Addresses lists them). actor looks, which the audit log
+// records (not the address).
 func (w *Workspace) FindPerson(ctx context.Context, email, actor string) (Person, error) {
-	return w.recordedPerson(ctx, email, actor, ActionPrivacySearch)
+	return w.recordedPerson(ctx, email, nil, true, actor, ActionPrivacySearch)
 }
 
-// ExportPerson is FindPerson for a download (Art. 15 and 20), recorded as
-// such.
-func (w *Workspace) ExportPerson(ctx context.Context, email, actor string) (Person, error) {
-	return w.recordedPerson(ctx, email, actor, ActionPrivacyExport)
+// ExportPerson gathers for a download (Art. 15 and 20) what is stored
+// under the spellings of email that the member confirmed (addresses);
+// none confirmed means every spelling, which is allowed only when there
+// is one (ErrChooseAddresses). It is recorded as such.
+func (w *Workspace) ExportPerson(ctx context.Context, email string, addresses []string, actor string) (Person, error) {
+	return w.recordedPerson(ctx, email, addresses, false, actor, ActionPrivacyExport)
 }
 
-// recordedPerson gathers everything stored about email, and records in the
+// recordedPerson gathers what is stored about email, and records in the
 // audit log that actor did action: with counts, not the address.
-func (w *Workspace) recordedPerson(ctx context.Context, email, actor, action string) (Person, error) {
-	p, err := w.person(ctx, email)
+func (w *Workspace) recordedPerson(ctx context.Context, email string, addresses []string, every bool, actor, action string) (Person, error) {
+	key, ok := personKey(email)
+	if !ok {
+		return Person{}, ErrInvalidEmail
+	}
+	p, err := gatherPerson(ctx, w.store, key, addresses, every)
 	if err != nil {
 		return Person{}, err
 	}
@@ -119,25 +168,128 @@ func (w *Workspace) recordedPerson(ctx context.Context, email, actor, action str
 	return p, w.Record(ctx, actor, action, "", detail)
 }
 
-func (w *Workspace) person(ctx context.Context, email string) (Person, error) {
-	key, ok := personKey(email)
-	if !ok {
-		return Person{}, ErrInvalidEmail
-	}
-	p := Person{Email: key, Messages: []PersonMessage{}, Bookings: []PersonBooking{}, Mail: []PersonMail{}, Notes: []PersonNote{}}
-	messages, err := store.QueryAll(ctx, w.store, scanMessage, `SELECT `+messageColumns+` FROM messages WHERE email_key = ? ORDER BY created_at, id`, key)
+// mailRow is an outbox row about a person, with what ties it to them.
+type mailRow struct {
+	PersonMail
+	id                  int64
+	toKey, replyKey     string
+	messageRef          sql.NullString
+	bookingID           sql.NullInt64
+	toSpelling, replyOf string
+}
+
+// gatherPerson reads what is stored under key. With every, all of it;
+// otherwise the rows of the spellings in addresses only (each must have
+// key), or of the one spelling stored when addresses is empty.
+func gatherPerson(ctx context.Context, q store.Querier, key string, addresses []string, every bool) (Person, error) {
+	p := Person{Email: key, Addresses: []PersonAddress{}, Messages: []PersonMessage{}, Bookings: []PersonBooking{},
+		Mail: []PersonMail{}, Notes: []PersonNote{}}
+	messages, err := store.QueryAll(ctx, q, scanMessage, `SELECT `+messageColumns+` FROM messages WHERE email_key = ? ORDER BY created_at, id`, key)
 	if err != nil {
 		return Person{}, fmt.Errorf("staff: find messages: %w", err)
 	}
-	for _, m := range messages {
-		p.Messages = append(p.Messages, PersonMessage{Ref: m.Ref, Received: m.Received, Name: m.Name, Email: m.Email,
-			Text: m.Text, Service: m.Service, Lang: m.Lang, Spam: m.Spam})
-	}
-	bookings, err := queryBookings(ctx, w.store, `email_key = ?`, `start_at, id`, key)
+	bookings, err := queryBookings(ctx, q, `email_key = ?`, `start_at, id`, key)
 	if err != nil {
 		return Person{}, err
 	}
+	mails, err := store.QueryAll(ctx, q, func(row store.Scanner) (mailRow, error) {
+		var m mailRow
+		var created int64
+		var sent sql.NullInt64
+		if err := row.Scan(&m.id, &m.Ref, &m.Kind, &m.To, &m.ReplyTo, &m.Subject, &m.Text, &m.State, &created, &sent,
+			&m.toKey, &m.replyKey, &m.messageRef, &m.bookingID); err != nil {
+			return m, err
+		}
+		m.Created = store.FromMillis(created)
+		if sent.Valid {
+			s := store.FromMillis(sent.Int64)
+			m.Sent = &s
+		}
+		m.toSpelling, m.replyOf = headerSpelling(m.To), headerSpelling(m.ReplyTo)
+		return m, nil
+	}, `
+SELECT id, ref, kind, to_addr, reply_to, subject, text_body, state, created_at, sent_at, to_key, reply_key, message_ref, booking_id
+FROM outbox WHERE `+mailAbout+` ORDER BY created_at, id`, mailAboutArgs(key)...)
+	if err != nil {
+		return Person{}, fmt.Errorf("staff: find mail: %w", err)
+	}
+
+	// Every spelling stored, in the order first found, with its counts.
+	index := map[string]int{}
+	count := func(address string, field func(*PersonAddress)) {
+		sp := spelling(address)
+		i, ok := index[sp]
+		if !ok {
+			i = len(p.Addresses)
+			index[sp] = i
+			p.Addresses = append(p.Addresses, PersonAddress{Email: sp})
+		}
+		field(&p.Addresses[i])
+	}
+	for _, m := range messages {
+		count(m.Email, func(a *PersonAddress) { a.Messages++ })
+	}
 	for _, b := range bookings {
+		count(b.Email, func(a *PersonAddress) { a.Bookings++ })
+	}
+	messageSpelling, bookingSpelling := map[string]string{}, map[int64]string{}
+	for _, m := range messages {
+		messageSpelling[m.Ref] = spelling(m.Email)
+	}
+	for _, b := range bookings {
+		bookingSpelling[b.ID] = spelling(b.Email)
+	}
+	mailSpellings := func(m mailRow) []string {
+		var out []string
+		if m.toKey == key {
+			out = append(out, m.toSpelling)
+		}
+		if m.replyKey == key {
+			out = append(out, m.replyOf)
+		}
+		if sp, ok := messageSpelling[m.messageRef.String]; ok && m.messageRef.Valid {
+			out = append(out, sp)
+		}
+		if sp, ok := bookingSpelling[m.bookingID.Int64]; ok && m.bookingID.Valid {
+			out = append(out, sp)
+		}
+		slices.Sort(out)
+		return slices.Compact(out)
+	}
+	for _, m := range mails {
+		for _, sp := range mailSpellings(m) {
+			count(sp, func(a *PersonAddress) { a.Mail++ })
+		}
+	}
+
+	chosen := map[string]bool{}
+	switch {
+	case every || (len(addresses) == 0 && len(p.Addresses) <= 1):
+		for _, a := range p.Addresses {
+			chosen[a.Email] = true
+		}
+	case len(addresses) == 0:
+		return Person{}, ErrChooseAddresses
+	default:
+		for _, a := range addresses {
+			if mailaddr.Key(a) != key {
+				return Person{}, ErrChooseAddresses
+			}
+			chosen[spelling(a)] = true
+		}
+	}
+
+	for _, m := range messages {
+		if !chosen[spelling(m.Email)] {
+			continue
+		}
+		p.Messages = append(p.Messages, PersonMessage{Ref: m.Ref, Received: m.Received, Name: m.Name, Email: m.Email,
+			Text: m.Text, Service: m.Service, Lang: m.Lang, Spam: m.Spam})
+	}
+	for _, b := range bookings {
+		if !chosen[spelling(b.Email)] {
+			continue
+		}
 		pb := PersonBooking{ID: b.ID, Service: b.Service, Start: b.Start, End: b.End, Name: b.Name, Email: b.Email,
 			Phone: b.Phone, Company: b.Company, Topic: b.Topic, TimeZone: b.TimeZone, Lang: b.Lang, Created: b.Created,
 			CancelReason: b.CancelReason}
@@ -147,44 +299,67 @@ func (w *Workspace) person(ctx context.Context, email string) (Person, error) {
 		}
 		p.Bookings = append(p.Bookings, pb)
 	}
-	var ids []int64
-	err = store.QueryEach(ctx, w.store, func(row store.Scanner) error {
-		var m PersonMail
-		var id, created int64
-		var sent sql.NullInt64
-		if err := row.Scan(&id, &m.Ref, &m.Kind, &m.To, &m.ReplyTo, &m.Subject, &m.Text, &m.State, &created, &sent); err != nil {
-			return err
+	p.mailIDs = p.mailIDs[:0]
+	for _, m := range mails {
+		if !slices.ContainsFunc(mailSpellings(m), func(sp string) bool { return chosen[sp] }) {
+			continue
 		}
-		m.Created = store.FromMillis(created)
-		if sent.Valid {
-			s := store.FromMillis(sent.Int64)
-			m.Sent = &s
-		}
-		p.Mail = append(p.Mail, m)
-		ids = append(ids, id)
-		return nil
-	}, `
-SELECT id, ref, kind, to_addr, reply_to, subject, text_body, state, created_at, sent_at FROM outbox
-WHERE `+mailAbout+` ORDER BY created_at, id`, mailAboutArgs(key)...)
-	if err != nil {
-		return Person{}, fmt.Errorf("staff: find mail: %w", err)
-	}
-	for i, id := range ids {
-		names, err := attachmentNames(ctx, w.store, id)
+		names, err := attachmentNames(ctx, q, m.id)
 		if err != nil {
 			return Person{}, err
 		}
-		p.Mail[i].Attachments = names
+		m.Attachments = names
+		p.Mail = append(p.Mail, m.PersonMail)
+		p.mailIDs = append(p.mailIDs, m.id)
 	}
-	if p.Notes, err = personNotes(ctx, w.store, key); err != nil {
+	refs, ids := p.messageRefs(), p.bookingIDs()
+	if p.Notes, err = personNotes(ctx, q, refs, ids); err != nil {
 		return Person{}, err
 	}
 	return p, nil
 }
 
-// personNotes returns the team's notes on the messages and bookings of the
-// address whose key is key, oldest first.
-func personNotes(ctx context.Context, q store.Querier, key string) ([]PersonNote, error) {
+// messageRefs are the references of the person's messages found.
+func (p Person) messageRefs() []string {
+	out := make([]string, len(p.Messages))
+	for i, m := range p.Messages {
+		out[i] = m.Ref
+	}
+	return out
+}
+
+// bookingIDs are the numbers of the person's bookings found.
+func (p Person) bookingIDs() []int64 {
+	out := make([]int64, len(p.Bookings))
+	for i, b := range p.Bookings {
+		out[i] = b.ID
+	}
+	return out
+}
+
+// inList is "column IN (?, ?, …)" with its arguments; an empty list
+// matches nothing.
+func inList[T any](column string, values []T) (string, []any) {
+	if len(values) == 0 {
+		return "1 = 0", nil
+	}
+	args := make([]any, len(values))
+	for i, v := range values {
+		args[i] = v
+	}
+	return column + " IN (" + strings.TrimSuffix(strings.Repeat("?, ", len(values)), ", ") + ")", args
+}
+
+// personNotes returns the team's notes on the messages (refs) and
+// bookings (ids) of a person, oldest first.
+func personNotes(ctx context.Context, q store.Querier, refs []string, ids []int64) ([]PersonNote, error) {
+	bookingRefs := make([]string, len(ids))
+	for i, id := range ids {
+		bookingRefs[i] = strconv.FormatInt(id, 10)
+	}
+	onMessages, messageArgs := inList("ref", refs)
+	onBookings, bookingArgs := inList("ref", bookingRefs)
+	args := append(append([]any{NoteOnMessage}, messageArgs...), NoteOnBooking)
 	notes, err := store.QueryAll(ctx, q, func(row store.Scanner) (PersonNote, error) {
 		var n PersonNote
 		var written int64
@@ -192,9 +367,8 @@ func personNotes(ctx context.Context, q store.Querier, key string) ([]PersonNote
 		n.Written = store.FromMillis(written)
 		return n, err
 	}, `SELECT subject, ref, body, created_at FROM staff_notes
-WHERE (subject = ? AND ref IN (SELECT ref FROM messages WHERE email_key = ?))
-   OR (subject = ? AND ref IN (SELECT CAST(id AS TEXT) FROM bookings WHERE email_key = ?))
-ORDER BY created_at, id`, NoteOnMessage, key, NoteOnBooking, key)
+WHERE (subject = ? AND `+onMessages+`) OR (subject = ? AND `+onBookings+`)
+ORDER BY created_at, id`, append(args, bookingArgs...)...)
 	if err != nil {
 		return nil, fmt.Errorf("staff: find notes: %w", err)
 	}
@@ -219,18 +393,21 @@ type Erased struct {
 	Mail     int `json:"mail"`     // whose addresses, subject, texts and attachments were cleared
 }
 
-// ErasePerson erases everything stored about email (GDPR Art. 17), in one
+// ErasePerson erases everything stored under the spellings of email that
+// the member confirmed (addresses; none means every spelling, allowed
+// only when there is one, as for ExportPerson) (GDPR Art. 17), in one
 // transaction: the person's messages are deleted; their bookings lose the
-// name, address, phone, company and topic, and keep their time (a standing one
-// still takes it); the mail to or about them keeps only its kind, dates and
-// state, with no address, subject, text or attachment (mail still waiting
-// is given up); an audit entry that names the address is emptied. Every
-// match is exact, on the address's key: any spelling of it, no other. The
-// audit log records the erasure with counts, not the address. Afterwards
-// the database itself is made to forget: SQLite's write-ahead log is folded
-// into the file and truncated (deleted content is zeroed, see store), and
-// PostgreSQL vacuums the tables, so the old row versions are gone too.
-func (w *Workspace) ErasePerson(ctx context.Context, email, actor string) (Erased, error) {
+// name, address, phone, company and topic, and keep their time (a standing
+// one still takes it); the mail to or about them keeps only its kind,
+// dates and state, with no address, subject, text or attachment (mail
+// still waiting is given up); an audit entry that names the address is
+// emptied. Every match is exact, on the address's key and the confirmed
+// spellings: no other address. The audit log records the erasure with
+// counts, not the address. Afterwards the database itself is made to
+// forget: SQLite's write-ahead log is folded into the file and truncated
+// (deleted content is zeroed, see store), and PostgreSQL vacuums the
+// tables, so the old row versions are gone too.
+func (w *Workspace) ErasePerson(ctx context.Context, email string, addresses []string, actor string) (Erased, error) {
 	key, ok := personKey(email)
 	if !ok {
 		return Erased{}, ErrInvalidEmail
@@ -240,29 +417,35 @@ func (w *Workspace) ErasePerson(ctx context.Context, email, actor string) (Erase
 	var e Erased
 	err := w.store.InTx(ctx, func(tx *store.Tx) error {
 		e = Erased{}
+		p, err := gatherPerson(ctx, tx, key, addresses, false)
+		if err != nil {
+			return err
+		}
+		onMessages, messageArgs := inList("ref", p.messageRefs())
+		onBookings, bookingArgs := inList("id", p.bookingIDs())
 		// A reminder waiting for an erased booking goes too: it would go to
 		// the address being forgotten.
 		if _, err := tx.ExecContext(ctx, `DELETE FROM outbox WHERE state IN ('pending', 'held') AND ref IN
-	(SELECT reminder_ref FROM bookings WHERE email_key = ? AND reminder_ref IS NOT NULL)`, key); err != nil {
+	(SELECT reminder_ref FROM bookings WHERE `+onBookings+` AND reminder_ref IS NOT NULL)`, bookingArgs...); err != nil {
 			return fmt.Errorf("staff: withdraw reminders: %w", err)
 		}
 		// The mail before the messages and bookings, through which it is
 		// found.
-		var err error
-		if e.Mail, err = clearMail(ctx, tx, mailAbout, mailAboutArgs(key), "erased"); err != nil {
+		onMail, mailArgs := inList("id", p.mailIDs)
+		if e.Mail, err = clearMail(ctx, tx, onMail, mailArgs, "erased"); err != nil {
 			return err
 		}
 		// The team's notes on them may name the person too.
-		if err := forgetNotesAbout(ctx, tx, `email_key = ?`, []any{key}, `email_key = ?`, []any{key}); err != nil {
+		if err := forgetNotesAbout(ctx, tx, onMessages, messageArgs, onBookings, bookingArgs); err != nil {
 			return err
 		}
-		res, err := tx.ExecContext(ctx, `DELETE FROM messages WHERE email_key = ?`, key)
+		res, err := tx.ExecContext(ctx, `DELETE FROM messages WHERE `+onMessages, messageArgs...)
 		if err != nil {
 			return fmt.Errorf("staff: erase messages: %w", err)
 		}
 		e.Messages = affected(res)
 		if res, err = tx.ExecContext(ctx, `UPDATE bookings SET name = '', email = '', email_key = '', company = '', topic = '', phone = '', cancel_reason = '',
-	reminder_ref = NULL WHERE email_key = ?`, key); err != nil {
+	reminder_ref = NULL WHERE `+onBookings, bookingArgs...); err != nil {
 			return fmt.Errorf("staff: erase bookings: %w", err)
 		}
 		e.Bookings = affected(res)

@@ -2,6 +2,8 @@ package staff
 
 import (
 	"context"
+	"errors"
+	"slices"
 	"testing"
 	"time"
 
@@ -40,7 +42,7 @@ func TestPrivacyFindsEverySpelling(t *testing.T) {
 					t.Errorf("%q: found %d messages, %d mails, want 1 and 2", typed, len(p.Messages), len(p.Mail))
 				}
 			}
-			erased, err := w.ErasePerson(ctx, "jörg@äxample.de", "ada@northbeam.test")
+			erased, err := w.ErasePerson(ctx, "jörg@äxample.de", nil, "ada@northbeam.test")
 			if err != nil || erased != (Erased{Messages: 1, Mail: 2}) {
 				t.Errorf("erasing Jörg: %+v, %v", erased, err)
 			}
@@ -50,7 +52,15 @@ func TestPrivacyFindsEverySpelling(t *testing.T) {
 			} else if p.Bookings[0].CancelReason != "Lévêque s’est trompé de date" {
 				t.Errorf("Éric's booking in the export: cancel reason %q", p.Bookings[0].CancelReason)
 			}
-			erased, err = w.ErasePerson(ctx, "éric@example.com", "ada@northbeam.test")
+			// Three spellings, which differ by case only: the member
+			// confirms them.
+			if len(p.Addresses) != 3 {
+				t.Errorf("Éric's spellings: %+v", p.Addresses)
+			}
+			if _, err := w.ErasePerson(ctx, "éric@example.com", nil, "ada@northbeam.test"); !errors.Is(err, ErrChooseAddresses) {
+				t.Errorf("erasing three spellings unconfirmed: %v", err)
+			}
+			erased, err = w.ErasePerson(ctx, "éric@example.com", []string{"éric@example.com", "ÉRIC@example.com", "ÉRIC@EXAMPLE.COM"}, "ada@northbeam.test")
 			if err != nil || erased != (Erased{Messages: 3, Bookings: 1, Mail: 4}) {
 				t.Errorf("erasing Éric: %+v, %v", erased, err)
 			}
@@ -73,14 +83,14 @@ func TestPrivacyMatchesNoOtherAddress(t *testing.T) {
 			addMessage(t, st, monday.Add(-time.Hour), "Inès One", "inj1@example.net", "Message of inj1", false)
 			addMessage(t, st, monday.Add(-time.Hour), "Inès Two", "inj2@example.net", "Message of inj2", false)
 
-			p, err := w.ExportPerson(ctx, "nj1@example.net", "ada@northbeam.test")
+			p, err := w.ExportPerson(ctx, "nj1@example.net", nil, "ada@northbeam.test")
 			if err != nil {
 				t.Fatal(err)
 			}
 			if !p.Empty() {
 				t.Errorf("the export for nj1@example.net holds another person's data: %+v", p)
 			}
-			erased, err := w.ErasePerson(ctx, "j2@example.net", "ada@northbeam.test")
+			erased, err := w.ErasePerson(ctx, "j2@example.net", nil, "ada@northbeam.test")
 			if err != nil || erased != (Erased{}) {
 				t.Errorf("erasing j2@example.net, who has no data: %+v, %v", erased, err)
 			}
@@ -109,5 +119,88 @@ func TestNeutralizeFormulaCells(t *testing.T) {
 		if got := neutralize(cell); got != cell {
 			t.Errorf("neutralize(%q) = %q, changed a plain cell", cell, got)
 		}
+	}
+}
+
+// TestPrivacyKeepsDifferentAddressesApart: addresses that full case
+// folding, compatibility mappings or NFC's singletons would merge are
+// different people: the privacy search for one never finds the other's
+// data, and erasing one leaves the other. Spellings that differ by case
+// only are listed as typed, and the export and the erasure act on the
+// ones the member confirms.
+func TestPrivacyKeepsDifferentAddressesApart(t *testing.T) {
+	pairs := [][2]string{
+		{"straße@example.de", "strasse@example.de"},
+		{"ſam@example.com", "sam@example.com"},
+		{"ﬀoo@example.com", "ffoo@example.com"},
+		{"ς@example.gr", "σ@example.gr"},
+		{"\u212Aevin@example.com", "kevin@example.com"},
+	}
+	for _, backend := range storetest.Backends {
+		t.Run(string(backend), func(t *testing.T) {
+			ctx := context.Background()
+			st, dbPath := openWithFile(t, backend)
+			w, _ := newWorkspace(t, st, monday)
+			for i, pair := range pairs {
+				addBooking(t, st, monday.Add(time.Duration(72+i)*time.Hour), "Evil Ann "+pair[0], pair[0], "Topic of Ann")
+				addBooking(t, st, monday.Add(time.Duration(96+i)*time.Hour), "Zed "+pair[1], pair[1], "Topic of Zed")
+				addMessage(t, st, monday.Add(-time.Hour), "Zed "+pair[1], pair[1], "Message of Zed", false)
+			}
+			for _, pair := range pairs {
+				p, err := w.FindPerson(ctx, pair[0], "ada@northbeam.test")
+				if err != nil {
+					t.Fatal(err)
+				}
+				if len(p.Bookings) != 1 || p.Bookings[0].Email != pair[0] || len(p.Messages) != 0 || len(p.Mail) != 0 {
+					t.Errorf("%q finds %+v", pair[0], p)
+				}
+				p, err = w.ExportPerson(ctx, pair[1], nil, "ada@northbeam.test")
+				if err != nil {
+					t.Fatal(err)
+				}
+				if len(p.Bookings) != 1 || p.Bookings[0].Email != pair[1] || len(p.Messages) != 1 || len(p.Mail) != 2 {
+					t.Errorf("%q exports %d bookings, %d messages, %d mails", pair[1], len(p.Bookings), len(p.Messages), len(p.Mail))
+				}
+			}
+			erased, err := w.ErasePerson(ctx, "straße@example.de", nil, "ada@northbeam.test")
+			if err != nil || erased != (Erased{Bookings: 1}) {
+				t.Errorf("erasing straße@example.de: %+v %v", erased, err)
+			}
+			if p, _ := w.FindPerson(ctx, "strasse@example.de", "ada@northbeam.test"); len(p.Bookings) != 1 || p.Bookings[0].Name != "Zed strasse@example.de" {
+				t.Errorf("erasing straße@ erased strasse@: %+v", p)
+			}
+
+			// One address in two spellings, by case only.
+			addMessage(t, st, monday.Add(-time.Hour), "Ann One", "Ann@Example.com", "Message of Ann One", false)
+			addBooking(t, st, monday.Add(200*time.Hour), "Ann Two", "ann@example.com", "Topic of Ann Two")
+			p, err := w.FindPerson(ctx, "ANN@example.com", "ada@northbeam.test")
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := []PersonAddress{{Email: "Ann@Example.com", Messages: 1, Mail: 2}, {Email: "ann@example.com", Bookings: 1}}
+			if !slices.Equal(p.Addresses, want) {
+				t.Errorf("the spellings found: %+v, want %+v", p.Addresses, want)
+			}
+			for _, confirmed := range [][]string{nil, {"bob@example.com"}, {"ann@example.com", "straße@example.de"}} {
+				if _, err := w.ExportPerson(ctx, "ann@example.com", confirmed, "ada@northbeam.test"); !errors.Is(err, ErrChooseAddresses) {
+					t.Errorf("export confirming %q: %v, want ErrChooseAddresses", confirmed, err)
+				}
+				if _, err := w.ErasePerson(ctx, "ann@example.com", confirmed, "ada@northbeam.test"); !errors.Is(err, ErrChooseAddresses) {
+					t.Errorf("erasure confirming %q: %v, want ErrChooseAddresses", confirmed, err)
+				}
+			}
+			p, err = w.ExportPerson(ctx, "ann@example.com", []string{"ann@example.com"}, "ada@northbeam.test")
+			if err != nil || len(p.Bookings) != 1 || len(p.Messages) != 0 || len(p.Mail) != 0 {
+				t.Errorf("export of ann@example.com alone: %+v %v", p, err)
+			}
+			erased, err = w.ErasePerson(ctx, "ann@example.com", []string{" Ann@Example.com"}, "ada@northbeam.test")
+			if err != nil || erased != (Erased{Messages: 1, Mail: 2}) {
+				t.Errorf("erasing Ann@Example.com alone: %+v %v", erased, err)
+			}
+			if p, _ := w.FindPerson(ctx, "ann@example.com", "ada@northbeam.test"); len(p.Bookings) != 1 || p.Bookings[0].Name != "Ann Two" || len(p.Messages) != 0 {
+				t.Errorf("after erasing Ann@Example.com: %+v", p)
+			}
+			assertForgotten(t, st, dbPath, "straße@", "Ann One", "Message of Ann One")
+		})
 	}
 }

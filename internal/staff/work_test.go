@@ -393,7 +393,7 @@ SELECT id, 'invite.ics', 'text/calendar', ? FROM outbox WHERE to_addr = ?`, []by
 					t.Errorf("the download leaves out %q", field)
 				}
 			}
-			erased, err := w.ErasePerson(ctx, address, "ada@northbeam.test")
+			erased, err := w.ErasePerson(ctx, address, []string{address, "Erase.Me@Example.com"}, "ada@northbeam.test")
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -225,3 +225,54 @@ func aboutBooking(ctx context.Context, tx *Tx, mine []keyedRow, id int64) (int64
 	}
 	return 0, false, nil
 }
+
+// emailKeysCaseOnlyStep computes every stored key again under the rule
+// that merges only spellings of one mailbox (mailaddr.Local: NFC and the
+// simple lower case of case pairs): the keys 0023 wrote with full case
+// folding merged straße@ with strasse@, ſam@ with sam@, ﬀoo@ with ffoo@
+// and ς@ with σ@, so one person's privacy request found another's data
+// and the limit per address counted two people's bookings as one's. The
+// references of the mail (message_ref, booking_id) stay as they are.
+var emailKeysCaseOnlyStep = Migration{
+	Name: "0048_email_keys_case_only",
+	Go:   rekeyEmails,
+}
+
+func rekeyEmails(ctx context.Context, tx *Tx) error {
+	type addressRow struct {
+		id               int64
+		a, b, keyA, keyB string
+	}
+	for _, t := range []struct {
+		query, update string
+		keyOf         func(string) string
+		two           bool // two addresses a row: the outbox's to and reply-to
+	}{
+		{`SELECT id, email, '', email_key, '' FROM messages`, `UPDATE messages SET email_key = ? WHERE id = ?`, mailaddr.Key, false},
+		{`SELECT id, email, '', email_key, '' FROM bookings`, `UPDATE bookings SET email_key = ? WHERE id = ?`, mailaddr.Key, false},
+		{`SELECT id, to_addr, reply_to, to_key, reply_key FROM outbox`, `UPDATE outbox SET to_key = ?, reply_key = ? WHERE id = ?`, mailaddr.KeyOf, true},
+	} {
+		rows, err := QueryAll(ctx, tx, func(row Scanner) (addressRow, error) {
+			var r addressRow
+			err := row.Scan(&r.id, &r.a, &r.b, &r.keyA, &r.keyB)
+			return r, err
+		}, t.query)
+		if err != nil {
+			return fmt.Errorf("store: read addresses to key again: %w", err)
+		}
+		for _, r := range rows {
+			keyA, keyB := t.keyOf(r.a), t.keyOf(r.b)
+			if keyA == r.keyA && keyB == r.keyB {
+				continue
+			}
+			args := []any{keyA, r.id}
+			if t.two {
+				args = []any{keyA, keyB, r.id}
+			}
+			if _, err := tx.ExecContext(ctx, t.update, args...); err != nil {
+				return fmt.Errorf("store: key an address again: %w", err)
+			}
+		}
+	}
+	return nil
+}

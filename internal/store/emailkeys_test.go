@@ -3,9 +3,11 @@ package store_test
 import (
 	"context"
 	"database/sql"
+	"fmt"
 	"testing"
 
 	"github.com/northbeam/site/internal/store"
+	"github.com/northbeam/site/internal/store/storetest"
 )
 
 // TestEmailKeysOfStoredRows: the rows stored before the address keys get
@@ -87,6 +89,84 @@ VALUES (?, ?, ?, ?, 's', ?, 'sent', 0, ?)`, ref, kind, to, reply, text, created)
 			}
 			if k := key(`SELECT to_key FROM outbox WHERE ref = 'm2'`); k != "jörg@äxample.de" {
 				t.Errorf("to key %q", k)
+			}
+		})
+	}
+}
+
+// TestEmailKeysAgainWithoutFolding: keys written with full case folding
+// are written again under the rule that merges only one mailbox's
+// spellings, so that straße@ and strasse@, ſam@ and sam@, ﬀoo@ and ffoo@,
+// ς@ and σ@, the Kelvin sign's K and k are two people again; a key that
+// only differs by case stays merged.
+func TestEmailKeysAgainWithoutFolding(t *testing.T) {
+	ctx := context.Background()
+	all := store.Migrations()
+	step := -1
+	for i, m := range all {
+		if m.Name == "0048_email_keys_case_only" {
+			step = i
+		}
+	}
+	if step < 0 {
+		t.Fatal("no step 0048_email_keys_case_only")
+	}
+	before := append(append([]store.Migration{}, all[:step]...), all[step+1:]...)
+	// typed → the key that full case folding gave it → the key now
+	cases := []struct{ typed, folded, want string }{
+		{"straße@example.de", "strasse@example.de", "straße@example.de"},
+		{"strasse@example.de", "strasse@example.de", "strasse@example.de"},
+		{"ſam@example.com", "sam@example.com", "ſam@example.com"},
+		{"ﬀoo@example.com", "ffoo@example.com", "ﬀoo@example.com"},
+		{"ς@example.gr", "σ@example.gr", "ς@example.gr"},
+		{"\u212Aevin@example.com", "kevin@example.com", "\u212Aevin@example.com"},
+		{"ANN@Example.com", "ann@example.com", "ann@example.com"},
+	}
+	for _, backend := range storetest.Backends {
+		t.Run(string(backend), func(t *testing.T) {
+			open := fresh(t, backend)
+			old, err := open(t, before)
+			if err != nil {
+				t.Fatal(err)
+			}
+			run := func(q string, args ...any) {
+				t.Helper()
+				if _, err := old.ExecContext(ctx, q, args...); err != nil {
+					t.Fatal(err)
+				}
+			}
+			for i, c := range cases {
+				run(`INSERT INTO messages (ref, created_at, name, email, message, lang, email_key) VALUES (?, 1000, 'x', ?, 'hi', 'de', ?)`,
+					fmt.Sprint("ref-", i), c.typed, c.folded)
+				run(`INSERT INTO bookings (token, cancel_token, service, start_at, end_at, busy_until, name, email, time_zone, lang, created_at, email_key)
+VALUES (?, ?, 'strategy', ?, ?, ?, 'x', ?, 'UTC', 'fr', 900, ?)`, fmt.Sprint("tok-", i), fmt.Sprint("ctok-", i), 5000+i*2000, 6000+i*2000, 6000+i*2000, c.typed, c.folded)
+				run(`INSERT INTO outbox (ref, kind, to_addr, reply_to, subject, text_body, state, next_attempt_at, created_at, to_key, reply_key)
+VALUES (?, 'contact.notify', 'team@northbeam.test', ?, 's', 't', 'sent', 0, 1000, 'team@northbeam.test', ?)`, fmt.Sprint("mail-", i), "X <"+c.typed+">", c.folded)
+			}
+			old.Close()
+			st, err := open(t, all)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer st.Close()
+			for i, c := range cases {
+				for _, q := range []struct{ query, id string }{
+					{`SELECT email_key FROM messages WHERE ref = ?`, "ref-"},
+					{`SELECT email_key FROM bookings WHERE token = ?`, "tok-"},
+					{`SELECT reply_key FROM outbox WHERE ref = ?`, "mail-"},
+				} {
+					var got string
+					if err := st.QueryRowContext(ctx, q.query, fmt.Sprint(q.id, i)).Scan(&got); err != nil {
+						t.Fatal(err)
+					}
+					if got != c.want {
+						t.Errorf("%s of %q: %q, want %q", q.query, c.typed, got, c.want)
+					}
+				}
+			}
+			var team string
+			if err := st.QueryRowContext(ctx, `SELECT to_key FROM outbox WHERE ref = 'mail-0'`).Scan(&team); err != nil || team != "team@northbeam.test" {
+				t.Errorf("the team's key: %q %v", team, err)
 			}
 		})
 	}

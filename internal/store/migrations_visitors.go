@@ -15,5 +15,6 @@ ALTER TABLE bookings ADD COLUMN cancel_reason TEXT NOT NULL DEFAULT '';
 ALTER TABLE bookings ADD COLUMN cancel_reason text NOT NULL DEFAULT '';
 `,
 		},
+		emailKeysCaseOnlyStep, // emailkeys.go
 	}
 }

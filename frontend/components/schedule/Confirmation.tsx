@@ -69,7 +69,15 @@ export function Confirmation({ booking, email, catalog, moved = false, previous 
       <ol className="next-steps">
         <li>{t("schedule.confirmed.next.email")}</li>
         <li>{t("schedule.confirmed.next.prepare")}</li>
-        {booking.reminder ? <li>{t("schedule.confirmed.next.reminder")}</li> : null}
+        {booking.reminderLead ? (
+          <li>
+            {booking.reminderLead.unit === "day"
+              ? t("schedule.confirmed.next.reminder")
+              : booking.reminderLead.unit === "days"
+                ? t("schedule.confirmed.next.reminderDays", { count: booking.reminderLead.count })
+                : t("schedule.confirmed.next.reminderHours", { count: booking.reminderLead.count })}
+          </li>
+        ) : null}
         <li>
           {booking.meeting?.kind === "video"
             ? t("schedule.confirmed.next.joinVideo")

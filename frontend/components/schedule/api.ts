@@ -39,6 +39,14 @@ export interface CreatedBooking {
   meeting?: Meeting;
   /** reminder says that a reminder will be mailed before the meeting. */
   reminder: boolean;
+  /** reminderLead says how long before the meeting the reminder comes (REMINDER_HOURS), when there is one. */
+  reminderLead?: ReminderLead;
+}
+
+/** ReminderLead is how long before a meeting its reminder comes: the day before, some days or some hours before. */
+export interface ReminderLead {
+  unit: "day" | "days" | "hours";
+  count: number;
 }
 
 export interface BookingRequest {

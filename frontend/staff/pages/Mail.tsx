@@ -57,6 +57,7 @@ function MailFacts({ m }: { m: MailRow }) {
         <>
           <dt>{t("mail.error")}</dt>
           <dd>
+            {m.reason === "smtputf8" && <p>{t("mail.reasons.smtputf8")}</p>}
             <code dir="ltr">{m.lastError}</code>
           </dd>
         </>

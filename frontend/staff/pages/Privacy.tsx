@@ -22,7 +22,10 @@ export function Privacy() {
   const [confirming, setConfirming] = useState(false);
   const [confirmation, setConfirmation] = useState("");
   const [erased, setErased] = useState<Erased | null>(null);
+  // The spellings the member confirmed as the person's; the one typed in the search to begin with.
+  const [chosen, setChosen] = useState<string[]>([]);
   const emailId = useId();
+  const addressesError = useId();
   const emailError = useId();
   const confirmId = useId();
   const confirmError = useId();
@@ -34,6 +37,9 @@ export function Privacy() {
     setConfirming(false);
     return run(async () => {
       const res = await api<{ person: Person }>("POST", "/staff/api/privacy/search", { email });
+      const typed = email.trim().normalize("NFC");
+      const spellings = res.person.addresses.map((a) => a.email);
+      setChosen(spellings.length === 1 ? spellings : spellings.filter((a) => a === typed));
       setPerson(res.person);
     });
   };
@@ -41,7 +47,11 @@ export function Privacy() {
     e.preventDefault();
     if (!person) return;
     await run(async () => {
-      const res = await api<{ erased: Erased }>("POST", "/staff/api/privacy/erase", { email: person.email, confirm: confirmation });
+      const res = await api<{ erased: Erased }>("POST", "/staff/api/privacy/erase", {
+        email: person.email,
+        confirm: confirmation,
+        addresses: chosen,
+      });
       setErased(res.erased);
       setPerson(null);
       setConfirming(false);
@@ -49,6 +59,9 @@ export function Privacy() {
     });
   };
   const empty = person && person.messages.length + person.bookings.length + person.mail.length === 0;
+  const several = person !== null && person.addresses.length > 1;
+  const toggle = (address: string, on: boolean) =>
+    setChosen((c) => (on ? [...c.filter((a) => a !== address), address] : c.filter((a) => a !== address)));
   return (
     <>
       <h1>{t("privacy.title")}</h1>
@@ -72,7 +85,7 @@ export function Privacy() {
         </div>
         {problem?.fields.email && <FieldError id={emailError}>{problem.fields.email}</FieldError>}
       </form>
-      {problem && !problem.fields.email && !problem.fields.confirm && <Problem error={problem} />}
+      {problem && !problem.fields.email && !problem.fields.confirm && !problem.fields.addresses && <Problem error={problem} />}
       {erased && (
         <Notice>{t("privacy.erased", {
             messages: t("privacy.erasedMessages", { count: erased.messages }),
@@ -86,12 +99,35 @@ export function Privacy() {
           <h2 id="ws-person-title">
             {t("privacy.found")} <Ltr>{person.email}</Ltr>
           </h2>
+          {several && (
+            <fieldset
+              className="ws-spellings"
+              aria-invalid={problem?.fields.addresses ? true : undefined}
+              aria-describedby={problem?.fields.addresses ? addressesError : undefined}
+            >
+              <legend>{t("privacy.spellingsLegend")}</legend>
+              <p>{t("privacy.spellings")}</p>
+              {person.addresses.map((a) => (
+                <label key={a.email}>
+                  <input type="checkbox" checked={chosen.includes(a.email)} onChange={(e) => toggle(a.email, e.target.checked)} />{" "}
+                  <Ltr>{a.email}</Ltr> ({t("privacy.spellingCounts", { messages: a.messages, bookings: a.bookings, mail: a.mail })})
+                </label>
+              ))}
+              {problem?.fields.addresses && <FieldError id={addressesError}>{problem.fields.addresses}</FieldError>}
+            </fieldset>
+          )}
           <h3>{t("privacy.messages", { n: person.messages.length })}</h3>
           {person.messages.length > 0 && (
             <ul className="ws-list ws-compact-list">
               {person.messages.map((m) => (
                 <li key={m.reference}>
                   <When at={m.received} /> · {m.name}
+                  {several && (
+                    <>
+                      {" "}
+                      · <Ltr>{m.email}</Ltr>
+                    </>
+                  )}
                   {m.flaggedAsSpam && <> · {t("messages.folders.spam")}</>}
                 </li>
               ))}
@@ -105,6 +141,12 @@ export function Privacy() {
                 return (
                   <li key={b.number}>
                     <When at={b.start} /> · {service ? t(service) : b.service}
+                    {several && (
+                      <>
+                        {" "}
+                        · <Ltr>{b.email}</Ltr>
+                      </>
+                    )}
                     {b.cancelled && <> · {t("bookings.status.cancelled")}</>}
                   </li>
                 );
@@ -115,12 +157,15 @@ export function Privacy() {
           <div className="ws-actions">
             <form method="post" action="/staff/export/person.json">
               <input type="hidden" name="email" value={person.email} />
-              <Button type="submit" kind="quiet">
+              {chosen.map((a) => (
+                <input key={a} type="hidden" name="address" value={a} />
+              ))}
+              <Button type="submit" kind="quiet" disabled={chosen.length === 0}>
                 {t("privacy.download")}
               </Button>
             </form>
             {!confirming && (
-              <Button kind="danger" onClick={() => setConfirming(true)}>
+              <Button kind="danger" disabled={chosen.length === 0} onClick={() => setConfirming(true)}>
                 {t("privacy.erase")}
               </Button>
             )}

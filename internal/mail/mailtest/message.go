@@ -16,10 +16,12 @@ import (
 
 // Received is one message as the server got it.
 type Received struct {
-	From   string      // MAIL FROM
-	To     []string    // every RCPT TO
-	Raw    []byte      // the DATA, as sent
-	Header mail.Header // top-level headers, undecoded
+	From string   // MAIL FROM
+	To   []string // every RCPT TO
+	// SMTPUTF8 says that MAIL FROM asked for SMTPUTF8 (RFC 6531).
+	SMTPUTF8 bool
+	Raw      []byte      // the DATA, as sent
+	Header   mail.Header // top-level headers, undecoded
 	// Subject is the Subject header with RFC 2047 words decoded.
 	Subject string
 	// Parts are the leaves of the MIME tree, bodies decoded.

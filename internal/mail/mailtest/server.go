@@ -36,6 +36,7 @@ type Server struct {
 type options struct {
 	user, pass string
 	tls        *serverTLS
+	smtputf8   bool
 }
 
 // Option configures a Server.
@@ -44,6 +45,13 @@ type Option func(*options)
 // WithAuth makes the server require AUTH PLAIN with these credentials.
 func WithAuth(user, pass string) Option {
 	return func(o *options) { o.user, o.pass = user, pass }
+}
+
+// WithSMTPUTF8 makes the server offer SMTPUTF8 (RFC 6531), and so accept
+// addresses that are not ASCII. Without it, the server refuses such an
+// address in MAIL FROM or RCPT TO, as a strict server does.
+func WithSMTPUTF8() Option {
+	return func(o *options) { o.smtputf8 = true }
 }
 
 // Start runs a server on 127.0.0.1 with a free port until the test ends.
@@ -88,6 +96,7 @@ func (s *Server) serve(ln net.Listener) {
 	srv.WriteTimeout = 10 * time.Second
 	srv.MaxMessageBytes = 32 << 20
 	srv.AllowInsecureAuth = s.opts.tls == nil
+	srv.EnableSMTPUTF8 = s.opts.smtputf8
 	srv.ErrorLog = log.New(io.Discard, "", 0)
 	if s.opts.tls != nil {
 		srv.TLSConfig = s.opts.tls.config
@@ -171,7 +180,22 @@ type session struct {
 	server *Server
 	authed bool
 	from   string
+	utf8   bool
 	to     []string
+}
+
+// asciiOnly refuses an address that is not ASCII when the client did not
+// ask for SMTPUTF8 (or the server does not offer it).
+func (se *session) asciiOnly(addr string) error {
+	if se.utf8 {
+		return nil
+	}
+	for i := 0; i < len(addr); i++ {
+		if addr[i] >= 0x80 {
+			return &smtp.SMTPError{Code: 553, EnhancedCode: smtp.EnhancedCode{5, 6, 7}, Message: "mailtest: a non-ASCII address without SMTPUTF8"}
+		}
+	}
+	return nil
 }
 
 func (se *session) AuthMechanisms() []string {
@@ -194,15 +218,22 @@ func (se *session) Auth(mech string) (sasl.Server, error) {
 	}), nil
 }
 
-func (se *session) Mail(from string, _ *smtp.MailOptions) error {
+func (se *session) Mail(from string, opts *smtp.MailOptions) error {
 	if se.server.opts.user != "" && !se.authed {
 		return smtp.ErrAuthRequired
+	}
+	se.utf8 = opts != nil && opts.UTF8
+	if err := se.asciiOnly(from); err != nil {
+		return err
 	}
 	se.from = from
 	return nil
 }
 
 func (se *session) Rcpt(to string, _ *smtp.RcptOptions) error {
+	if err := se.asciiOnly(to); err != nil {
+		return err
+	}
 	se.to = append(se.to, to)
 	return nil
 }
@@ -216,12 +247,12 @@ func (se *session) Data(r io.Reader) error {
 	if err != nil {
 		return &smtp.SMTPError{Code: 554, Message: fmt.Sprintf("mailtest: unparsable message: %v", err)}
 	}
-	msg.From, msg.To = se.from, se.to
+	msg.From, msg.To, msg.SMTPUTF8 = se.from, se.to, se.utf8
 	se.server.add(msg)
 	return nil
 }
 
-func (se *session) Reset() { se.from, se.to = "", nil }
+func (se *session) Reset() { se.from, se.to, se.utf8 = "", nil, false }
 
 func (se *session) Logout() error { return nil }
 
