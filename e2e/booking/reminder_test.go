@@ -1,4 +1,4 @@
-package e2e
+package booking
 
 import (
 	"net/http/httptest"
@@ -8,6 +8,7 @@ import (
 
 	"github.com/chromedp/chromedp"
 
+	"github.com/northbeam/site/e2e/internal/e2etest"
 	"github.com/northbeam/site/handlers"
 	"github.com/northbeam/site/internal/booking"
 	"github.com/northbeam/site/internal/sitetest"
@@ -19,9 +20,9 @@ import (
 // 49, the confirmation page says, in every language, that the reminder
 // comes 2 days before, not "the day before".
 func TestBrowserConfirmationSaysWhenTheReminderComes(t *testing.T) {
-	b, _ := browser(t)
+	b, _ := e2etest.Browser(t)
 	st := storetest.Open(t, store.SQLite)
-	svc := sitetest.BookingService(t, st, browserFixture, time.Now, func(c *booking.Config) { c.ReminderBefore = 49 * time.Hour })
+	svc := sitetest.BookingService(t, st, e2etest.BrowserFixture, time.Now, func(c *booking.Config) { c.ReminderBefore = 49 * time.Hour })
 	unlimited := handlers.RateLimit{Requests: 1 << 20, Window: time.Minute}
 	srv := httptest.NewServer(handlers.New(handlers.NewServer(sitetest.Site(t), handlers.Services{
 		Log: sitetest.QuietLog(), Store: st, Booking: svc, BookingRate: unlimited, SlotsRate: unlimited,
@@ -30,20 +31,20 @@ func TestBrowserConfirmationSaysWhenTheReminderComes(t *testing.T) {
 	s := sitetest.Site(t)
 	for _, lang := range s.Info.Languages {
 		t.Run(lang.Code, func(t *testing.T) {
-			tb := newTab(t, b)
+			tb := e2etest.NewTab(t, b)
 			var next string
-			tb.run(t,
+			tb.Run(t,
 				chromedp.Navigate(srv.URL+lang.LocalPath("/schedule/discovery")),
-				waitHydrated(),
-				waitTimes(),
+				e2etest.WaitHydrated(),
+				e2etest.WaitTimes(),
 				// Four days on: more than 49 hours ahead, whatever the hour.
-				pickFullDay(), waitTimes(), pickFullDay(), waitTimes(), pickFullDay(), waitTimes(), pickFullDay(), waitTimes(),
+				e2etest.PickFullDay(), e2etest.WaitTimes(), e2etest.PickFullDay(), e2etest.WaitTimes(), e2etest.PickFullDay(), e2etest.WaitTimes(), e2etest.PickFullDay(), e2etest.WaitTimes(),
 				chromedp.Click(`.time-grid input[type="radio"]`, chromedp.ByQuery),
 				chromedp.SendKeys(`input[name="name"]`, "Ada Lovelace", chromedp.ByQuery),
 				chromedp.SendKeys(`input[name="email"]`, "visitor@example.com", chromedp.ByQuery),
 				chromedp.SendKeys(`input[name="phone"]`, "+49 30 901820", chromedp.ByQuery),
-				chromedp.Click(`button.booking-confirm`, chromedp.ByQuery),
-				chromedp.WaitVisible(`.booking-confirmed`, chromedp.ByQuery),
+				chromedp.Click(`button.Booking-confirm`, chromedp.ByQuery),
+				chromedp.WaitVisible(`.Booking-confirmed`, chromedp.ByQuery),
 				chromedp.Text(`.next-steps`, &next, chromedp.ByQuery),
 			)
 			want := s.Locales.Plural(lang.Code, "schedule.confirmed.next.reminderDays", 2)
