@@ -34,13 +34,24 @@ func Default(t testing.TB) site.Language {
 // that needs a prefixed language, whichever it is.
 func Other(t testing.TB) site.Language {
 	t.Helper()
+	return OtherAt(t, 0)
+}
+
+// OtherAt returns the i-th language after the default one, counting
+// round: a test that needs several prefixed languages takes OtherAt(t, 0),
+// OtherAt(t, 1)..., whichever they are and however many there are.
+func OtherAt(t testing.TB, i int) site.Language {
+	t.Helper()
+	var others []site.Language
 	for _, l := range Languages(t) {
 		if l.Prefix != "" {
-			return l
+			others = append(others, l)
 		}
 	}
-	t.Fatal("site.json lists no language beside the default one")
-	return site.Language{}
+	if len(others) == 0 {
+		t.Fatal("site.json lists no language beside the default one")
+	}
+	return others[i%len(others)]
 }
 
 // RightToLeft returns the first right-to-left language, for a test of
