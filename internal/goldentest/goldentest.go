@@ -2,7 +2,7 @@
 // golden file under the test's testdata/, which a change that means to
 // alter the output rewrites with UPDATE_GOLDEN=1 (and the diff shows).
 // Every golden file of the project goes through Check, so that one
-// command renews them all (docs/ARCHITECTURE.md, Tests):
+// command renews them all (docs/ARCHITECTURE.md, Where code lives):
 //
 //	UPDATE_GOLDEN=1 go test ./... -run 'Golden|ClientFormats'
 package goldentest
