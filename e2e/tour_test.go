@@ -11,18 +11,35 @@ import (
 
 	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/chromedp"
+	"github.com/northbeam/site/internal/sitebuild"
 	"github.com/northbeam/site/internal/sitetest"
 )
 
-// tourZones is the visitor's clock in each language of the tour.
-var tourZones = map[string]string{"en": "America/New_York", "fr": "Europe/Paris", "de": "Europe/Berlin", "ar": "Asia/Riyadh"}
+// tourZones are the visitors' clocks, one language after the other.
+var tourZones = []string{"America/New_York", "Europe/Paris", "Europe/Berlin", "Asia/Riyadh"}
 
-// tourPosts is the post of the tour in each language: it has tags and code blocks.
-var tourPosts = map[string]string{
-	"en": "platform-engineering-without-the-platform-team-tax",
-	"fr": "platform-engineering-sans-l-impot-equipe-plateforme",
-	"de": "platform-engineering-ohne-plattformteam-steuer",
-	"ar": "platform-engineering-without-the-platform-team-tax",
+// tourPost is the post of the tour, which has tags and code blocks, in the
+// default language: the tour reads its version in each language.
+const tourPost = "platform-engineering-without-the-platform-team-tax"
+
+// tourPostIn returns the slug of the tour's post in lang.
+func tourPostIn(t *testing.T, s *sitebuild.Build, lang string) string {
+	t.Helper()
+	def := s.Info.Default().Code
+	if lang == def {
+		return tourPost
+	}
+	versions, err := s.Blog().Translations(def, tourPost)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, v := range versions {
+		if v.Lang == lang {
+			return v.Slug
+		}
+	}
+	t.Fatalf("the tour's post %s has no version in %s", tourPost, lang)
+	return ""
 }
 
 // screen sets the tab to a phone (360 x 740) or a desktop (1280 x 900) screen.
@@ -73,7 +90,8 @@ func TestVisitorsTour(t *testing.T) {
 	}
 	bannerBase := consentServer(t, "", false)
 	dir := screenshotDir(t)
-	for _, lang := range s.Info.Languages {
+	for i, lang := range s.Info.Languages {
+		zone, post := tourZones[i%len(tourZones)], tourPostIn(t, s, lang.Code)
 		for _, width := range []int64{360, 1280} {
 			t.Run(fmt.Sprintf("%s/%d", lang.Code, width), func(t *testing.T) {
 				// Each visitor books on a server of their own, so that the
@@ -84,11 +102,11 @@ func TestVisitorsTour(t *testing.T) {
 				t.Cleanup(srv.Close)
 				name := func(state string) string { return fmt.Sprintf("tour-%s-%d-%s", lang.Code, width, state) }
 				tb := newTab(t, b)
-				tb.run(t, screen(width), inZone(tourZones[lang.Code]),
+				tb.run(t, screen(width), inZone(zone),
 					chromedp.Navigate(srv.URL+lang.LocalPath("/")), waitHydrated())
 				shoot(t, tb, dir, name("home"), true)
 
-				tb.run(t, chromedp.Navigate(srv.URL+lang.LocalPath("/blog/"+tourPosts[lang.Code])), waitHydrated())
+				tb.run(t, chromedp.Navigate(srv.URL+lang.LocalPath("/blog/"+post)), waitHydrated())
 				shoot(t, tb, dir, name("post"), true)
 
 				tb.run(t, chromedp.Navigate(srv.URL+lang.LocalPath("/schedule/discovery")), waitHydrated(), waitTimes())
