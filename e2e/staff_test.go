@@ -401,7 +401,7 @@ func TestBrowserStaffAccessibility(t *testing.T) {
 			t.Errorf("%s: %s: %s at %s", what, v.ID, v.Help, strings.Join(where, ", "))
 		}
 	}
-	for _, lang := range []string{"en", "ar"} {
+	for _, lang := range []string{sitetest.Default(t).Code, sitetest.RightToLeft(t).Code} { // the default language, and one written right to left
 		t.Run(lang, func(t *testing.T) {
 			tb := newTab(t, b)
 			// The pages before the sign-in.
@@ -419,7 +419,7 @@ func TestBrowserStaffAccessibility(t *testing.T) {
 					tb.run(t, p.prepare())
 				}
 				tb.run(t, waitMain(pageText(locales, lang, p.key)), chromedp.Evaluate(`document.documentElement.dir`, &dir))
-				if want := map[string]string{"en": "ltr", "ar": "rtl"}[lang]; dir != want {
+				if l, _ := sitetest.Info(t).Language(lang); dir != l.Dir {
 					t.Errorf("%s in %s: dir=%q", p.path, lang, dir)
 				}
 				check(t, tb, p.path)
@@ -468,7 +468,7 @@ func TestBrowserStaffOnAPhone(t *testing.T) {
 		}
 	}
 	env.signInByLink(t, tb, "ada@northbeam.test")
-	for _, lang := range []string{"en", "ar"} {
+	for _, lang := range []string{sitetest.Default(t).Code, sitetest.RightToLeft(t).Code} { // the default language, and one written right to left
 		tb.run(t, chromedp.Evaluate(fmt.Sprintf(`fetch("/staff/api/me/language", {method: "POST", headers: {"Content-Type": "application/json"}, body: JSON.stringify({lang: %q})}).then((r) => r.status)`, lang), nil,
 			func(p *runtime.EvaluateParams) *runtime.EvaluateParams { return p.WithAwaitPromise(true) }))
 		for _, p := range staffPages {

@@ -163,7 +163,7 @@ func TestBrowserStaffWork(t *testing.T) {
 		t.Errorf("the workspace after a German invitation speaks %q", htmlLang)
 	}
 
-	for _, lang := range []string{"en", "ar"} {
+	for _, lang := range []string{sitetest.Default(t).Code, sitetest.RightToLeft(t).Code} { // the default language, and one written right to left
 		setStaffLanguage(t, tb, lang)
 		for _, width := range []int64{390, 1280} {
 			tb.run(t, viewport(width, width < 600))

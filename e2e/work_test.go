@@ -64,7 +64,7 @@ func TestWorkLayoutAtPhoneAndDesktopWidths(t *testing.T) {
 	b, base := browser(t)
 	s := sitetest.Site(t)
 	dir := screenshotDir(t)
-	for _, code := range []string{"en", "ar"} {
+	for _, code := range []string{sitetest.Default(t).Code, sitetest.RightToLeft(t).Code} { // the default language, and one written right to left
 		lang, _ := s.Info.Language(code)
 		pages := map[string]string{
 			"home-work": lang.LocalPath("/"),
