@@ -5,6 +5,8 @@ import (
 	"net/http"
 	"strings"
 	"testing"
+
+	"github.com/northbeam/site/internal/sitetest"
 )
 
 // TestAccessLogIsWholeAfterShutdown: the access log is written in batches,
@@ -21,7 +23,7 @@ func TestAccessLogIsWholeAfterShutdown(t *testing.T) {
 	c := newClient()
 	c.addr.Store(&p.addr)
 	const token = "Sup3rSecretBookingToken"
-	paths := []string{"/de/blog", "/", "/ar/privacy", "/nope", "/api/bookings/" + token + ".ics"}
+	paths := []string{sitetest.OtherAt(t, 1).LocalPath("/blog"), "/", sitetest.OtherAt(t, 2).LocalPath("/privacy"), "/nope", "/api/bookings/" + token + ".ics"}
 	ids := map[string]string{} // id -> path
 	for i := range 400 {
 		path := paths[i%len(paths)]

@@ -15,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/northbeam/site/internal/sitetest"
 	"github.com/northbeam/site/internal/store/storetest"
 	"github.com/northbeam/site/internal/testwait"
 )
@@ -56,7 +57,7 @@ func TestRollingRestartBehindNginx(t *testing.T) {
 		failuresMu      sync.Mutex
 		failures        []string
 		client          = &http.Client{Timeout: 10 * time.Second}
-		paths           = []string{"/", "/fr/blog", "/de/services/platform-engineering", "/ar/schedule", "/api/page?path=/de/blog", "/nowhere"}
+		paths           = []string{"/", sitetest.OtherAt(t, 0).LocalPath("/blog"), sitetest.OtherAt(t, 1).LocalPath("/services/platform-engineering"), sitetest.OtherAt(t, 2).LocalPath("/schedule"), "/api/page?path=" + sitetest.OtherAt(t, 1).LocalPath("/blog"), "/nowhere"}
 		acceptable      = map[int]bool{200: true, 201: true, 404: true}
 		recordFailure   = func(what string) {
 			failed.Add(1)

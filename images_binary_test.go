@@ -6,6 +6,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/northbeam/site/internal/sitetest"
 )
 
 // TestBinaryServesThePicturesCopies: the production binary, which embeds
@@ -29,7 +31,7 @@ func TestBinaryServesThePicturesCopies(t *testing.T) {
 		return res, body
 	}
 	copies := map[string]bool{}
-	for _, page := range []string{"/work", "/ar/team"} {
+	for _, page := range []string{"/work", sitetest.OtherAt(t, 2).LocalPath("/team")} {
 		_, body := get(page)
 		for _, m := range regexp.MustCompile(`srcSet="([^"]+)"`).FindAllStringSubmatch(string(body), -1) {
 			for _, c := range strings.Split(m[1], ", ") {

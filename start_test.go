@@ -11,6 +11,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/northbeam/site/internal/sitetest"
 )
 
 var listeningLine = regexp.MustCompile(`msg="listening; rendering the pages behind" addr=(\S+)`)
@@ -80,8 +82,9 @@ func TestStartListensBeforeRendering(t *testing.T) {
 	if code, body := get("/readyz"); code != http.StatusServiceUnavailable || !strings.Contains(body, "rendering the pages") {
 		t.Errorf("/readyz at start: %d %q, want 503 while the pages are rendered", code, body)
 	}
-	if code, body := get("/de/team"); code != http.StatusOK || !strings.Contains(body, `lang="de"`) {
-		t.Errorf("/de/team at start: %d, want the German team page", code)
+	other := sitetest.Other(t)
+	if code, body := get(other.LocalPath("/team")); code != http.StatusOK || !strings.Contains(body, `lang="`+other.Tag+`"`) {
+		t.Errorf("%s at start: %d, want the team page in %s", other.LocalPath("/team"), code, other.Code)
 	}
 	ready := regexp.MustCompile(`msg=ready .*pages_rendered=(\d+)`)
 	for {

@@ -129,8 +129,8 @@ func offeredStarts(t testing.TB, env *bookingEnv, service string) map[time.Time]
 func TestBookingAPIScenarios(t *testing.T) { forEachBackend(t, testBookingAPIScenarios) }
 
 func testBookingAPIScenarios(t *testing.T, backend store.Backend) {
-	ok := validBooking(t, "10:00", "en")
-	big := validBooking(t, "10:00", "en")
+	ok := validBooking(t, "10:00", sitetest.Default(t).Code)
+	big := validBooking(t, "10:00", sitetest.Default(t).Code)
 	big["topic"] = strings.Repeat("x", 20<<10)
 	for _, tc := range []struct {
 		name, method, target, contentType, body string
@@ -141,7 +141,7 @@ func testBookingAPIScenarios(t *testing.T, backend store.Backend) {
 		{"slots of a day in UTC", "GET", "/api/slots?service=discovery&from=2027-06-08&days=1&tz=UTC", "", "", 200, `"start":"2027-06-08T07:00:00Z","end":"2027-06-08T07:15:00Z"`},
 		{"slots without a zone", "GET", "/api/slots?service=discovery", "", "", 422, `"tz":"Please choose a valid time zone."`},
 		{"a booking", "POST", "/api/bookings", "application/json", bookingJSON(ok), 201, `"ics":"/api/bookings/`},
-		{"a booking with a charset", "POST", "/api/bookings", "application/json; charset=utf-8", bookingJSON(validBooking(t, "11:00", "en")), 201, `"service":"discovery"`},
+		{"a booking with a charset", "POST", "/api/bookings", "application/json; charset=utf-8", bookingJSON(validBooking(t, "11:00", sitetest.Default(t).Code)), 201, `"service":"discovery"`},
 		{"the same time again", "POST", "/api/bookings", "application/json", bookingJSON(ok), 409, `"code":"slot_taken"`},
 		{"a form post", "POST", "/api/bookings", "application/x-www-form-urlencoded", "service=discovery", 415, `"code":"unsupported_type"`},
 		{"too large", "POST", "/api/bookings", "application/json", bookingJSON(big), 413, `"code":"too_large"`},
@@ -204,8 +204,8 @@ func TestBookingValidationInEveryLanguage(t *testing.T) {
 					if got != wantText {
 						t.Errorf("%s = %q, want %q", field, got, wantText)
 					}
-					if lang.Code != "en" && got == s.Locales.T("en", key) {
-						t.Errorf("%s is in English: %q", field, got)
+					if def := sitetest.Default(t).Code; lang.Code != def && got == s.Locales.T(def, key) {
+						t.Errorf("%s is the default language's (%s): %q", field, def, got)
 					}
 				}
 			}
@@ -261,7 +261,7 @@ func testConcurrentBookingsForOverlappingTimes(t *testing.T, backend store.Backe
 		go func() {
 			defer wg.Done()
 			v := variants[i%len(variants)]
-			req := validBooking(t, v.clock, "de")
+			req := validBooking(t, v.clock, sitetest.OtherAt(t, 1).Code)
 			req["service"] = v.service
 			req["email"] = fmt.Sprintf("visitor%d@example.com", i)
 			<-startLine
@@ -289,7 +289,7 @@ func testConcurrentBookingsForOverlappingTimes(t *testing.T, backend store.Backe
 			if err := json.Unmarshal([]byte(bodies[i]), &body); err != nil {
 				t.Fatal(err)
 			}
-			if body.Error.Message != sitetest.Site(t).Locales.T("de", "booking.taken") || body.Slots == nil || len(body.Slots.Days) != freshSlotsDays {
+			if body.Error.Message != sitetest.Site(t).Locales.T(sitetest.OtherAt(t, 1).Code, "booking.taken") || body.Slots == nil || len(body.Slots.Days) != freshSlotsDays {
 				t.Errorf("409 body: %s", bodies[i])
 			}
 		default:
@@ -326,7 +326,7 @@ func testBookingSlotDisappearsAndCancelFreesIt(t *testing.T, backend store.Backe
 			t.Fatalf("%s not offered before booking", c)
 		}
 	}
-	created := bookSlot(t, env, validBooking(t, "10:00", "fr"))
+	created := bookSlot(t, env, validBooking(t, "10:00", sitetest.OtherAt(t, 0).Code))
 	if !created.Start.Equal(at) || !created.End.Equal(at.Add(15*time.Minute)) || created.TimeZone != "America/New_York" {
 		t.Errorf("created %+v", created)
 	}
@@ -346,7 +346,7 @@ func testBookingSlotDisappearsAndCancelFreesIt(t *testing.T, backend store.Backe
 		t.Error("a 30-minute slot ending at the booking is offered, or one ending 15 minutes before is not")
 	}
 
-	token := sitetest.EmailedCancelToken(t, env.store, "/fr")
+	token := sitetest.EmailedCancelToken(t, env.store, sitetest.OtherAt(t, 0).Prefix)
 	rec := sitetest.Get(t, env.handler, "/api/bookings/cancel?token="+token)
 	view := sitetest.DecodeJSON[cancellationView](t, rec)
 	if rec.Code != http.StatusOK || view.Booking.Status != "confirmed" || !view.Booking.Start.Equal(at) || view.Booking.Service != "discovery" {
@@ -357,7 +357,7 @@ func testBookingSlotDisappearsAndCancelFreesIt(t *testing.T, backend store.Backe
 	}
 
 	for round := range 2 {
-		rec = sitetest.PostJSON(t, env.handler, "/api/bookings/cancel", map[string]string{"token": token, "lang": "fr"})
+		rec = sitetest.PostJSON(t, env.handler, "/api/bookings/cancel", map[string]string{"token": token, "lang": sitetest.OtherAt(t, 0).Code})
 		view = sitetest.DecodeJSON[cancellationView](t, rec)
 		if rec.Code != http.StatusOK || view.Booking.Status != "cancelled" {
 			t.Fatalf("cancel #%d: %d %s", round+1, rec.Code, rec.Body.String())
@@ -380,7 +380,7 @@ func testBookingSlotDisappearsAndCancelFreesIt(t *testing.T, backend store.Backe
 	if inv.Code != http.StatusOK || !strings.Contains(inv.Body.String(), "STATUS:CANCELLED") || strings.Contains(inv.Body.String(), "METHOD:") {
 		t.Errorf("invite after cancel: %d %s", inv.Code, inv.Body.String())
 	}
-	bookSlot(t, env, validBooking(t, "10:00", "en"))
+	bookSlot(t, env, validBooking(t, "10:00", sitetest.Default(t).Code))
 }
 
 func TestCancellingAStartedBookingIsRefused(t *testing.T) {
@@ -389,16 +389,16 @@ func TestCancellingAStartedBookingIsRefused(t *testing.T) {
 
 func testCancellingAStartedBookingIsRefused(t *testing.T, backend store.Backend) {
 	env := newBookingEnvOn(t, backend, sitetest.BookingFixture, &monday7am)
-	bookSlot(t, env, validBooking(t, "10:00", "ar"))
-	token := sitetest.EmailedCancelToken(t, env.store, "/ar")
+	bookSlot(t, env, validBooking(t, "10:00", sitetest.OtherAt(t, 2).Code))
+	token := sitetest.EmailedCancelToken(t, env.store, sitetest.OtherAt(t, 2).Prefix)
 	env.setNow(tuesdayAt(t, "10:05"))
 	rec := sitetest.Get(t, env.handler, "/api/bookings/cancel?token="+token)
 	if view := sitetest.DecodeJSON[cancellationView](t, rec); view.Booking.Status != "started" {
 		t.Errorf("lookup while it runs: %+v", view)
 	}
-	rec = sitetest.PostJSON(t, env.handler, "/api/bookings/cancel", map[string]string{"token": token, "lang": "ar"})
+	rec = sitetest.PostJSON(t, env.handler, "/api/bookings/cancel", map[string]string{"token": token, "lang": sitetest.OtherAt(t, 2).Code})
 	body := sitetest.DecodeJSON[apiError](t, rec)
-	if rec.Code != http.StatusConflict || body.Error.Code != "started" || body.Error.Message != sitetest.Site(t).Locales.T("ar", "booking.cancel.started") {
+	if rec.Code != http.StatusConflict || body.Error.Code != "started" || body.Error.Message != sitetest.Site(t).Locales.T(sitetest.OtherAt(t, 2).Code, "booking.cancel.started") {
 		t.Errorf("%d %s", rec.Code, rec.Body.String())
 	}
 }
@@ -406,7 +406,7 @@ func testCancellingAStartedBookingIsRefused(t *testing.T, backend store.Backend)
 // TestBookingInviteParses reads the served invite back with a calendar library.
 func TestBookingInviteParses(t *testing.T) {
 	env := newBookingEnv(t, sitetest.BookingFixture, &monday7am)
-	req := validBooking(t, "14:30", "de")
+	req := validBooking(t, "14:30", sitetest.OtherAt(t, 1).Code)
 	req["service"] = "strategy"
 	created := bookSlot(t, env, req)
 	rec := sitetest.Get(t, env.handler, created.ICS)

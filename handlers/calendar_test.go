@@ -197,8 +197,8 @@ func TestRescheduleAPI(t *testing.T) { forEachBackend(t, testRescheduleAPI) }
 func testRescheduleAPI(t *testing.T, backend store.Backend) {
 	env := newBookingEnvOn(t, backend, sitetest.BookingFixture, &monday7am)
 	s := sitetest.Site(t)
-	a := bookSlot(t, env, validBooking(t, "10:00", "de"))
-	b := bookSlot(t, env, validBooking(t, "14:00", "de"))
+	a := bookSlot(t, env, validBooking(t, "10:00", sitetest.OtherAt(t, 1).Code))
+	b := bookSlot(t, env, validBooking(t, "14:00", sitetest.OtherAt(t, 1).Code))
 	cancelOf := func(token string) string {
 		found, err := env.service.Find(context.Background(), token)
 		if err != nil {
@@ -212,7 +212,7 @@ func testRescheduleAPI(t *testing.T, backend store.Backend) {
 	}
 	wednesday := func(clock string) string { return tuesdayAt(t, clock).AddDate(0, 0, 1).Format(time.RFC3339) }
 
-	rec := move(cancelOf(a.Token), wednesday("11:00"), "de")
+	rec := move(cancelOf(a.Token), wednesday("11:00"), sitetest.OtherAt(t, 1).Code)
 	if rec.Code != 200 || !strings.Contains(rec.Body.String(), `"start":"`+tuesdayAt(t, "11:00").AddDate(0, 0, 1).UTC().Format("2006-01-02T15:04:05Z")) {
 		t.Fatalf("a move: %d %s", rec.Code, rec.Body)
 	}
@@ -221,11 +221,11 @@ func testRescheduleAPI(t *testing.T, backend store.Backend) {
 		status                   int
 		code, message            string
 	}{
-		{"onto the other booking", cancelOf(b.Token), wednesday("11:00"), "fr", 409, "slot_taken", s.Locales.T("fr", "booking.taken")},
-		{"off the grid", cancelOf(b.Token), wednesday("11:05"), "en", 409, "slot_taken", ""},
-		{"not a time", cancelOf(b.Token), "soon", "ar", 422, "invalid", s.Locales.T("ar", "validation.invalid")},
-		{"the public token", b.Token, wednesday("15:00"), "en", 404, "not_found", ""},
-		{"an unknown token", booking.NewToken(), wednesday("15:00"), "en", 404, "not_found", ""},
+		{"onto the other booking", cancelOf(b.Token), wednesday("11:00"), sitetest.OtherAt(t, 0).Code, 409, "slot_taken", s.Locales.T(sitetest.OtherAt(t, 0).Code, "booking.taken")},
+		{"off the grid", cancelOf(b.Token), wednesday("11:05"), sitetest.Default(t).Code, 409, "slot_taken", ""},
+		{"not a time", cancelOf(b.Token), "soon", sitetest.OtherAt(t, 2).Code, 422, "invalid", s.Locales.T(sitetest.OtherAt(t, 2).Code, "validation.invalid")},
+		{"the public token", b.Token, wednesday("15:00"), sitetest.Default(t).Code, 404, "not_found", ""},
+		{"an unknown token", booking.NewToken(), wednesday("15:00"), sitetest.Default(t).Code, 404, "not_found", ""},
 	} {
 		rec := move(tc.token, tc.start, tc.lang)
 		if e := decodeAPIError(t, rec); rec.Code != tc.status || e.Code != tc.code || (tc.message != "" && e.Message != tc.message) {
@@ -234,7 +234,7 @@ func testRescheduleAPI(t *testing.T, backend store.Backend) {
 	}
 	// A cancelled booking does not move.
 	sitetest.Do(t, env.handler, "POST", "/api/bookings/cancel", "application/json", []byte(fmt.Sprintf(`{"token":%q}`, cancelOf(b.Token))))
-	if rec := move(cancelOf(b.Token), wednesday("15:00"), "de"); rec.Code != 409 || decodeAPIError(t, rec).Message != s.Locales.T("de", "booking.reschedule.cancelled") {
+	if rec := move(cancelOf(b.Token), wednesday("15:00"), sitetest.OtherAt(t, 1).Code); rec.Code != 409 || decodeAPIError(t, rec).Message != s.Locales.T(sitetest.OtherAt(t, 1).Code, "booking.reschedule.cancelled") {
 		t.Errorf("a cancelled booking: %d %s", rec.Code, rec.Body)
 	}
 	// The cancel page's view says whether the booking may still move.

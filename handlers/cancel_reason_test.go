@@ -15,16 +15,16 @@ import (
 // kept with the booking and told to the consultancy.
 func TestCancelWithAReason(t *testing.T) {
 	env := newBookingEnv(t, sitetest.BookingFixture, &monday7am)
-	bookSlot(t, env, validBooking(t, "10:00", "fr"))
-	token := sitetest.EmailedCancelToken(t, env.store, "/fr")
-	rec := sitetest.PostJSON(t, env.handler, "/api/bookings/cancel", map[string]string{"token": token, "lang": "fr", "reason": strings.Repeat("é", 501)})
-	if e := decodeAPIError(t, rec); rec.Code != http.StatusUnprocessableEntity || e.Fields["reason"] != sitetest.Site(t).Locales.T("fr", booking.KeyCancelReason) {
+	bookSlot(t, env, validBooking(t, "10:00", sitetest.OtherAt(t, 0).Code))
+	token := sitetest.EmailedCancelToken(t, env.store, sitetest.OtherAt(t, 0).Prefix)
+	rec := sitetest.PostJSON(t, env.handler, "/api/bookings/cancel", map[string]string{"token": token, "lang": sitetest.OtherAt(t, 0).Code, "reason": strings.Repeat("é", 501)})
+	if e := decodeAPIError(t, rec); rec.Code != http.StatusUnprocessableEntity || e.Fields["reason"] != sitetest.Site(t).Locales.T(sitetest.OtherAt(t, 0).Code, booking.KeyCancelReason) {
 		t.Errorf("a reason of 501 characters: %d %+v", rec.Code, e)
 	}
 	if n := sitetest.Count(t, env.store, `SELECT count(*) FROM bookings WHERE cancelled_at IS NOT NULL`); n != 0 {
 		t.Fatalf("%d bookings cancelled by a refused post", n)
 	}
-	rec = sitetest.PostJSON(t, env.handler, "/api/bookings/cancel", map[string]string{"token": token, "lang": "fr", "reason": "Nous avons trouvé une autre date."})
+	rec = sitetest.PostJSON(t, env.handler, "/api/bookings/cancel", map[string]string{"token": token, "lang": sitetest.OtherAt(t, 0).Code, "reason": "Nous avons trouvé une autre date."})
 	if rec.Code != http.StatusOK {
 		t.Fatalf("cancel: %d %s", rec.Code, rec.Body.String())
 	}
@@ -46,8 +46,8 @@ func TestCancelWithAReason(t *testing.T) {
 // visitor cancelled.
 func TestStaffSeesTheCancelReason(t *testing.T) {
 	benv, env, cookie := newStaffBookingEnv(t, store.SQLite)
-	bookSlot(t, benv, validBooking(t, "09:00", "de"))
-	token := sitetest.EmailedCancelToken(t, benv.store, "/de")
+	bookSlot(t, benv, validBooking(t, "09:00", sitetest.OtherAt(t, 1).Code))
+	token := sitetest.EmailedCancelToken(t, benv.store, sitetest.OtherAt(t, 1).Prefix)
 	if rec := sitetest.PostJSON(t, benv.handler, "/api/bookings/cancel", map[string]string{"token": token, "reason": "Termin doppelt gebucht."}); rec.Code != http.StatusOK {
 		t.Fatalf("cancel: %d %s", rec.Code, rec.Body.String())
 	}

@@ -236,7 +236,7 @@ func TestContactValidationInEveryLanguage(t *testing.T) {
 			})
 			t.Run(lang.Code+"/json-accept-language/"+rule.name, func(t *testing.T) {
 				env := newContactEnv(t, contactOptions{})
-				rec := env.post(t, "application/json; charset=utf-8", form.with("lang", nil).json(), "Accept-Language", lang.Tag+"-XX;q=0.9, es;q=0.5")
+				rec := env.post(t, "application/json; charset=utf-8", form.with("lang", nil).json(), "Accept-Language", lang.Tag+"-XX;q=0.9, "+sitetest.Unlisted+";q=0.5")
 				assertInvalidJSON(t, s, rec, lang.Code, rule.field, want)
 				assertNoRows(t, env)
 			})
@@ -317,7 +317,7 @@ func testContactPosts(t *testing.T, backend store.Backend) {
 		jsonType = "application/json"
 		formType = "application/x-www-form-urlencoded"
 	)
-	long := humanForm("en").with("message", strings.Repeat("x", 70<<10))
+	long := humanForm(sitetest.Default(t).Code).with("message", strings.Repeat("x", 70<<10))
 	for _, tc := range []struct {
 		name        string
 		contentType string
@@ -330,36 +330,36 @@ func testContactPosts(t *testing.T, backend store.Backend) {
 		page        string        // a text the answering page shows
 		minFill     time.Duration // the least time a person takes, when not the default
 	}{
-		{name: "JSON", contentType: jsonType, body: humanForm("en").json(), status: 201},
-		{name: "JSON in German", contentType: jsonType, body: humanForm("de").json(), status: 201, lang: "de"},
-		{name: "JSON without lang: the language of Accept-Language", contentType: jsonType, body: humanForm("en").with("lang", nil).json(), header: []string{"Accept-Language", "ar-EG, en;q=0.8"}, status: 201, lang: "ar"},
-		{name: "JSON without the optional fields", contentType: jsonType, body: humanForm("fr").with("service", nil, "website", nil, "rendered_at", nil).json(), status: 201, lang: "fr"},
-		{name: "JSON at the upper limits", contentType: jsonType, body: humanForm("en").with("name", strings.Repeat("n", 100), "message", strings.Repeat("🙂", 5000), "email", strings.Repeat("a", 64)+"@"+strings.Repeat("b", 63)+"."+strings.Repeat("c", 63)+"."+strings.Repeat("d", 57)+".com").json(), status: 201},
-		{name: "JSON at the lower limits", contentType: jsonType, body: humanForm("en").with("name", "A", "message", "0123456789", "email", "a@b.co").json(), status: 201},
-		{name: "JSON with rendered_at as a string", contentType: jsonType, body: humanForm("en").with("rendered_at", strconv.FormatInt(time.Now().Add(-time.Minute).UnixMilli(), 10)).json(), status: 201},
-		{name: "form post", contentType: formType, body: humanForm("en").form(), status: 201, page: "contact.sent"},
-		{name: "form post in Arabic", contentType: formType, body: humanForm("ar").form(), status: 201, lang: "ar", page: "contact.sent"},
-		{name: "form post without JavaScript: no rendered_at", contentType: formType, body: humanForm("de").with("rendered_at", "").form(), status: 201, lang: "de", page: "contact.sent"},
-		{name: "honeypot, JSON", contentType: jsonType, body: humanForm("en").with("website", "https://cheap-pills.example").json(), status: 201, spam: contact.SpamHoneypot},
-		{name: "honeypot, form", contentType: formType, body: humanForm("fr").with("website", "https://cheap-pills.example").form(), status: 201, lang: "fr", spam: contact.SpamHoneypot, page: "contact.sent"},
+		{name: "JSON", contentType: jsonType, body: humanForm(sitetest.Default(t).Code).json(), status: 201},
+		{name: "JSON in another language", contentType: jsonType, body: humanForm(sitetest.OtherAt(t, 1).Code).json(), status: 201, lang: sitetest.OtherAt(t, 1).Code},
+		{name: "JSON without lang: the language of Accept-Language", contentType: jsonType, body: humanForm(sitetest.Default(t).Code).with("lang", nil).json(), header: []string{"Accept-Language", sitetest.OtherAt(t, 2).Code + "-EG, " + sitetest.Default(t).Code + ";q=0.8"}, status: 201, lang: sitetest.OtherAt(t, 2).Code},
+		{name: "JSON without the optional fields", contentType: jsonType, body: humanForm(sitetest.OtherAt(t, 0).Code).with("service", nil, "website", nil, "rendered_at", nil).json(), status: 201, lang: sitetest.OtherAt(t, 0).Code},
+		{name: "JSON at the upper limits", contentType: jsonType, body: humanForm(sitetest.Default(t).Code).with("name", strings.Repeat("n", 100), "message", strings.Repeat("🙂", 5000), "email", strings.Repeat("a", 64)+"@"+strings.Repeat("b", 63)+"."+strings.Repeat("c", 63)+"."+strings.Repeat("d", 57)+".com").json(), status: 201},
+		{name: "JSON at the lower limits", contentType: jsonType, body: humanForm(sitetest.Default(t).Code).with("name", "A", "message", "0123456789", "email", "a@b.co").json(), status: 201},
+		{name: "JSON with rendered_at as a string", contentType: jsonType, body: humanForm(sitetest.Default(t).Code).with("rendered_at", strconv.FormatInt(time.Now().Add(-time.Minute).UnixMilli(), 10)).json(), status: 201},
+		{name: "form post", contentType: formType, body: humanForm(sitetest.Default(t).Code).form(), status: 201, page: "contact.sent"},
+		{name: "form post in another language", contentType: formType, body: humanForm(sitetest.OtherAt(t, 2).Code).form(), status: 201, lang: sitetest.OtherAt(t, 2).Code, page: "contact.sent"},
+		{name: "form post without JavaScript: no rendered_at", contentType: formType, body: humanForm(sitetest.OtherAt(t, 1).Code).with("rendered_at", "").form(), status: 201, lang: sitetest.OtherAt(t, 1).Code, page: "contact.sent"},
+		{name: "honeypot, JSON", contentType: jsonType, body: humanForm(sitetest.Default(t).Code).with("website", "https://cheap-pills.example").json(), status: 201, spam: contact.SpamHoneypot},
+		{name: "honeypot, form", contentType: formType, body: humanForm(sitetest.OtherAt(t, 0).Code).with("website", "https://cheap-pills.example").form(), status: 201, lang: sitetest.OtherAt(t, 0).Code, spam: contact.SpamHoneypot, page: "contact.sent"},
 		// Filled a minute before, where a person takes an hour: the table
 		// is made once, and its times must not age into being human.
-		{name: "filled too fast, JSON", contentType: jsonType, body: humanForm("en").json(), status: 201, spam: contact.SpamTooFast, minFill: time.Hour},
-		{name: "filled too fast, form", contentType: formType, body: humanForm("ar").form(), status: 201, lang: "ar", spam: contact.SpamTooFast, page: "contact.sent", minFill: time.Hour},
-		{name: "rendered in the future", contentType: jsonType, body: humanForm("en").with("rendered_at", time.Now().Add(time.Hour).UnixMilli()).json(), status: 201, spam: contact.SpamTooFast},
-		{name: "body over 64 KB, JSON", contentType: jsonType, body: long.json(), header: []string{"Accept-Language", "de"}, status: 413, code: "too_large", lang: "de"},
-		{name: "body over 64 KB, form", contentType: formType, body: long.form(), header: []string{"Accept-Language", "fr"}, status: 413, lang: "fr", page: "contact.error"},
-		{name: "plain text", contentType: "text/plain", body: humanForm("en").json(), header: []string{"Accept-Language", "ar"}, status: 415, code: "unsupported_type", lang: "ar"},
+		{name: "filled too fast, JSON", contentType: jsonType, body: humanForm(sitetest.Default(t).Code).json(), status: 201, spam: contact.SpamTooFast, minFill: time.Hour},
+		{name: "filled too fast, form", contentType: formType, body: humanForm(sitetest.OtherAt(t, 2).Code).form(), status: 201, lang: sitetest.OtherAt(t, 2).Code, spam: contact.SpamTooFast, page: "contact.sent", minFill: time.Hour},
+		{name: "rendered in the future", contentType: jsonType, body: humanForm(sitetest.Default(t).Code).with("rendered_at", time.Now().Add(time.Hour).UnixMilli()).json(), status: 201, spam: contact.SpamTooFast},
+		{name: "body over 64 KB, JSON", contentType: jsonType, body: long.json(), header: []string{"Accept-Language", sitetest.OtherAt(t, 1).Code}, status: 413, code: "too_large", lang: sitetest.OtherAt(t, 1).Code},
+		{name: "body over 64 KB, form", contentType: formType, body: long.form(), header: []string{"Accept-Language", sitetest.OtherAt(t, 0).Code}, status: 413, lang: sitetest.OtherAt(t, 0).Code, page: "contact.error"},
+		{name: "plain text", contentType: "text/plain", body: humanForm(sitetest.Default(t).Code).json(), header: []string{"Accept-Language", sitetest.OtherAt(t, 2).Code}, status: 415, code: "unsupported_type", lang: sitetest.OtherAt(t, 2).Code},
 		{name: "multipart form", contentType: "multipart/form-data; boundary=x", body: "--x--", status: 415, code: "unsupported_type"},
-		{name: "no content type", body: humanForm("en").json(), status: 415, code: "unsupported_type"},
-		{name: "JSON in another charset", contentType: "application/json; charset=iso-8859-1", body: humanForm("en").json(), status: 415, code: "unsupported_type"},
+		{name: "no content type", body: humanForm(sitetest.Default(t).Code).json(), status: 415, code: "unsupported_type"},
+		{name: "JSON in another charset", contentType: "application/json; charset=iso-8859-1", body: humanForm(sitetest.Default(t).Code).json(), status: 415, code: "unsupported_type"},
 		{name: "malformed JSON", contentType: jsonType, body: `{"name": "Ada"`, status: 400, code: "bad_request"},
 		{name: "JSON array", contentType: jsonType, body: `[]`, status: 400, code: "bad_request"},
 		{name: "JSON null", contentType: jsonType, body: `null`, status: 400, code: "bad_request"},
-		{name: "two JSON objects", contentType: jsonType, body: humanForm("en").json() + `{}`, status: 400, code: "bad_request"},
-		{name: "a number for a name", contentType: jsonType, body: humanForm("fr").with("name", 42).json(), status: 400, code: "bad_request", lang: "fr"},
-		{name: "field names are exact", contentType: jsonType, body: humanForm("en").with("name", nil, "Name", "Ada").json(), status: 422, code: "invalid"},
-		{name: "a form field sent twice", contentType: formType, body: humanForm("de").form() + "&name=Eve", status: 400, lang: "de", page: "contact.error"},
+		{name: "two JSON objects", contentType: jsonType, body: humanForm(sitetest.Default(t).Code).json() + `{}`, status: 400, code: "bad_request"},
+		{name: "a number for a name", contentType: jsonType, body: humanForm(sitetest.OtherAt(t, 0).Code).with("name", 42).json(), status: 400, code: "bad_request", lang: sitetest.OtherAt(t, 0).Code},
+		{name: "field names are exact", contentType: jsonType, body: humanForm(sitetest.Default(t).Code).with("name", nil, "Name", "Ada").json(), status: 422, code: "invalid"},
+		{name: "a form field sent twice", contentType: formType, body: humanForm(sitetest.OtherAt(t, 1).Code).form() + "&name=Eve", status: 400, lang: sitetest.OtherAt(t, 1).Code, page: "contact.error"},
 		{name: "malformed form", contentType: formType, body: "name=%zz", status: 400, page: "contact.error"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -370,7 +370,7 @@ func testContactPosts(t *testing.T, backend store.Backend) {
 			}
 			lang := tc.lang
 			if lang == "" {
-				lang = "en"
+				lang = sitetest.Default(t).Code
 			}
 			if cc := rec.Header().Get("Cache-Control"); tc.status != 415 && cc != "no-store" {
 				t.Errorf("Cache-Control %q: a contact answer holds what a visitor typed", cc)
@@ -440,10 +440,10 @@ func TestContactSpamLooksLikeSuccess(t *testing.T) {
 		env := newContactEnv(t, contactOptions{})
 		return env.post(t, "application/json", f.json()), env.post(t, "application/x-www-form-urlencoded", f.form())
 	}
-	personJSON, personForm := answers(humanForm("fr"))
+	personJSON, personForm := answers(humanForm(sitetest.OtherAt(t, 0).Code))
 	for name, f := range map[string]contactFields{
-		"honeypot": humanForm("fr").with("website", "spam.example"),
-		"too fast": humanForm("fr").with("rendered_at", time.Now().UnixMilli()),
+		"honeypot": humanForm(sitetest.OtherAt(t, 0).Code).with("website", "spam.example"),
+		"too fast": humanForm(sitetest.OtherAt(t, 0).Code).with("rendered_at", time.Now().UnixMilli()),
 	} {
 		botJSON, botForm := answers(f)
 		refPattern := regexp.MustCompile(`"ref":"[0-9a-f-]{36}"`)
@@ -466,7 +466,7 @@ func TestContactSpamLooksLikeSuccess(t *testing.T) {
 func TestContactFormPageKeepsTheValues(t *testing.T) {
 	s := sitetest.Site(t)
 	env := newContactEnv(t, contactOptions{})
-	typed := humanForm("de").with("name", `Zoë "Z" <O'Neil>`, "email", "zoe@localhost", "message", "Zwei Zeilen:\r\n<b>fett</b> & mehr.", "service", "strategic-consulting")
+	typed := humanForm(sitetest.OtherAt(t, 1).Code).with("name", `Zoë "Z" <O'Neil>`, "email", "zoe@localhost", "message", "Zwei Zeilen:\r\n<b>fett</b> & mehr.", "service", "strategic-consulting")
 	rec := env.post(t, "application/x-www-form-urlencoded", typed.form())
 	if rec.Code != http.StatusUnprocessableEntity {
 		t.Fatalf("status %d", rec.Code)
@@ -478,14 +478,14 @@ func TestContactFormPageKeepsTheValues(t *testing.T) {
 		if value != v {
 			t.Errorf("%s: %q, want %q", f, value, v)
 		}
-		if (f == "email") != (errText == s.Locales.T("de", contact.KeyEmail)) {
+		if (f == "email") != (errText == s.Locales.T(sitetest.OtherAt(t, 1).Code, contact.KeyEmail)) {
 			t.Errorf("%s: error %q", f, errText)
 		}
 	}
 	if strings.Contains(page, "<b>fett</b>") {
 		t.Error("the typed message is not escaped")
 	}
-	if !strings.Contains(page, `action="/api/contact#contact-status"`) || !strings.Contains(page, `name="lang" value="de"`) {
+	if !strings.Contains(page, `action="/api/contact#contact-status"`) || !strings.Contains(page, `name="lang" value="`+sitetest.OtherAt(t, 1).Code+`"`) {
 		t.Error("the page's form does not post again in its language")
 	}
 
@@ -494,7 +494,7 @@ func TestContactFormPageKeepsTheValues(t *testing.T) {
 		t.Fatalf("status %d", rec.Code)
 	}
 	page = rec.Body.String()
-	if got := pageStatus(page); got != s.Locales.T("de", "contact.sent") {
+	if got := pageStatus(page); got != s.Locales.T(sitetest.OtherAt(t, 1).Code, "contact.sent") {
 		t.Errorf("status line %q", got)
 	}
 	for _, f := range []string{"name", "email", "message", "service"} {
@@ -520,27 +520,27 @@ func testContactRateLimit(t *testing.T, backend store.Backend) {
 		return rec
 	}
 	for i := range 2 {
-		if rec := postFrom("198.51.100.7", "application/json", humanForm("en").json()); rec.Code != http.StatusCreated {
+		if rec := postFrom("198.51.100.7", "application/json", humanForm(sitetest.Default(t).Code).json()); rec.Code != http.StatusCreated {
 			t.Fatalf("post %d: %d", i+1, rec.Code)
 		}
 	}
 	env.clock.Advance(20 * time.Second)
 
-	rec := postFrom("198.51.100.7", "application/json", humanForm("ar").json())
+	rec := postFrom("198.51.100.7", "application/json", humanForm(sitetest.OtherAt(t, 2).Code).json())
 	if rec.Code != http.StatusTooManyRequests || rec.Header().Get("Retry-After") != "40" {
 		t.Fatalf("third post: %d, Retry-After %q", rec.Code, rec.Header().Get("Retry-After"))
 	}
-	if e := decodeAPIError(t, rec); e.Code != "rate_limited" || e.Message != s.Locales.T("ar", "errors.rateLimited") {
+	if e := decodeAPIError(t, rec); e.Code != "rate_limited" || e.Message != s.Locales.T(sitetest.OtherAt(t, 2).Code, "errors.rateLimited") {
 		t.Errorf("error %+v", e)
 	}
 
-	typed := humanForm("fr").with("message", "Un message que je ne veux pas retaper.")
+	typed := humanForm(sitetest.OtherAt(t, 0).Code).with("message", "Un message que je ne veux pas retaper.")
 	rec = postFrom("198.51.100.7", "application/x-www-form-urlencoded", typed.form())
 	if rec.Code != http.StatusTooManyRequests || rec.Header().Get("Retry-After") != "40" {
 		t.Fatalf("form post: %d, Retry-After %q", rec.Code, rec.Header().Get("Retry-After"))
 	}
 	page := rec.Body.String()
-	if got, want := pageStatus(page), s.Locales.T("fr", "contact.error")+" "+s.Locales.T("fr", "errors.rateLimited"); got != want {
+	if got, want := pageStatus(page), s.Locales.T(sitetest.OtherAt(t, 0).Code, "contact.error")+" "+s.Locales.T(sitetest.OtherAt(t, 0).Code, "errors.rateLimited"); got != want {
 		t.Errorf("status line %q, want %q", got, want)
 	}
 	// The refusal is the page rendered at start: nothing of the post.
@@ -549,7 +549,7 @@ func testContactRateLimit(t *testing.T, backend store.Backend) {
 	}
 
 	// Another client is counted apart, and so is a whole IPv6 /64.
-	if rec := postFrom("198.51.100.8", "application/json", humanForm("en").json()); rec.Code != http.StatusCreated {
+	if rec := postFrom("198.51.100.8", "application/json", humanForm(sitetest.Default(t).Code).json()); rec.Code != http.StatusCreated {
 		t.Errorf("another client: %d", rec.Code)
 	}
 	for i, ip := range []string{"[2001:db8:1:2::1]", "[2001:db8:1:2::ffff]", "[2001:db8:1:2:abcd::9]"} {
@@ -557,13 +557,13 @@ func testContactRateLimit(t *testing.T, backend store.Backend) {
 		if i == 2 {
 			want = http.StatusTooManyRequests
 		}
-		if rec := postFrom(ip, "application/json", humanForm("en").json()); rec.Code != want {
+		if rec := postFrom(ip, "application/json", humanForm(sitetest.Default(t).Code).json()); rec.Code != want {
 			t.Errorf("%s: %d, want %d", ip, rec.Code, want)
 		}
 	}
 
 	env.clock.Advance(40 * time.Second)
-	if rec := postFrom("198.51.100.7", "application/json", humanForm("en").json()); rec.Code != http.StatusCreated {
+	if rec := postFrom("198.51.100.7", "application/json", humanForm(sitetest.Default(t).Code).json()); rec.Code != http.StatusCreated {
 		t.Errorf("after Retry-After: %d", rec.Code)
 	}
 	if n := sitetest.Count(t, env.st, `SELECT count(*) FROM messages`); n != 6 {
@@ -713,17 +713,17 @@ func TestContactRefusalsRenderNothing(t *testing.T) {
 	s := sitetest.Site(t)
 	env := newContactEnv(t, contactOptions{rate: RateLimit{Requests: 3, Window: time.Minute}})
 	before, _ := s.Engine.Counts()
-	large := humanForm("de").with("message", strings.Repeat("x", 70<<10)).form()
+	large := humanForm(sitetest.OtherAt(t, 1).Code).with("message", strings.Repeat("x", 70<<10)).form()
 	for _, tc := range []struct {
 		name, body, lang string
 		status           int
 		reason           string
 	}{
-		{"not a form", "name=%zz", "fr", 400, ""},
-		{"a field twice", humanForm("ar").form() + "&name=Eve", "ar", 400, ""},
-		{"too large", large, "de", 413, ""},
-		{"over the limit", humanForm("fr").form(), "fr", 429, "errors.rateLimited"},
-		{"over the limit, not a form", "%", "de", 429, "errors.rateLimited"},
+		{"not a form", "name=%zz", sitetest.OtherAt(t, 0).Code, 400, ""},
+		{"a field twice", humanForm(sitetest.OtherAt(t, 2).Code).form() + "&name=Eve", sitetest.OtherAt(t, 2).Code, 400, ""},
+		{"too large", large, sitetest.OtherAt(t, 1).Code, 413, ""},
+		{"over the limit", humanForm(sitetest.OtherAt(t, 0).Code).form(), sitetest.OtherAt(t, 0).Code, 429, "errors.rateLimited"},
+		{"over the limit, not a form", "%", sitetest.OtherAt(t, 1).Code, 429, "errors.rateLimited"},
 	} {
 		rec := floodPost(t, env.h, tc.body, tc.lang)
 		if rec.Code != tc.status {
@@ -758,14 +758,14 @@ func TestContactRefusalsRenderNothing(t *testing.T) {
 	// by the first post of its kind (here, or in another test of the
 	// shared site), once counted.
 	env = newContactEnv(t, contactOptions{rate: RateLimit{Requests: 1, Window: time.Minute}})
-	if rec := floodPost(t, env.h, humanForm("en").with("email", "nope").form(), "en"); rec.Code != 422 {
+	if rec := floodPost(t, env.h, humanForm(sitetest.Default(t).Code).with("email", "nope").form(), sitetest.Default(t).Code); rec.Code != 422 {
 		t.Fatalf("invalid form: %d", rec.Code)
 	}
 	counted, _ := s.Engine.Counts()
 	if counted > before+1 {
 		t.Errorf("%d renders for one invalid form, want 1 at most", counted-before)
 	}
-	if rec := floodPost(t, env.h, humanForm("en").with("email", "nope").form(), "en"); rec.Code != 429 {
+	if rec := floodPost(t, env.h, humanForm(sitetest.Default(t).Code).with("email", "nope").form(), sitetest.Default(t).Code); rec.Code != 429 {
 		t.Errorf("second invalid form over the limit: %d", rec.Code)
 	}
 	if after, _ := s.Engine.Counts(); after != counted {
@@ -856,25 +856,25 @@ func TestContactInvalidFormFromShell(t *testing.T) {
 		lang string
 		out  sitebuild.ContactOutcome
 	}{
-		{"en", base},
-		{"fr", with(func(o *sitebuild.ContactOutcome) { o.Name = `Zoë "Z" <O'Neil> & co` })},
-		{"de", with(func(o *sitebuild.ContactOutcome) {
+		{sitetest.Default(t).Code, base},
+		{sitetest.OtherAt(t, 0).Code, with(func(o *sitebuild.ContactOutcome) { o.Name = `Zoë "Z" <O'Neil> & co` })},
+		{sitetest.OtherAt(t, 1).Code, with(func(o *sitebuild.ContactOutcome) {
 			o.Message = "\nZwei Zeilen:\r\n<b>fett</b> & mehr.</textarea><script>x</script>"
 		})},
-		{"ar", with(func(o *sitebuild.ContactOutcome) {
+		{sitetest.OtherAt(t, 2).Code, with(func(o *sitebuild.ContactOutcome) {
 			o.Name, o.Message = "ليلى \u2028 \u202e", "رسالة 👩\u200d💻 \x00 \x1f"
 		})},
-		{"en", with(func(o *sitebuild.ContactOutcome) { o.Email = "bad\xff\xfe@x"; o.Message = "a\xc3" })},
-		{"en", with(func(o *sitebuild.ContactOutcome) { o.Name, o.Email, o.Message, o.Service = "", "", "", "" })},
-		{"fr", with(func(o *sitebuild.ContactOutcome) {
+		{sitetest.Default(t).Code, with(func(o *sitebuild.ContactOutcome) { o.Email = "bad\xff\xfe@x"; o.Message = "a\xc3" })},
+		{sitetest.Default(t).Code, with(func(o *sitebuild.ContactOutcome) { o.Name, o.Email, o.Message, o.Service = "", "", "", "" })},
+		{sitetest.OtherAt(t, 0).Code, with(func(o *sitebuild.ContactOutcome) {
 			o.Service = `evil" selected="x`
 			o.Errors = map[string]string{"service": contact.KeyService, "name": contact.KeyName, "surprise": contact.KeyUnknownField}
 		})},
-		{"de", with(func(o *sitebuild.ContactOutcome) {
+		{sitetest.OtherAt(t, 1).Code, with(func(o *sitebuild.ContactOutcome) {
 			o.Service = "not-sure"
 			o.Errors = map[string]string{"message": contact.KeyMessage}
 		})},
-		{"en", with(func(o *sitebuild.ContactOutcome) { o.Name = "nbShellEmail7c41f" })}, // a marker typed is a value like any
+		{sitetest.Default(t).Code, with(func(o *sitebuild.ContactOutcome) { o.Name = "nbShellEmail7c41f" })}, // a marker typed is a value like any
 	}
 	for i, tc := range cases {
 		// The page shows the errors of the form's fields; an unknown
@@ -903,7 +903,7 @@ func TestContactInvalidFormFromShell(t *testing.T) {
 	// ones are answered without a render, each with its own values.
 	env := newContactEnv(t, contactOptions{})
 	post := func(name string) {
-		rec := env.post(t, echo.MIMEApplicationForm, humanForm("de").with("name", name, "email", "nope").form())
+		rec := env.post(t, echo.MIMEApplicationForm, humanForm(sitetest.OtherAt(t, 1).Code).with("name", name, "email", "nope").form())
 		if value, _ := pageField(t, rec.Body.String(), "name"); rec.Code != http.StatusUnprocessableEntity || value != name {
 			t.Errorf("%s: %d, the page shows %q", name, rec.Code, value)
 		}

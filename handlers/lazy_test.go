@@ -33,13 +33,15 @@ func TestPagesRenderOnFirstRequest(t *testing.T) {
 	if res := sitetest.Get(t, h, "/readyz"); res.Code != http.StatusServiceUnavailable || !strings.Contains(res.Body.String(), "rendering the pages") {
 		t.Errorf("/readyz while rendering: %d %q, want 503 naming the rendering", res.Code, res.Body.String())
 	}
+	other := sitetest.Other(t)
+	team := other.LocalPath("/team")
 	for range 2 {
-		res := sitetest.Get(t, h, "/fr/team")
-		if res.Code != http.StatusOK || !strings.Contains(res.Body.String(), `lang="fr"`) {
-			t.Fatalf("/fr/team: %d, want the French team page", res.Code)
+		res := sitetest.Get(t, h, team)
+		if res.Code != http.StatusOK || !strings.Contains(res.Body.String(), `lang="`+other.Tag+`"`) {
+			t.Fatalf("%s: %d, want the team page in %s", team, res.Code, other.Code)
 		}
 		if rendered, _ := engine.Counts(); rendered != 1 {
-			t.Errorf("after asking for /fr/team: %d renders, want 1 (rendered once, then cached)", rendered)
+			t.Errorf("after asking for %s: %d renders, want 1 (rendered once, then cached)", team, rendered)
 		}
 	}
 	// A client navigation takes no render: the payload is written by Go.

@@ -20,7 +20,7 @@ var (
 )
 
 // TestEveryRouteInEveryLanguage renders each route (docs/ARCHITECTURE.md, HTTP surface) in
-// the four languages and checks what a crawler and a visitor get.
+// every language of content/site.json and checks what a crawler and a visitor get.
 func TestEveryRouteInEveryLanguage(t *testing.T) {
 	h := testHandler(t)
 	s := sitetest.Site(t)
@@ -107,14 +107,20 @@ func TestUnknownPathsAreLocalized404s(t *testing.T) {
 
 func TestOneCanonicalFormPerURL(t *testing.T) {
 	h := testHandler(t)
-	for _, tc := range []struct{ from, to string }{
-		{"/fr/", "/fr"},
+	def := sitetest.Default(t)
+	tests := []struct{ from, to string }{
 		{"/blog/", "/blog"},
-		{"/ar/privacy/", "/ar/privacy"},
-		{"/en", "/"},
-		{"/en/schedule", "/schedule"},
-		{"/de/services/?x=1", "/de/services?x=1"},
-	} {
+		{"/" + def.Code, "/"},
+		{"/" + def.Code + "/schedule", "/schedule"},
+	}
+	for _, l := range sitetest.Languages(t) {
+		if l.Prefix != "" {
+			tests = append(tests, struct{ from, to string }{l.Prefix + "/", l.Prefix},
+				struct{ from, to string }{l.Prefix + "/privacy/", l.Prefix + "/privacy"},
+				struct{ from, to string }{l.Prefix + "/services/?x=1", l.Prefix + "/services?x=1"})
+		}
+	}
+	for _, tc := range tests {
 		rec := sitetest.Get(t, h, tc.from)
 		if rec.Code != http.StatusMovedPermanently || rec.Header().Get("Location") != tc.to {
 			t.Errorf("%s: %d to %q, want 301 to %q", tc.from, rec.Code, rec.Header().Get("Location"), tc.to)
@@ -124,7 +130,8 @@ func TestOneCanonicalFormPerURL(t *testing.T) {
 
 func TestPagesAreCachedWithETags(t *testing.T) {
 	h := testHandler(t)
-	first := sitetest.Get(t, h, "/de/schedule", "Accept-Encoding", "gzip, br")
+	schedule := sitetest.Other(t).LocalPath("/schedule")
+	first := sitetest.Get(t, h, schedule, "Accept-Encoding", "gzip, br")
 	etag := first.Header().Get("ETag")
 	if etag == "" || first.Header().Get("Content-Encoding") != "br" {
 		t.Fatalf("ETag %q, encoding %q", etag, first.Header().Get("Content-Encoding"))
@@ -132,17 +139,17 @@ func TestPagesAreCachedWithETags(t *testing.T) {
 	if cc := first.Header().Get("Cache-Control"); cc != "no-cache" {
 		t.Errorf("pages are revalidated: Cache-Control %q", cc)
 	}
-	again := sitetest.Get(t, h, "/de/schedule", "Accept-Encoding", "gzip, br", "If-None-Match", etag)
+	again := sitetest.Get(t, h, schedule, "Accept-Encoding", "gzip, br", "If-None-Match", etag)
 	if again.Code != http.StatusNotModified || again.Body.Len() != 0 {
 		t.Errorf("matching If-None-Match: status %d, %d bytes", again.Code, again.Body.Len())
 	}
-	if stale := sitetest.Get(t, h, "/de/schedule", "If-None-Match", `"stale"`); stale.Code != http.StatusOK {
+	if stale := sitetest.Get(t, h, schedule, "If-None-Match", `"stale"`); stale.Code != http.StatusOK {
 		t.Errorf("stale ETag: status %d", stale.Code)
 	}
-	if gz := sitetest.Get(t, h, "/de/schedule", "Accept-Encoding", "gzip"); gz.Header().Get("Content-Encoding") != "gzip" {
+	if gz := sitetest.Get(t, h, schedule, "Accept-Encoding", "gzip"); gz.Header().Get("Content-Encoding") != "gzip" {
 		t.Errorf("gzip only: encoding %q", gz.Header().Get("Content-Encoding"))
 	}
-	if plain := sitetest.Get(t, h, "/de/schedule"); plain.Header().Get("Content-Encoding") != "" || !strings.Contains(plain.Body.String(), "<html") {
+	if plain := sitetest.Get(t, h, schedule); plain.Header().Get("Content-Encoding") != "" || !strings.Contains(plain.Body.String(), "<html") {
 		t.Error("no Accept-Encoding: the body must be plain HTML")
 	}
 }
@@ -171,7 +178,12 @@ func TestAssetsAreImmutable(t *testing.T) {
 func TestEachPagePreloadsItsOwnChunk(t *testing.T) {
 	h := testHandler(t)
 	s := sitetest.Site(t)
-	for path, page := range map[string]string{"/": "Home", "/fr/privacy": "Legal", "/ar/schedule": "Schedule", "/de/blog": "BlogList"} {
+	// Each page type in another language, in turn.
+	pages := map[string]string{}
+	for i, pg := range []struct{ path, page string }{{"/", "Home"}, {"/privacy", "Legal"}, {"/schedule", "Schedule"}, {"/blog", "BlogList"}} {
+		pages[s.Info.Languages[i%len(s.Info.Languages)].LocalPath(pg.path)] = pg.page
+	}
+	for path, page := range pages {
 		body := sitetest.Get(t, h, path).Body.String()
 		m := bootScript.FindStringSubmatch(body)
 		if m == nil || m[1] != s.Bundle.Manifest.Boot || m[2] != s.Bundle.Manifest.Entry {
@@ -204,12 +216,14 @@ func TestEachPagePreloadsItsOwnChunk(t *testing.T) {
 
 func TestPageAPIServesTheSamePayload(t *testing.T) {
 	h := testHandler(t)
-	rec := sitetest.Get(t, h, "/api/page?path=/fr/cookies")
-	if rec.Code != http.StatusOK || !strings.Contains(rec.Body.String(), `"page":"Legal"`) || !strings.Contains(rec.Body.String(), `"lang":"fr"`) {
+	langs := sitetest.Languages(t)
+	first, last := sitetest.Other(t), langs[len(langs)-1]
+	rec := sitetest.Get(t, h, "/api/page?path="+first.LocalPath("/cookies"))
+	if rec.Code != http.StatusOK || !strings.Contains(rec.Body.String(), `"page":"Legal"`) || !strings.Contains(rec.Body.String(), `"lang":"`+first.Code+`"`) {
 		t.Errorf("payload: %d %.200s", rec.Code, rec.Body.String())
 	}
-	rec = sitetest.Get(t, h, "/api/page?path=/ar/nothing-here")
-	if rec.Code != http.StatusNotFound || !strings.Contains(rec.Body.String(), `"page":"NotFound"`) || !strings.Contains(rec.Body.String(), `"lang":"ar"`) {
+	rec = sitetest.Get(t, h, "/api/page?path="+last.LocalPath("/nothing-here"))
+	if rec.Code != http.StatusNotFound || !strings.Contains(rec.Body.String(), `"page":"NotFound"`) || !strings.Contains(rec.Body.String(), `"lang":"`+last.Code+`"`) {
 		t.Errorf("unknown path: %d %.200s", rec.Code, rec.Body.String())
 	}
 }

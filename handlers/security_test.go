@@ -59,13 +59,13 @@ func TestSecurityHeadersOnEveryResponse(t *testing.T) {
 		status               int
 	}{
 		{"home", "GET", "/", 200},
-		{"page in Arabic", "GET", "/ar/services", 200},
-		{"blog", "GET", "/fr/blog", 200},
+		{"page in another language", "GET", sitetest.OtherAt(t, 2).LocalPath("/services"), 200},
+		{"blog", "GET", sitetest.OtherAt(t, 0).LocalPath("/blog"), 200},
 		{"asset", "GET", asset, 200},
 		{"page payload API", "GET", "/api/page?path=/de/schedule", 200},
-		{"head of a page", "HEAD", "/de", 200},
+		{"head of a page", "HEAD", sitetest.OtherAt(t, 1).Prefix, 200},
 		{"redirect", "GET", "/en/services/", 301},
-		{"404 page", "GET", "/fr/nowhere", 404},
+		{"404 page", "GET", sitetest.OtherAt(t, 0).LocalPath("/nowhere"), 404},
 		{"404 asset", "GET", "/assets/nothing.js", 404},
 		{"404 API", "GET", "/api/nothing", 404},
 		{"API without its service", "GET", "/api/slots?service=discovery", 503},
@@ -181,14 +181,14 @@ func TestSecurityOriginCheck(t *testing.T) {
 	for _, tc := range cases {
 		// A fresh environment each: the rate limit counts every post.
 		env := newContactEnv(t, contactOptions{})
-		header := append([]string{"Accept-Language", "fr"}, tc.header...)
-		rec := env.post(t, echo.MIMEApplicationJSON, humanForm("fr").json(), header...)
+		header := append([]string{"Accept-Language", sitetest.OtherAt(t, 0).Code}, tc.header...)
+		rec := env.post(t, echo.MIMEApplicationJSON, humanForm(sitetest.OtherAt(t, 0).Code).json(), header...)
 		if tc.refused {
 			if rec.Code != http.StatusForbidden {
 				t.Errorf("%s: status %d, want 403", tc.name, rec.Code)
 				continue
 			}
-			if e := decodeAPIError(t, rec); e.Code != "forbidden" || e.Message != s.Locales.T("fr", "errors.forbidden") {
+			if e := decodeAPIError(t, rec); e.Code != "forbidden" || e.Message != s.Locales.T(sitetest.OtherAt(t, 0).Code, "errors.forbidden") {
 				t.Errorf("%s: error %+v", tc.name, e)
 			}
 			if n := sitetest.Count(t, env.st, `SELECT count(*) FROM messages`); n != 0 {
@@ -200,7 +200,7 @@ func TestSecurityOriginCheck(t *testing.T) {
 		}
 	}
 	// Reading is never refused, from wherever it comes.
-	rec := sitetest.Get(t, testHandler(t), "/fr", "Sec-Fetch-Site", "cross-site", "Origin", "https://evil.test")
+	rec := sitetest.Get(t, testHandler(t), sitetest.OtherAt(t, 0).Prefix, "Sec-Fetch-Site", "cross-site", "Origin", "https://evil.test")
 	if rec.Code != http.StatusOK {
 		t.Errorf("cross-site GET: %d", rec.Code)
 	}
@@ -244,7 +244,7 @@ func TestSecurityBookingRateLimit(t *testing.T) {
 		SlotsRate:   RateLimit{Requests: 3, Window: time.Minute},
 	}))
 	for i, clock := range []string{"09:00", "10:00", "11:00"} {
-		b := validBooking(t, clock, "de")
+		b := validBooking(t, clock, sitetest.OtherAt(t, 1).Code)
 		rec := sitetest.Do(t, h, "POST", "/api/bookings", "application/json", []byte(bookingJSON(b)),
 			"X-Forwarded-For", "203.0.113."+strconv.Itoa(i))
 		if i < 2 {
@@ -259,7 +259,7 @@ func TestSecurityBookingRateLimit(t *testing.T) {
 		if ra, err := strconv.Atoi(rec.Header().Get("Retry-After")); err != nil || ra < 1 || ra > 60 {
 			t.Errorf("Retry-After %q", rec.Header().Get("Retry-After"))
 		}
-		if e := decodeAPIError(t, rec); e.Code != "rate_limited" || e.Message != s.Locales.T("de", "errors.rateLimited") {
+		if e := decodeAPIError(t, rec); e.Code != "rate_limited" || e.Message != s.Locales.T(sitetest.OtherAt(t, 1).Code, "errors.rateLimited") {
 			t.Errorf("429 body: %+v", e)
 		}
 	}
@@ -307,12 +307,12 @@ func TestSecurityPanicIsALocalized500(t *testing.T) {
 	var logs logtest.Buffer
 	e := New(NewServer(s, Services{Log: slog.New(slog.NewJSONHandler(&logs, nil))}))
 	boom := func(echo.Context) error { panic("secret internals: db password hunter2") }
-	e.Echo.GET("/fr/boom", boom)
+	e.Echo.GET(sitetest.OtherAt(t, 0).LocalPath("/boom"), boom)
 	e.Echo.GET("/api/boom", boom)
 
-	rec := sitetest.Get(t, e, "/fr/boom")
+	rec := sitetest.Get(t, e, sitetest.OtherAt(t, 0).LocalPath("/boom"))
 	body := rec.Body.String()
-	if rec.Code != 500 || !strings.Contains(body, s.Locales.T("fr", "errors.server")) || !strings.Contains(body, `lang="fr"`) {
+	if rec.Code != 500 || !strings.Contains(body, s.Locales.T(sitetest.OtherAt(t, 0).Code, "errors.server")) || !strings.Contains(body, `lang="`+sitetest.OtherAt(t, 0).Tag+`"`) {
 		t.Errorf("page panic: %d %s", rec.Code, body)
 	}
 	for _, css := range s.Bundle.Manifest.CSS {
@@ -325,10 +325,10 @@ func TestSecurityPanicIsALocalized500(t *testing.T) {
 	}
 	checkSecurityHeaders(t, "page panic", rec.Header(), wantSecurityHeaders)
 
-	rec = sitetest.Get(t, e, "/api/boom", "Accept-Language", "ar")
+	rec = sitetest.Get(t, e, "/api/boom", "Accept-Language", sitetest.OtherAt(t, 2).Code)
 	var apiErr apiError
 	if err := json.Unmarshal(rec.Body.Bytes(), &apiErr); err != nil || rec.Code != 500 ||
-		apiErr.Error.Code != "server_error" || apiErr.Error.Message != s.Locales.T("ar", "errors.server") {
+		apiErr.Error.Code != "server_error" || apiErr.Error.Message != s.Locales.T(sitetest.OtherAt(t, 2).Code, "errors.server") {
 		t.Errorf("API panic: %d %s", rec.Code, rec.Body)
 	}
 	if strings.Contains(rec.Body.String(), "hunter2") {
@@ -360,7 +360,7 @@ func TestSecurityLogsHoldNoVisitorData(t *testing.T) {
 	var logs logtest.Buffer
 	log := slog.New(slog.NewJSONHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
 	env := newContactEnv(t, contactOptions{log: log})
-	form := humanForm("en").with("name", "Grace Hopperina", "email", "grace.private@example.org", "message", "Our secret merger plans need a platform.")
+	form := humanForm(sitetest.Default(t).Code).with("name", "Grace Hopperina", "email", "grace.private@example.org", "message", "Our secret merger plans need a platform.")
 	if rec := env.post(t, echo.MIMEApplicationJSON, form.json()); rec.Code != http.StatusCreated {
 		t.Fatalf("contact: %d %s", rec.Code, rec.Body)
 	}
@@ -369,7 +369,7 @@ func TestSecurityLogsHoldNoVisitorData(t *testing.T) {
 	}
 	benv := newBookingEnv(t, sitetest.BookingFixture, &monday7am)
 	bh := New(NewServer(sitetest.Site(t), Services{Log: log, Store: benv.store, Booking: benv.service}))
-	b := validBooking(t, "10:00", "fr")
+	b := validBooking(t, "10:00", sitetest.OtherAt(t, 0).Code)
 	b["name"], b["email"], b["topic"] = "Grace Hopperina", "grace.private@example.org", "Our secret merger plans"
 	rec := sitetest.Do(t, bh, "POST", "/api/bookings", "application/json", []byte(bookingJSON(b)))
 	if rec.Code != http.StatusCreated {
@@ -414,15 +414,15 @@ func TestSecurityRedirectsStayOnTheSite(t *testing.T) {
 		}
 	}
 	for from, to := range map[string]string{
-		"//evil.com/":        "/evil.com",
-		"/%2F%5Cevil.com/":   "/%5Cevil.com",
-		"/%09/evil.com/":     "/%09/evil.com",
-		"/foo%3F/":           "/foo%3F",
-		"/x%23y/":            "/x%23y",
-		"/fr/caf%C3%A9/":     "/fr/caf%C3%A9",
-		"/fr//blog/":         "/fr/blog",
-		"//evil.com/?next=/": "/evil.com?next=/",
-		"/100%25/":           "/100%25",
+		"//evil.com/":      "/evil.com",
+		"/%2F%5Cevil.com/": "/%5Cevil.com",
+		"/%09/evil.com/":   "/%09/evil.com",
+		"/foo%3F/":         "/foo%3F",
+		"/x%23y/":          "/x%23y",
+		sitetest.OtherAt(t, 0).Prefix + "/caf%C3%A9/": sitetest.OtherAt(t, 0).Prefix + "/caf%C3%A9",
+		sitetest.OtherAt(t, 0).LocalPath("//blog/"):   sitetest.OtherAt(t, 0).LocalPath("/blog"),
+		"//evil.com/?next=/":                          "/evil.com?next=/",
+		"/100%25/":                                    "/100%25",
 	} {
 		rec := sitetest.Get(t, h, from)
 		if rec.Code != http.StatusMovedPermanently || rec.Header().Get("Location") != to {
@@ -440,7 +440,7 @@ func TestSecurityETagPerEncoding(t *testing.T) {
 	h := testHandler(t)
 	tags := map[string]string{}
 	for _, enc := range []string{"", "gzip", "br"} {
-		rec := sitetest.Get(t, h, "/fr/schedule", "Accept-Encoding", enc)
+		rec := sitetest.Get(t, h, sitetest.OtherAt(t, 0).LocalPath("/schedule"), "Accept-Encoding", enc)
 		if rec.Code != http.StatusOK || rec.Header().Get("Content-Encoding") != enc || rec.Header().Get("Vary") != "Accept-Encoding" {
 			t.Fatalf("%q: %d, encoding %q, Vary %q", enc, rec.Code, rec.Header().Get("Content-Encoding"), rec.Header().Get("Vary"))
 		}
@@ -451,7 +451,7 @@ func TestSecurityETagPerEncoding(t *testing.T) {
 	}
 	for enc, tag := range tags {
 		for other := range tags {
-			rec := sitetest.Get(t, h, "/fr/schedule", "Accept-Encoding", other, "If-None-Match", tag)
+			rec := sitetest.Get(t, h, sitetest.OtherAt(t, 0).LocalPath("/schedule"), "Accept-Encoding", other, "If-None-Match", tag)
 			if want := map[bool]int{true: 304, false: 200}[other == enc]; rec.Code != want {
 				t.Errorf("the %q ETag on a %q request: %d, want %d", enc, other, rec.Code, want)
 			}
@@ -484,22 +484,22 @@ func TestSecurityErrorBodies(t *testing.T) {
 		{http.MethodPost, "/api/bookings/abc.ics", "GET"},
 		{http.MethodPost, "/api/page", "GET"},
 	} {
-		rec := do(tc.method, tc.target, "Accept-Language", "de")
+		rec := do(tc.method, tc.target, "Accept-Language", sitetest.OtherAt(t, 1).Code)
 		e := decodeAPIError(t, rec)
-		if rec.Code != 405 || e.Code != "method_not_allowed" || e.Message != s.Locales.T("de", "errors.methodNotAllowed") || rec.Header().Get("Allow") != tc.allow {
+		if rec.Code != 405 || e.Code != "method_not_allowed" || e.Message != s.Locales.T(sitetest.OtherAt(t, 1).Code, "errors.methodNotAllowed") || rec.Header().Get("Allow") != tc.allow {
 			t.Errorf("%s %s: %d %+v, Allow %q, want 405 and Allow %q", tc.method, tc.target, rec.Code, e, rec.Header().Get("Allow"), tc.allow)
 		}
 	}
 	// A path it does not serve, whatever the method: 404, JSON.
 	for _, method := range []string{http.MethodGet, http.MethodHead, http.MethodPost, http.MethodDelete, http.MethodPut} {
 		for _, target := range []string{"/api/nope", "/api", "/api/", "/api/page/x", "/api/contact/x"} {
-			rec := do(method, target, "Accept-Language", "ar")
+			rec := do(method, target, "Accept-Language", sitetest.OtherAt(t, 2).Code)
 			if rec.Code != 404 || !strings.HasPrefix(rec.Header().Get("Content-Type"), "application/json") {
 				t.Errorf("%s %s: %d %q, want a JSON 404", method, target, rec.Code, rec.Header().Get("Content-Type"))
 				continue
 			}
 			if method != http.MethodHead {
-				if e := decodeAPIError(t, rec); e.Code != "not_found" || e.Message != s.Locales.T("ar", "errors.notFound") {
+				if e := decodeAPIError(t, rec); e.Code != "not_found" || e.Message != s.Locales.T(sitetest.OtherAt(t, 2).Code, "errors.notFound") {
 					t.Errorf("%s %s: %+v", method, target, e)
 				}
 			}
@@ -510,12 +510,12 @@ func TestSecurityErrorBodies(t *testing.T) {
 	if rec := do(http.MethodHead, "/api/page?path=/fr"); rec.Code != 200 {
 		t.Errorf("HEAD /api/page: %d", rec.Code)
 	}
-	rec := do(http.MethodDelete, "/fr/blog", "Accept-Language", "fr")
-	if rec.Code != 405 || rec.Body.String() != s.Locales.T("fr", "errors.methodNotAllowed")+"\n" || rec.Header().Get("Allow") == "" {
+	rec := do(http.MethodDelete, sitetest.OtherAt(t, 0).LocalPath("/blog"), "Accept-Language", sitetest.OtherAt(t, 0).Code)
+	if rec.Code != 405 || rec.Body.String() != s.Locales.T(sitetest.OtherAt(t, 0).Code, "errors.methodNotAllowed")+"\n" || rec.Header().Get("Allow") == "" {
 		t.Errorf("DELETE /fr/blog: %d %q, Allow %q", rec.Code, rec.Body, rec.Header().Get("Allow"))
 	}
 
-	long := "/fr/" + strings.Repeat("echoed-", 15000) // 100 KB
+	long := sitetest.OtherAt(t, 0).Prefix + "/" + strings.Repeat("echoed-", 15000) // 100 KB
 	rec = sitetest.Get(t, h, "/api/page?path="+url.QueryEscape(long))
 	if rec.Code != 404 || strings.Contains(rec.Body.String(), "echoed") || rec.Body.Len() > 4<<10 {
 		t.Errorf("/api/page with a 100 KB path: %d, %d bytes: %.200s", rec.Code, rec.Body.Len(), rec.Body)
@@ -524,7 +524,7 @@ func TestSecurityErrorBodies(t *testing.T) {
 		Page, Lang string
 		Status     int
 	}
-	if err := json.Unmarshal(rec.Body.Bytes(), &payload); err != nil || payload.Page != "NotFound" || payload.Lang != "fr" || payload.Status != 404 {
+	if err := json.Unmarshal(rec.Body.Bytes(), &payload); err != nil || payload.Page != "NotFound" || payload.Lang != sitetest.OtherAt(t, 0).Code || payload.Status != 404 {
 		t.Errorf("/api/page with an unknown path: %+v %v", payload, err)
 	}
 }
@@ -536,14 +536,14 @@ func TestSecurityLogsMaskBookingTokens(t *testing.T) {
 	log := slog.New(slog.NewJSONHandler(&logs, nil))
 	benv := newBookingEnv(t, sitetest.BookingFixture, &monday7am)
 	h := New(NewServer(sitetest.Site(t), Services{Log: log, Store: benv.store, Booking: benv.service}))
-	token := bookSlot(t, benv, validBooking(t, "10:00", "en")).Token
+	token := bookSlot(t, benv, validBooking(t, "10:00", sitetest.Default(t).Code)).Token
 	for _, p := range []string{
 		"/api/bookings/" + token + ".ics", "/api/bookings/" + token + ".ICS", "/api/bookings/" + token,
 		"/api/bookings/" + token + ".ics/", "/api/bookings/" + token + "/cancel", "/api/bookings/x." + token,
 		"/api/bookings//" + token + ".Ics",
 		// Near misses: another case, a token written into the path.
 		"/API/BOOKINGS/" + token + ".ics", "/Api/Bookings/" + token, "//api//bookings/" + token,
-		"/schedule/cancel;token=" + token, "/fr/schedule/reschedule;TOKEN=" + token + ";x=1",
+		"/schedule/cancel;token=" + token, sitetest.OtherAt(t, 0).Prefix + "/schedule/reschedule;TOKEN=" + token + ";x=1",
 		"/staff/link;token=" + token, "/staff/enrol;Token=" + token,
 	} {
 		sitetest.Get(t, h, p)
@@ -552,21 +552,21 @@ func TestSecurityLogsMaskBookingTokens(t *testing.T) {
 		t.Errorf("the logs hold the token %s, or no masked path:\n%s", token, out)
 	}
 	for in, want := range map[string]string{
-		"/api/bookings/abc.ics":             "/api/bookings/{token}.ics",
-		"/api/bookings/abc.ICS":             "/api/bookings/{token}.ics",
-		"/api/bookings/abc":                 "/api/bookings/{token}",
-		"/api/bookings/abc.ics/":            "/api/bookings/{token}.ics/",
-		"/api/bookings/cancel":              "/api/bookings/cancel",
-		"/api/bookings/abc/cancel":          "/api/bookings/{token}/cancel",
-		"/api/bookings/.ics":                "/api/bookings/{token}",
-		"/api/slots":                        "/api/slots",
-		"/API/BOOKINGS/abc.ics":             "/API/BOOKINGS/{token}.ics",
-		"/api//bookings/abc":                "/api//bookings/{token}",
-		"/schedule/cancel;token=abc":        "/schedule/cancel;token={token}",
-		"/de/schedule/cancel;TOKEN=abc;a=b": "/de/schedule/cancel;TOKEN={token};a=b",
-		"/staff/enrol;token=abc&token=def":  "/staff/enrol;token={token}&token={token}",
-		"/blog/bookings/abc":                "/blog/bookings/abc",
-		"/fr/blog":                          "/fr/blog",
+		"/api/bookings/abc.ics":      "/api/bookings/{token}.ics",
+		"/api/bookings/abc.ICS":      "/api/bookings/{token}.ics",
+		"/api/bookings/abc":          "/api/bookings/{token}",
+		"/api/bookings/abc.ics/":     "/api/bookings/{token}.ics/",
+		"/api/bookings/cancel":       "/api/bookings/cancel",
+		"/api/bookings/abc/cancel":   "/api/bookings/{token}/cancel",
+		"/api/bookings/.ics":         "/api/bookings/{token}",
+		"/api/slots":                 "/api/slots",
+		"/API/BOOKINGS/abc.ics":      "/API/BOOKINGS/{token}.ics",
+		"/api//bookings/abc":         "/api//bookings/{token}",
+		"/schedule/cancel;token=abc": "/schedule/cancel;token={token}",
+		sitetest.OtherAt(t, 1).Prefix + "/schedule/cancel;TOKEN=abc;a=b": sitetest.OtherAt(t, 1).Prefix + "/schedule/cancel;TOKEN={token};a=b",
+		"/staff/enrol;token=abc&token=def":                               "/staff/enrol;token={token}&token={token}",
+		"/blog/bookings/abc":                                             "/blog/bookings/abc",
+		sitetest.OtherAt(t, 0).LocalPath("/blog"):                        sitetest.OtherAt(t, 0).LocalPath("/blog"),
 	} {
 		if got := logPath(in); got != want {
 			t.Errorf("logPath(%q) = %q, want %q", in, got, want)
@@ -581,7 +581,7 @@ func TestSecurityRequestIDs(t *testing.T) {
 	s := sitetest.Site(t)
 	send := func(svc Services, remote, id string) string {
 		svc.Log = slog.New(slog.NewJSONHandler(&logs, nil))
-		req := httptest.NewRequest("GET", "/fr", nil)
+		req := httptest.NewRequest("GET", sitetest.OtherAt(t, 0).Prefix, nil)
 		req.RemoteAddr = remote
 		if id != "" {
 			req.Header.Set(echo.HeaderXRequestID, id)
@@ -636,7 +636,7 @@ func TestSecurityInvisibleCharactersNeverReachMail(t *testing.T) {
 		return strings.ContainsFunc(s, func(r rune) bool { return unicode.Is(unicode.Cf, r) || r == '\u2028' || r == '\u2029' })
 	}
 	benv := newBookingEnv(t, sitetest.BookingFixture, &monday7am)
-	req := validBooking(t, "10:00", "fr")
+	req := validBooking(t, "10:00", sitetest.OtherAt(t, 0).Code)
 	req["name"], req["company"], req["topic"] = "Amira\u202e lirpa", "\u2066Haddad\u2069 Logistics\u200b", "Une ligne\u2028une autre"
 	bookSlot(t, benv, req)
 	var subject string
@@ -653,14 +653,14 @@ func TestSecurityInvisibleCharactersNeverReachMail(t *testing.T) {
 	}
 	rec := sitetest.PostJSON(t, benv.handler, "/api/bookings", map[string]string{
 		"service": "discovery", "start": tuesdayAt(t, "11:00").Format(time.RFC3339), "name": "Amira\u2028Bcc: eve@evil.example",
-		"email": "amira@example.com", "timeZone": "Europe/Paris", "lang": "de",
+		"email": "amira@example.com", "timeZone": "Europe/Paris", "lang": sitetest.OtherAt(t, 1).Code,
 	})
-	if e := decodeAPIError(t, rec); rec.Code != 422 || e.Fields["name"] != sitetest.Site(t).Locales.T("de", booking.KeyName) {
+	if e := decodeAPIError(t, rec); rec.Code != 422 || e.Fields["name"] != sitetest.Site(t).Locales.T(sitetest.OtherAt(t, 1).Code, booking.KeyName) {
 		t.Errorf("a name with a line separator: %d %+v", rec.Code, e)
 	}
 
 	env := newContactEnv(t, contactOptions{})
-	if rec := env.post(t, echo.MIMEApplicationJSON, humanForm("en").with("name", "Ada\u202e\u200fecalevoL").json()); rec.Code != http.StatusCreated {
+	if rec := env.post(t, echo.MIMEApplicationJSON, humanForm(sitetest.Default(t).Code).with("name", "Ada\u202e\u200fecalevoL").json()); rec.Code != http.StatusCreated {
 		t.Fatalf("contact: %d %s", rec.Code, rec.Body)
 	}
 	var name string

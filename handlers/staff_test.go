@@ -201,8 +201,9 @@ func TestStaffSignedOut(t *testing.T) {
 			}
 			checkStaffHeaders(t, target, rec.Header())
 		}
-		if body := env.do(t, "GET", "/staff/sign-in?lang=ar", "").Body.String(); !strings.Contains(body, `<html lang="ar" dir="rtl">`) {
-			t.Errorf("the Arabic sign-in page is not right to left:\n%s", body)
+		rtl := sitetest.RightToLeft(t)
+		if body := env.do(t, "GET", "/staff/sign-in?lang="+rtl.Code, "").Body.String(); !strings.Contains(body, `<html lang="`+rtl.Tag+`" dir="rtl">`) {
+			t.Errorf("the sign-in page in %s is not right to left:\n%s", rtl.Code, body)
 		}
 	})
 }
@@ -366,8 +367,9 @@ func TestStaffLinksExpireAndWorkOnce(t *testing.T) {
 		if e := decodeAPIError(t, rec); rec.Code != http.StatusGone || e.Code != "link_expired" {
 			t.Errorf("a link after 15 minutes: %d %+v", rec.Code, e)
 		}
-		if rec := env.do(t, "GET", "/staff/link?token="+late+"&lang=fr", ""); rec.Code != http.StatusGone ||
-			!strings.Contains(rec.Body.String(), `"link":"expired"`) || !strings.Contains(rec.Body.String(), `lang="fr"`) {
+		other := sitetest.Other(t)
+		if rec := env.do(t, "GET", "/staff/link?token="+late+"&lang="+other.Code, ""); rec.Code != http.StatusGone ||
+			!strings.Contains(rec.Body.String(), `"link":"expired"`) || !strings.Contains(rec.Body.String(), `lang="`+other.Tag+`"`) {
 			t.Errorf("the page of an expired link: %d", rec.Code)
 		}
 		env.clock.Advance(24 * time.Hour)
@@ -515,8 +517,8 @@ func TestStaffWorkspaceAPI(t *testing.T) {
 		cookie := env.signIn(t, "ada@northbeam.test")
 		received := env.clock.Now().Add(-time.Hour)
 		for _, r := range []contact.Record{
-			{Ref: "11111111-1111-4111-8111-111111111111", CreatedAt: received, Name: "=cmd|' /C calc'!A0", Email: "zoe@example.com", Message: "Bonjour, ça va ? مرحبا", Lang: "fr"},
-			{Ref: "22222222-2222-4222-8222-222222222222", CreatedAt: received, Name: "Spammer", Email: "spam@example.com", Message: "buy", Lang: "en", Spam: true, SpamReason: contact.SpamTooFast},
+			{Ref: "11111111-1111-4111-8111-111111111111", CreatedAt: received, Name: "=cmd|' /C calc'!A0", Email: "zoe@example.com", Message: "Bonjour, ça va ? مرحبا", Lang: sitetest.OtherAt(t, 0).Code},
+			{Ref: "22222222-2222-4222-8222-222222222222", CreatedAt: received, Name: "Spammer", Email: "spam@example.com", Message: "buy", Lang: sitetest.Default(t).Code, Spam: true, SpamReason: contact.SpamTooFast},
 		} {
 			if _, err := contact.Save(ctx, env.st, r, nil); err != nil {
 				t.Fatal(err)
@@ -641,23 +643,24 @@ func TestStaffWorkspaceAPI(t *testing.T) {
 func TestStaffLanguages(t *testing.T) {
 	env := newStaffEnv(t, store.SQLite, staffOptions{})
 	cookie := env.signIn(t, "ada@northbeam.test")
-	if rec := env.do(t, "POST", "/staff/api/me/language", `{"lang":"ar"}`, cookie); rec.Code != http.StatusOK {
-		t.Fatalf("choosing Arabic: %d %s", rec.Code, rec.Body)
+	rtl := sitetest.RightToLeft(t)
+	if rec := env.do(t, "POST", "/staff/api/me/language", `{"lang":"`+rtl.Code+`"}`, cookie); rec.Code != http.StatusOK {
+		t.Fatalf("choosing %s: %d %s", rtl.Code, rec.Code, rec.Body)
 	}
 	if rec := env.do(t, "POST", "/staff/api/me/language", `{"lang":"tlh"}`, cookie); rec.Code != http.StatusUnprocessableEntity {
 		t.Errorf("an unknown language: %d", rec.Code)
 	}
 	page := env.do(t, "GET", "/staff", "", cookie).Body.String()
-	if !strings.Contains(page, `<html lang="ar" dir="rtl">`) || !strings.Contains(page, `"me":{"email":"ada@northbeam.test","lang":"ar"}`) {
-		t.Errorf("the workspace in Arabic:\n%s", page)
+	if !strings.Contains(page, `<html lang="`+rtl.Tag+`" dir="rtl">`) || !strings.Contains(page, `"me":{"email":"ada@northbeam.test","lang":"`+rtl.Code+`"}`) {
+		t.Errorf("the workspace in %s:\n%s", rtl.Code, page)
 	}
 	locales := sitetest.Site(t).StaffLocales
-	if e := decodeAPIError(t, env.do(t, "GET", "/staff/api/messages/nope", "", cookie)); e.Message != locales.T("ar", "errors.notFound") {
-		t.Errorf("an error in Arabic: %+v", e)
+	if e := decodeAPIError(t, env.do(t, "GET", "/staff/api/messages/nope", "", cookie)); e.Message != locales.T(rtl.Code, "errors.notFound") {
+		t.Errorf("an error in %s: %+v", rtl.Code, e)
 	}
 	rec := env.do(t, "GET", "/staff/export/bookings.csv", "", cookie)
-	if !strings.Contains(rec.Body.String(), locales.T("ar", "export.columns.visitorZone")) {
-		t.Errorf("the CSV's columns in Arabic: %s", rec.Body)
+	if !strings.Contains(rec.Body.String(), locales.T(rtl.Code, "export.columns.visitorZone")) {
+		t.Errorf("the CSV's columns in %s: %s", rtl.Code, rec.Body)
 	}
 }
 
@@ -685,7 +688,7 @@ func TestStaffStringsComplete(t *testing.T) {
 		}
 		return keys, forms
 	}
-	ref, _ := bases("en")
+	ref, _ := bases(sitetest.Default(t).Code)
 	placeholder := regexp.MustCompile(`\{\{\w+\}\}`)
 	placeholders := func(lang, k string) []string {
 		var out []string
@@ -715,13 +718,13 @@ func TestStaffStringsComplete(t *testing.T) {
 				enKey = k + "_other"
 				for _, f := range fs {
 					key = k + "_" + f
-					if en, got := placeholders("en", enKey), placeholders(lang.Code, key); !slices.Equal(en, got) {
+					if en, got := placeholders(sitetest.Default(t).Code, enKey), placeholders(lang.Code, key); !slices.Equal(en, got) {
 						t.Errorf("%s %s: placeholders %v, en has %v", lang.Code, key, got, en)
 					}
 				}
 				continue
 			}
-			if en, got := placeholders("en", enKey), placeholders(lang.Code, key); !slices.Equal(en, got) {
+			if en, got := placeholders(sitetest.Default(t).Code, enKey), placeholders(lang.Code, key); !slices.Equal(en, got) {
 				t.Errorf("%s %s: placeholders %v, en has %v", lang.Code, key, got, en)
 			}
 		}
@@ -831,7 +834,7 @@ func TestStaffCancelsABooking(t *testing.T) {
 			t.Errorf("the consultancy's copy does not say who cancelled:\n%s", notifyText)
 		}
 		// The time is free again.
-		bookSlot(t, benv, validBooking(t, "09:00", "fr"))
+		bookSlot(t, benv, validBooking(t, "09:00", sitetest.OtherAt(t, 0).Code))
 		if n := sitetest.Count(t, benv.store, `SELECT count(*) FROM staff_audit WHERE action = 'booking-cancellation' AND actor = 'ops@northbeam.test'`); n != 1 {
 			t.Errorf("%d audit entries for the cancellation", n)
 		}

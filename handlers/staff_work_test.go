@@ -44,8 +44,8 @@ func TestStaffMarksSpam(t *testing.T) {
 		cookie := env.signIn(t, "ada@northbeam.test")
 		received := env.clock.Now().Add(-time.Hour)
 		for _, r := range []contact.Record{
-			{Ref: "11111111-1111-4111-8111-111111111111", CreatedAt: received, Name: "Zoë", Email: "zoe@example.com", Message: "Bonjour", Lang: "fr"},
-			{Ref: "22222222-2222-4222-8222-222222222222", CreatedAt: received, Name: "Kept", Email: "kept@example.com", Message: "Hallo", Lang: "de", Spam: true, SpamReason: contact.SpamTooFast},
+			{Ref: "11111111-1111-4111-8111-111111111111", CreatedAt: received, Name: "Zoë", Email: "zoe@example.com", Message: "Bonjour", Lang: sitetest.OtherAt(t, 0).Code},
+			{Ref: "22222222-2222-4222-8222-222222222222", CreatedAt: received, Name: "Kept", Email: "kept@example.com", Message: "Hallo", Lang: sitetest.OtherAt(t, 1).Code, Spam: true, SpamReason: contact.SpamTooFast},
 		} {
 			if _, err := contact.Save(ctx, env.st, r, nil); err != nil {
 				t.Fatal(err)
@@ -70,8 +70,8 @@ func TestStaffMarksSpam(t *testing.T) {
 		if m := staffJSON[map[string]staffMessage](t, rec)["message"]; m.Folder != "new" {
 			t.Errorf("rescued: %+v", m)
 		}
-		if n := sitetest.Count(t, env.st, `SELECT count(*) FROM outbox WHERE kind = 'contact.ack' AND to_addr = 'kept@example.com' AND lang = 'de'`); n != 1 {
-			t.Errorf("the rescued message's visitor got %d acknowledgements in German, want 1", n)
+		if n := sitetest.Count(t, env.st, `SELECT count(*) FROM outbox WHERE kind = 'contact.ack' AND to_addr = 'kept@example.com' AND lang = ?`, sitetest.OtherAt(t, 1).Code); n != 1 {
+			t.Errorf("the rescued message's visitor got %d acknowledgements in their language, want 1", n)
 		}
 		if n := sitetest.Count(t, env.st, `SELECT count(*) FROM outbox WHERE kind = 'contact.notify' AND reply_to = 'kept@example.com'`); n != 1 {
 			t.Errorf("%d notifications of the rescued message, want 1", n)
@@ -92,7 +92,7 @@ func TestStaffReadsTheOutbox(t *testing.T) {
 		env := newStaffEnv(t, backend, staffOptions{})
 		ctx := context.Background()
 		cookie := env.signIn(t, "ada@northbeam.test")
-		r := contact.Record{Ref: "33333333-3333-4333-8333-333333333333", CreatedAt: env.clock.Now(), Name: "Zoë", Email: "zoe@example.com", Message: "Bonjour", Lang: "fr"}
+		r := contact.Record{Ref: "33333333-3333-4333-8333-333333333333", CreatedAt: env.clock.Now(), Name: "Zoë", Email: "zoe@example.com", Message: "Bonjour", Lang: sitetest.OtherAt(t, 0).Code}
 		mailer, err := contact.NewMailer(sitetest.Content(), sitetest.ContactBrand(t, sitetest.BaseURL), sitetest.Inbox)
 		if err != nil {
 			t.Fatal(err)
@@ -118,7 +118,7 @@ func TestStaffReadsTheOutbox(t *testing.T) {
 			t.Fatalf("the outbox: %+v", list.Outbox)
 		}
 		read := staffJSON[map[string]staffMailText](t, env.do(t, "GET", "/staff/api/mail/"+ack.Ref, "", cookie))["mail"]
-		if read.Lang != "fr" || read.Subject == "" || !strings.Contains(read.Text, "Northbeam") {
+		if read.Lang != sitetest.OtherAt(t, 0).Code || read.Subject == "" || !strings.Contains(read.Text, "Northbeam") {
 			t.Errorf("the acknowledgement's text: %+v", read)
 		}
 		if rec := env.do(t, "GET", "/staff/api/mail/nope", "", cookie); rec.Code != http.StatusNotFound {
@@ -155,7 +155,7 @@ func TestStaffReadsTheOutbox(t *testing.T) {
 func TestStaffBookingsExportHoldsUpcoming(t *testing.T) {
 	forEachBackend(t, func(t *testing.T, backend store.Backend) {
 		benv, env, cookie := newStaffBookingEnv(t, backend)
-		bookSlot(t, benv, validBooking(t, "09:00", "fr"))
+		bookSlot(t, benv, validBooking(t, "09:00", sitetest.OtherAt(t, 0).Code))
 		execSQL(t, env.st, `UPDATE bookings SET phone = '+4930901820'`)
 		rec := env.do(t, "GET", "/staff/export/bookings.csv", "", cookie)
 		if rec.Code != http.StatusOK {
@@ -248,9 +248,9 @@ func TestStaffSessionsListed(t *testing.T) {
 func TestStaffBookingCounts(t *testing.T) {
 	forEachBackend(t, func(t *testing.T, backend store.Backend) {
 		benv, env, cookie := newStaffBookingEnv(t, backend)
-		bookSlot(t, benv, validBooking(t, "09:00", "fr"))
-		bookSlot(t, benv, validBooking(t, "10:00", "de"))
-		execSQL(t, env.st, `UPDATE bookings SET cancelled_at = created_at WHERE lang = 'de'`)
+		bookSlot(t, benv, validBooking(t, "09:00", sitetest.OtherAt(t, 0).Code))
+		bookSlot(t, benv, validBooking(t, "10:00", sitetest.OtherAt(t, 1).Code))
+		execSQL(t, env.st, `UPDATE bookings SET cancelled_at = created_at WHERE lang = ?`, sitetest.OtherAt(t, 1).Code)
 		list := staffJSON[staffBookings](t, env.do(t, "GET", "/staff/api/bookings?view=past", "", cookie))
 		if list.Counts["upcoming"] != 1 || list.Counts["cancelled"] != 1 || list.Counts["past"] != 0 {
 			t.Errorf("counts %v", list.Counts)
@@ -265,7 +265,7 @@ func TestStaffBookingCounts(t *testing.T) {
 func TestStaffMovesABooking(t *testing.T) {
 	forEachBackend(t, func(t *testing.T, backend store.Backend) {
 		benv, env, cookie := newStaffBookingEnv(t, backend)
-		bookSlot(t, benv, validBooking(t, "09:00", "fr"))
+		bookSlot(t, benv, validBooking(t, "09:00", sitetest.OtherAt(t, 0).Code))
 		id := agendaFirst(t, env, cookie).ID
 		target := "/staff/api/bookings/" + strconv.FormatInt(id, 10) + "/move"
 		if rec := env.do(t, "POST", target, `{"start":"`+tuesdayAt(t, "09:07").Format(time.RFC3339)+`"}`, cookie); rec.Code != http.StatusConflict ||
@@ -284,8 +284,8 @@ func TestStaffMovesABooking(t *testing.T) {
 			t.Fatalf("moved: %d %+v", rec.Code, b)
 		}
 		ny, _ := time.LoadLocation("America/New_York")
-		when := sitetest.Site(t).Dates.FormatDateTime("fr", newStart.In(ny))
-		was := sitetest.Site(t).Dates.FormatDateTime("fr", tuesdayAt(t, "09:00").In(ny))
+		when := sitetest.Site(t).Dates.FormatDateTime(sitetest.OtherAt(t, 0).Code, newStart.In(ny))
+		was := sitetest.Site(t).Dates.FormatDateTime(sitetest.OtherAt(t, 0).Code, tuesdayAt(t, "09:00").In(ny))
 		var moved []string
 		for _, m := range sitetest.Outbox(t, env.st) {
 			if m[0] == booking.KindMoved && m[1] == "amira@example.com" {
@@ -335,14 +335,14 @@ func TestStaffBooksByHand(t *testing.T) {
 	forEachBackend(t, func(t *testing.T, backend store.Backend) {
 		_, env, cookie := newStaffBookingEnv(t, backend)
 		body := `{"service":"discovery","start":"` + tuesdayAt(t, "10:00").Format(time.RFC3339) +
-			`","name":"Jürgen Weiß","email":"juergen@example.com","timeZone":"Europe/Berlin","lang":"de"}`
+			`","name":"Jürgen Weiß","email":"juergen@example.com","timeZone":"Europe/Berlin","lang":"` + sitetest.OtherAt(t, 1).Code + `"}`
 		rec := env.do(t, "POST", "/staff/api/bookings", body, cookie)
 		b := staffJSON[map[string]staffBooking](t, rec)["booking"]
 		if rec.Code != http.StatusCreated || b.Name != "Jürgen Weiß" || b.BookedBy != "ops@northbeam.test" || b.Status != "upcoming" {
 			t.Fatalf("booked by hand: %d %+v %s", rec.Code, b, rec.Body)
 		}
-		if n := sitetest.Count(t, env.st, `SELECT count(*) FROM outbox WHERE kind = ? AND to_addr = 'juergen@example.com' AND lang = 'de'`, booking.KindConfirmation); n != 1 {
-			t.Errorf("%d confirmations to the caller in German, want 1", n)
+		if n := sitetest.Count(t, env.st, `SELECT count(*) FROM outbox WHERE kind = ? AND to_addr = 'juergen@example.com' AND lang = ?`, booking.KindConfirmation, sitetest.OtherAt(t, 1).Code); n != 1 {
+			t.Errorf("%d confirmations to the caller in their language, want 1", n)
 		}
 		if n := sitetest.Count(t, env.st, `SELECT count(*) FROM outbox_attachments a JOIN outbox o ON o.id = a.outbox_id WHERE o.kind = ? AND a.content_type LIKE 'text/calendar%'`, booking.KindConfirmation); n != 1 {
 			t.Errorf("the confirmation carries %d invites", n)
@@ -369,7 +369,7 @@ func TestStaffBooksByHand(t *testing.T) {
 func TestStaffMarksANoShow(t *testing.T) {
 	forEachBackend(t, func(t *testing.T, backend store.Backend) {
 		benv, env, cookie := newStaffBookingEnv(t, backend)
-		bookSlot(t, benv, validBooking(t, "09:00", "fr"))
+		bookSlot(t, benv, validBooking(t, "09:00", sitetest.OtherAt(t, 0).Code))
 		id := agendaFirst(t, env, cookie).ID
 		target := "/staff/api/bookings/" + strconv.FormatInt(id, 10) + "/no-show"
 		if rec := env.do(t, "POST", target, `{"noShow":true}`, cookie); rec.Code != http.StatusConflict || decodeAPIError(t, rec).Code != "not_yet" {
@@ -402,10 +402,10 @@ func TestStaffMarksANoShow(t *testing.T) {
 func TestStaffNotes(t *testing.T) {
 	forEachBackend(t, func(t *testing.T, backend store.Backend) {
 		benv, env, cookie := newStaffBookingEnv(t, backend)
-		bookSlot(t, benv, validBooking(t, "09:00", "fr"))
+		bookSlot(t, benv, validBooking(t, "09:00", sitetest.OtherAt(t, 0).Code))
 		id := strconv.FormatInt(agendaFirst(t, env, cookie).ID, 10)
 		ref := "44444444-4444-4444-8444-444444444444"
-		if _, err := contact.Save(context.Background(), env.st, contact.Record{Ref: ref, CreatedAt: env.clock.Now(), Name: "Amira", Email: "amira@example.com", Message: "Salut", Lang: "fr"}, nil); err != nil {
+		if _, err := contact.Save(context.Background(), env.st, contact.Record{Ref: ref, CreatedAt: env.clock.Now(), Name: "Amira", Email: "amira@example.com", Message: "Salut", Lang: sitetest.OtherAt(t, 0).Code}, nil); err != nil {
 			t.Fatal(err)
 		}
 		type notes struct {
@@ -446,7 +446,7 @@ func TestStaffUnreadAndWeek(t *testing.T) {
 	forEachBackend(t, func(t *testing.T, backend store.Backend) {
 		benv, env, cookie := newStaffBookingEnv(t, backend)
 		ref := "55555555-5555-4555-8555-555555555555"
-		if _, err := contact.Save(context.Background(), env.st, contact.Record{Ref: ref, CreatedAt: env.clock.Now(), Name: "Nina", Email: "nina@example.com", Message: "Hallo", Lang: "de"}, nil); err != nil {
+		if _, err := contact.Save(context.Background(), env.st, contact.Record{Ref: ref, CreatedAt: env.clock.Now(), Name: "Nina", Email: "nina@example.com", Message: "Hallo", Lang: sitetest.OtherAt(t, 1).Code}, nil); err != nil {
 			t.Fatal(err)
 		}
 		unread := func() int {
@@ -464,7 +464,7 @@ func TestStaffUnreadAndWeek(t *testing.T) {
 			t.Errorf("%d unread after marking it unread again", n)
 		}
 
-		bookSlot(t, benv, validBooking(t, "09:00", "fr"))
+		bookSlot(t, benv, validBooking(t, "09:00", sitetest.OtherAt(t, 0).Code))
 		week := staffJSON[staffWeek](t, env.do(t, "GET", "/staff/api/week?date=2027-06-10", "", cookie))
 		if len(week.Days) != 7 || week.Days[0].Date != "2027-06-07" || week.Days[6].Date != "2027-06-13" || week.Prev != "2027-05-31" || week.Next != "2027-06-14" {
 			t.Fatalf("the week: %+v", week)

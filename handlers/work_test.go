@@ -64,7 +64,7 @@ func TestCaseStudiesInEveryLanguage(t *testing.T) {
 				}
 			}
 			if n := len(hreflangTags.FindAllStringSubmatch(body, -1)); n != len(s.Info.Languages)+1 {
-				t.Errorf("%s: %d hreflang links, want its four languages and x-default", path, n)
+				t.Errorf("%s: %d hreflang links, want every language and x-default", path, n)
 			}
 			var article map[string]any
 			for _, ld := range structuredData(t, body) {

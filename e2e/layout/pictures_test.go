@@ -27,7 +27,7 @@ func TestPicturesWithoutLayoutShiftAndLazyBelow(t *testing.T) {
 	b, base := e2etest.Browser(t)
 	s := sitetest.Site(t)
 	dir := e2etest.ScreenshotDir(t)
-	for _, code := range []string{"en", "ar"} {
+	for _, code := range []string{sitetest.Default(t).Code, sitetest.RightToLeft(t).Code} { // the default language, and one written right to left
 		lang, _ := s.Info.Language(code)
 		pages := []struct{ name, path string }{
 			{"study", lang.LocalPath("/work/" + s.Work().Studies(code)[0].Slug)},

@@ -138,16 +138,18 @@ func TestLanguageRedirects(t *testing.T) {
 		name, setup, path, want string
 		warns                   bool
 	}{
-		{"French browser on the root", browserLanguage("fr-CA"), "/", "/fr", false},
-		{"Austrian German browser", browserLanguage("de-AT"), "/", "/de", false},
-		{"Egyptian Arabic browser", browserLanguage("ar-EG"), "/", "/ar", false},
-		{"Spanish browser stays in English", browserLanguage("es-ES"), "/", "/", false},
-		{"browser language only applies to the root", browserLanguage("fr-FR"), "/blog", "/blog", false},
-		{"stored preference beats the browser", stored("de") + browserLanguage("fr-FR"), "/", "/de", false},
-		{"stored preference on an inner page", stored("ar"), "/privacy", "/ar/privacy", false},
-		{"stored English keeps the root", stored("en") + browserLanguage("fr-FR"), "/", "/", false},
-		{"a prefix always wins", stored("de"), "/fr/cookies", "/fr/cookies", false},
-		{"storage throws: browser language, with a warning", brokenStorage + browserLanguage("de-CH"), "/", "/de", true},
+		// The languages of content/site.json: the default one, and three
+		// others (fewer when the site has fewer; they then repeat).
+		{"a browser in another language, on the root", browserLanguage(sitetest.OtherAt(t, 0).Code + "-CA"), "/", sitetest.OtherAt(t, 0).Prefix, false},
+		{"a browser in another language and region", browserLanguage(sitetest.OtherAt(t, 1).Code + "-AT"), "/", sitetest.OtherAt(t, 1).Prefix, false},
+		{"a browser in a third language and region", browserLanguage(sitetest.OtherAt(t, 2).Code + "-EG"), "/", sitetest.OtherAt(t, 2).Prefix, false},
+		{"a browser in a language the site lacks stays in the default one", browserLanguage(sitetest.Unlisted + "-ES"), "/", "/", false},
+		{"browser language only applies to the root", browserLanguage(sitetest.OtherAt(t, 0).Code + "-FR"), "/blog", "/blog", false},
+		{"stored preference beats the browser", stored(sitetest.OtherAt(t, 1).Code) + browserLanguage(sitetest.OtherAt(t, 0).Code+"-FR"), "/", sitetest.OtherAt(t, 1).Prefix, false},
+		{"stored preference on an inner page", stored(sitetest.OtherAt(t, 2).Code), "/privacy", sitetest.OtherAt(t, 2).LocalPath("/privacy"), false},
+		{"stored default language keeps the root", stored(sitetest.Default(t).Code) + browserLanguage(sitetest.OtherAt(t, 0).Code+"-FR"), "/", "/", false},
+		{"a prefix always wins", stored(sitetest.OtherAt(t, 1).Code), sitetest.OtherAt(t, 0).LocalPath("/cookies"), sitetest.OtherAt(t, 0).LocalPath("/cookies"), false},
+		{"storage throws: browser language, with a warning", brokenStorage + browserLanguage(sitetest.OtherAt(t, 1).Code+"-CH"), "/", sitetest.OtherAt(t, 1).Prefix, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel() // a tab of its own, with storage of its own: nothing timed

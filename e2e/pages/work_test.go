@@ -65,7 +65,7 @@ func TestWorkLayoutAtPhoneAndDesktopWidths(t *testing.T) {
 	b, base := e2etest.Browser(t)
 	s := sitetest.Site(t)
 	dir := e2etest.ScreenshotDir(t)
-	for _, code := range []string{"en", "ar"} {
+	for _, code := range []string{sitetest.Default(t).Code, sitetest.RightToLeft(t).Code} { // the default language, and one written right to left
 		lang, _ := s.Info.Language(code)
 		pages := map[string]string{
 			"home-work": lang.LocalPath("/"),

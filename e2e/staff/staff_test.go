@@ -182,7 +182,7 @@ func TestBrowserStaffAccessibility(t *testing.T) {
 			t.Errorf("%s: %s: %s at %s", what, v.ID, v.Help, strings.Join(where, ", "))
 		}
 	}
-	for _, lang := range []string{"en", "ar"} {
+	for _, lang := range []string{sitetest.Default(t).Code, sitetest.RightToLeft(t).Code} { // the default language, and one written right to left
 		t.Run(lang, func(t *testing.T) {
 			tb := e2etest.NewTab(t, b)
 			// The pages before the sign-in.
@@ -200,7 +200,7 @@ func TestBrowserStaffAccessibility(t *testing.T) {
 					tb.Run(t, p.Prepare())
 				}
 				tb.Run(t, e2etest.WaitMain(e2etest.PageText(locales, lang, p.Key)), chromedp.Evaluate(`document.documentElement.dir`, &dir))
-				if want := map[string]string{"en": "ltr", "ar": "rtl"}[lang]; dir != want {
+				if l, _ := sitetest.Info(t).Language(lang); dir != l.Dir {
 					t.Errorf("%s in %s: dir=%q", p.Path, lang, dir)
 				}
 				check(t, tb, p.Path)
@@ -232,7 +232,7 @@ func TestBrowserStaffOnAPhone(t *testing.T) {
 		}
 	}
 	env.SignInByLink(t, tb, "ada@northbeam.test")
-	for _, lang := range []string{"en", "ar"} {
+	for _, lang := range []string{sitetest.Default(t).Code, sitetest.RightToLeft(t).Code} { // the default language, and one written right to left
 		tb.Run(t, chromedp.Evaluate(fmt.Sprintf(`fetch("/staff/api/me/language", {method: "POST", headers: {"Content-Type": "application/json"}, body: JSON.stringify({lang: %q})}).then((r) => r.status)`, lang), nil,
 			func(p *runtime.EvaluateParams) *runtime.EvaluateParams { return p.WithAwaitPromise(true) }))
 		for _, p := range e2etest.StaffPages {

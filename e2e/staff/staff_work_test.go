@@ -156,7 +156,7 @@ func TestBrowserStaffWork(t *testing.T) {
 		t.Errorf("the workspace after a German invitation speaks %q", htmlLang)
 	}
 
-	for _, lang := range []string{"en", "ar"} {
+	for _, lang := range []string{sitetest.Default(t).Code, sitetest.RightToLeft(t).Code} { // the default language, and one written right to left
 		e2etest.SetStaffLanguage(t, tb, lang)
 		for _, width := range []int64{390, 1280} {
 			tb.Run(t, e2etest.Viewport(width, width < 600))

@@ -46,6 +46,10 @@ var shippedDates = sync.OnceValue(func() *intl.Formatter {
 // siteContent is the real content directory of the repository.
 func siteContent() fs.FS { return os.DirFS(filepath.Join("..", "..", "content")) }
 
+// unlisted is a language code that no site lists (ISO 639's "no
+// linguistic content"): a visitor's language the site does not speak.
+const unlisted = "zxx"
+
 // siteLanguages returns the codes of the languages of content/site.json.
 func siteLanguages(t testing.TB) []string {
 	t.Helper()

@@ -3,6 +3,7 @@ package contact
 import (
 	"context"
 	"errors"
+	"io/fs"
 	"log/slog"
 	"maps"
 	"slices"
@@ -167,17 +168,22 @@ func TestSaveIsAtomic(t *testing.T) {
 }
 
 func TestMailArrivesOverSMTP(t *testing.T) {
-	ackSubjects := map[string]string{
-		"en": "We have received your message – Northbeam",
-		"fr": "Nous avons bien reçu votre message – Northbeam",
-		"de": "Wir haben Ihre Nachricht erhalten – Northbeam",
-		"ar": "تلقّينا رسالتكم – Northbeam",
-	}
-	ackGreetings := map[string]string{
-		"en": "Hello,\n",
-		"fr": "Bonjour,\n",
-		"de": "Guten Tag,\n",
-		"ar": "مرحبًا،\n",
+	// The acknowledgement is the visitor's language's own template: its
+	// subject line, and its greeting, the first line of its text.
+	ackSubjects, ackGreetings := map[string]string{}, map[string]string{}
+	for _, lang := range siteLanguages(t) {
+		tmpl, err := fs.ReadFile(siteContent(), "mail/"+lang+"/contact-ack.txt")
+		if err != nil {
+			t.Fatal(err)
+		}
+		head, body, _ := strings.Cut(string(tmpl), "\n\n")
+		subject, _ := strings.CutPrefix(head, "Subject: ")
+		ackSubjects[lang] = strings.ReplaceAll(subject, "{{.Brand.Name}}", "Northbeam")
+		greeting, _, _ := strings.Cut(body, "\n")
+		ackGreetings[lang] = greeting + "\n"
+		if strings.Contains(ackSubjects[lang]+greeting, "{{") || greeting == "" {
+			t.Fatalf("%s: the template's subject %q and first line %q are not plain text", lang, subject, greeting)
+		}
 	}
 	for _, lang := range siteLanguages(t) {
 		t.Run(lang, func(t *testing.T) {

@@ -132,9 +132,13 @@ func TestMessageLanguage(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	tests := map[string]string{
-		"en": "en", "fr": "fr", "de": "de", "ar": "ar",
-		"FR": "fr", "de-AT": "de", "ar_EG": "ar", "": "en", "es": "en", "english": "en",
+	def := m.langs.Default().Code
+	tests := map[string]string{"": def, unlisted: def, unlisted + "-FR": def, "english": def}
+	for _, code := range siteLanguages(t) {
+		tests[code] = code
+		tests[strings.ToUpper(code)] = code
+		tests[code+"-AT"] = code
+		tests[code+"_EG"] = code
 	}
 	for in, want := range tests {
 		if got := m.language(in); got != want {

@@ -2,17 +2,37 @@ package intl
 
 import (
 	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/northbeam/site/internal/goldentest"
+	"github.com/northbeam/site/internal/site"
 )
 
-// goldenLangs are the site's languages and the tags that fall back on
-// them or on English.
-var goldenLangs = []string{"en", "fr", "de", "ar", "fr-CA", "AR-EG", "xx", ""}
+// goldenLangs are the languages of content/site.json and tags that fall
+// back on them (a region, another case) or on the default language (a
+// language the site lacks, none).
+func goldenLangs(t *testing.T) []string {
+	t.Helper()
+	info, err := site.Load(os.DirFS(filepath.Join(projectRoot, "content")), site.File)
+	if err != nil {
+		t.Fatal(err)
+	}
+	langs := info.Languages.Codes()
+	var others []string
+	for _, code := range langs {
+		if code != info.DefaultLanguage {
+			others = append(others, code)
+		}
+	}
+	if len(others) > 0 {
+		langs = append(langs, others[0]+"-CA", strings.ToUpper(others[len(others)-1])+"-EG")
+	}
+	return append(langs, "xx", "")
+}
 
 // goldenTimes are instants that meet every month, both halves of the day,
 // midnight and noon, single-digit days and the first of the month.
@@ -33,7 +53,7 @@ func goldenTimes() []time.Time {
 func TestGoldenFormats(t *testing.T) {
 	f := shipped(t)
 	var b strings.Builder
-	for _, lang := range goldenLangs {
+	for _, lang := range goldenLangs(t) {
 		for m := time.January; m <= time.December; m++ {
 			fmt.Fprintf(&b, "%q\tmonth %d\t%s\n", lang, m, f.Month(lang, m))
 		}

@@ -1,12 +1,19 @@
 package site
 
 import (
+	"cmp"
+	"encoding/json"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"testing/fstest"
 )
+
+// unlisted is a language code that no site lists: ISO 639's "no
+// linguistic content".
+const unlisted = "zxx"
 
 // TestLanguageMatching finds a language by its code, by a tag whose primary
 // subtag is its code, and falls back on the default language.
@@ -15,22 +22,46 @@ func TestLanguageMatching(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for tag, want := range map[string]string{
-		"fr": "fr", "fr-CA": "fr", "FR_be": "fr", " de ": "de", "ar-EG": "ar",
-		"en-US": "en", "es": "en", "": "en", "frx": "en",
-	} {
+	def := s.DefaultLanguage
+	tests := map[string]string{unlisted: def, unlisted + "-FR": def, "": def, "  ": def}
+	for _, l := range s.Languages {
+		c := l.Code
+		tests[c] = c
+		tests[c+"-CA"] = c
+		tests[strings.ToUpper(c)+"_be"] = c
+		tests[" "+c+" "] = c
+		if _, ok := s.Languages.Find(c + "x"); !ok {
+			tests[c+"x"] = def
+		}
+		if _, ok := s.Languages.Find(c + "-CA"); ok {
+			t.Errorf("Find(%q) takes a tag for a code", c+"-CA")
+		}
+	}
+	for tag, want := range tests {
 		if got := s.Languages.Match(tag).Code; got != want {
 			t.Errorf("Match(%q) = %s, want %s", tag, got, want)
 		}
 	}
-	if _, ok := s.Languages.Find("fr-CA"); ok {
-		t.Error("Find takes a code, not a tag")
+	// Codes keeps site.json's order, read here on its own.
+	raw, err := os.ReadFile(filepath.Join(projectRoot, "content", File))
+	if err != nil {
+		t.Fatal(err)
 	}
-	if got := strings.Join(s.Languages.Codes(), " "); got != "en fr de ar" {
-		t.Errorf("codes %s", got)
+	var listed struct {
+		Languages []struct{ Code string } `json:"languages"`
 	}
-	if s.Default().Code != s.DefaultLanguage {
-		t.Errorf("default %s, want %s", s.Default().Code, s.DefaultLanguage)
+	if err := json.Unmarshal(raw, &listed); err != nil {
+		t.Fatal(err)
+	}
+	var want []string
+	for _, l := range listed.Languages {
+		want = append(want, l.Code)
+	}
+	if got := s.Languages.Codes(); !slices.Equal(got, want) {
+		t.Errorf("codes %v, want site.json's %v", got, want)
+	}
+	if s.Default().Code != s.DefaultLanguage || s.Default().Prefix != "" {
+		t.Errorf("default %s, want %s without a prefix", s.Default().Code, s.DefaultLanguage)
 	}
 }
 
@@ -79,7 +110,7 @@ func TestPlural(t *testing.T) {
 		{"en", 1, "1 month"}, {"en", 0, "0 months"}, {"en", 2, "2 months"},
 		{"ar", 0, "0 z"}, {"ar", 1, "one"}, {"ar", 2, "two"}, {"ar", 103, "103 few"}, {"ar", 111, "111 many"}, {"ar", 100, "100 other"},
 		{"fr", 0, "0 mois"}, {"fr", 1, "1 mois"}, {"fr", 2, "2 mois (y)"},
-		{"es", 1, "1 month"}, // no Spanish: the default language's
+		{unlisted, 1, "1 month"}, // a language it does not have: the default language's
 	} {
 		if got := l.Plural(tc.lang, "n", tc.n, "x", "y"); got != tc.want {
 			t.Errorf("Plural(%s, %d) = %q, want %q", tc.lang, tc.n, got, tc.want)
@@ -111,12 +142,33 @@ func TestLanguageDefaults(t *testing.T) {
 // strings do, and one they do not name yet by its own label.
 func TestNoticeLanguages(t *testing.T) {
 	shipped := os.DirFS(filepath.Join(projectRoot, "content"))
+	info, err := Load(shipped, File)
+	if err != nil {
+		t.Fatal(err)
+	}
 	langs, names, err := NoticeLanguages(shipped)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := strings.Join(langs.Codes(), " "); got != "en fr de ar" || names["fr"] != "French" || names["ar"] != "Arabic" {
-		t.Errorf("languages %s, names %v", got, names)
+	if !slices.Equal(langs.Codes(), info.Languages.Codes()) {
+		t.Errorf("languages %v, want site.json's %v", langs.Codes(), info.Languages.Codes())
+	}
+	// The English strings' name of a language, where they give one.
+	raw, err := os.ReadFile(filepath.Join(projectRoot, "content", "staff", "locales", NoticeLanguage+".json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var english struct {
+		Languages map[string]string `json:"languages"`
+	}
+	if err := json.Unmarshal(raw, &english); err != nil {
+		t.Fatal(err)
+	}
+	for _, l := range info.Languages {
+		want := cmp.Or(english.Languages[l.Code], l.Label)
+		if names[l.Code] != want {
+			t.Errorf("%s is named %q in the notices, want %q", l.Code, names[l.Code], want)
+		}
 	}
 	doc := `{"name": "N", "email": "a@example.com", "defaultLanguage": "en", "languages": [
 		{ "code": "en", "tag": "en", "label": "English", "dir": "ltr", "prefix": "" },

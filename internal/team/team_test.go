@@ -7,6 +7,7 @@ import (
 	"testing/fstest"
 
 	"github.com/northbeam/site/internal/images"
+	"github.com/northbeam/site/internal/site"
 )
 
 // shippedPictures checks pictures against the shipped content/img/.
@@ -19,21 +20,27 @@ func shippedPictures(t *testing.T) func(images.Ref) (images.Picture, error) {
 	return lib.Picture
 }
 
-// TestShippedTeam: the same people in the four languages, each with a
-// role, expertise and a biography.
+// TestShippedTeam: the same people in every language of content/site.json,
+// each with a role, expertise, a biography and a portrait described in
+// the language.
 func TestShippedTeam(t *testing.T) {
+	info, err := site.Load(os.DirFS("../../content"), site.File)
+	if err != nil {
+		t.Fatal(err)
+	}
 	tm, err := Load(os.DirFS("../../content"), "team", shippedPictures(t))
 	if err != nil {
 		t.Fatal(err)
 	}
+	def := info.DefaultLanguage
 	var slugs []string
-	for _, p := range tm.People("en") {
+	for _, p := range tm.People(def) {
 		slugs = append(slugs, p.Slug)
 	}
 	if len(slugs) < 4 {
 		t.Fatalf("%d people", len(slugs))
 	}
-	for _, lang := range []string{"fr", "de", "ar"} {
+	for _, lang := range info.Languages.Codes() {
 		for _, slug := range slugs {
 			p, err := tm.Person(lang, slug)
 			if err != nil {
@@ -43,9 +50,12 @@ func TestShippedTeam(t *testing.T) {
 			if p.Role == "" || len(p.Expertise) == 0 || !strings.Contains(p.HTML, "<p>") {
 				t.Errorf("%s: %+v", p.File, p)
 			}
-			en, _ := tm.Person("en", slug)
-			if p.Photo.WebP == "" || p.Photo.Src != en.Photo.Src || p.Photo.Alt == en.Photo.Alt || !strings.Contains(p.Photo.Alt, p.Name) {
-				t.Errorf("%s: photo %+v (in English %+v)", p.File, p.Photo, en.Photo)
+			ref, _ := tm.Person(def, slug)
+			if p.Photo.WebP == "" || p.Photo.Src != ref.Photo.Src || !strings.Contains(p.Photo.Alt, p.Name) {
+				t.Errorf("%s: photo %+v (in %s %+v)", p.File, p.Photo, def, ref.Photo)
+			}
+			if lang != def && p.Photo.Alt == ref.Photo.Alt {
+				t.Errorf("%s: the portrait's alt text in %s is the one in %s: %q", p.File, lang, def, p.Photo.Alt)
 			}
 		}
 	}

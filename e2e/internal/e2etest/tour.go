@@ -6,17 +6,34 @@ import (
 
 	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/chromedp"
+	"github.com/northbeam/site/internal/sitebuild"
 )
 
-// TourZones is the visitor's clock in each language of the tour.
-var TourZones = map[string]string{"en": "America/New_York", "fr": "Europe/Paris", "de": "Europe/Berlin", "ar": "Asia/Riyadh"}
+// TourZones are the visitors' clocks, one language after the other.
+var TourZones = []string{"America/New_York", "Europe/Paris", "Europe/Berlin", "Asia/Riyadh"}
 
-// TourPosts is the post of the tour in each language: it has tags and code blocks.
-var TourPosts = map[string]string{
-	"en": "platform-engineering-without-the-platform-team-tax",
-	"fr": "platform-engineering-sans-l-impot-equipe-plateforme",
-	"de": "platform-engineering-ohne-plattformteam-steuer",
-	"ar": "platform-engineering-without-the-platform-team-tax",
+// tourPost is the post of the tour, which has tags and code blocks, in the
+// default language: the tour reads its version in each language.
+const tourPost = "platform-engineering-without-the-platform-team-tax"
+
+// TourPostIn returns the slug of the tour's post in lang.
+func TourPostIn(t *testing.T, s *sitebuild.Build, lang string) string {
+	t.Helper()
+	def := s.Info.Default().Code
+	if lang == def {
+		return tourPost
+	}
+	versions, err := s.Blog().Translations(def, tourPost)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, v := range versions {
+		if v.Lang == lang {
+			return v.Slug
+		}
+	}
+	t.Fatalf("the tour's post %s has no version in %s", tourPost, lang)
+	return ""
 }
 
 // Screen sets the tab to a phone (360 x 740) or a desktop (1280 x 900) screen.
