@@ -11,7 +11,7 @@
 // certificate made for the test run, by the hash of its public key, and
 // ServeTLS serves a handler on loopback with it.
 //
-// The browser tests live in packages by area (e2e/booking, e2e/consent,
+// The browser tests live in packages by area (e2e/a11y, e2e/booking, e2e/consent,
 // e2e/contact, e2e/devloop, e2e/layout, e2e/pages, e2e/staff,
 // e2e/visitor, e2e/widths), which go test runs side by side, each with its own browser
 // and site (docs/ARCHITECTURE.md, Tests).
