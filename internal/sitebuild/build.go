@@ -242,14 +242,11 @@ func (s *Build) document(ctx context.Context, p page) ([]byte, error) {
 	}
 	s.describeForSharing(&doc, p)
 	if p.status == http.StatusOK {
-		for _, l := range s.Info.Languages {
-			if alt, ok := p.alternates[l.Code]; ok {
-				doc.Alternates = append(doc.Alternates, render.Alternate{Hreflang: l.Tag, Href: s.opts.BaseURL + alt})
-			}
-		}
-		if def, ok := p.alternates[s.Info.DefaultLanguage]; ok {
-			doc.Alternates = append(doc.Alternates, render.Alternate{Hreflang: "x-default", Href: s.opts.BaseURL + def})
-		}
+		doc.Alternates = s.hreflangs(p)
+	} else {
+		// An error page is no page of its own to point crawlers to
+		// (docs/ARCHITECTURE.md, "Crawlers").
+		doc.Canonical = ""
 	}
 	return doc.HTML()
 }
