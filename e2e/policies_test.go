@@ -1,6 +1,7 @@
 package e2e
 
 import (
+	"fmt"
 	"slices"
 	"testing"
 
@@ -17,6 +18,7 @@ import (
 func TestConsentWithoutAnalyticsOneAcknowledgement(t *testing.T) {
 	b, _ := browser(t)
 	s := sitetest.Site(t)
+	dir := screenshotDir(t)
 	for _, id := range []string{"", testMeasurementID} {
 		base := consentServer(t, id, false)
 		for _, lang := range s.Info.Languages {
@@ -37,6 +39,10 @@ func TestConsentWithoutAnalyticsOneAcknowledgement(t *testing.T) {
 					}
 					return
 				}
+				for _, width := range []int64{390, 1280} {
+					tb.run(t, viewport(width, width < 600))
+					keepScreenshot(t, tb, dir, fmt.Sprintf("banner-%s-%d", lang.Code, width), false)
+				}
 				if want := []string{s.Locales.T(lang.Code, "consent.actions.acknowledge")}; !slices.Equal(buttons, want) {
 					t.Fatalf("without analytics the banner offers %q, want %q", buttons, want)
 				}
@@ -51,6 +57,10 @@ func TestConsentWithoutAnalyticsOneAcknowledgement(t *testing.T) {
 					t.Error("no cc_cookie after the acknowledgement")
 				} else if got := recordField[[]string](t, consentRecord(t, c), "categories"); !slices.Equal(got, []string{"necessary"}) {
 					t.Errorf("categories %v", got)
+				}
+				for _, width := range []int64{390, 1280} {
+					tb.run(t, viewport(width, width < 600), chromedp.Navigate(base+lang.LocalPath("/privacy")), waitHydrated())
+					keepScreenshot(t, tb, dir, fmt.Sprintf("privacy-%s-%d", lang.Code, width), true)
 				}
 				noConsoleProblems(t, tb)
 			})

@@ -76,6 +76,10 @@ func TestBrowserStaffBookByHandOpensOnAFreeDay(t *testing.T) {
 		chromedp.Value(`.ws-slots input[type=date]`, &day, chromedp.ByQuery),
 		chromedp.Evaluate(`document.querySelectorAll(".ws-slot input[type=radio]").length`, &times),
 	)
+	for _, width := range []int64{390, 1280} {
+		tb.run(t, viewport(width, width < 600))
+		keepScreenshot(t, tb, screenshotDir(t), fmt.Sprintf("book-by-hand-en-%d", width), true)
+	}
 	if want := first.Format(time.DateOnly); day != want || times == 0 {
 		t.Errorf("book by hand opens on %s with %d free times, want %s, the first day with free times", day, times, want)
 	}

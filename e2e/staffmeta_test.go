@@ -17,6 +17,7 @@ import (
 // left alone on the next.
 func TestBrowserStaffInboxTimesStayWhole(t *testing.T) {
 	b, _ := browser(t)
+	dir := screenshotDir(t)
 	env := newStaffBrowserEnv(t)
 	fillWorkspace(t, env)
 	if _, err := env.ws.Invite(context.Background(), "ada@northbeam.test", staff.ActorCommandLine); err != nil {
@@ -59,6 +60,10 @@ func TestBrowserStaffInboxTimesStayWhole(t *testing.T) {
 					broken = append(broken, fmt.Sprintf("line %d at %d px (%d lines)", i+1, width, n))
 				}
 			}
+		}
+		for _, width := range []int64{390, 1280} {
+			tb.run(t, viewport(width, width < 600))
+			keepScreenshot(t, tb, dir, fmt.Sprintf("inbox-%s-%d", lang.Code, width), false)
 		}
 		if len(broken) > 0 {
 			t.Errorf("%s: the inbox's time of day is broken across lines: %v", lang.Code, broken)

@@ -43,6 +43,7 @@ func linesOf(t *testing.T, tb *tab, selector, text string) int {
 func TestValuesAreNeverBrokenAcrossLines(t *testing.T) {
 	b, base, _ := bookingBrowser(t)
 	s := sitetest.Site(t)
+	dir := screenshotDir(t)
 	for _, lang := range s.Info.Languages {
 		t.Run(lang.Code, func(t *testing.T) {
 			tb := newTab(t, b)
@@ -75,7 +76,10 @@ func TestValuesAreNeverBrokenAcrossLines(t *testing.T) {
 			for text, widths := range broken {
 				t.Errorf("%q is broken across lines at %v px", text, widths)
 			}
-			tb.run(t, viewport(390, true))
+			tb.run(t, viewport(1280, false))
+			keepScreenshot(t, tb, dir, "confirmation-"+lang.Code+"-1280", false)
+			tb.run(t, viewport(390, true), chromedp.Evaluate(`document.querySelector(".booking-confirmed .lead").scrollIntoView()`, nil))
+			keepScreenshot(t, tb, dir, "confirmation-"+lang.Code+"-390", false)
 			readsLeftToRight(t, tb, "the confirmation's address", `.booking-confirmed .lead`, `(visitor)@example\.(com)`)
 			readsLeftToRight(t, tb, "the confirmation's phone", `.booking-confirmed .meeting-phone`, `(\+33) 1 23 45 67 (89)`)
 		})
