@@ -1150,7 +1150,7 @@ func TestConsentSecureOverHTTPS(t *testing.T) {
 		chromedp.Navigate(base+"/"),
 		waitHydrated(),
 		waitBanner(),
-		clickReachable(`#cc-main .cm [data-role="necessary"]`),
+		clickReachable(`#cc-main .cm [data-role="all"]`),
 		waitDecision(),
 		browserCookies(base+"/", &cookies),
 	)
