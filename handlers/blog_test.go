@@ -218,8 +218,13 @@ func TestBlogHreflangOnlyBetweenTranslations(t *testing.T) {
 				l, _ := s.Info.Language(tr.Lang)
 				want[l.Tag] = "https://example.test" + l.LocalPath("/blog/"+tr.Slug)
 			}
-			if en, ok := want["en"]; ok {
-				want["x-default"] = en
+			// x-default: the default language's version, or the post
+			// itself when it has none.
+			want["x-default"] = "https://example.test" + path
+			if def, ok := s.Info.Language(s.Info.DefaultLanguage); ok {
+				if v, ok := want[def.Tag]; ok {
+					want["x-default"] = v
+				}
 			}
 			got := map[string]string{}
 			for _, a := range hreflangTags.FindAllStringSubmatch(sitetest.Get(t, h, path).Body.String(), -1) {

@@ -25,7 +25,7 @@ type Document struct {
 	Dir         string // ltr or rtl
 	Title       string
 	Description string
-	Canonical   string // absolute URL
+	Canonical   string // absolute URL; empty for an error page, which has none
 	Alternates  []Alternate
 	Links       []Link
 	Body        string // the server-rendered React tree
@@ -67,8 +67,8 @@ var shell = template.Must(template.New("shell").Parse(`<!doctype html>
 <title>{{.Title}}</title>
 <meta name="description" content="{{.Description}}">
 {{if .NoIndex}}<meta name="robots" content="noindex">
-{{end}}<link rel="canonical" href="{{.Canonical}}">
-{{range .Alternates}}<link rel="alternate" hreflang="{{.Hreflang}}" href="{{.Href}}">
+{{end}}{{if .Canonical}}<link rel="canonical" href="{{.Canonical}}">
+{{end}}{{range .Alternates}}<link rel="alternate" hreflang="{{.Hreflang}}" href="{{.Href}}">
 {{end}}{{range .Links}}<link rel="{{.Rel}}"{{if .Type}} type="{{.Type}}"{{end}}{{if .Title}} title="{{.Title}}"{{end}} href="{{.Href}}">
 {{end}}<meta name="theme-color" content="#ffffff" media="(prefers-color-scheme: light)">
 <meta name="theme-color" content="#0d1220" media="(prefers-color-scheme: dark)">
@@ -80,8 +80,8 @@ var shell = template.Must(template.New("shell").Parse(`<!doctype html>
 <meta property="og:type" content="{{.OGType}}">
 <meta property="og:title" content="{{.Title}}">
 <meta property="og:description" content="{{.Description}}">
-<meta property="og:url" content="{{.Canonical}}">
-<meta property="og:image" content="{{.Image}}">
+{{if .Canonical}}<meta property="og:url" content="{{.Canonical}}">
+{{end}}<meta property="og:image" content="{{.Image}}">
 <meta property="og:image:width" content="1200">
 <meta property="og:image:height" content="630">
 <meta property="og:image:alt" content="{{.ImageAlt}}">

@@ -52,8 +52,8 @@ func TestBrowserStaffPrivacyConfirmsSpellings(t *testing.T) {
 		e2etest.WaitWorkspace(),
 		chromedp.SendKeys(`main input[type=email]`, "ann@example.com", chromedp.ByQuery),
 		chromedp.Click(`main form button[type=submit]`, chromedp.ByQuery),
-		e2etest.WaitTrue(`document.querySelectorAll(".Ws-spellings input[type=checkbox]").length === 2`),
-		chromedp.Evaluate(`[...document.querySelectorAll(".Ws-spellings label")].map((l) => ({email: l.querySelector("bdi").textContent, checked: l.querySelector("input").checked}))`, &listed),
+		e2etest.WaitTrue(`document.querySelectorAll(".ws-spellings input[type=checkbox]").length === 2`),
+		chromedp.Evaluate(`[...document.querySelectorAll(".ws-spellings label")].map((l) => ({email: l.querySelector("bdi").textContent, checked: l.querySelector("input").checked}))`, &listed),
 	)
 	if want := []spelling{{"Ann@Example.com", false}, {"ann@example.com", true}}; !slices.Equal(listed, want) {
 		t.Errorf("the spellings listed: %+v, want %+v", listed, want)
@@ -63,9 +63,9 @@ func TestBrowserStaffPrivacyConfirmsSpellings(t *testing.T) {
 	}
 	tb.Run(t,
 		e2etest.PressButton(locales.T(lang, "privacy.erase")),
-		chromedp.SendKeys(`main .Ws-danger-zone input[type=email]`, "ann@example.com", chromedp.ByQuery),
+		chromedp.SendKeys(`main .ws-danger-zone input[type=email]`, "ann@example.com", chromedp.ByQuery),
 		e2etest.PressButton(locales.T(lang, "privacy.eraseYes")),
-		e2etest.WaitTrue(`document.querySelector(".Ws-person") === null && document.querySelector(".Ws-danger-zone") === null`),
+		e2etest.WaitTrue(`document.querySelector(".ws-person") === null && document.querySelector(".ws-danger-zone") === null`),
 	)
 	for email, want := range map[string]int{"ann@example.com": 0, "Ann@Example.com": 1, "strasse@example.com": 1} {
 		if n := sitetest.Count(t, env.St, fmt.Sprintf(`SELECT count(*) FROM messages WHERE email = '%s'`, email)); n != want {

@@ -421,7 +421,8 @@ func TestIconsWithoutDirectionAreNotMirrored(t *testing.T) {
 
 // TestCookieBannerOnAPhone shows the banner on a 360 x 740 phone in every
 // language: the box at the bottom centre, inline, in less than half of the
-// screen, its text whole; its three actions look alike and have the same
+// screen, its text whole; its two actions (without analytics, one
+// acknowledgement and the preferences) look alike and have the same
 // height; Tab reaches each of them from the page.
 func TestCookieBannerOnAPhone(t *testing.T) {
 	b, _ := e2etest.Browser(t)
@@ -459,8 +460,8 @@ func TestCookieBannerOnAPhone(t *testing.T) {
 			if height > 0.45*box.Screen || box.DescClipped {
 				t.Errorf("the banner takes %.0f of %.0f px (%.0f%%), text cut: %v; want under 45%%, whole", height, box.Screen, 100*height/box.Screen, box.DescClipped)
 			}
-			if len(buttons) != 3 {
-				t.Fatalf("%d actions, want 3", len(buttons))
+			if len(buttons) != 2 {
+				t.Fatalf("%d actions, want 2", len(buttons))
 			}
 			for _, btn := range buttons[1:] {
 				if btn.Background != buttons[0].Background || btn.Colour != buttons[0].Colour || btn.Weight != buttons[0].Weight ||
@@ -468,7 +469,7 @@ func TestCookieBannerOnAPhone(t *testing.T) {
 					t.Errorf("actions of unequal weight: %+v and %+v", buttons[0], btn)
 				}
 			}
-			for _, role := range []string{"all", "necessary", "show"} {
+			for _, role := range []string{"all", "show"} {
 				tb.Run(t, e2etest.TabTo(fmt.Sprintf(`#cc-main .cm [data-role=%q]`, role), 60))
 			}
 			e2etest.CheckAccessibility(t, tb, "banner on a phone")

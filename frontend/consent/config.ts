@@ -155,8 +155,10 @@ export function translation(
       // The library puts the revision message in place of {{revisionMessage}} only when the stored revision differs.
       description: `${text(analytics ? "consent.banner.descriptionAnalytics" : "consent.banner.description")}{{revisionMessage}}`,
       revisionMessage: `<span class="cm__revision">${text("consent.banner.revision")}</span>`,
-      acceptAllBtn: text("consent.actions.acceptAll"),
-      acceptNecessaryBtn: text("consent.actions.rejectAll"),
+      // With the necessary category alone, "Accept all" and "Reject all" would record the same thing: one
+      // acknowledgement stands for both (the library shows no button whose label is missing).
+      acceptAllBtn: text(analytics ? "consent.actions.acceptAll" : "consent.actions.acknowledge"),
+      ...(analytics ? { acceptNecessaryBtn: text("consent.actions.rejectAll") } : {}),
       showPreferencesBtn: text("consent.actions.managePreferences"),
       footer: link("/privacy", t("footer.privacy")) + link("/cookies", t("footer.cookies")),
     },

@@ -18,6 +18,31 @@ export function dateTime(lang: Lang, iso: string, zone: string): string {
   }).format(new Date(iso));
 }
 
+/**
+ * dateTimeParts is dateTime cut where a line may break: the date, the
+ * separator, and the time of day with its day period ("10:15 ص"), which
+ * must stay together; the date is the whole text when there is no time.
+ */
+export function dateTimeParts(lang: Lang, iso: string, zone: string): [date: string, separator: string, clock: string] {
+  const parts = new Intl.DateTimeFormat(localeOf(lang), {
+    day: "numeric",
+    month: "short",
+    year: "numeric",
+    hour: "2-digit",
+    minute: "2-digit",
+    timeZone: zone,
+  }).formatToParts(new Date(iso));
+  const hour = parts.findIndex((p) => p.type === "hour");
+  if (hour < 1) return [parts.map((p) => p.value).join(""), "", ""];
+  const text = (from: number, to: number) =>
+    parts
+      .slice(from, to)
+      .map((p) => p.value)
+      .join("");
+  const sep = parts[hour - 1]!.type === "literal" ? hour - 1 : hour;
+  return [text(0, sep), text(sep, hour), text(hour, parts.length)];
+}
+
 /** time formats the time of day of an instant in zone, as dateTime writes it (two-digit hours). */
 export function time(lang: Lang, iso: string, zone: string): string {
   return new Intl.DateTimeFormat(localeOf(lang), { hour: "2-digit", minute: "2-digit", timeZone: zone }).format(new Date(iso));

@@ -1,7 +1,7 @@
 import type { ComponentProps, ReactNode } from "react";
 import { Link } from "react-router-dom";
 import type { ApiError } from "./api";
-import { dateTime } from "./format";
+import { dateTimeParts } from "./format";
 import { useBoot, useErrorText } from "./hooks";
 import { useT } from "./i18n";
 
@@ -58,7 +58,15 @@ export function Button({ kind = "primary", className, ...props }: ComponentProps
 /** When is a moment (RFC 3339) with its date and time, in the member's language and the consultancy's zone. */
 export function When({ at }: { at: string }) {
   const { lang, zone } = useBoot();
-  return <time dateTime={at}>{dateTime(lang, at, zone)}</time>;
+  // A line breaks between the date and the time, never inside either (staff.css): "ص" never stands alone.
+  const [date, separator, clock] = dateTimeParts(lang, at, zone);
+  return (
+    <time dateTime={at} className="ws-when">
+      <span>{date}</span>
+      {separator}
+      {clock && <span>{clock}</span>}
+    </time>
+  );
 }
 
 /** TimeFact is a moment in a list of facts (dl), named label; nothing when there is no moment. */

@@ -27,6 +27,13 @@ type Record struct {
 	SpamReason string // SpamHoneypot, SpamTooFast, or ""
 }
 
+// SpamRetention is how long a message flagged as spam (by the form's
+// filter or by a member) is kept after it arrived, whatever RETENTION
+// says: the retention job (internal/staff) deletes it then, or earlier
+// when RETENTION's months are shorter, and the privacy policy states it
+// ({{spamRetention}}).
+const SpamRetention = 30 * 24 * time.Hour
+
 // Save inserts r and enqueues mails in one transaction: either the message
 // and all its mail are committed, or nothing is. A record marked as spam is
 // stored without any mail. Each mail is tied to the message by its

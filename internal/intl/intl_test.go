@@ -291,8 +291,8 @@ func TestZoneNames(t *testing.T) {
 	f := shipped(t)
 	at := time.Date(2026, time.November, 20, 12, 0, 0, 0, time.UTC)
 	for _, c := range []struct{ lang, zone, want string }{
-		{"en", "Asia/Tokyo", "Tokyo (Japan Time)"},
-		{"fr", "Asia/Tokyo", "Tokyo (heure du Japon)"},
+		{"en", "Asia/Tokyo", "Tokyo (Japan Standard Time)"},
+		{"fr", "Asia/Tokyo", "Tokyo (heure normale du Japon)"},
 		{"de", "Europe/Berlin", "Berlin (Mitteleuropäische Zeit)"},
 		{"ar", "Europe/Berlin", "برلين (توقيت وسط أوروبا)"},
 		{"en", "America/New_York", "New York (Eastern Time)"},

@@ -34,11 +34,12 @@ type metazoneUse struct {
 }
 
 // zoneNames is one language's names: exemplar cities by CLDR's zone name,
-// generic names by metazone, and UTC's.
+// generic and standard names by metazone, and UTC's.
 type zoneNames struct {
-	cities  map[string]string
-	generic map[string]string
-	utc     string
+	cities   map[string]string
+	generic  map[string]string
+	standard map[string]string
+	utc      string
 }
 
 type bcp47File struct {
@@ -136,7 +137,7 @@ func loadZoneNames(cldr fs.FS, src source) (*zoneNames, error) {
 	if err := readJSON(cldr, src.zoneNamesFile(), &f); err != nil {
 		return nil, err
 	}
-	n := &zoneNames{cities: map[string]string{}, generic: map[string]string{}}
+	n := &zoneNames{cities: map[string]string{}, generic: map[string]string{}, standard: map[string]string{}}
 	for _, m := range f.Main {
 		walkZones(m.Dates.TimeZoneNames.Zone, "", func(name string, v any) bool {
 			z, ok := v.(map[string]any)
@@ -159,9 +160,37 @@ func loadZoneNames(cldr fs.FS, src source) (*zoneNames, error) {
 			} else if s := names.Long.Standard; s != "" {
 				n.generic[mz] = s
 			}
+			if s := names.Long.Standard; s != "" {
+				n.standard[mz] = s
+			}
 		}
 	}
 	return n, nil
+}
+
+// dstCheckRange is how far around a time ICU looks for daylight saving
+// time before it names a zone by its standard name (kDstCheckRange).
+const dstCheckRange = 184 * 24 * time.Hour
+
+// daylightAround reports whether zone observes daylight saving time at,
+// or in the period just before or after it when the change between them is
+// within dstCheckRange of at: ICU's rule for a generic name, which
+// otherwise is the standard one. A zone Go cannot load counts as observing
+// it (the generic name is kept).
+func daylightAround(zone string, at time.Time) bool {
+	loc, err := time.LoadLocation(zone)
+	if err != nil {
+		return true
+	}
+	t := at.In(loc)
+	if t.IsDST() {
+		return true
+	}
+	start, end := t.ZoneBounds()
+	if !start.IsZero() && at.Sub(start) < dstCheckRange && start.Add(-time.Nanosecond).In(loc).IsDST() {
+		return true
+	}
+	return !end.IsZero() && end.Sub(at) < dstCheckRange && end.In(loc).IsDST()
 }
 
 // walkZones calls leaf with each zone of a tree keyed by the parts of its
@@ -215,6 +244,12 @@ func (f *Formatter) ZoneName(lang, zone string, at time.Time) string {
 		for _, u := range f.zoneData.uses[n] {
 			if (u.from.IsZero() || !at.Before(u.from)) && (u.to.IsZero() || at.Before(u.to)) {
 				generic = c.zones.generic[u.zone]
+				// A zone that keeps standard time around at is named by its
+				// standard name ("Japan Standard Time"), as the browsers'
+				// ICU names it on the booking page.
+				if s := c.zones.standard[u.zone]; s != "" && !daylightAround(zone, at) {
+					generic = s
+				}
 			}
 		}
 		if generic != "" {

@@ -44,8 +44,17 @@ type Settings struct {
 	// Dates writes the date of the texts' last update in each language.
 	Dates *intl.Formatter
 	// Texts are the visitors' strings: "privacy.retention" counts the
-	// months of {{retention}} in each language.
+	// months of {{retention}} in each language, "privacy.spamRetention"
+	// the days of {{spamRetention}}.
 	Texts *site.Locales
+	// SpamRetentionDays is how long a message flagged as spam is kept
+	// (contact.SpamRetention), which {{spamRetention}} states.
+	SpamRetentionDays int
+	// Analytics is whether the site has analytics (GA_MEASUREMENT_ID is
+	// set): the lines between "{{if analytics}}" and "{{else}}" or
+	// "{{end}}" are kept only then, those between "{{else}}" and "{{end}}"
+	// only without.
+	Analytics bool
 }
 
 // Load reads, fills in and renders every legal text in every language.
@@ -53,8 +62,8 @@ func Load(fsys fs.FS, dir string, s *site.Info, settings Settings) (map[string]m
 	if settings.RetentionMonths <= 0 {
 		settings.RetentionMonths = 12
 	}
-	if settings.Dates == nil || settings.Texts == nil {
-		return nil, fmt.Errorf("legal: the dates and the texts are required")
+	if settings.Dates == nil || settings.Texts == nil || settings.SpamRetentionDays <= 0 {
+		return nil, fmt.Errorf("legal: the dates, the texts and the spam retention are required")
 	}
 	updated, err := time.Parse(time.DateOnly, s.LegalUpdated)
 	if err != nil {
@@ -70,6 +79,9 @@ func Load(fsys fs.FS, dir string, s *site.Info, settings Settings) (map[string]m
 			if err != nil {
 				return nil, fmt.Errorf("legal: %w", err)
 			}
+			if src, err = keepWhen(src, map[string]bool{"analytics": settings.Analytics}); err != nil {
+				return nil, fmt.Errorf("legal: %s: %w", file, err)
+			}
 			var fm frontMatter
 			body, err := splitFrontMatter(src, &fm)
 			if err != nil {
@@ -78,7 +90,9 @@ func Load(fsys fs.FS, dir string, s *site.Info, settings Settings) (map[string]m
 			if fm.Title == "" || fm.Description == "" {
 				return nil, fmt.Errorf("legal: %s: title and description are required", file)
 			}
-			filled := fill(string(body), s, settings.Dates.FormatDate(lang.Code, updated), settings.Texts.Plural(lang.Code, "privacy.retention", settings.RetentionMonths))
+			filled := fill(string(body), s, settings.Dates.FormatDate(lang.Code, updated),
+				settings.Texts.Plural(lang.Code, "privacy.retention", settings.RetentionMonths),
+				settings.Texts.Plural(lang.Code, "privacy.spamRetention", settings.SpamRetentionDays))
 			if i := strings.Index(filled, "{{"); i >= 0 {
 				end := min(len(filled), i+40)
 				return nil, fmt.Errorf("legal: %s: unknown placeholder at %q", file, filled[i:end])
@@ -112,8 +126,50 @@ func splitFrontMatter(src []byte, fm any) ([]byte, error) {
 	return body, nil
 }
 
-// fill replaces the {{site.*}}, {{updated}} and {{retention}} placeholders.
-func fill(text string, s *site.Info, updated, retention string) string {
+// keepWhen keeps the lines of src that its conditions allow: a line
+// "{{if NAME}}" opens a block kept when conditions[NAME] holds, "{{else}}"
+// turns to the lines kept when it does not, and "{{end}}" closes it; the
+// three lines themselves are dropped. Blocks do not nest, so that a policy
+// stays readable as Markdown.
+func keepWhen(src []byte, conditions map[string]bool) ([]byte, error) {
+	var out bytes.Buffer
+	open, keep, sawElse := "", true, false
+	for i, line := range bytes.SplitAfter(src, []byte("\n")) {
+		directive := strings.TrimSpace(string(line))
+		switch {
+		case strings.HasPrefix(directive, "{{if ") && strings.HasSuffix(directive, "}}"):
+			name := strings.TrimSpace(directive[len("{{if ") : len(directive)-2])
+			value, known := conditions[name]
+			if open != "" {
+				return nil, fmt.Errorf("line %d: {{if %s}} inside {{if %s}}", i+1, name, open)
+			}
+			if !known {
+				return nil, fmt.Errorf("line %d: unknown condition %q", i+1, name)
+			}
+			open, keep, sawElse = name, value, false
+		case directive == "{{else}}":
+			if open == "" || sawElse {
+				return nil, fmt.Errorf("line %d: {{else}} without its {{if}}", i+1)
+			}
+			keep, sawElse = !conditions[open], true
+		case directive == "{{end}}":
+			if open == "" {
+				return nil, fmt.Errorf("line %d: {{end}} without its {{if}}", i+1)
+			}
+			open, keep = "", true
+		case keep:
+			out.Write(line)
+		}
+	}
+	if open != "" {
+		return nil, fmt.Errorf("{{if %s}} is not closed with {{end}}", open)
+	}
+	return out.Bytes(), nil
+}
+
+// fill replaces the {{site.*}}, {{updated}}, {{retention}} and
+// {{spamRetention}} placeholders.
+func fill(text string, s *site.Info, updated, retention, spamRetention string) string {
 	return strings.NewReplacer(
 		"{{site.name}}", s.Name,
 		"{{site.legalName}}", s.LegalName,
@@ -128,5 +184,6 @@ func fill(text string, s *site.Info, updated, retention string) string {
 		"{{site.vatId}}", s.VATID,
 		"{{updated}}", updated,
 		"{{retention}}", retention,
+		"{{spamRetention}}", spamRetention,
 	).Replace(text)
 }

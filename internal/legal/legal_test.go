@@ -62,7 +62,7 @@ func shippedSettings(t *testing.T, s *site.Info, months int) Settings {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return Settings{RetentionMonths: months, Dates: dates, Texts: texts}
+	return Settings{RetentionMonths: months, Dates: dates, Texts: texts, SpamRetentionDays: 30}
 }
 
 // TestLoadFillsTheImprint: the shipped imprint of every language carries

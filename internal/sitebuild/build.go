@@ -18,6 +18,7 @@ import (
 
 	"github.com/northbeam/site/internal/assets"
 	"github.com/northbeam/site/internal/blog"
+	"github.com/northbeam/site/internal/contact"
 	"github.com/northbeam/site/internal/intl"
 	"github.com/northbeam/site/internal/legal"
 	"github.com/northbeam/site/internal/site"
@@ -116,7 +117,13 @@ func New(ctx context.Context, contentFS fs.FS, bundle *assets.Bundle, engine *re
 	}
 	opts.Collections = nil // not kept: a chain of builds
 	dates, contentImgs, posts, studies, people := c.Dates, c.images, c.blog, c.work, c.team
-	docs, err := legal.Load(contentFS, "legal", info, legal.Settings{RetentionMonths: opts.RetentionMonths, Dates: dates, Texts: locales})
+	docs, err := legal.Load(contentFS, "legal", info, legal.Settings{
+		RetentionMonths: opts.RetentionMonths, Dates: dates, Texts: locales,
+		SpamRetentionDays: int(contact.SpamRetention / (24 * time.Hour)),
+		// The policies follow the configuration as the banner does
+		// (docs/ARCHITECTURE.md, "Consent").
+		Analytics: opts.GAMeasurementID != "",
+	})
 	if err != nil {
 		return nil, err
 	}
@@ -242,14 +249,11 @@ func (s *Build) document(ctx context.Context, p page) ([]byte, error) {
 	}
 	s.describeForSharing(&doc, p)
 	if p.status == http.StatusOK {
-		for _, l := range s.Info.Languages {
-			if alt, ok := p.alternates[l.Code]; ok {
-				doc.Alternates = append(doc.Alternates, render.Alternate{Hreflang: l.Tag, Href: s.opts.BaseURL + alt})
-			}
-		}
-		if def, ok := p.alternates[s.Info.DefaultLanguage]; ok {
-			doc.Alternates = append(doc.Alternates, render.Alternate{Hreflang: "x-default", Href: s.opts.BaseURL + def})
-		}
+		doc.Alternates = s.hreflangs(p)
+	} else {
+		// An error page is no page of its own to point crawlers to
+		// (docs/ARCHITECTURE.md, "Crawlers").
+		doc.Canonical = ""
 	}
 	return doc.HTML()
 }

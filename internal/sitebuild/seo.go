@@ -42,9 +42,28 @@ func (s *Build) describeForSharing(doc *render.Document, p page) {
 	}
 }
 
-// organizationLD describes the consultancy and its three services.
+// The consultancy and the site are each one node of the structured data in
+// every language: the same @id and url on every page that names them
+// (docs/ARCHITECTURE.md, "Crawlers").
+func (s *Build) organizationID() string { return s.opts.BaseURL + "/#organization" }
+
+func (s *Build) websiteID() string { return s.opts.BaseURL + "/#website" }
+
+// organizationRef names the consultancy where a page refers to it (as the
+// author or publisher of an article).
+func (s *Build) organizationRef() map[string]any {
+	return map[string]any{"@type": "Organization", "@id": s.organizationID(), "name": s.Info.Name, "url": s.opts.BaseURL + "/",
+		"logo": map[string]string{"@type": "ImageObject", "url": s.opts.BaseURL + "/icon-512.png"}}
+}
+
+// ldTime writes a date of the structured data with its time and zone, as
+// the feeds write it.
+func ldTime(t time.Time) string { return t.UTC().Format(time.RFC3339) }
+
+// organizationLD describes the site, the consultancy and its three
+// services, for a home page in lang.
 func (s *Build) organizationLD(lang site.Language) any {
-	org := s.opts.BaseURL + "/#organization"
+	org := s.organizationID()
 	var sameAs []string
 	for _, u := range s.Info.Social {
 		sameAs = append(sameAs, u)
@@ -55,7 +74,7 @@ func (s *Build) organizationLD(lang site.Language) any {
 		"@id":          org,
 		"name":         s.Info.Name,
 		"legalName":    s.Info.LegalName,
-		"url":          s.opts.BaseURL + lang.LocalPath("/"),
+		"url":          s.opts.BaseURL + "/",
 		"logo":         s.opts.BaseURL + "/icon-512.png",
 		"image":        s.opts.BaseURL + "/og.png",
 		"email":        s.Info.Email,
@@ -70,6 +89,18 @@ func (s *Build) organizationLD(lang site.Language) any {
 		},
 		"sameAs": sameAs,
 	}}
+	languages := make([]string, len(s.Info.Languages))
+	for i, l := range s.Info.Languages {
+		languages[i] = l.Tag
+	}
+	graph = append(graph, map[string]any{
+		"@type":      "WebSite",
+		"@id":        s.websiteID(),
+		"name":       s.Info.Name,
+		"url":        s.opts.BaseURL + "/",
+		"inLanguage": languages,
+		"publisher":  map[string]string{"@id": org},
+	})
 	for _, svc := range []struct{ slug, key string }{
 		{"custom-software", "customSoftware"}, {"platform-engineering", "platformEngineering"}, {"strategic-consulting", "strategicConsulting"},
 	} {
@@ -98,10 +129,10 @@ func (s *Build) postLD(lang site.Language, post *blog.Post, path string) []any {
 		"headline":         post.Title,
 		"description":      post.Description,
 		"inLanguage":       lang.Tag,
-		"datePublished":    post.Published.Format(time.DateOnly),
-		"dateModified":     post.LastModified().Format(time.DateOnly),
+		"datePublished":    ldTime(post.Published),
+		"dateModified":     ldTime(post.LastModified()),
 		"author":           s.authorLD(lang, post.Author),
-		"publisher":        map[string]any{"@type": "Organization", "name": s.Info.Name, "logo": map[string]string{"@type": "ImageObject", "url": s.opts.BaseURL + "/icon-512.png"}},
+		"publisher":        s.organizationRef(),
 		"mainEntityOfPage": url,
 		"url":              url,
 		"image":            s.opts.BaseURL + "/og.png",
@@ -153,8 +184,7 @@ func (s *Build) buildFiles() error {
 	}
 	const day = "public, max-age=86400"
 	s.files["/sitemap.xml"] = render.NewResource("application/xml; charset=utf-8", "no-cache", http.StatusOK, sitemap)
-	robots := fmt.Sprintf("User-agent: *\nAllow: /\nDisallow: /api/\nDisallow: /schedule/cancel\n\nSitemap: %s/sitemap.xml\n", s.opts.BaseURL)
-	s.files["/robots.txt"] = render.NewResource("text/plain; charset=utf-8", "no-cache", http.StatusOK, []byte(robots))
+	s.files["/robots.txt"] = render.NewResource("text/plain; charset=utf-8", "no-cache", http.StatusOK, s.robots())
 	manifest, err := json.Marshal(map[string]any{
 		"name":             s.Info.Name,
 		"short_name":       s.Info.Name,
@@ -176,6 +206,24 @@ func (s *Build) buildFiles() error {
 	s.files["/manifest.webmanifest"] = render.NewResource("application/manifest+json", day, http.StatusOK, manifest)
 	maps.Copy(s.files, images)
 	return nil
+}
+
+// robots is robots.txt: the API and every page meant for one visitor (the
+// static routes marked NoIndex: cancelling and moving a booking) in every
+// language are kept from crawlers alike.
+func (s *Build) robots() []byte {
+	var b strings.Builder
+	b.WriteString("User-agent: *\nAllow: /\nDisallow: /api/\n")
+	for _, r := range staticRoutes {
+		if !r.NoIndex {
+			continue
+		}
+		for _, l := range s.Info.Languages {
+			fmt.Fprintf(&b, "Disallow: %s\n", l.LocalPath(r.Path))
+		}
+	}
+	fmt.Fprintf(&b, "\nSitemap: %s/sitemap.xml\n", s.opts.BaseURL)
+	return []byte(b.String())
 }
 
 // brandImages draws the icons and the default share image: on their first
@@ -217,6 +265,24 @@ type sitemapLink struct {
 	Href     string `xml:"href,attr"`
 }
 
+// hreflangs are a page's language versions as both its HTML and the sitemap
+// list them (docs/ARCHITECTURE.md, "Crawlers"): each language it exists in,
+// then x-default, which is the default language's version or, for a page
+// that has none (a tag used in one language only), the page itself.
+func (s *Build) hreflangs(p page) []render.Alternate {
+	var out []render.Alternate
+	for _, l := range s.Info.Languages {
+		if alt, ok := p.alternates[l.Code]; ok {
+			out = append(out, render.Alternate{Hreflang: l.Tag, Href: s.opts.BaseURL + alt})
+		}
+	}
+	def, ok := p.alternates[s.Info.DefaultLanguage]
+	if !ok {
+		def = p.path
+	}
+	return append(out, render.Alternate{Hreflang: "x-default", Href: s.opts.BaseURL + def})
+}
+
 // sitemap lists every indexable page in every language, with its
 // language alternates and, for posts, the date of the last change.
 func (s *Build) sitemap() ([]byte, error) {
@@ -231,13 +297,8 @@ func (s *Build) sitemap() ([]byte, error) {
 		if !p.modified.IsZero() {
 			u.LastMod = p.modified.Format(time.DateOnly)
 		}
-		for _, l := range s.Info.Languages {
-			if alt, ok := p.alternates[l.Code]; ok {
-				u.Alternates = append(u.Alternates, sitemapLink{"alternate", l.Tag, s.opts.BaseURL + alt})
-			}
-		}
-		if def, ok := p.alternates[s.Info.DefaultLanguage]; ok && len(u.Alternates) > 1 {
-			u.Alternates = append(u.Alternates, sitemapLink{"alternate", "x-default", s.opts.BaseURL + def})
+		for _, a := range s.hreflangs(p) {
+			u.Alternates = append(u.Alternates, sitemapLink{"alternate", a.Hreflang, a.Href})
 		}
 		set.URLs = append(set.URLs, u)
 	}

@@ -3,7 +3,6 @@ package sitebuild
 import (
 	"io/fs"
 	"net/http"
-	"time"
 
 	"github.com/northbeam/site/internal/site"
 	"github.com/northbeam/site/internal/work"
@@ -93,8 +92,8 @@ func (s *Build) planWork(lang site.Language) error {
 // engagement, and where it sits (home, case studies, study).
 func (s *Build) studyLD(lang site.Language, st *work.Study, path string) []any {
 	u := s.opts.BaseURL + path
-	org := map[string]any{"@type": "Organization", "name": s.Info.Name, "url": s.opts.BaseURL + lang.LocalPath("/"),
-		"logo": map[string]string{"@type": "ImageObject", "url": s.opts.BaseURL + "/icon-512.png"}}
+	org := s.organizationRef()
+	sep := s.Locales.T(lang.Code, "work.separator")
 	article := map[string]any{
 		"@context":         "https://schema.org",
 		"@type":            "Article",
@@ -102,15 +101,15 @@ func (s *Build) studyLD(lang site.Language, st *work.Study, path string) []any {
 		"headline":         st.Title,
 		"description":      st.Description,
 		"inLanguage":       lang.Tag,
-		"datePublished":    st.Published.Format(time.DateOnly),
-		"dateModified":     st.Published.Format(time.DateOnly),
+		"datePublished":    ldTime(st.Published),
+		"dateModified":     ldTime(st.Published),
 		"author":           org,
 		"publisher":        org,
 		"mainEntityOfPage": u,
 		"url":              u,
 		// The cover (16:9, 1600 px wide), then the share image.
 		"image":    []string{s.opts.BaseURL + st.Cover.Src, s.shareImageURL(path)},
-		"about":    map[string]string{"@type": "Organization", "description": st.Client + " (" + st.Sector + ", " + st.Size + ")"},
+		"about":    map[string]string{"@type": "Organization", "description": st.Client + " (" + st.Sector + sep + st.Size + ")"},
 		"keywords": st.Stack,
 	}
 	return []any{article, s.breadcrumbsLD(lang, "work.title", "/work", st.Title, u)}

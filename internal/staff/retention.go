@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/northbeam/site/internal/contact"
 	"github.com/northbeam/site/internal/store"
 )
 
@@ -13,7 +14,7 @@ import (
 // reads the same setting through its {{retention}} placeholder.
 const (
 	DefaultRetentionMonths = 12
-	DefaultSpamRetention   = 30 * 24 * time.Hour
+	DefaultSpamRetention   = contact.SpamRetention
 	// MaxRetentionMonths bounds RETENTION: ten years.
 	MaxRetentionMonths = 120
 )

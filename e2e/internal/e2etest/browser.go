@@ -58,7 +58,7 @@ func Browser(t *testing.T) (context.Context, string) {
 	}
 	handler := testHandler(t) // a site that fails to build fails here, not inside the Once
 	browserOnce.Do(func() {
-		_, browserSPKI := browserTLS()
+		_, browserSPKI := BrowserTLS()
 		browserServer = httptest.NewServer(handler)
 		opts := []chromedp.ExecAllocatorOption{
 			chromedp.ExecPath(path),

@@ -25,14 +25,14 @@ import (
 	"github.com/northbeam/site/internal/store/storetest"
 )
 
-// staffBrowserEnv is a workspace served over https on localhost.
-type staffBrowserEnv struct {
+// StaffBrowserEnv is a workspace served over https on localhost.
+type StaffBrowserEnv struct {
 	Base string
 	St   *store.Store
 	Ws   *staff.Workspace
 }
 
-func NewStaffBrowserEnv(t *testing.T) *staffBrowserEnv {
+func NewStaffBrowserEnv(t *testing.T) *StaffBrowserEnv {
 	t.Helper()
 	srv := httptest.NewUnstartedServer(nil)
 	port := srv.Listener.Addr().(*net.TCPAddr).Port
@@ -51,11 +51,11 @@ func NewStaffBrowserEnv(t *testing.T) *staffBrowserEnv {
 		Log: sitetest.QuietLog(), Store: st, Staff: ws, Booking: bookings, StaffSignInRate: unlimited, StaffLinkRate: unlimited,
 		SlotsRate: unlimited,
 	}))
-	cert, _ := browserTLS()
+	cert, _ := BrowserTLS()
 	srv.TLS = &tls.Config{Certificates: []tls.Certificate{cert}}
 	srv.StartTLS()
 	t.Cleanup(srv.Close)
-	return &staffBrowserEnv{Base: base, St: st, Ws: ws}
+	return &StaffBrowserEnv{Base: base, St: st, Ws: ws}
 }
 
 // AddAuthenticator gives the tab a device that makes and keeps passkeys,
@@ -128,14 +128,14 @@ func HTTPStatus(dst *int64) chromedp.Action {
 }
 
 // LatestLink returns the path of the latest sign-in link in the outbox.
-func (env *staffBrowserEnv) LatestLink(t *testing.T) string {
+func (env *StaffBrowserEnv) LatestLink(t *testing.T) string {
 	t.Helper()
 	env.Ws.SettleSignInLinks()
 	return "/staff/link?token=" + sitetest.MailedSignInToken(t, env.St)
 }
 
 // FillWorkspace gives every page of the workspace something to show.
-func FillWorkspace(t *testing.T, env *staffBrowserEnv) {
+func FillWorkspace(t *testing.T, env *StaffBrowserEnv) {
 	t.Helper()
 	ctx := context.Background()
 	now := time.Now()
@@ -172,7 +172,7 @@ VALUES (?, ?, 'strategy', ?, ?, ?, 'Jürgen Weiß', 'j@example.com', 'j@example.
 }
 
 // SignInByLink signs the tab in through a mailed link.
-func (env *staffBrowserEnv) SignInByLink(t *testing.T, tb *Tab, email string) {
+func (env *StaffBrowserEnv) SignInByLink(t *testing.T, tb *Tab, email string) {
 	t.Helper()
 	if err := env.Ws.RequestSignInLink(context.Background(), email); err != nil {
 		t.Fatal(err)

@@ -18,9 +18,9 @@ import (
 	"time"
 )
 
-// browserTLS is the test run's certificate and the base64 SHA-256 of its
+// BrowserTLS is the test run's certificate and the base64 SHA-256 of its
 // public key, which Chromium's --ignore-certificate-errors-spki-list takes.
-var browserTLS = sync.OnceValues(func() (tls.Certificate, string) {
+var BrowserTLS = sync.OnceValues(func() (tls.Certificate, string) {
 	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
 	if err != nil {
 		panic(err)
@@ -51,7 +51,7 @@ var browserTLS = sync.OnceValues(func() (tls.Certificate, string) {
 // shared browser trusts, and returns its base URL.
 func ServeTLS(t *testing.T, h http.Handler) string {
 	t.Helper()
-	cert, _ := browserTLS()
+	cert, _ := BrowserTLS()
 	srv := httptest.NewUnstartedServer(h)
 	srv.TLS = &tls.Config{Certificates: []tls.Certificate{cert}}
 	srv.StartTLS()

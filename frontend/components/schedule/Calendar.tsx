@@ -50,12 +50,13 @@ export function Calendar({ month, onMonth, first, last, today, selected, onSelec
 
   const days = monthDays(month);
   const inRange = (d: CivilDate) => d >= first && d <= last;
-  // The day in the tab order: the one focused last, else the selected one, else the first bookable one.
+  // A day without open times is disabled like a day out of range: nothing to pick there.
+  const open = (d: CivilDate) => inRange(d) && hasSlots(d);
+  // The day in the tab order: the one focused last, else the selected one, else the first open one.
   const tabbable =
-    (focusDate && monthOf(focusDate) === month && inRange(focusDate) && focusDate) ||
-    (selected && monthOf(selected) === month && selected) ||
-    days.find((d) => inRange(d) && hasSlots(d)) ||
-    days.find(inRange) ||
+    (focusDate && monthOf(focusDate) === month && open(focusDate) && focusDate) ||
+    (selected && monthOf(selected) === month && open(selected) && selected) ||
+    days.find(open) ||
     null;
 
   // biome-ignore lint/correctness/useExhaustiveDependencies(month): a key can move back to the day focused last, in another month: focusDate stays, the month changes, and the day is focused once its month renders
@@ -65,8 +66,15 @@ export function Calendar({ month, onMonth, first, last, today, selected, onSelec
     grid.current?.querySelector<HTMLButtonElement>(`button[data-date="${focusDate}"]`)?.focus();
   }, [focusDate, month]);
 
-  function go(to: CivilDate) {
-    if (!inRange(to)) return;
+  /** go focuses to, or when it has no open times the nearest open day beyond it in the direction of travel (by one day, or by dir). */
+  function go(to: CivilDate, from: CivilDate, dir: number) {
+    const step = dir === 0 ? (to >= from ? 1 : -1) : dir;
+    while (inRange(to) && !open(to)) to = addDays(to, step);
+    if (!open(to)) {
+      // Nothing open that way in steps of a week: the nearest open day, day by day.
+      if (Math.abs(step) === 1) return;
+      return go(addDays(to, -step), from, Math.sign(step));
+    }
     moveFocus.current = true;
     setFocusDate(to);
     if (monthOf(to) !== month) onMonth(monthOf(to));
@@ -90,7 +98,9 @@ export function Calendar({ month, onMonth, first, last, today, selected, onSelec
     const target = step[e.key]?.();
     if (!target) return;
     e.preventDefault();
-    go(target < first ? first : target > last ? last : target);
+    // Up and down keep to the column while they can.
+    const by = e.key === "ArrowUp" ? -7 : e.key === "ArrowDown" ? 7 : 0;
+    go(target < first ? first : target > last ? last : target, d, by);
   }
 
   const names = weekdayNames(lang, weekdaysShort);
@@ -155,7 +165,7 @@ export function Calendar({ month, onMonth, first, last, today, selected, onSelec
                       className="day"
                       data-date={d}
                       data-open={inRange(d) && hasSlots(d) ? "true" : undefined}
-                      disabled={!inRange(d)}
+                      disabled={!open(d)}
                       tabIndex={d === tabbable ? 0 : -1}
                       aria-pressed={d === selected}
                       aria-current={d === today ? "date" : undefined}

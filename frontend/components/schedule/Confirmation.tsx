@@ -1,8 +1,8 @@
 import { useEffect, useRef } from "react";
 import { useTranslation } from "react-i18next";
 import { Link } from "react-router-dom";
-import { isolate } from "../../lib/bidi";
 import { useLocalPath } from "../../lib/lang";
+import { withWholeValues } from "../../lib/values";
 import type { CreatedBooking } from "./api";
 import { MeetingFact, ServiceFact, TimeFact } from "./Facts";
 import { hostZone, type ServiceKey, type StepState } from "./services";
@@ -41,7 +41,7 @@ export function Confirmation({ booking, email, catalog, moved = false, previous 
         {moved ? t("booking.reschedule.doneTitle") : t("schedule.confirmed.title")}
       </h1>
       <p className="lead">
-        {moved || !email ? t("booking.reschedule.doneLead") : t("schedule.confirmed.lead", { email: isolate(email) })}
+        {moved || !email ? t("booking.reschedule.doneLead") : withWholeValues((v) => t("schedule.confirmed.lead", v), { email })}
       </p>
       <dl className="booking-facts">
         <ServiceFact service={service} />

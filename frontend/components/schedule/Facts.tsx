@@ -24,7 +24,7 @@ export function MeetingFact({ meeting }: { meeting: Meeting }) {
       {meeting.kind === "video" && meeting.url ? (
         <>
           {t("schedule.confirmed.video")}{" "}
-          <a href={meeting.url} target="_blank" rel="noopener noreferrer" dir="ltr" className="meeting-link">
+          <a href={meeting.url} target="_blank" rel="noopener noreferrer" dir="ltr" className="meeting-link unbroken">
             {meeting.url.replace(/^https:\/\//, "")}
             <span className="visually-hidden"> {t("schedule.confirmed.newTab")}</span>
           </a>

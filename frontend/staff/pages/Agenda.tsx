@@ -23,26 +23,36 @@ interface SlotsResponse {
   days: { date: string; slots: { start: string; end: string }[] }[];
 }
 
+/** lookAhead is how many days the picker looks at to open on the first with free times (the API's most). */
+const lookAhead = 31;
+
 /**
  * SlotPicker offers the free times of a service on a day in the
  * consultancy's zone, the visitor's own choice (/api/slots): the same
- * times, minimum notice and limits. value is the chosen start.
+ * times, minimum notice and limits. value is the chosen start. It opens on
+ * the first day with free times (today's, if any are left), until a day is
+ * picked.
  */
 function SlotPicker({ service, value, onChange, error }: { service: string; value: string; onChange: (start: string) => void; error?: string }) {
   const t = useT();
   const { lang, zone } = useBoot();
   const zoneName = useZoneName();
-  const [date, setDate] = useState(() => addDays(isoDate(new Date(), zone), 1));
+  const [today] = useState(() => isoDate(new Date(), zone));
+  const [picked, setPicked] = useState<string | null>(null);
   const dateId = useId();
   const errorId = useId();
-  const { data, error: loadError, loading } = useApi<SlotsResponse>(
-    `/api/slots?service=${encodeURIComponent(service)}&from=${encodeURIComponent(date)}&days=1&tz=${encodeURIComponent(zone)}`,
-  );
-  const slots = data?.days[0]?.slots ?? [];
+  const slotsPath = (from: string, days: number) =>
+    `/api/slots?service=${encodeURIComponent(service)}&from=${encodeURIComponent(from)}&days=${days}&tz=${encodeURIComponent(zone)}`;
+  // Until a day is picked, the weeks ahead, to find the first day with free times.
+  const { data, error: loadError, loading } = useApi<SlotsResponse>(picked ? slotsPath(picked, 1) : slotsPath(today, lookAhead));
+  const firstOpen = picked ? undefined : data?.days.find((d) => d.slots.length > 0)?.date;
+  // Without free times in the weeks ahead, tomorrow, the day one books by hand most often; nothing while they load.
+  const date = picked ?? firstOpen ?? (data ? addDays(today, 1) : "");
+  const slots = data?.days.find((d) => d.date === date)?.slots ?? [];
   return (
     <div className="ws-form ws-slots">
       <label htmlFor={dateId}>{t("agenda.day")}</label>
-      <input id={dateId} type="date" value={date} onChange={(e) => e.target.value && setDate(e.target.value)} />
+      <input id={dateId} type="date" value={date} onChange={(e) => e.target.value && setPicked(e.target.value)} />
       <fieldset aria-invalid={error ? true : undefined} aria-describedby={error ? errorId : undefined}>
         <legend>{t("agenda.time", { zone: zoneName(zone) })}</legend>
         <Pending loading={loading} error={loadError} />

@@ -4,6 +4,7 @@ import { useAction, usePageTitle } from "../hooks";
 import { useT } from "../i18n";
 import { serviceKey } from "../labels";
 import type { Person } from "../types";
+import { withWholeValues } from "../../lib/values";
 import { Button, EmailInput, FieldError, Ltr, Notice, Problem, When } from "../ui";
 
 interface Erased {
@@ -93,7 +94,7 @@ export function Privacy() {
             mail: t("privacy.erasedMail", { count: erased.mail }),
           })}</Notice>
       )}
-      {empty && <p className="ws-empty">{t("privacy.nothing", { email: person.email })}</p>}
+      {empty && <p className="ws-empty">{withWholeValues((v) => t("privacy.nothing", v), { email: person.email })}</p>}
       {person && !empty && (
         <section className="ws-person" aria-labelledby="ws-person-title">
           <h2 id="ws-person-title">
