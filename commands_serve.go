@@ -111,6 +111,9 @@ func serveCommand(args []string, getenv func(string) string, log *slog.Logger, a
 	} else {
 		log.Info("listening; rendering the pages behind", "addr", front.listener.Addr().String(), "dev", cfg.Dev,
 			"start_to_listen", time.Since(started).Round(time.Millisecond))
+		if cfg.Dev {
+			warnIfExposed(log, front.listener.Addr())
+		}
 		// Behind the start, after the first page (or a moment), one runtime
 		// kept for the requests.
 		prerenderCtx, stopPrerender := context.WithCancel(ctx)

@@ -8,9 +8,11 @@ import (
 	"io/fs"
 	"log/slog"
 	"maps"
+	"net"
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -180,6 +182,31 @@ func (d *devLoop) failed(err error) {
 		d.log.Error("build failed; still serving the previous build", "problem", p.String(), "line", p.LineText)
 	}
 	d.srv.Dev.Failed(problems)
+}
+
+// warnIfExposed says loudly, as Vite does with --host, when -dev listens
+// on more than loopback (DEV_PUBLIC): whoever reaches the port reads the
+// build errors with the sources' text on /_dev/events. It names the
+// addresses others reach it at.
+func warnIfExposed(log *slog.Logger, addr net.Addr) {
+	tcp, ok := addr.(*net.TCPAddr)
+	if !ok || tcp.IP.IsLoopback() {
+		return
+	}
+	port := strconv.Itoa(tcp.Port)
+	var urls []string
+	if tcp.IP.IsUnspecified() {
+		ifaces, _ := net.InterfaceAddrs() // none listed: the warning stands without them
+		for _, a := range ifaces {
+			if ip, ok := a.(*net.IPNet); ok && !ip.IP.IsLoopback() && !ip.IP.IsLinkLocalUnicast() && (ip.IP.To4() != nil || tcp.IP.To4() == nil) {
+				urls = append(urls, "http://"+net.JoinHostPort(ip.IP.String(), port))
+			}
+		}
+	} else {
+		urls = append(urls, "http://"+net.JoinHostPort(tcp.IP.String(), port))
+	}
+	log.Warn("DEV_PUBLIC: the -dev server is reachable from the network; whoever reaches it sees the build errors and the sources' text",
+		"addr", addr.String(), "network_urls", strings.Join(urls, " "))
 }
 
 // sameScripts reports whether two bundles hold the same scripts (their

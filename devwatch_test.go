@@ -3,14 +3,62 @@ package main
 import (
 	"context"
 	"fmt"
+	"net"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
+	"github.com/northbeam/site/internal/logtest"
 	"github.com/northbeam/site/internal/sitetest"
 )
+
+// TestDevSaysWhenItIsOnTheNetwork: -dev listening on every address
+// (DEV_PUBLIC) says so in the log at WARN, with the URLs others reach it
+// at; on loopback it says nothing of the kind.
+func TestDevSaysWhenItIsOnTheNetwork(t *testing.T) {
+	for _, tc := range []struct {
+		addr    string
+		exposed bool
+	}{
+		{"127.0.0.1:0", false},
+		{"[::1]:0", false},
+		{"0.0.0.0:0", true},
+	} {
+		ln, err := net.Listen("tcp", tc.addr)
+		if err != nil {
+			t.Logf("%s: %v (no such address on this machine)", tc.addr, err)
+			continue
+		}
+		var buf logtest.Buffer
+		warnIfExposed(buf.Logger(), ln.Addr())
+		_, port, _ := net.SplitHostPort(ln.Addr().String())
+		_ = ln.Close()
+		out := buf.String()
+		if !tc.exposed {
+			if out != "" {
+				t.Errorf("%s: the log says %q, want nothing", tc.addr, out)
+			}
+			continue
+		}
+		if !strings.Contains(out, "level=WARN") || !strings.Contains(out, "reachable from the network") ||
+			!strings.Contains(out, "sources' text") || !regexp.MustCompile(`addr=\S+:`+port+` `).MatchString(out) {
+			t.Errorf("%s: the log says %q, want a warning that the sources are on the network", tc.addr, out)
+		}
+		// Every non-loopback IPv4 address of the machine is named.
+		addrs, _ := net.InterfaceAddrs()
+		for _, a := range addrs {
+			if ip, ok := a.(*net.IPNet); ok && ip.IP.To4() != nil && !ip.IP.IsLoopback() && !ip.IP.IsLinkLocalUnicast() {
+				if want := "http://" + net.JoinHostPort(ip.IP.String(), port); !strings.Contains(out, want) {
+					t.Errorf("%s: the warning does not name %s: %q", tc.addr, want, out)
+				}
+			}
+		}
+	}
+}
 
 // TestWatchReportsChangedFiles: a saved file under frontend/ or content/
 // is reported by its path in the project, through file events and through
