@@ -11,6 +11,7 @@ import (
 	"net"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -297,6 +298,9 @@ func (s sources) addDirs(w *fsnotify.Watcher, dir string) error {
 		if err != nil || !d.IsDir() {
 			return err
 		}
+		if p != dir && editorFile(d.Name()) {
+			return filepath.SkipDir
+		}
 		return w.Add(p)
 	})
 }
@@ -310,8 +314,7 @@ func (s sources) relevant(name string) (string, bool) {
 		return "", false
 	}
 	rel = filepath.ToSlash(rel)
-	base := filepath.Base(rel)
-	if strings.HasPrefix(base, ".") || strings.HasSuffix(base, "~") || strings.HasSuffix(base, ".swp") || base == "4913" {
+	if slices.ContainsFunc(strings.Split(rel, "/"), editorFile) {
 		return "", false
 	}
 	for _, w := range watched {
@@ -320,6 +323,21 @@ func (s sources) relevant(name string) (string, bool) {
 		}
 	}
 	return "", false
+}
+
+// editorTemporary matches the names of the files editors and tools write
+// beside the one they save, and that no build reads: Emacs's autosave
+// (#name#), Vim's test of the folder (4913, then 5036 and on), sed -i's
+// temporary (sedXXXXXX), JetBrains' safe write (name___jb_tmp___), a
+// temporary file (name.tmp).
+var editorTemporary = regexp.MustCompile(`^(#.*#|[0-9]+|sed[A-Za-z0-9]{6}|.*___jb_(tmp|old)___|.*\.(tmp|swp|swo|swx|swn|bak|orig))$`)
+
+// editorFile reports whether a file or folder named base is an editor's
+// temporary or backup file, or hidden (Emacs's lock .#name, Vim's swap
+// .name.swp, a save through .goutputstream-X, a .git folder): none is
+// content, and none starts a build (docs/ARCHITECTURE.md, The dev loop).
+func editorFile(base string) bool {
+	return strings.HasPrefix(base, ".") || strings.HasSuffix(base, "~") || editorTemporary.MatchString(base)
 }
 
 // poll is the fallback of watch: it compares the files' sizes and

@@ -91,6 +91,113 @@ func TestWatchReportsChangedFiles(t *testing.T) {
 	}
 }
 
+// TestEditorFilesStartNoBuild: the temporary and backup files editors
+// and tools write beside a file they save are never reported, through file
+// events or polling, whether they appear before the saved file, with it or
+// after it: no build starts for them.
+func TestEditorFilesStartNoBuild(t *testing.T) {
+	temporary := []string{
+		".#post.md",           // Emacs's lock
+		"#post.md#",           // Emacs's autosave
+		"post.md~",            // a backup
+		".post.md.swp",        // Vim's swap
+		".post.md.swx",        // Vim's swap, while the .swp is in use
+		"4913",                // Vim's test of the folder
+		"5036",                // the same, when 4913 is taken
+		"sedX1a9Qz",           // sed -i
+		"post.md.tmp",         // an editor that saves through a temporary file
+		"post.md___jb_tmp___", // JetBrains' safe write
+		".goutputstream-ZX81", // GNOME's
+		".hidden.json",
+	}
+	for _, mode := range []string{"events", "polling"} {
+		t.Run(mode, func(t *testing.T) {
+			root := t.TempDir()
+			dirs := []string{"content/blog/en", "frontend/styles", "content/.cache"}
+			for _, dir := range dirs {
+				if err := os.MkdirAll(filepath.Join(root, dir), 0o750); err != nil {
+					t.Fatal(err)
+				}
+			}
+			src := sources{root: root}
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			changes := make(chan []string)
+			if mode == "events" {
+				go src.watch(ctx, sitetest.QuietLog(), changes)
+			} else {
+				go src.poll(ctx, changes)
+			}
+			writeTemporary := func(content string) {
+				for _, dir := range dirs {
+					for _, name := range temporary {
+						if err := os.WriteFile(filepath.Join(root, dir, name), []byte(content), 0o600); err != nil {
+							t.Fatal(err)
+						}
+					}
+				}
+			}
+			// Before each save of the real file, every temporary one is
+			// written again in each folder: the real file's report comes
+			// after theirs would.
+			onlyReported(t, changes, "content/blog/en/post.md", func(n int) {
+				writeTemporary(fmt.Sprint(n))
+				if err := os.WriteFile(filepath.Join(root, "content/blog/en/post.md"), fmt.Appendf(nil, "---\ntitle: %d\n---\n", n), 0o600); err != nil {
+					t.Fatal(err)
+				}
+			})
+			// After the save, the temporary files go and come again; a file
+			// that is content, saved after them, is the next report, alone.
+			for _, dir := range dirs {
+				for _, name := range temporary {
+					if err := os.Remove(filepath.Join(root, dir, name)); err != nil {
+						t.Fatal(err)
+					}
+				}
+			}
+			writeTemporary("again")
+			onlyReported(t, changes, "frontend/styles/site.css", func(n int) {
+				if err := os.WriteFile(filepath.Join(root, "frontend/styles/site.css"), fmt.Appendf(nil, "/* %d */", n), 0o600); err != nil {
+					t.Fatal(err)
+				}
+			})
+		})
+	}
+}
+
+// onlyReported calls save (with 0, 1, ...) until a batch of changes names
+// rel (the watch starts behind), within the test's deadline, and fails the
+// test on any other file reported meanwhile.
+func onlyReported(t *testing.T, changes <-chan []string, rel string, save func(n int)) {
+	t.Helper()
+	deadline := time.Now().Add(30 * time.Second)
+	if d, ok := t.Deadline(); ok && d.Before(deadline) {
+		deadline = d
+	}
+	for n := 0; time.Now().Before(deadline); n++ {
+		save(n)
+		wait := time.NewTimer(700 * time.Millisecond)
+	batches:
+		for {
+			select {
+			case got := <-changes:
+				for _, p := range got {
+					if p != rel {
+						t.Errorf("reported %s", p)
+					}
+				}
+				if slices.Contains(got, rel) {
+					wait.Stop()
+					return
+				}
+			case <-wait.C:
+				break batches
+			}
+		}
+	}
+	t.Fatalf("%s was never reported", rel)
+}
+
 // savedUntilReported saves the file at p again and again until a batch of
 // changes names it as rel (the watch starts behind), for 10 s at most.
 func savedUntilReported(t *testing.T, p, rel string, changes <-chan []string) bool {
