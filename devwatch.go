@@ -3,7 +3,6 @@ package main
 import (
 	"bytes"
 	"context"
-	"errors"
 	"fmt"
 	"io/fs"
 	"log/slog"
@@ -23,6 +22,8 @@ import (
 	"github.com/northbeam/site/handlers"
 	"github.com/northbeam/site/internal/assets"
 	"github.com/northbeam/site/internal/config"
+	"github.com/northbeam/site/internal/content"
+	"github.com/northbeam/site/internal/jsonpos"
 	"github.com/northbeam/site/internal/sitebuild"
 	"github.com/northbeam/site/render"
 )
@@ -170,15 +171,7 @@ func (d *devLoop) renderOpenPages(ctx context.Context, s *sitebuild.Build) []han
 // failed logs why the sources could not be built, and shows it in the
 // open pages.
 func (d *devLoop) failed(err error) {
-	var problems []handlers.DevProblem
-	var be *assets.BuildError
-	if errors.As(err, &be) {
-		for _, m := range be.Messages {
-			problems = append(problems, handlers.DevProblem{Kind: "build", Message: m.Text, File: m.File, Line: m.Line, Column: m.Column, LineText: m.LineText})
-		}
-	} else {
-		problems = []handlers.DevProblem{{Kind: "build", Message: err.Error()}}
-	}
+	problems := placedProblems(d.src.root, err)
 	for _, p := range problems {
 		d.log.Error("build failed; still serving the previous build", "problem", p.String(), "line", p.LineText)
 	}
@@ -208,6 +201,73 @@ func warnIfExposed(log *slog.Logger, addr net.Addr) {
 	}
 	log.Warn("DEV_PUBLIC: the -dev server is reachable from the network; whoever reaches it sees the build errors and the sources' text",
 		"addr", addr.String(), "network_urls", strings.Join(urls, " "))
+}
+
+// placedProblems lists what err, a failed build's error, says went wrong,
+// each mistake at its place when one is known: esbuild's messages, a
+// content file's line (content.Error), a JSON file's line and column
+// (jsonpos.Error), with the line's text read from the project at root.
+// Mistakes joined (errors.Join) are each a problem.
+func placedProblems(root string, err error) []handlers.DevProblem {
+	var out []handlers.DevProblem
+	var walk func(err error) bool // whether err held a mistake with a place
+	walk = func(err error) bool {
+		switch e := err.(type) {
+		case *assets.BuildError:
+			for _, m := range e.Messages {
+				out = append(out, handlers.DevProblem{Kind: "build", Message: m.Text, File: m.File, Line: m.Line, Column: m.Column, LineText: m.LineText})
+			}
+			return true
+		case *jsonpos.Error:
+			out = append(out, placed(root, handlers.DevProblem{Kind: "build", Message: e.Err.Error(), File: e.File, Line: e.Line, Column: e.Column, LineText: e.LineText}))
+			return true
+		case *content.Error:
+			msg := e.Err.Error()
+			if e.Field != "" {
+				msg = e.Field + ": " + msg
+			}
+			out = append(out, placed(root, handlers.DevProblem{Kind: "build", Message: msg, File: e.File, Line: e.Line}))
+			return true
+		}
+		switch u := err.(type) {
+		case interface{ Unwrap() []error }:
+			for _, each := range u.Unwrap() {
+				if !walk(each) {
+					out = append(out, handlers.DevProblem{Kind: "build", Message: each.Error()})
+				}
+			}
+			return true
+		case interface{ Unwrap() error }:
+			return walk(u.Unwrap())
+		}
+		return false
+	}
+	if !walk(err) {
+		out = []handlers.DevProblem{{Kind: "build", Message: err.Error()}}
+	}
+	return out
+}
+
+// placed names p's file from the project's directory (a loader names it in
+// the content folder) and adds the text of its line.
+func placed(root string, p handlers.DevProblem) handlers.DevProblem {
+	if p.File == "" {
+		return p
+	}
+	if _, err := os.Stat(filepath.Join(root, filepath.FromSlash(p.File))); err != nil {
+		if _, err := os.Stat(filepath.Join(root, "content", filepath.FromSlash(p.File))); err == nil {
+			p.File = "content/" + p.File
+		}
+	}
+	if p.LineText == "" && p.Line > 0 {
+		//nolint:gosec // G304: a file of the checkout -dev builds (ROOT), named by its own loader
+		if data, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(p.File))); err == nil {
+			if lines := strings.Split(string(data), "\n"); p.Line <= len(lines) {
+				p.LineText = strings.TrimRight(lines[p.Line-1], "\r")
+			}
+		}
+	}
+	return p
 }
 
 // sameScripts reports whether two bundles hold the same scripts (their

@@ -12,6 +12,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/northbeam/site/internal/assets"
+	"github.com/northbeam/site/internal/blog"
+	"github.com/northbeam/site/internal/booking"
 	"github.com/northbeam/site/internal/logtest"
 	"github.com/northbeam/site/internal/sitetest"
 )
@@ -218,4 +221,64 @@ func savedUntilReported(t *testing.T, p, rel string, changes <-chan []string) bo
 		}
 	}
 	return false
+}
+
+// TestBuildProblemsNameTheirPlace: what a failed -dev build shows in the
+// log and the overlay names the mistake's file from the project's
+// directory, its line (and column for JSON) and the line's text: a JSON
+// mistake in the strings (read for the string groups, or as the server's
+// strings) or in availability.json, and each YAML mistake of the posts'
+// front matter, the first line's included.
+func TestBuildProblemsNameTheirPlace(t *testing.T) {
+	root := t.TempDir()
+	write := func(rel, text string) {
+		t.Helper()
+		p := filepath.Join(root, rel)
+		if err := os.MkdirAll(filepath.Dir(p), 0o750); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(text), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("frontend/lib/strings.json", `{"source": "content/locales", "groups": {"common": ["team"]}}`)
+	write("content/locales/xx.json", "{\n  \"team\": {\n    \"title\": \"The people\",,\n  }\n}\n")
+	write("content/availability.json", "{\n  \"timezone\": \"Europe/Paris\",\n  \"daysAhead\": \"thirty\"\n}\n")
+	write("content/blog/xx/a.md", "---\ntitle: Two: colons\ndescription: D\n---\nText\n")
+	write("content/blog/xx/b.md", "---\ntitle: T\n- a list item\n---\nText\n")
+
+	groups, err := assets.LoadStringGroups(filepath.Join(root, "frontend/lib/strings.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, stringsErr := groups.Files(root)
+	contentDir := os.DirFS(filepath.Join(root, "content"))
+	_, avErr := booking.LoadAvailability(contentDir, "availability.json")
+	_, blogErr := blog.Load(contentDir, "blog", true, func(string, time.Time) string { return "" })
+
+	for _, tc := range []struct {
+		name string
+		err  error
+		want []string // each problem as the log writes it, then its line
+	}{
+		{"the strings", stringsErr, []string{
+			"content/locales/xx.json:3:27: invalid character ',' looking for beginning of object key string", `    "title": "The people",,`}},
+		{"availability.json", avErr, []string{
+			"content/availability.json:3:23: decode: json: cannot unmarshal string into Go struct field availabilityFile.daysAhead of type int", `  "daysAhead": "thirty"`}},
+		{"the posts' front matter", fmt.Errorf("blog: %w", blogErr), []string{
+			"content/blog/xx/a.md:2: invalid YAML: mapping values are not allowed in this context", "title: Two: colons",
+			"content/blog/xx/b.md:3: invalid YAML: did not find expected key", "- a list item"}},
+	} {
+		if tc.err == nil {
+			t.Errorf("%s: loaded without an error", tc.name)
+			continue
+		}
+		var got []string
+		for _, p := range placedProblems(root, tc.err) {
+			got = append(got, p.String(), p.LineText)
+		}
+		if !slices.Equal(got, tc.want) {
+			t.Errorf("%s: %q\nwant %q", tc.name, got, tc.want)
+		}
+	}
 }

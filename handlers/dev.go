@@ -45,8 +45,13 @@ type DevProblem struct {
 
 // String is the problem as the log shows it: file:line:column, message.
 func (p DevProblem) String() string {
-	if p.File == "" {
+	switch {
+	case p.File == "":
 		return p.Message
+	case p.Line == 0:
+		return fmt.Sprintf("%s: %s", p.File, p.Message)
+	case p.Column == 0:
+		return fmt.Sprintf("%s:%d: %s", p.File, p.Line, p.Message)
 	}
 	return fmt.Sprintf("%s:%d:%d: %s", p.File, p.Line, p.Column, p.Message)
 }

@@ -38,7 +38,7 @@
       title.textContent = p.kind === "build" ? "Build error" : `Render error${p.path ? ` in ${p.path}` : ""}`;
       const where = document.createElement("div");
       where.className = "dev-overlay-where";
-      where.textContent = p.file ? `${p.file}:${p.line}:${p.column}` : "";
+      where.textContent = [p.file, p.line, p.column].filter(Boolean).join(":");
       const message = document.createElement("div");
       message.className = "dev-overlay-message";
       message.textContent = p.message;
