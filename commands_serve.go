@@ -47,6 +47,7 @@ func serveCommand(args []string, getenv func(string) string, log *slog.Logger, a
 			return err
 		}
 		src.memo = render.NewMemo()
+		src.missing = &missingSink{root: src.root}
 	}
 	// The bundles build while the database and the services start.
 	src.prebuild()
@@ -87,6 +88,7 @@ func serveCommand(args []string, getenv func(string) string, log *slog.Logger, a
 	srv := handlers.NewServer(built, services)
 	if src.builder != nil {
 		srv.Dev = handlers.NewDevLoop(built)
+		src.missing.to(srv.Dev)
 	}
 	// A production binary takes its pages from its build before it listens;
 	// any other start listens at once, renders a page on its first request

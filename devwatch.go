@@ -99,9 +99,11 @@ func (d *devLoop) rebuild(ctx context.Context, changed []string) {
 	if bytes.Equal(bundle.Server, old.Bundle.Server) {
 		engineErr <- nil
 	} else {
+		// The strings missing are found again by the new bundle's renders.
+		d.srv.Dev.ClearProblems("strings")
 		go func() {
 			var err error
-			engine, err = newEngine(bundle, d.log, d.memo)
+			engine, err = newEngine(bundle, d.log, d.memo, d.src.missing.tell)
 			engineErr <- err
 		}()
 	}
@@ -268,6 +270,44 @@ func placed(root string, p handlers.DevProblem) handlers.DevProblem {
 		}
 	}
 	return p
+}
+
+// missingSink tells the dev loop of the strings renders lack
+// (render.Options.Missing): the start's engine is made before the loop,
+// which takes them once it runs (to).
+type missingSink struct {
+	mu   sync.Mutex
+	root string
+	dev  *handlers.DevLoop
+}
+
+// to sends the strings missing to dev from now on.
+func (m *missingSink) to(dev *handlers.DevLoop) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.dev = dev
+}
+
+// tell shows the strings a render lacked in the open pages, each at the
+// TSX line that asked for it, with the line's text.
+func (m *missingSink) tell(missing []render.MissingString) {
+	if m == nil {
+		return
+	}
+	m.mu.Lock()
+	dev := m.dev
+	m.mu.Unlock()
+	if dev == nil {
+		return
+	}
+	problems := make([]handlers.DevProblem, 0, len(missing))
+	for _, ms := range missing {
+		problems = append(problems, placed(m.root, handlers.DevProblem{
+			Kind: "string", Message: fmt.Sprintf("no string %q in %s: the page shows the key", ms.Key, ms.Lang),
+			File: ms.File, Line: ms.Line, Column: ms.Column,
+		}))
+	}
+	dev.AddProblems("strings", problems)
 }
 
 // sameScripts reports whether two bundles hold the same scripts (their
