@@ -42,6 +42,16 @@ func serveCommand(args []string, getenv func(string) string, log *slog.Logger, a
 	defer stop()
 
 	src := projectSources(cfg)
+	if cfg.Dev {
+		// -dev from the project's sources watches the Go code too: the
+		// server runs as a child of the watcher (devrestart.go).
+		if why := goWatchable(cfg, src.embedded != nil); why == "" {
+			stop()
+			return superviseGo(cfg, args, log)
+		} else if !devChild() {
+			log.Info("Go changes are not watched", "why", why)
+		}
+	}
 	if cfg.Dev && src.embedded == nil {
 		if src.builder, err = assets.NewBuilder(src.root); err != nil {
 			return err
@@ -116,6 +126,9 @@ func serveCommand(args []string, getenv func(string) string, log *slog.Logger, a
 		if cfg.Dev {
 			warnIfExposed(log, front.listener.Addr())
 		}
+		if devChild() && srv.Dev != nil {
+			childServes(srv.Dev, log)
+		}
 		// Behind the start, after the first page (or a moment), one runtime
 		// kept for the requests.
 		prerenderCtx, stopPrerender := context.WithCancel(ctx)
@@ -132,6 +145,7 @@ func serveCommand(args []string, getenv func(string) string, log *slog.Logger, a
 		}()
 		if srv.Dev != nil {
 			go (&devLoop{src: src, cfg: cfg, srv: srv, log: log, memo: src.memo, stopPrerender: stopPrerender}).run(ctx)
+			go (&typeChecker{root: src.root, cache: devCache(cfg), dev: srv.Dev, log: log}).run(ctx)
 		}
 	}
 	go warmImages(ctx, built, log)
@@ -307,7 +321,13 @@ func listen(cfg config.Config, srv *handlers.Server, log *slog.Logger) (*front, 
 	httpServer := handlers.HTTPServer(handlers.New(srv))
 	httpServer.Addr = cfg.Addr
 	httpServer.ErrorLog = slog.NewLogLogger(log.Handler(), slog.LevelWarn)
-	ln, err := net.Listen("tcp", cfg.Addr)
+	var ln net.Listener
+	var err error
+	if devChild() {
+		ln, err = childListener()
+	} else {
+		ln, err = net.Listen("tcp", cfg.Addr)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("listen: %w", err)
 	}
