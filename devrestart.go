@@ -312,13 +312,17 @@ func watchGo(ctx context.Context, module string, log *slog.Logger, changes chan<
 		log.Warn("Go changes are not watched", "err", err)
 		return
 	}
+	watching := 0
 	for _, dir := range strings.Fields(string(out)) {
 		if rel, err := filepath.Rel(module, dir); err == nil && !strings.HasPrefix(rel, "..") {
 			if err := w.Add(dir); err != nil {
 				log.Warn("Go changes are not watched in a folder", "dir", rel, "err", err)
+				continue
 			}
+			watching++
 		}
 	}
+	log.Info("watching the Go code", "folders", watching)
 	const quiet = 100 * time.Millisecond
 	batch := map[string]bool{}
 	timer := time.NewTimer(time.Hour)
@@ -346,4 +350,3 @@ func watchGo(ctx context.Context, module string, log *slog.Logger, changes chan<
 		}
 	}
 }
-
