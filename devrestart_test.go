@@ -155,5 +155,4 @@ func TestGoChangesRestartTheDevServer(t *testing.T) {
 	if !eventually(func() bool { return shown(state()) }) {
 		t.Errorf("with the compile error the dev state is %+v; want the last good process and the error at handlers/health.go:%s", state(), line)
 	}
-
 }
