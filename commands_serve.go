@@ -145,7 +145,7 @@ func serveCommand(args []string, getenv func(string) string, log *slog.Logger, a
 		}()
 		if srv.Dev != nil {
 			go (&devLoop{src: src, cfg: cfg, srv: srv, log: log, memo: src.memo, stopPrerender: stopPrerender}).run(ctx)
-			go (&typeChecker{root: src.root, cache: devCache(cfg), dev: srv.Dev, log: log}).run(ctx)
+			go (&typeChecker{root: src.root, cache: devCache(cfg), show: srv.Dev.SetProblems, log: log}).run(ctx)
 		}
 	}
 	go warmImages(ctx, built, log)

@@ -26,11 +26,11 @@ import (
 // lower priority, and what it finds shows in the log and over the open
 // pages (handlers.DevLoop.SetProblems), which still follow the builds.
 
-// typeChecker runs tsc --watch on the project at root and tells dev what it
-// finds, until ctx ends.
+// typeChecker runs tsc --watch on the project at root and shows what each
+// pass finds (handlers.DevLoop.SetProblems), until ctx ends.
 type typeChecker struct {
 	root, cache string // the project; where tsc keeps its incremental state
-	dev         *handlers.DevLoop
+	show        func(by string, problems []handlers.DevProblem)
 	log         *slog.Logger
 }
 
@@ -127,7 +127,7 @@ func (c *typeChecker) read(r io.Reader) {
 			}
 			c.log.Info("types checked", "errors", len(batch), "in", time.Since(started).Round(time.Millisecond))
 			shown = batch
-			c.dev.SetProblems("types", batch)
+			c.show("types", batch)
 			batch = nil
 		}
 	}

@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/northbeam/site/handlers"
 	"github.com/northbeam/site/internal/assets"
 	"github.com/northbeam/site/internal/blog"
 	"github.com/northbeam/site/internal/booking"
@@ -280,5 +281,63 @@ func TestBuildProblemsNameTheirPlace(t *testing.T) {
 		if !slices.Equal(got, tc.want) {
 			t.Errorf("%s: %q\nwant %q", tc.name, got, tc.want)
 		}
+	}
+}
+
+// TestTypeCheckerReadsEachPass: what tsc --watch writes becomes, at the end
+// of each pass, the problems shown, each at its file, line and column with
+// the line's text, a message of several lines kept whole; a pass that
+// finds nothing clears them; a type error is logged once, when it appears.
+func TestTypeCheckerReadsEachPass(t *testing.T) {
+	root := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(root, "frontend/pages"), 0o750); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(root, "frontend/pages/Team.tsx"), []byte("import x from \"y\";\nconst n: number = \"a\";\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	var shown [][]handlers.DevProblem
+	var log logtest.Buffer
+	c := &typeChecker{root: root, log: log.Logger(), show: func(by string, problems []handlers.DevProblem) {
+		if by != "types" {
+			t.Errorf("shown as %q", by)
+		}
+		shown = append(shown, problems)
+	}}
+	c.read(strings.NewReader(`09:07:14 AM - Starting compilation in watch mode...
+
+09:07:22 AM - Found 0 errors. Watching for file changes.
+
+09:07:39 AM - File change detected. Starting incremental compilation...
+
+frontend/pages/Team.tsx(2,7): error TS2322: Type 'string' is not assignable to type 'number'.
+frontend/pages/Team.tsx(1,15): error TS2307: Cannot find module 'y'
+  or its corresponding type declarations.
+09:07:39 AM - Found 2 errors. Watching for file changes.
+
+09:07:45 AM - File change detected. Starting incremental compilation...
+
+frontend/pages/Team.tsx(2,7): error TS2322: Type 'string' is not assignable to type 'number'.
+09:07:45 AM - Found 1 error. Watching for file changes.
+
+09:07:50 AM - File change detected. Starting incremental compilation...
+
+09:07:51 AM - Found 0 errors. Watching for file changes.
+`))
+	typeErr := handlers.DevProblem{Kind: "type", Message: "TS2322: Type 'string' is not assignable to type 'number'.",
+		File: "frontend/pages/Team.tsx", Line: 2, Column: 7, LineText: `const n: number = "a";`}
+	module := handlers.DevProblem{Kind: "type", Message: "TS2307: Cannot find module 'y'\nor its corresponding type declarations.",
+		File: "frontend/pages/Team.tsx", Line: 1, Column: 15, LineText: `import x from "y";`}
+	want := [][]handlers.DevProblem{nil, {typeErr, module}, {typeErr}, nil}
+	if len(shown) != len(want) {
+		t.Fatalf("%d passes shown, want %d: %+v", len(shown), len(want), shown)
+	}
+	for i := range want {
+		if !slices.Equal(shown[i], want[i]) {
+			t.Errorf("pass %d shows %+v\nwant %+v", i+1, shown[i], want[i])
+		}
+	}
+	if n := strings.Count(log.String(), `msg="type error" problem="frontend/pages/Team.tsx:2:7: TS2322`); n != 1 {
+		t.Errorf("the type error is logged %d times, want once:\n%s", n, log.String())
 	}
 }
