@@ -145,7 +145,14 @@ func serveCommand(args []string, getenv func(string) string, log *slog.Logger, a
 		}()
 		if srv.Dev != nil {
 			go (&devLoop{src: src, cfg: cfg, srv: srv, log: log, memo: src.memo, stopPrerender: stopPrerender}).run(ctx)
-			go (&typeChecker{root: src.root, cache: devCache(cfg), show: srv.Dev.SetProblems, log: log}).run(ctx)
+			checked := make(chan struct{})
+			go func() {
+				defer close(checked)
+				(&typeChecker{root: src.root, cache: devCache(cfg), show: srv.Dev.SetProblems, log: log}).run(ctx)
+			}()
+			// The checker stops with the server, not after it: it is killed
+			// when ctx ends, and the process waits for that before it exits.
+			defer func() { stop(); <-checked }()
 		}
 	}
 	go warmImages(ctx, built, log)
