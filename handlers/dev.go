@@ -286,6 +286,11 @@ func (d *DevLoop) events(c echo.Context) error {
 	res.WriteHeader(http.StatusOK)
 	ch, cancel := d.subscribe(c.QueryParam("path"))
 	defer cancel()
+	// A stream that ends (the process stops: a Go change restarts it) is
+	// opened again half a second later, not after the browser's 3 s.
+	if _, err := res.Write([]byte("retry: 500\n\n")); err != nil {
+		return nil // the page is gone
+	}
 	ping := time.NewTicker(15 * time.Second)
 	defer ping.Stop()
 	for {
