@@ -42,11 +42,22 @@ func serveCommand(args []string, getenv func(string) string, log *slog.Logger, a
 	defer stop()
 
 	src := projectSources(cfg)
+	if cfg.Dev {
+		// -dev from the project's sources watches the Go code too: the
+		// server runs as a child of the watcher (devrestart.go).
+		if why := goWatchable(cfg, src.embedded != nil); why == "" {
+			stop()
+			return superviseGo(cfg, args, log)
+		} else if !devChild() {
+			log.Info("Go changes are not watched", "why", why)
+		}
+	}
 	if cfg.Dev && src.embedded == nil {
 		if src.builder, err = assets.NewBuilder(src.root); err != nil {
 			return err
 		}
 		src.memo = render.NewMemo()
+		src.missing = &missingSink{root: src.root}
 	}
 	// The bundles build while the database and the services start.
 	src.prebuild()
@@ -87,6 +98,7 @@ func serveCommand(args []string, getenv func(string) string, log *slog.Logger, a
 	srv := handlers.NewServer(built, services)
 	if src.builder != nil {
 		srv.Dev = handlers.NewDevLoop(built)
+		src.missing.to(srv.Dev)
 	}
 	// A production binary takes its pages from its build before it listens;
 	// any other start listens at once, renders a page on its first request
@@ -111,6 +123,12 @@ func serveCommand(args []string, getenv func(string) string, log *slog.Logger, a
 	} else {
 		log.Info("listening; rendering the pages behind", "addr", front.listener.Addr().String(), "dev", cfg.Dev,
 			"start_to_listen", time.Since(started).Round(time.Millisecond))
+		if cfg.Dev {
+			warnIfExposed(log, front.listener.Addr())
+		}
+		if devChild() && srv.Dev != nil {
+			childServes(srv.Dev, log)
+		}
 		// Behind the start, after the first page (or a moment), one runtime
 		// kept for the requests.
 		prerenderCtx, stopPrerender := context.WithCancel(ctx)
@@ -127,6 +145,14 @@ func serveCommand(args []string, getenv func(string) string, log *slog.Logger, a
 		}()
 		if srv.Dev != nil {
 			go (&devLoop{src: src, cfg: cfg, srv: srv, log: log, memo: src.memo, stopPrerender: stopPrerender}).run(ctx)
+			checked := make(chan struct{})
+			go func() {
+				defer close(checked)
+				(&typeChecker{root: src.root, cache: devCache(cfg), show: srv.Dev.SetProblems, log: log}).run(ctx)
+			}()
+			// The checker stops with the server, not after it: it is killed
+			// when ctx ends, and the process waits for that before it exits.
+			defer func() { stop(); <-checked }()
 		}
 	}
 	go warmImages(ctx, built, log)
@@ -302,7 +328,13 @@ func listen(cfg config.Config, srv *handlers.Server, log *slog.Logger) (*front, 
 	httpServer := handlers.HTTPServer(handlers.New(srv))
 	httpServer.Addr = cfg.Addr
 	httpServer.ErrorLog = slog.NewLogLogger(log.Handler(), slog.LevelWarn)
-	ln, err := net.Listen("tcp", cfg.Addr)
+	var ln net.Listener
+	var err error
+	if devChild() {
+		ln, err = childListener()
+	} else {
+		ln, err = net.Listen("tcp", cfg.Addr)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("listen: %w", err)
 	}

@@ -3,14 +3,16 @@ package main
 import (
 	"bytes"
 	"context"
-	"errors"
 	"fmt"
 	"io/fs"
 	"log/slog"
 	"maps"
+	"net"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -20,6 +22,8 @@ import (
 	"github.com/northbeam/site/handlers"
 	"github.com/northbeam/site/internal/assets"
 	"github.com/northbeam/site/internal/config"
+	"github.com/northbeam/site/internal/content"
+	"github.com/northbeam/site/internal/jsonpos"
 	"github.com/northbeam/site/internal/sitebuild"
 	"github.com/northbeam/site/render"
 )
@@ -95,9 +99,11 @@ func (d *devLoop) rebuild(ctx context.Context, changed []string) {
 	if bytes.Equal(bundle.Server, old.Bundle.Server) {
 		engineErr <- nil
 	} else {
+		// The strings missing are found again by the new bundle's renders.
+		d.srv.Dev.ClearProblems("strings")
 		go func() {
 			var err error
-			engine, err = newEngine(bundle, d.log, d.memo)
+			engine, err = newEngine(bundle, d.log, d.memo, d.src.missing.tell)
 			engineErr <- err
 		}()
 	}
@@ -167,19 +173,141 @@ func (d *devLoop) renderOpenPages(ctx context.Context, s *sitebuild.Build) []han
 // failed logs why the sources could not be built, and shows it in the
 // open pages.
 func (d *devLoop) failed(err error) {
-	var problems []handlers.DevProblem
-	var be *assets.BuildError
-	if errors.As(err, &be) {
-		for _, m := range be.Messages {
-			problems = append(problems, handlers.DevProblem{Kind: "build", Message: m.Text, File: m.File, Line: m.Line, Column: m.Column, LineText: m.LineText})
-		}
-	} else {
-		problems = []handlers.DevProblem{{Kind: "build", Message: err.Error()}}
-	}
+	problems := placedProblems(d.src.root, err)
 	for _, p := range problems {
 		d.log.Error("build failed; still serving the previous build", "problem", p.String(), "line", p.LineText)
 	}
 	d.srv.Dev.Failed(problems)
+}
+
+// warnIfExposed says loudly, as Vite does with --host, when -dev listens
+// on more than loopback (DEV_PUBLIC): whoever reaches the port reads the
+// build errors with the sources' text on /_dev/events. It names the
+// addresses others reach it at.
+func warnIfExposed(log *slog.Logger, addr net.Addr) {
+	tcp, ok := addr.(*net.TCPAddr)
+	if !ok || tcp.IP.IsLoopback() {
+		return
+	}
+	port := strconv.Itoa(tcp.Port)
+	var urls []string
+	if tcp.IP.IsUnspecified() {
+		ifaces, _ := net.InterfaceAddrs() // none listed: the warning stands without them
+		for _, a := range ifaces {
+			if ip, ok := a.(*net.IPNet); ok && !ip.IP.IsLoopback() && !ip.IP.IsLinkLocalUnicast() && (ip.IP.To4() != nil || tcp.IP.To4() == nil) {
+				urls = append(urls, "http://"+net.JoinHostPort(ip.IP.String(), port))
+			}
+		}
+	} else {
+		urls = append(urls, "http://"+net.JoinHostPort(tcp.IP.String(), port))
+	}
+	log.Warn("DEV_PUBLIC: the -dev server is reachable from the network; whoever reaches it sees the build errors and the sources' text",
+		"addr", addr.String(), "network_urls", strings.Join(urls, " "))
+}
+
+// placedProblems lists what err, a failed build's error, says went wrong,
+// each mistake at its place when one is known: esbuild's messages, a
+// content file's line (content.Error), a JSON file's line and column
+// (jsonpos.Error), with the line's text read from the project at root.
+// Mistakes joined (errors.Join) are each a problem.
+func placedProblems(root string, err error) []handlers.DevProblem {
+	var out []handlers.DevProblem
+	var walk func(err error) bool // whether err held a mistake with a place
+	walk = func(err error) bool {
+		switch e := err.(type) {
+		case *assets.BuildError:
+			for _, m := range e.Messages {
+				out = append(out, handlers.DevProblem{Kind: "build", Message: m.Text, File: m.File, Line: m.Line, Column: m.Column, LineText: m.LineText})
+			}
+			return true
+		case *jsonpos.Error:
+			out = append(out, placed(root, handlers.DevProblem{Kind: "build", Message: e.Err.Error(), File: e.File, Line: e.Line, Column: e.Column, LineText: e.LineText}))
+			return true
+		case *content.Error:
+			msg := e.Err.Error()
+			if e.Field != "" {
+				msg = e.Field + ": " + msg
+			}
+			out = append(out, placed(root, handlers.DevProblem{Kind: "build", Message: msg, File: e.File, Line: e.Line}))
+			return true
+		}
+		switch u := err.(type) {
+		case interface{ Unwrap() []error }:
+			for _, each := range u.Unwrap() {
+				if !walk(each) {
+					out = append(out, handlers.DevProblem{Kind: "build", Message: each.Error()})
+				}
+			}
+			return true
+		case interface{ Unwrap() error }:
+			return walk(u.Unwrap())
+		}
+		return false
+	}
+	if !walk(err) {
+		out = []handlers.DevProblem{{Kind: "build", Message: err.Error()}}
+	}
+	return out
+}
+
+// placed names p's file from the project's directory (a loader names it in
+// the content folder) and adds the text of its line.
+func placed(root string, p handlers.DevProblem) handlers.DevProblem {
+	if p.File == "" {
+		return p
+	}
+	if _, err := os.Stat(filepath.Join(root, filepath.FromSlash(p.File))); err != nil {
+		if _, err := os.Stat(filepath.Join(root, "content", filepath.FromSlash(p.File))); err == nil {
+			p.File = "content/" + p.File
+		}
+	}
+	if p.LineText == "" && p.Line > 0 {
+		//nolint:gosec // G304: a file of the checkout -dev builds (ROOT), named by its own loader
+		if data, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(p.File))); err == nil {
+			if lines := strings.Split(string(data), "\n"); p.Line <= len(lines) {
+				p.LineText = strings.TrimRight(lines[p.Line-1], "\r")
+			}
+		}
+	}
+	return p
+}
+
+// missingSink tells the dev loop of the strings renders lack
+// (render.Options.Missing): the start's engine is made before the loop,
+// which takes them once it runs (to).
+type missingSink struct {
+	mu   sync.Mutex
+	root string
+	dev  *handlers.DevLoop
+}
+
+// to sends the strings missing to dev from now on.
+func (m *missingSink) to(dev *handlers.DevLoop) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.dev = dev
+}
+
+// tell shows the strings a render lacked in the open pages, each at the
+// TSX line that asked for it, with the line's text.
+func (m *missingSink) tell(missing []render.MissingString) {
+	if m == nil {
+		return
+	}
+	m.mu.Lock()
+	dev := m.dev
+	m.mu.Unlock()
+	if dev == nil {
+		return
+	}
+	problems := make([]handlers.DevProblem, 0, len(missing))
+	for _, ms := range missing {
+		problems = append(problems, placed(m.root, handlers.DevProblem{
+			Kind: "string", Message: fmt.Sprintf("no string %q in %s: the page shows the key", ms.Key, ms.Lang),
+			File: ms.File, Line: ms.Line, Column: ms.Column,
+		}))
+	}
+	dev.AddProblems("strings", problems)
 }
 
 // sameScripts reports whether two bundles hold the same scripts (their
@@ -270,6 +398,9 @@ func (s sources) addDirs(w *fsnotify.Watcher, dir string) error {
 		if err != nil || !d.IsDir() {
 			return err
 		}
+		if p != dir && editorFile(d.Name()) {
+			return filepath.SkipDir
+		}
 		return w.Add(p)
 	})
 }
@@ -283,8 +414,7 @@ func (s sources) relevant(name string) (string, bool) {
 		return "", false
 	}
 	rel = filepath.ToSlash(rel)
-	base := filepath.Base(rel)
-	if strings.HasPrefix(base, ".") || strings.HasSuffix(base, "~") || strings.HasSuffix(base, ".swp") || base == "4913" {
+	if slices.ContainsFunc(strings.Split(rel, "/"), editorFile) {
 		return "", false
 	}
 	for _, w := range watched {
@@ -293,6 +423,21 @@ func (s sources) relevant(name string) (string, bool) {
 		}
 	}
 	return "", false
+}
+
+// editorTemporary matches the names of the files editors and tools write
+// beside the one they save, and that no build reads: Emacs's autosave
+// (#name#), Vim's test of the folder (4913, then 5036 and on), sed -i's
+// temporary (sedXXXXXX), JetBrains' safe write (name___jb_tmp___), a
+// temporary file (name.tmp).
+var editorTemporary = regexp.MustCompile(`^(#.*#|[0-9]+|sed[A-Za-z0-9]{6}|.*___jb_(tmp|old)___|.*\.(tmp|swp|swo|swx|swn|bak|orig))$`)
+
+// editorFile reports whether a file or folder named base is an editor's
+// temporary or backup file, or hidden (Emacs's lock .#name, Vim's swap
+// .name.swp, a save through .goutputstream-X, a .git folder): none is
+// content, and none starts a build (docs/ARCHITECTURE.md, The dev loop).
+func editorFile(base string) bool {
+	return strings.HasPrefix(base, ".") || strings.HasSuffix(base, "~") || editorTemporary.MatchString(base)
 }
 
 // poll is the fallback of watch: it compares the files' sizes and

@@ -21,6 +21,7 @@ func TestRefusalsNameTheProgram(t *testing.T) {
 	}{
 		{[]string{"-hsts", "sometimes"}, nil, `northbeam-site: configuration: HSTS "sometimes": must be auto, always or off`},
 		{nil, []string{"DATABASE_URL=mysql://site:s3cret@db/site"}, "northbeam-site: configuration: DATABASE_URL: must look like postgres://user:password@host:5432/database"},
+		{[]string{"-dev"}, []string{"ADDR=0.0.0.0:8080"}, `northbeam-site: configuration: ADDR "0.0.0.0:8080": -dev shows the sources and their errors to whoever reaches it, so it listens on loopback only (such as 127.0.0.1:8080); set DEV_PUBLIC=true to serve it on the network`},
 		{[]string{"backup"}, nil, "northbeam-site: backup: usage: northbeam-site backup FILE, or northbeam-site backup -dir DIR [-keep N]"},
 		{[]string{"staff", "grant"}, nil, "northbeam-site: staff: usage:\n  northbeam-site staff invite EMAIL"},
 	} {

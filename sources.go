@@ -28,6 +28,8 @@ type sources struct {
 	// a page whose bundle and payload did not change is not rendered again.
 	builder *assets.Builder
 	memo    *render.Memo
+	// missing tells the dev loop of the strings renders lack (-dev).
+	missing *missingSink
 	// early is the bundle of the project's sources, built from the start
 	// beside the rest of it (prebuild); nil builds it in buildSite.
 	early chan bundleOrError
@@ -116,7 +118,7 @@ func (s sources) buildSite(ctx context.Context, cfg config.Config, log *slog.Log
 		if err != nil {
 			return nil, err
 		}
-		return newSite(ctx, content, bundle, cfg, log, s.memo, nil, true)
+		return newSite(ctx, content, bundle, cfg, log, s.memo, nil, true, s.missing.tell)
 	}
 	bundle, err := assets.Read(s.embedded)
 	if err != nil {
@@ -130,16 +132,16 @@ func (s sources) buildSite(ctx context.Context, cfg config.Config, log *slog.Log
 	if err != nil {
 		return nil, err
 	}
-	return newSite(ctx, content, bundle, cfg, log, memo, copies, true)
+	return newSite(ctx, content, bundle, cfg, log, memo, copies, true, nil)
 }
 
 // newSite builds the site with bundle, rendering every page unless lazy;
 // memo, when not nil, holds pages already rendered with it, and
 // imageCopies the WebP copies of the content's pictures the build wrote.
 func newSite(ctx context.Context, content fs.FS, bundle *assets.Bundle, cfg config.Config, log *slog.Logger, memo *render.Memo, imageCopies fs.FS,
-	lazy bool) (*sitebuild.Build, error) {
+	lazy bool, missing func([]render.MissingString)) (*sitebuild.Build, error) {
 	if !lazy {
-		engine, err := newEngine(bundle, log, memo)
+		engine, err := newEngine(bundle, log, memo, missing)
 		if err != nil {
 			return nil, err
 		}
@@ -151,7 +153,7 @@ func newSite(ctx context.Context, content fs.FS, bundle *assets.Bundle, cfg conf
 	engineErr := make(chan error, 1)
 	go func() {
 		var err error
-		engine, err = newEngine(bundle, log, memo)
+		engine, err = newEngine(bundle, log, memo, missing)
 		engineErr <- err
 	}()
 	s, err := siteWith(ctx, content, bundle, nil, cfg, imageCopies, nil, true)
@@ -166,8 +168,9 @@ func newSite(ctx context.Context, content fs.FS, bundle *assets.Bundle, cfg conf
 }
 
 // newEngine starts the render engine of bundle's server bundle.
-func newEngine(bundle *assets.Bundle, log *slog.Logger, memo *render.Memo) (*render.Engine, error) {
-	return render.NewEngine(bundle.Server, render.Options{Runtimes: runtime.GOMAXPROCS(0), Logger: log, Memo: memo, SourceMap: bundle.ServerMap})
+// missing, when not nil, is told the strings each render lacks.
+func newEngine(bundle *assets.Bundle, log *slog.Logger, memo *render.Memo, missing func([]render.MissingString)) (*render.Engine, error) {
+	return render.NewEngine(bundle.Server, render.Options{Runtimes: runtime.GOMAXPROCS(0), Logger: log, Memo: memo, SourceMap: bundle.ServerMap, Missing: missing})
 }
 
 // siteWith builds the site with bundle and its engine, as newSite, with

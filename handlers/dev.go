@@ -6,7 +6,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"net/http"
+	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -32,9 +35,11 @@ const (
 //go:embed devclient.js
 var devClientScript []byte
 
-// DevProblem is a build or render error, as the dev overlay shows it.
+// DevProblem is a build or render error, as the dev overlay shows it, or
+// what the dev loop found beside the build: a string missing, a type error,
+// a Go change that does not compile.
 type DevProblem struct {
-	Kind     string `json:"kind"` // "build" or "render"
+	Kind     string `json:"kind"` // "build", "render", "go": the newest sources are not served; "string", "type": they are
 	Message  string `json:"message"`
 	File     string `json:"file,omitempty"` // the source file, from the project's directory
 	Line     int    `json:"line,omitempty"`
@@ -45,8 +50,13 @@ type DevProblem struct {
 
 // String is the problem as the log shows it: file:line:column, message.
 func (p DevProblem) String() string {
-	if p.File == "" {
+	switch {
+	case p.File == "":
 		return p.Message
+	case p.Line == 0:
+		return fmt.Sprintf("%s: %s", p.File, p.Message)
+	case p.Column == 0:
+		return fmt.Sprintf("%s:%d: %s", p.File, p.Line, p.Message)
 	}
 	return fmt.Sprintf("%s:%d:%d: %s", p.File, p.Line, p.Column, p.Message)
 }
@@ -55,6 +65,9 @@ func (p DevProblem) String() string {
 // last build that changed more than stylesheets, the stylesheets, and the
 // problems that keep the newest sources from being served.
 type devState struct {
+	// Server names the process: a page that a process before it served (the
+	// dev loop restarted it after a Go change) reloads.
+	Server   string       `json:"server"`
 	Build    int          `json:"build"`
 	JS       int          `json:"js"`
 	CSS      []string     `json:"css"`
@@ -63,8 +76,14 @@ type devState struct {
 
 // DevLoop tells the open pages of a -dev server what changed.
 type DevLoop struct {
-	mu      sync.Mutex
-	state   devState
+	mu    sync.Mutex
+	state devState
+	// failed keeps the newest sources from being served (a build or a
+	// render that failed); found is what the loop found beside the builds,
+	// by who found it (AddProblems, SetProblems). The state's problems are
+	// both.
+	failed  []DevProblem
+	found   map[string][]DevProblem
 	builds  map[*sitebuild.Build]int    // the build number of each build served
 	subs    map[chan devState]string    // open pages' streams -> their path
 	good    map[string]*render.Resource // the last page served at each path, shown under a render error
@@ -78,9 +97,10 @@ func NewDevLoop(b *sitebuild.Build) *DevLoop {
 		builds:  map[*sitebuild.Build]int{},
 		subs:    map[chan devState]string{},
 		good:    map[string]*render.Resource{},
+		found:   map[string][]DevProblem{},
 		onClose: make(chan struct{}),
 	}
-	d.state = devState{Build: 1, JS: 1, CSS: b.Bundle.Manifest.CSS}
+	d.state = devState{Server: strconv.FormatInt(time.Now().UnixNano(), 36), Build: 1, JS: 1, CSS: b.Bundle.Manifest.CSS}
 	d.builds[b] = 1
 	return d
 }
@@ -105,7 +125,7 @@ func (d *DevLoop) Built(b *sitebuild.Build, cssOnly bool, problems []DevProblem)
 	}
 	d.builds[b] = d.state.Build
 	d.state.CSS = b.Bundle.Manifest.CSS
-	d.state.Problems = problems
+	d.failed = problems
 	d.publish()
 }
 
@@ -114,8 +134,46 @@ func (d *DevLoop) Built(b *sitebuild.Build, cssOnly bool, problems []DevProblem)
 func (d *DevLoop) Failed(problems []DevProblem) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	d.state.Problems = problems
+	d.failed = problems
 	d.publish()
+}
+
+// SetProblems makes problems what by (a checker beside the build: "types",
+// "go") finds now, and tells the open pages when it changed. They show
+// them over the page, which still follows the builds.
+func (d *DevLoop) SetProblems(by string, problems []DevProblem) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if slices.Equal(d.found[by], problems) {
+		return
+	}
+	d.found[by] = problems
+	d.publish()
+}
+
+// AddProblems adds to what by found (renders: "strings") those of problems
+// it does not hold yet, and tells the open pages when there were any.
+func (d *DevLoop) AddProblems(by string, problems []DevProblem) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	added := false
+	for _, p := range problems {
+		if !slices.Contains(d.found[by], p) {
+			d.found[by] = append(d.found[by], p)
+			added = true
+		}
+	}
+	if added {
+		d.publish()
+	}
+}
+
+// ClearProblems forgets what by found, without telling the open pages: what
+// comes next (a build, a render) tells them.
+func (d *DevLoop) ClearProblems(by string) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	delete(d.found, by)
 }
 
 // OpenPages lists the paths of the pages open in a browser.
@@ -144,6 +202,10 @@ func (d *DevLoop) Close() {
 }
 
 func (d *DevLoop) publish() {
+	d.state.Problems = slices.Clone(d.failed)
+	for _, by := range slices.Sorted(maps.Keys(d.found)) {
+		d.state.Problems = append(d.state.Problems, d.found[by]...)
+	}
 	for ch := range d.subs {
 		select {
 		case <-ch: // an older state not read yet: the newest replaces it
@@ -166,10 +228,10 @@ func (d *DevLoop) subscribe(path string) (chan devState, func()) {
 	}
 }
 
-func (d *DevLoop) buildOf(b *sitebuild.Build) (build, js int) {
+func (d *DevLoop) buildOf(b *sitebuild.Build) (server string, build, js int) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	return d.builds[b], d.state.JS
+	return d.state.Server, d.builds[b], d.state.JS
 }
 
 // served remembers the page served at path, the last good one.
@@ -224,6 +286,11 @@ func (d *DevLoop) events(c echo.Context) error {
 	res.WriteHeader(http.StatusOK)
 	ch, cancel := d.subscribe(c.QueryParam("path"))
 	defer cancel()
+	// A stream that ends (the process stops: a Go change restarts it) is
+	// opened again half a second later, not after the browser's 3 s.
+	if _, err := res.Write([]byte("retry: 500\n\n")); err != nil {
+		return nil // the page is gone
+	}
 	ping := time.NewTicker(15 * time.Second)
 	defer ping.Stop()
 	for {
@@ -261,7 +328,7 @@ func (srv *Server) withDevClient(next echo.HandlerFunc) echo.HandlerFunc {
 		// The page as it is now, whole: not compressed, not a 304.
 		req.Header.Del("Accept-Encoding")
 		req.Header.Del("If-None-Match")
-		build, js := srv.Dev.buildOf(srv.Build())
+		server, build, js := srv.Dev.buildOf(srv.Build())
 		res := c.Response()
 		buf := &htmlBuffer{ResponseWriter: res.Writer}
 		res.Writer = buf
@@ -271,7 +338,7 @@ func (srv *Server) withDevClient(next echo.HandlerFunc) echo.HandlerFunc {
 		}
 		res.Writer = buf.ResponseWriter
 		if buf.html {
-			tag := fmt.Sprintf(`<script src="%s" data-build="%d" data-js="%d"></script>`, devClientPath, build, js)
+			tag := fmt.Sprintf(`<script src="%s" data-server="%s" data-build="%d" data-js="%d"></script>`, devClientPath, server, build, js)
 			body := buf.body.Bytes()
 			if i := bytes.Index(body, []byte("</head>")); i >= 0 {
 				body = append(append(append([]byte{}, body[:i]...), tag...), body[i:]...)

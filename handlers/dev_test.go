@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -27,7 +28,7 @@ func TestDevLoopTellsOpenPages(t *testing.T) {
 	defer srv.Drain()
 
 	res := sitetest.Get(t, New(srv), "/team", "Accept-Encoding", "gzip, br")
-	if body := res.Body.String(); !strings.Contains(body, `<script src="/_dev/client.js" data-build="1" data-js="1"></script></head>`) {
+	if body := res.Body.String(); !regexp.MustCompile(`<script src="/_dev/client.js" data-server="[0-9a-z]+" data-build="1" data-js="1"></script></head>`).MatchString(body) {
 		t.Fatalf("the page carries no dev client before </head>:\n%s", body[:min(len(body), 2000)])
 	}
 	if res.Header().Get("Content-Encoding") != "" || res.Header().Get("ETag") != "" {
@@ -77,5 +78,24 @@ func TestDevLoopTellsOpenPages(t *testing.T) {
 	srv.Dev.Built(s, false, nil)
 	if st := next(); st.Build != 3 || st.JS != 3 || len(st.Problems) != 0 {
 		t.Errorf("after a build: %+v, want build 3 and scripts 3, no problem", st)
+	}
+
+	// What the loop finds beside the builds travels with the state too, each
+	// once, until it is found no more.
+	missing := DevProblem{Kind: "string", Message: `no string "footer.x" in en`, File: "frontend/components/Footer.tsx", Line: 16, Column: 16}
+	typeErr := DevProblem{Kind: "type", Message: "Type 'string' is not assignable to type 'number'.", File: "frontend/pages/Team.tsx", Line: 3, Column: 7}
+	srv.Dev.AddProblems("strings", []DevProblem{missing})
+	if st := next(); st.Build != 3 || len(st.Problems) != 1 || st.Problems[0] != missing {
+		t.Errorf("after a missing string: %+v", st)
+	}
+	srv.Dev.AddProblems("strings", []DevProblem{missing}) // told again: nothing new
+	srv.Dev.SetProblems("types", []DevProblem{typeErr})
+	if st := next(); len(st.Problems) != 2 || st.Problems[0] != missing || st.Problems[1] != typeErr {
+		t.Errorf("after a type error: %+v, want the missing string and the type error", st)
+	}
+	srv.Dev.ClearProblems("strings")
+	srv.Dev.SetProblems("types", nil)
+	if st := next(); len(st.Problems) != 0 {
+		t.Errorf("after the fixes: %+v, want no problem", st)
 	}
 }

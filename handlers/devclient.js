@@ -7,7 +7,13 @@
   const script = document.currentScript;
   let build = Number(script.dataset.build);
   const js = Number(script.dataset.js);
+  const server = script.dataset.server;
   const overlayID = "dev-overlay";
+  const titles = { build: "Build error", go: "Go build error", type: "Type error", string: "Missing string" };
+  // These keep the newest sources from being served: the page stays as it
+  // is under them. The others (a type error, a missing string) show over
+  // a page that still follows the builds.
+  const blocking = new Set(["build", "render", "go"]);
 
   function hideProblems() {
     document.getElementById(overlayID)?.remove();
@@ -35,10 +41,10 @@
       const title = document.createElement("div");
       title.style.color = "#ff8080";
       title.style.fontWeight = "bold";
-      title.textContent = p.kind === "build" ? "Build error" : `Render error${p.path ? ` in ${p.path}` : ""}`;
+      title.textContent = titles[p.kind] ?? `Render error${p.path ? ` in ${p.path}` : ""}`;
       const where = document.createElement("div");
       where.className = "dev-overlay-where";
-      where.textContent = p.file ? `${p.file}:${p.line}:${p.column}` : "";
+      where.textContent = [p.file, p.line, p.column].filter(Boolean).join(":");
       const message = document.createElement("div");
       message.className = "dev-overlay-message";
       message.textContent = p.message;
@@ -85,20 +91,26 @@
   const events = new EventSource(`/_dev/events?path=${encodeURIComponent(location.pathname)}`);
   events.addEventListener("state", (e) => {
     const state = JSON.parse(e.data);
-    if (state.problems?.length) {
-      showProblems(state.problems);
+    const problems = state.problems ?? [];
+    if (problems.some((p) => blocking.has(p.kind))) {
+      showProblems(problems);
       return;
     }
-    hideProblems();
-    if (state.build === build) {
+    if (state.server !== server || (state.build !== build && state.js > js)) {
+      // Another build's scripts, or another server process (a Go change):
+      // the page reloads whole, and the new page shows what is left.
+      events.close();
+      location.reload();
       return;
     }
-    if (state.js <= js) {
+    if (state.build !== build) {
       swapStylesheets(state.css);
       build = state.build;
-      return;
     }
-    events.close();
-    location.reload();
+    if (problems.length) {
+      showProblems(problems);
+    } else {
+      hideProblems();
+    }
   });
 })();

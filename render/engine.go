@@ -31,6 +31,10 @@ type Engine struct {
 	memo      *Memo
 	bundleSum [sha256.Size]byte
 	srcMap    *sourceMap // parsed on the first render error
+	// missing is told the strings each render lacked (Options.Missing);
+	// missingLogged keeps the log to one line each.
+	missing       func([]MissingString)
+	missingLogged missingLog
 
 	rendered, remembered atomic.Int64 // renders done in goja, and answered by the memo
 }
@@ -51,6 +55,11 @@ type Options struct {
 	// SourceMap is the server bundle's source map: with it, a render
 	// error names its TSX file and line (Error).
 	SourceMap []byte
+	// Missing, when set, is told the strings a render asked for that its
+	// language lacks (the page shows their keys), at every render of a page
+	// that lacks them, the memo's answers included. Each is logged once
+	// whether or not Missing is set.
+	Missing func([]MissingString)
 }
 
 // NewEngine compiles the server bundle once and starts the pool's runtimes.
@@ -75,7 +84,8 @@ func NewEngine(serverBundle []byte, opts Options) (*Engine, error) {
 		log:     opts.Logger,
 		plurals: &pluralRules{},
 		memo:    opts.Memo,
-		srcMap:  &sourceMap{data: opts.SourceMap},
+		srcMap:  &sourceMap{data: opts.SourceMap, bundle: serverBundle},
+		missing: opts.Missing,
 	}
 	if e.memo != nil {
 		e.bundleSum = sha256.Sum256(serverBundle)
@@ -128,18 +138,38 @@ func (e *Engine) Size() int { return cap(e.pool) }
 // the HTML of the root element's content.
 func (e *Engine) Render(ctx context.Context, payloadJSON []byte) (string, error) {
 	if e.memo == nil {
-		return e.render(ctx, payloadJSON)
+		html, missing, err := e.render(ctx, payloadJSON)
+		e.tellMissing(missing)
+		return html, err
 	}
 	k := memoKey(e.bundleSum, payloadJSON)
-	if html, ok := e.memo.get(k); ok {
+	if html, missing, ok := e.memo.get(k); ok {
 		e.remembered.Add(1)
+		e.tellMissing(missing)
 		return html, nil
 	}
-	html, err := e.render(ctx, payloadJSON)
+	html, missing, err := e.render(ctx, payloadJSON)
 	if err == nil {
-		e.memo.put(k, html)
+		e.memo.put(k, html, missing)
 	}
+	e.tellMissing(missing)
 	return html, err
+}
+
+// tellMissing logs the strings a render lacked, each the first time, and
+// tells Options.Missing.
+func (e *Engine) tellMissing(missing []MissingString) {
+	if len(missing) == 0 {
+		return
+	}
+	for _, ms := range missing {
+		if e.missingLogged.first(ms) {
+			e.log.Warn("render: a string is missing; the page shows its key", "missing", ms.String())
+		}
+	}
+	if e.missing != nil {
+		e.missing(missing)
+	}
 }
 
 // Counts returns how many renders ran in goja and how many the memo
@@ -148,31 +178,42 @@ func (e *Engine) Counts() (rendered, remembered int64) {
 	return e.rendered.Load(), e.remembered.Load()
 }
 
-func (e *Engine) render(ctx context.Context, payloadJSON []byte) (string, error) {
+// render renders in a runtime of the pool, and returns the strings the
+// render lacked too.
+func (e *Engine) render(ctx context.Context, payloadJSON []byte) (string, []MissingString, error) {
 	e.rendered.Add(1)
 	var rt *runtime
 	select {
 	case rt = <-e.pool:
 	case <-ctx.Done():
-		return "", fmt.Errorf("render: waiting for a runtime: %w", ctx.Err())
+		return "", nil, fmt.Errorf("render: waiting for a runtime: %w", ctx.Err())
 	}
 	if rt == nil {
 		fresh, err := e.newRuntime()
 		if err != nil {
 			e.pool <- nil
-			return "", err
+			return "", nil, err
 		}
 		rt = fresh
+	}
+	missingList := rt.vm.NewArray()
+	if err := rt.vm.Set(missingGlobal, missingList); err != nil {
+		e.pool <- rt
+		return "", nil, fmt.Errorf("render: %w", err)
 	}
 	timer := time.AfterFunc(e.timeout, func() { rt.vm.Interrupt(ErrTimeout) })
 	out, err := rt.render(goja.Undefined(), rt.vm.ToValue(string(payloadJSON)))
 	stopped := timer.Stop()
 	var html string
 	var fellBack error
+	var missing []MissingString
 	if err == nil {
 		html = out.String()
 		if strings.Contains(html, "<!--$!-->") {
 			fellBack = e.srcMap.caughtError(rt.vm)
+		}
+		if missingList.Get("length").ToInteger() > 0 {
+			missing = e.srcMap.missingStrings(rt.vm)
 		}
 	}
 	if !stopped || err != nil || fellBack != nil {
@@ -190,14 +231,14 @@ func (e *Engine) render(ctx context.Context, payloadJSON []byte) (string, error)
 		var thrown *goja.Exception
 		switch {
 		case errors.As(err, &interrupted):
-			return "", ErrTimeout
+			return "", nil, ErrTimeout
 		case errors.As(err, &thrown):
-			return "", e.srcMap.exceptionError(thrown)
+			return "", nil, e.srcMap.exceptionError(thrown)
 		}
-		return "", fmt.Errorf("render: %w", err)
+		return "", nil, fmt.Errorf("render: %w", err)
 	}
 	if fellBack != nil {
-		return "", fellBack
+		return "", nil, fellBack
 	}
-	return html, nil
+	return html, missing, nil
 }

@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"unicode/utf16"
 
 	"github.com/dop251/goja"
 	"github.com/dop251/goja/file"
@@ -135,19 +136,48 @@ func compile(bundle []byte) (*goja.Program, error) {
 // never have. A nil sourceMap, or one without data, maps nothing.
 type sourceMap struct {
 	data     []byte
+	bundle   []byte // the server bundle, whose lines goja's columns count in bytes
 	once     sync.Once
 	consumer *sourcemap.Consumer
+	lines    []int // where each line of the bundle starts
 }
 
 // bundleFrame is a position in the bundle, as a stack frame names it.
 var bundleFrame = regexp.MustCompile(regexp.QuoteMeta(bundleName) + `:(\d+):(\d+)`)
+
+// utf16Column turns goja's column on a line of the bundle (from 1, in
+// bytes) into the source map's (in UTF-16 units): the bundle's strings
+// hold letters of every language, so the two part after the first of them.
+func (m *sourceMap) utf16Column(row, col int) int {
+	if row < 1 || row > len(m.lines) {
+		return col
+	}
+	start := m.lines[row-1]
+	end := min(start+col-1, len(m.bundle))
+	if start > end {
+		return col
+	}
+	units := 0
+	for _, r := range string(m.bundle[start:end]) {
+		units += utf16.RuneLen(r)
+	}
+	return units + 1
+}
 
 // mapStack rewrites the bundle's positions in stack to the sources'.
 func (m *sourceMap) mapStack(stack string) string {
 	if m == nil || m.data == nil {
 		return stack
 	}
-	m.once.Do(func() { m.consumer, _ = sourcemap.Parse(bundleName, m.data) })
+	m.once.Do(func() {
+		m.consumer, _ = sourcemap.Parse(bundleName, m.data)
+		m.lines = []int{0}
+		for i, b := range m.bundle {
+			if b == '\n' {
+				m.lines = append(m.lines, i+1)
+			}
+		}
+	})
 	if m.consumer == nil {
 		return stack
 	}
@@ -155,7 +185,7 @@ func (m *sourceMap) mapStack(stack string) string {
 		sub := bundleFrame.FindStringSubmatch(frame)
 		row, _ := strconv.Atoi(sub[1])
 		col, _ := strconv.Atoi(sub[2])
-		source, _, line, column, ok := m.consumer.Source(row, col)
+		source, _, line, column, ok := m.consumer.Source(row, m.utf16Column(row, col))
 		if !ok {
 			return frame
 		}

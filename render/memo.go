@@ -22,14 +22,17 @@ import (
 // so that pages rendered from visitors' input (a contact form posted
 // without JavaScript) are never kept.
 type Memo struct {
-	mu        sync.RWMutex
-	bodies    map[[sha256.Size]byte]string
+	mu     sync.RWMutex
+	bodies map[[sha256.Size]byte]string
+	// missing holds the strings each render lacked, told again when the
+	// memo answers (Options.Missing); it is not written.
+	missing   map[[sha256.Size]byte][]MissingString
 	recording bool
 }
 
 // NewMemo returns an empty memo that records renders.
 func NewMemo() *Memo {
-	return &Memo{bodies: map[[sha256.Size]byte]string{}, recording: true}
+	return &Memo{bodies: map[[sha256.Size]byte]string{}, missing: map[[sha256.Size]byte][]MissingString{}, recording: true}
 }
 
 // Len is the number of bodies held.
@@ -48,20 +51,23 @@ func memoKey(bundleSum [sha256.Size]byte, payloadJSON []byte) [sha256.Size]byte 
 	return k
 }
 
-func (m *Memo) get(k [sha256.Size]byte) (string, bool) {
+func (m *Memo) get(k [sha256.Size]byte) (string, []MissingString, bool) {
 	m.mu.RLock()
 	defer m.mu.RUnlock()
 	body, ok := m.bodies[k]
-	return body, ok
+	return body, m.missing[k], ok
 }
 
-func (m *Memo) put(k [sha256.Size]byte, body string) {
+func (m *Memo) put(k [sha256.Size]byte, body string, missing []MissingString) {
 	if !m.recording {
 		return
 	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	m.bodies[k] = body
+	if len(missing) > 0 {
+		m.missing[k] = missing
+	}
 }
 
 // WriteTo writes the memo, gzip-compressed.

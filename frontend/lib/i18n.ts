@@ -1,4 +1,4 @@
-import i18next, { type i18n as I18n, type Resource, type ResourceKey } from "i18next";
+import i18next, { type i18n as I18n, type InitOptions, type Resource, type ResourceKey } from "i18next";
 import { initReactI18next } from "react-i18next";
 import type en from "../../content/locales/en.json";
 import { pageTable, type PageName } from "../pages/table";
@@ -25,9 +25,10 @@ export function pageGroups(page: PageName): StringGroup[] {
  * createI18n returns a new, fully initialised i18next instance for one
  * language: never the global instance, so no render can leak its language
  * into another. strings may be some groups only; more are added later
- * (addStrings).
+ * (addStrings). options add to the site's (the server's report of
+ * missing strings).
  */
-export function createI18n(lang: Lang, strings: ResourceKey): I18n {
+export function createI18n(lang: Lang, strings: ResourceKey, options?: InitOptions): I18n {
   const resources: Resource = { [lang]: { translation: strings } };
   const inst = i18next.createInstance();
   void inst.use(initReactI18next).init({
@@ -37,6 +38,7 @@ export function createI18n(lang: Lang, strings: ResourceKey): I18n {
     interpolation: { escapeValue: false },
     react: { useSuspense: false },
     returnNull: false,
+    ...options,
   });
   return inst;
 }

@@ -1,14 +1,38 @@
 // Server: every language is bundled whole and initialised once per runtime;
 // the groups of the client (locales.ts) are all there. The languages and
 // their strings are those of content/site.json ("virtual:locales").
-import type { i18n as I18n } from "i18next";
+import type { i18n as I18n, InitOptions } from "i18next";
 import strings from "virtual:locales";
 import { createI18n, type StringGroup, type Translate } from "./i18n";
 import { defaultLang, languages, type Lang } from "./languages";
 
 export { pageGroups, type StringGroup, type Translate } from "./i18n";
 
-const instances = new Map<Lang, I18n>(languages.map((l) => [l.code, rememberTranslations(createI18n(l.code, strings[l.code] ?? {}))]));
+const instances = new Map<Lang, I18n>(
+  languages.map((l) => [l.code, rememberTranslations(createI18n(l.code, strings[l.code] ?? {}, reportingMissing(l.code)))]),
+);
+
+/** missed counts the strings asked for that a language lacks: t keeps none of them, so each render reports them. */
+let missed = 0;
+
+/**
+ * reportingMissing makes i18next tell of every string a render asks for
+ * that lang lacks (its key shows on the page instead): the key, the
+ * language and the stack of the call, which the render engine maps to the
+ * TSX line that asked (render.MissingString) for the log and the -dev
+ * overlay.
+ */
+function reportingMissing(lang: Lang): InitOptions {
+  return {
+    saveMissing: true,
+    saveMissingPlurals: false,
+    missingKeyHandler: (_lngs, _ns, key) => {
+      missed++;
+      const found = (globalThis as { __missingStrings?: unknown[] }).__missingStrings;
+      found?.push({ key, lang, stack: new Error().stack ?? "" });
+    },
+  };
+}
 
 type FixedT = ((key: unknown, options?: unknown, ...rest: unknown[]) => unknown) & Record<string, unknown>;
 
@@ -39,10 +63,11 @@ function rememberTranslations(inst: I18n): I18n {
       if (id === undefined) return translate(key, options, ...rest);
       let out = kept.get(id);
       if (out === undefined) {
+        const before = missed;
         const got = translate(key, options);
         if (typeof got !== "string") return got;
         out = got;
-        if (kept.size < keptPerT) kept.set(id, out);
+        if (kept.size < keptPerT && missed === before) kept.set(id, out);
       }
       return out;
     }) as FixedT;

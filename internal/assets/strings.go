@@ -14,6 +14,8 @@ import (
 	"sync"
 
 	"github.com/evanw/esbuild/pkg/api"
+
+	"github.com/northbeam/site/internal/jsonpos"
 )
 
 // StringGroups is the file the client spec's "strings" option names
@@ -98,7 +100,8 @@ func (g *StringGroups) Group(root, lang, group string) (map[string]any, error) {
 	}
 	var all map[string]any
 	if err := json.Unmarshal(b, &all); err != nil {
-		return nil, fmt.Errorf("%s: %w", name, err)
+		// Named from the project's directory, where the developer finds it.
+		return nil, jsonpos.Wrap(filepath.ToSlash(filepath.Join(g.Source, lang+".json")), b, err)
 	}
 	out := map[string]any{}
 	for _, prefix := range prefixes {

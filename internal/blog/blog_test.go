@@ -162,7 +162,17 @@ func TestLoadErrors(t *testing.T) {
 		{
 			name:  "YAML syntax error",
 			files: map[string]string{"de/x.md": "---\ntitle: T\ndescription: [unclosed\nauthor: A\n---\nText\n"},
-			want:  []string{`content/blog/de/x.md:`, `invalid YAML`},
+			want:  []string{`content/blog/de/x.md:3: invalid YAML: did not find expected ',' or ']'`},
+		},
+		{
+			name:  "YAML mistake on the front matter's first line",
+			files: map[string]string{"de/x.md": "---\ntitle: T: U\nauthor: A\n---\nText\n"},
+			want:  []string{`content/blog/de/x.md:2: invalid YAML: mapping values are not allowed in this context`},
+		},
+		{
+			name:  "YAML mistake the parser finds, on its line",
+			files: map[string]string{"de/x.md": "---\ntitle: T\n- item\nauthor: A\n---\nText\n"},
+			want:  []string{`content/blog/de/x.md:3: invalid YAML: did not find expected key`},
 		},
 		{
 			name:  "YAML syntax error line",

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -19,8 +18,6 @@ import (
 	"github.com/northbeam/site/internal/content"
 	"github.com/northbeam/site/internal/markdown"
 )
-
-var yamlErrorPos = regexp.MustCompile(`^yaml: line (\d+): (.*)$`)
 
 // maxTagLength bounds a tag, in characters.
 const maxTagLength = 32
@@ -151,12 +148,9 @@ func (p *Post) parseFrontMatter(file string, front []byte) []error {
 	}
 	var doc yaml.Node
 	if err := yaml.Unmarshal(front, &doc); err != nil {
-		line, msg := 1, err.Error()
-		if m := yamlErrorPos.FindStringSubmatch(msg); m != nil {
-			n, _ := strconv.Atoi(m[1])
-			line, msg = content.FrontMatterLine(n), m[2]
+		for _, e := range content.FrontMatterErrors(file, err) {
+			fail(e.Line, "", fmt.Errorf("invalid YAML: %w", e.Err))
 		}
-		fail(line, "", fmt.Errorf("invalid YAML: %s", msg))
 		return errs
 	}
 	if len(doc.Content) == 0 || doc.Content[0].Kind != yaml.MappingNode {

@@ -12,6 +12,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/northbeam/site/internal/jsonpos"
 )
 
 // ErrInvalidAvailability is wrapped by every error [LoadAvailability] and
@@ -198,6 +200,9 @@ func LoadAvailability(fsys fs.FS, name string) (Availability, error) {
 		return Availability{}, fmt.Errorf("load availability: %w", err)
 	}
 	av, err := ParseAvailability(data)
+	if placed := jsonpos.Wrap(name, data, err); placed != err {
+		return Availability{}, fmt.Errorf("load availability: %w", placed)
+	}
 	if err != nil {
 		return Availability{}, fmt.Errorf("load availability %s: %w", name, err)
 	}

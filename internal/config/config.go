@@ -20,7 +20,7 @@ import (
 // default as the table of settings holds it (a test holds these comments
 // to the table).
 type Config struct {
-	Addr                string          // ADDR, default ":8080": the listen address
+	Addr                string          // ADDR, default ":8080", 127.0.0.1:8080 with DEV unless set: the listen address
 	BaseURL             string          // BASE_URL, default "http://localhost:8080": the public URL of canonical links, the sitemap and mail, without a trailing slash
 	DataDir             string          // DATA_DIR, default "./data": where the SQLite database lives (SQLiteFile)
 	DatabaseURL         string          // DATABASE_URL, default "": a PostgreSQL URL shared by several instances; empty keeps SQLite in DATA_DIR. A secret
@@ -32,6 +32,7 @@ type Config struct {
 	GAMeasurementID     string          // GA_MEASUREMENT_ID, default "": Google Analytics 4; empty means no analytics
 	ConsentHideFromBots bool            // CONSENT_HIDE_FROM_BOTS, default "true": false only for browser tests
 	Dev                 bool            // DEV, default "false": rebuild and re-render on change, serve drafts
+	DevPublic           bool            // DEV_PUBLIC, default "false": with DEV, let ADDR be an address other than loopback (the dev loop serves the sources' text)
 	Root                string          // ROOT, default ".": the project directory (frontend/, content/, node_modules/)
 	TrustProxy          bool            // TRUST_PROXY, default "false": believe X-Forwarded-For, X-Forwarded-Proto and X-Request-Id from a proxy on a loopback or private address
 	HSTS                string          // HSTS, default "auto": when Strict-Transport-Security is sent, HSTSAuto, HSTSAlways or HSTSOff
@@ -124,11 +125,35 @@ func Parse(fs *flag.FlagSet, args []string, getenv func(string) string, names ..
 			return c, named(s.name, err)
 		}
 	}
-	// A developer's Ctrl-C stops at once.
-	if c.Dev && !asked["SHUTDOWN_DRAIN"] {
-		c.ShutdownDrain = 0
+	if c.Dev {
+		// A developer's Ctrl-C stops at once.
+		if !asked["SHUTDOWN_DRAIN"] {
+			c.ShutdownDrain = 0
+		}
+		if err := devAddr(&c, asked["ADDR"]); err != nil {
+			return c, err
+		}
 	}
 	return c, nil
+}
+
+// DevLoopbackAddr is where -dev listens when ADDR is not set: the dev
+// loop streams build errors with the sources' text (docs/ARCHITECTURE.md,
+// The dev loop), for the developer's machine alone.
+const DevLoopbackAddr = "127.0.0.1:8080"
+
+// devAddr keeps -dev on loopback: ADDR left to its default becomes
+// DevLoopbackAddr, and an ADDR set to another address is refused unless
+// DEV_PUBLIC asks for it. With DEV_PUBLIC and no ADDR, -dev listens on
+// every address, as Vite's --host does.
+func devAddr(c *Config, asked bool) error {
+	switch {
+	case !asked && !c.DevPublic:
+		c.Addr = DevLoopbackAddr
+	case asked && !c.DevPublic && !Loopback(c.Addr):
+		return fmt.Errorf("ADDR %q: -dev shows the sources and their errors to whoever reaches it, so it listens on loopback only (such as %s); set DEV_PUBLIC=true to serve it on the network", c.Addr, DevLoopbackAddr)
+	}
+	return nil
 }
 
 // Default is the configuration of an empty environment and no flag: every

@@ -30,7 +30,7 @@ type setting struct {
 // settings is every variable, in the order of README.md's table.
 func settings() []setting {
 	return []setting{
-		{name: "ADDR", def: ":8080", help: "listen address", set: func(c *Config, v string) error {
+		{name: "ADDR", def: ":8080", readme: "`:8080` (`127.0.0.1:8080` with `DEV`)", help: "listen address", set: func(c *Config, v string) error {
 			c.Addr = v
 			return checkAddr(v)
 		}},
@@ -98,6 +98,10 @@ func settings() []setting {
 		}},
 		{name: "DEV", def: "false", boolean: true, help: "rebuild on change, serve drafts", set: func(c *Config, v string) (err error) {
 			c.Dev, err = parseBool(v)
+			return err
+		}},
+		{name: "DEV_PUBLIC", def: "false", boolean: true, help: "let -dev listen on a network address", set: func(c *Config, v string) (err error) {
+			c.DevPublic, err = parseBool(v)
 			return err
 		}},
 		{name: "ROOT", def: ".", help: "project directory", set: func(c *Config, v string) error {
@@ -192,6 +196,22 @@ func checkAddr(v string) error {
 		return shown{strconv.Quote(v), errors.New("the port must be a number from 0 to 65535")}
 	}
 	return nil
+}
+
+// Loopback reports whether the listen address addr (host:port) is on
+// loopback alone: 127.0.0.0/8, ::1 or localhost. An empty host, 0.0.0.0 or
+// :: listen on every address; a host name other than localhost may be
+// any.
+func Loopback(addr string) bool {
+	host, _, err := net.SplitHostPort(addr)
+	if err != nil {
+		return false
+	}
+	if strings.EqualFold(host, "localhost") {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
 }
 
 func parseDuration(v string) (time.Duration, error) {

@@ -14,6 +14,7 @@ import (
 	"io/fs"
 	"path"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -93,6 +94,48 @@ func IsSlug(s string) bool { return slugPattern.MatchString(s) }
 // yamlErrorLines finds each "line N: reason" of a YAML decoding error.
 var yamlErrorLines = regexp.MustCompile(`line (\d+): (.*)`)
 
+// yamlParserProblems are the mistakes the YAML parser (rather than its
+// scanner) finds. The decoder numbers their lines from 0 and leaves the
+// number out on the first line (go.yaml.in/yaml/v3, parser.fail), where it
+// numbers the scanner's from 1.
+var yamlParserProblems = []string{
+	"did not find expected <stream-start>", "did not find expected <document start>", "found undefined tag handle",
+	"did not find expected node content", "did not find expected '-' indicator", "did not find expected key",
+	"did not find expected ',' or ']'", "did not find expected ',' or '}'", "found duplicate %YAML directive",
+	"found incompatible YAML document", "found duplicate %TAG directive",
+}
+
+// FrontMatterErrors places each mistake of err, an error of the YAML
+// decoder on the front matter of file, on its line of the file: the
+// decoder's "line N" of the front matter, counted from 1 whatever the
+// mistake, one further down for the "---" above it.
+func FrontMatterErrors(file string, err error) []*Error {
+	msg := err.Error()
+	if rest, ok := strings.CutPrefix(msg, "yaml: unmarshal errors:\n"); ok {
+		// Decoding errors: each on its own line, counted from 1.
+		var out []*Error
+		for _, m := range yamlErrorLines.FindAllStringSubmatch(rest, -1) {
+			n, _ := strconv.Atoi(m[1])
+			out = append(out, &Error{File: file, Line: FrontMatterLine(n), Err: errors.New(m[2])})
+		}
+		if len(out) > 0 {
+			return out
+		}
+	}
+	msg = strings.TrimPrefix(msg, "yaml: ")
+	line := 1 // no number: the first line
+	if m := yamlErrorPos.FindStringSubmatch(msg); m != nil {
+		line, _ = strconv.Atoi(m[1])
+		msg = m[2]
+		if slices.Contains(yamlParserProblems, msg) {
+			line++
+		}
+	}
+	return []*Error{{File: file, Line: FrontMatterLine(line), Err: errors.New(msg)}}
+}
+
+var yamlErrorPos = regexp.MustCompile(`^line (\d+): (.*)$`)
+
 // DecodeFrontMatter reads the content file file (named slug.md) into v:
 // it checks the slug, drops a byte-order mark and CRLF line ends, splits
 // the front matter from the body and decodes the front matter strictly (an
@@ -115,12 +158,8 @@ func DecodeFrontMatter(file, slug string, src []byte, v any) (front, body []byte
 	dec := yaml.NewDecoder(bytes.NewReader(front))
 	dec.KnownFields(true)
 	if err := dec.Decode(v); err != nil {
-		for _, m := range yamlErrorLines.FindAllStringSubmatch(err.Error(), -1) {
-			n, _ := strconv.Atoi(m[1])
-			fail(FrontMatterLine(n), errors.New(m[2]))
-		}
-		if len(errs) == 0 {
-			fail(1, err)
+		for _, e := range FrontMatterErrors(file, err) {
+			errs = append(errs, e)
 		}
 		return nil, nil, errs, false
 	}

@@ -106,3 +106,34 @@ func TestKeyLine(t *testing.T) {
 		t.Errorf("an absent key on line %d, want 1", got)
 	}
 }
+
+// TestFrontMatterMistakesNameTheirLine: a YAML mistake in the front matter
+// is placed on its own line of the file, whether the YAML parser or its
+// scanner finds it, on the first line of the front matter as on any other.
+func TestFrontMatterMistakesNameTheirLine(t *testing.T) {
+	type front struct {
+		Title       string   `yaml:"title"`
+		Description string   `yaml:"description"`
+		Tags        []string `yaml:"tags"`
+	}
+	for _, tc := range []struct {
+		src  string
+		want string
+	}{
+		{"---\ntitle: T: U\n---\nText\n", "x.md:2: mapping values are not allowed in this context"},
+		{"---\ntitle: T\n- item\n---\nText\n", "x.md:3: did not find expected key"},
+		{"---\n- item\ntitle: T\n---\nText\n", "x.md:3: did not find expected '-' indicator"},
+		{"---\ntitle: T\ndescription: [unclosed\ntags: [a]\n---\nText\n", "x.md:3: did not find expected ',' or ']'"},
+		{"---\ntitle: T\n  description: D\n---\nText\n", "x.md:3: mapping values are not allowed in this context"},
+		{"---\ntitle: T\ndescription: \"unclosed\ntags: [a]\n---\nText\n", "x.md:3: found unexpected end of stream"},
+		{"---\ntitle: T\n\tdescription: D\n---\nText\n", "x.md:3: found a tab character that violates indentation"},
+		{"---\ntitle: T\ntitel: U\n---\nText\n", "x.md:3: field titel not found in type content.front"},
+		{"---\ntitle: T\ntags: x\n---\nText\n", "x.md:3: cannot unmarshal !!str `x` into []string"},
+	} {
+		var v front
+		_, _, errs, ok := DecodeFrontMatter("x.md", "x", []byte(tc.src), &v)
+		if ok || len(errs) != 1 || errs[0].Error() != tc.want {
+			t.Errorf("%q: ok %v, %v; want %q", tc.src, ok, errs, tc.want)
+		}
+	}
+}

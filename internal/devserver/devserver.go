@@ -9,10 +9,12 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -39,6 +41,41 @@ func CopyTree(root, dst string) error {
 		if err != nil {
 			return err
 		}
+	}
+	return os.Symlink(filepath.Join(root, "node_modules"), filepath.Join(dst, "node_modules"))
+}
+
+// CopyModule copies the whole project at root, its Go code included, into
+// dst, as CopyTree does what the site builds from: what `go run . -dev`
+// from dst would serve and build again on a Go change. Neither git's
+// folder nor what builds and runs leave behind (data, bin) is copied.
+func CopyModule(root, dst string) error {
+	skip := []string{".git", "node_modules", "data", "bin", "dist", "bench/out", "internal/assets/dist"}
+	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, err := filepath.Rel(root, p)
+		if err != nil || rel == "." {
+			return err
+		}
+		if slices.Contains(skip, filepath.ToSlash(rel)) {
+			if d.IsDir() {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		target := filepath.Join(dst, rel)
+		switch {
+		case d.IsDir():
+			return os.MkdirAll(target, 0o750)
+		case d.Type().IsRegular():
+			return copyFile(p, target)
+		}
+		return nil // a link or a socket: nothing the site builds from
+	})
+	if err != nil {
+		return err
 	}
 	return os.Symlink(filepath.Join(root, "node_modules"), filepath.Join(dst, "node_modules"))
 }

@@ -5,14 +5,14 @@ package legal
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"io/fs"
 	"path"
 	"strings"
 	"time"
 
-	"go.yaml.in/yaml/v3"
-
+	"github.com/northbeam/site/internal/content"
 	"github.com/northbeam/site/internal/intl"
 	"github.com/northbeam/site/internal/markdown"
 	"github.com/northbeam/site/internal/site"
@@ -83,9 +83,9 @@ func Load(fsys fs.FS, dir string, s *site.Info, settings Settings) (map[string]m
 				return nil, fmt.Errorf("legal: %s: %w", file, err)
 			}
 			var fm frontMatter
-			body, err := splitFrontMatter(src, &fm)
-			if err != nil {
-				return nil, fmt.Errorf("legal: %s: %w", file, err)
+			_, body, errs, ok := content.DecodeFrontMatter(file, name, src, &fm)
+			if !ok {
+				return nil, fmt.Errorf("legal: %w", errors.Join(errs...))
 			}
 			if fm.Title == "" || fm.Description == "" {
 				return nil, fmt.Errorf("legal: %s: title and description are required", file)
@@ -105,25 +105,6 @@ func Load(fsys fs.FS, dir string, s *site.Info, settings Settings) (map[string]m
 		}
 	}
 	return docs, nil
-}
-
-// splitFrontMatter decodes the YAML between the leading "---" lines into fm
-// and returns the rest.
-func splitFrontMatter(src []byte, fm any) ([]byte, error) {
-	rest, ok := bytes.CutPrefix(src, []byte("---\n"))
-	if !ok {
-		return nil, fmt.Errorf("no front matter")
-	}
-	head, body, ok := bytes.Cut(rest, []byte("\n---\n"))
-	if !ok {
-		return nil, fmt.Errorf("front matter is not closed with ---")
-	}
-	dec := yaml.NewDecoder(bytes.NewReader(head))
-	dec.KnownFields(true)
-	if err := dec.Decode(fm); err != nil {
-		return nil, fmt.Errorf("front matter: %w", err)
-	}
-	return body, nil
 }
 
 // keepWhen keeps the lines of src that its conditions allow: a line

@@ -11,6 +11,8 @@ import (
 
 	"golang.org/x/text/feature/plural"
 	"golang.org/x/text/language"
+
+	"github.com/northbeam/site/internal/jsonpos"
 )
 
 // Locales holds the translated strings of every language, flattened to
@@ -31,7 +33,7 @@ func LoadLocales(fsys fs.FS, dir string, s *Info) (*Locales, error) {
 		}
 		var tree map[string]any
 		if err := json.Unmarshal(b, &tree); err != nil {
-			return nil, fmt.Errorf("locales: %s: %w", name, err)
+			return nil, fmt.Errorf("locales: %w", jsonpos.Wrap(name, b, err))
 		}
 		flat := map[string]string{}
 		if err := flatten("", tree, flat); err != nil {
@@ -154,7 +156,7 @@ func NoticeLanguages(content fs.FS) (Languages, map[string]string, error) {
 		Languages map[string]string `json:"languages"`
 	}
 	if err := json.Unmarshal(b, &file); err != nil {
-		return nil, nil, fmt.Errorf("locales: %s: %w", name, err)
+		return nil, nil, fmt.Errorf("locales: %w", jsonpos.Wrap(name, b, err))
 	}
 	for code, n := range file.Languages {
 		if _, ok := names[code]; ok && n != "" {

@@ -14,6 +14,8 @@ import (
 	"strings"
 
 	"golang.org/x/text/language"
+
+	"github.com/northbeam/site/internal/jsonpos"
 )
 
 // File is the name of site.json in the content directory.
@@ -157,7 +159,7 @@ func Load(fsys fs.FS, name string) (*Info, error) {
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&s); err != nil {
-		return nil, fmt.Errorf("site: %s: %w", name, err)
+		return nil, fmt.Errorf("site: %w", jsonpos.Wrap(name, raw, err))
 	}
 	if err := s.check(); err != nil {
 		return nil, fmt.Errorf("site: %s: %w", name, err)
