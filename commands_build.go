@@ -50,7 +50,7 @@ func buildCommand(args []string, getenv func(string) string, report io.Writer) e
 	}
 	memo := render.NewMemo()
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
-	built, err := newSite(context.Background(), content, b, cfg, log, memo, nil, false)
+	built, err := newSite(context.Background(), content, b, cfg, log, memo, nil, nil, false)
 	if err != nil {
 		return err
 	}

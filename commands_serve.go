@@ -50,6 +50,7 @@ func serveCommand(args []string, getenv func(string) string, log *slog.Logger, a
 	}
 	// The bundles build while the database and the services start.
 	src.prebuild()
+	src.renders = openRenders(cfg, log)
 	content, info, err := src.siteContent()
 	if err != nil {
 		return err
@@ -95,6 +96,7 @@ func serveCommand(args []string, getenv func(string) string, log *slog.Logger, a
 	rendering := srv.Prerendering()
 	if src.embedded != nil {
 		prerender(ctx, built, 0, log)
+		pruneRenders(ctx, src.renders, log)
 		rendering()
 	}
 	front, err := listen(cfg, srv, log)
@@ -103,8 +105,13 @@ func serveCommand(args []string, getenv func(string) string, log *slog.Logger, a
 	}
 	ready := func() {
 		rendered, fromBuild := built.Engine.Counts()
+		var fromCache int64
+		if src.renders != nil {
+			fromCache, _ = src.renders.Counts()
+		}
 		log.Info("ready", "addr", front.listener.Addr().String(), "base_url", cfg.BaseURL, "dev", cfg.Dev,
-			"start_to_ready", time.Since(started).Round(time.Millisecond), "pages_rendered", rendered, "pages_from_build", fromBuild)
+			"start_to_ready", time.Since(started).Round(time.Millisecond), "pages_rendered", rendered, "pages_from_build", fromBuild,
+			"from_renders_cache", fromCache)
 	}
 	if src.embedded != nil {
 		ready()
@@ -122,6 +129,7 @@ func serveCommand(args []string, getenv func(string) string, log *slog.Logger, a
 			case <-prerenderCtx.Done():
 			}
 			prerender(prerenderCtx, built, built.Engine.Size()-1, log)
+			pruneRenders(prerenderCtx, src.renders, log)
 			rendering()
 			ready()
 		}()
@@ -145,6 +153,17 @@ func prerender(ctx context.Context, b *sitebuild.Build, workers int, log *slog.L
 	// rather than keep it resident until the runtime's scavenger gets to it.
 	b.Engine.Release()
 	debug.FreeOSMemory()
+}
+
+// pruneRenders removes from the renders' cache what this start did not
+// use, once every page was asked for (ctx not ended before).
+func pruneRenders(ctx context.Context, c *render.DiskCache, log *slog.Logger) {
+	if c == nil || ctx.Err() != nil {
+		return
+	}
+	if _, err := c.Prune(); err != nil {
+		log.Warn("pruning the renders' cache", "err", err)
+	}
 }
 
 // withSiteEmail gives the mail settings left empty the consultancy's email

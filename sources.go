@@ -28,6 +28,9 @@ type sources struct {
 	// a page whose bundle and payload did not change is not rendered again.
 	builder *assets.Builder
 	memo    *render.Memo
+	// renders keeps the finished pages between starts (render.DiskCache,
+	// under DATA_DIR); nil renders every page at every start.
+	renders *render.DiskCache
 	// early is the bundle of the project's sources, built from the start
 	// beside the rest of it (prebuild); nil builds it in buildSite.
 	early chan bundleOrError
@@ -116,7 +119,7 @@ func (s sources) buildSite(ctx context.Context, cfg config.Config, log *slog.Log
 		if err != nil {
 			return nil, err
 		}
-		return newSite(ctx, content, bundle, cfg, log, s.memo, nil, true)
+		return newSite(ctx, content, bundle, cfg, log, s.memo, s.renders, nil, true)
 	}
 	bundle, err := assets.Read(s.embedded)
 	if err != nil {
@@ -130,20 +133,21 @@ func (s sources) buildSite(ctx context.Context, cfg config.Config, log *slog.Log
 	if err != nil {
 		return nil, err
 	}
-	return newSite(ctx, content, bundle, cfg, log, memo, copies, true)
+	return newSite(ctx, content, bundle, cfg, log, memo, s.renders, copies, true)
 }
 
 // newSite builds the site with bundle, rendering every page unless lazy;
-// memo, when not nil, holds pages already rendered with it, and
-// imageCopies the WebP copies of the content's pictures the build wrote.
-func newSite(ctx context.Context, content fs.FS, bundle *assets.Bundle, cfg config.Config, log *slog.Logger, memo *render.Memo, imageCopies fs.FS,
-	lazy bool) (*sitebuild.Build, error) {
+// memo, when not nil, holds pages already rendered with it, renders the
+// finished pages of earlier starts, and imageCopies the WebP copies of the
+// content's pictures the build wrote.
+func newSite(ctx context.Context, content fs.FS, bundle *assets.Bundle, cfg config.Config, log *slog.Logger, memo *render.Memo,
+	renders *render.DiskCache, imageCopies fs.FS, lazy bool) (*sitebuild.Build, error) {
 	if !lazy {
 		engine, err := newEngine(bundle, log, memo)
 		if err != nil {
 			return nil, err
 		}
-		return siteWith(ctx, content, bundle, engine, cfg, imageCopies, nil, false)
+		return siteWith(ctx, content, bundle, engine, cfg, renders, imageCopies, nil, false)
 	}
 	// The engine starts beside the content's loading: a lazy build renders
 	// nothing before it is returned.
@@ -154,7 +158,7 @@ func newSite(ctx context.Context, content fs.FS, bundle *assets.Bundle, cfg conf
 		engine, err = newEngine(bundle, log, memo)
 		engineErr <- err
 	}()
-	s, err := siteWith(ctx, content, bundle, nil, cfg, imageCopies, nil, true)
+	s, err := siteWith(ctx, content, bundle, nil, cfg, renders, imageCopies, nil, true)
 	if eerr := <-engineErr; err == nil {
 		err = eerr
 	}
@@ -172,8 +176,8 @@ func newEngine(bundle *assets.Bundle, log *slog.Logger, memo *render.Memo) (*ren
 
 // siteWith builds the site with bundle and its engine, as newSite, with
 // the collections of same when not nil (sitebuild.Options.Collections).
-func siteWith(ctx context.Context, content fs.FS, bundle *assets.Bundle, engine *render.Engine, cfg config.Config, imageCopies fs.FS,
-	same *sitebuild.Build, lazy bool) (*sitebuild.Build, error) {
+func siteWith(ctx context.Context, content fs.FS, bundle *assets.Bundle, engine *render.Engine, cfg config.Config, renders *render.DiskCache,
+	imageCopies fs.FS, same *sitebuild.Build, lazy bool) (*sitebuild.Build, error) {
 	return sitebuild.New(ctx, content, bundle, engine, sitebuild.Options{
 		BaseURL:             cfg.BaseURL,
 		GAMeasurementID:     cfg.GAMeasurementID,
@@ -181,10 +185,29 @@ func siteWith(ctx context.Context, content fs.FS, bundle *assets.Bundle, engine 
 		Dev:                 cfg.Dev,
 		RetentionMonths:     cfg.Retention,
 		ImageCopies:         imageCopies,
+		Renders:             renders,
 		Lazy:                lazy,
 		Collections:         same,
 	})
 }
+
+// openRenders opens the renders' cache under cfg's DATA_DIR, its keys
+// salted with this program; without it (a folder that cannot be made)
+// every page renders, and the log says why.
+func openRenders(cfg config.Config, log *slog.Logger) *render.DiskCache {
+	salt, err := render.ExecutableSum()
+	if err == nil {
+		var c *render.DiskCache
+		if c, err = render.OpenDiskCache(filepath.Join(cfg.DataDir, rendersDir), salt); err == nil {
+			return c
+		}
+	}
+	log.Warn("no renders' cache: every page renders", "err", err)
+	return nil
+}
+
+// rendersDir is the renders' cache folder, under DATA_DIR.
+const rendersDir = "renders"
 
 // openStore opens and migrates the database cfg names, for a command:
 // PostgreSQL when DATABASE_URL is set (waiting up to wait for it to

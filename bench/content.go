@@ -439,9 +439,13 @@ func sitemapURLs(u string) ([]string, error) {
 	}
 	defer res.Body.Close()
 	var doc struct {
-		XMLName  xml.Name
-		URLs     []struct{ Loc string } `xml:"url"`
-		Sitemaps []struct{ Loc string } `xml:"sitemap"`
+		XMLName xml.Name
+		URLs    []struct {
+			Loc string `xml:"loc"`
+		} `xml:"url"`
+		Sitemaps []struct {
+			Loc string `xml:"loc"`
+		} `xml:"sitemap"`
 	}
 	if err := xml.NewDecoder(res.Body).Decode(&doc); err != nil {
 		return nil, fmt.Errorf("%s: %w", u, err)
@@ -469,10 +473,16 @@ func sitemapURLs(u string) ([]string, error) {
 // run` its child.
 func (p *siteProcess) rssMB() (float64, error) {
 	pid := p.cmd.Process.Pid
-	if children, err := os.ReadFile(fmt.Sprintf("/proc/%d/task/%d/children", pid, pid)); err == nil {
+	// Any of go's threads may have started the child.
+	tasks, _ := filepath.Glob(fmt.Sprintf("/proc/%d/task/*/children", pid))
+	for _, t := range tasks {
+		children, err := os.ReadFile(t)
+		if err != nil {
+			continue
+		}
 		if f := strings.Fields(string(children)); len(f) > 0 {
 			if child, err := strconv.Atoi(f[0]); err == nil {
-				pid = child
+				return residentMB(child)
 			}
 		}
 	}
