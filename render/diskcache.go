@@ -84,9 +84,9 @@ func (c *DiskCache) Key(parts ...[]byte) Key {
 
 // cachedResource is a Resource as written on disk.
 type cachedResource struct {
-	ContentType, CacheControl    string
-	Status                       int
-	Body, Gzip, Brotli           []byte
+	ContentType, CacheControl  string
+	Status                     int
+	Body, Gzip, Brotli         []byte
 	ETag, GzipETag, BrotliETag string
 }
 
