@@ -95,7 +95,9 @@ func serveCommand(args []string, getenv func(string) string, log *slog.Logger, a
 	// Rendering).
 	rendering := srv.Prerendering()
 	if src.embedded != nil {
-		prerender(ctx, built, 0, log)
+		// The build's renders are in the pages now: the memo that held them
+		// is let go before the memory goes back to the system.
+		prerender(ctx, built, 0, log, built.Engine.ForgetMemo)
 		pruneRenders(ctx, src.renders, log)
 		rendering()
 	}
@@ -128,7 +130,7 @@ func serveCommand(args []string, getenv func(string) string, log *slog.Logger, a
 			case <-time.After(2 * time.Second):
 			case <-prerenderCtx.Done():
 			}
-			prerender(prerenderCtx, built, built.Engine.Size()-1, log)
+			prerender(prerenderCtx, built, built.Engine.Size()-1, log, nil)
 			pruneRenders(prerenderCtx, src.renders, log)
 			rendering()
 			ready()
@@ -142,10 +144,14 @@ func serveCommand(args []string, getenv func(string) string, log *slog.Logger, a
 }
 
 // prerender renders the pages of b no request has rendered yet and logs
-// those that fail (each answers its requests with a server error).
-func prerender(ctx context.Context, b *sitebuild.Build, workers int, log *slog.Logger) {
+// those that fail (each answers its requests with a server error); then
+// after, when not nil, before the memory is handed back.
+func prerender(ctx context.Context, b *sitebuild.Build, workers int, log *slog.Logger, after func()) {
 	if err := b.Prerender(ctx, workers); err != nil {
 		log.Error("pages that failed to render answer 500", "err", err)
+	}
+	if after != nil {
+		after()
 	}
 	// Rendering every page leaves tens of megabytes behind: goja's runtimes
 	// (started again for the rare render after) and the garbage of the

@@ -64,6 +64,19 @@ func (m *Memo) put(k [sha256.Size]byte, body string) {
 	m.bodies[k] = body
 }
 
+// Forget lets go of the bodies of a memo read back (a production build's),
+// once the pages it answers for are rendered and kept: they would
+// otherwise stay in memory beside the pages for the life of the process
+// (docs/ARCHITECTURE.md, Rendering). A recording memo (-dev) is kept.
+func (m *Memo) Forget() {
+	if m == nil || m.recording {
+		return
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.bodies = nil
+}
+
 // WriteTo writes the memo, gzip-compressed.
 func (m *Memo) WriteTo(w io.Writer) (int64, error) {
 	m.mu.RLock()
