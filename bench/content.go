@@ -290,7 +290,10 @@ func multiplyPosts(root string, n int) (string, error) {
 				value := strings.TrimSpace(m[2])
 				switch m[1] {
 				case "title":
-					return fmt.Sprintf("title: %s (%d)", value, i)
+					if len(value) >= 2 && (value[0] == '"' || value[0] == '\'') {
+						value = value[1 : len(value)-1] // the originals quote none inside
+					}
+					return fmt.Sprintf("title: %s", strconv.Quote(fmt.Sprintf("%s (%d)", value, i)))
 				case "translationKey":
 					return fmt.Sprintf("translationKey: %s-%d", value, i)
 				case "published":
