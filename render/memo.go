@@ -25,6 +25,9 @@ type Memo struct {
 	mu        sync.RWMutex
 	bodies    map[[sha256.Size]byte]string
 	recording bool
+	// earlier answers what this memo lacks (Seed); a body taken from it
+	// is recorded here too.
+	earlier *Memo
 }
 
 // NewMemo returns an empty memo that records renders.
@@ -50,10 +53,22 @@ func memoKey(bundleSum [sha256.Size]byte, payloadJSON []byte) [sha256.Size]byte 
 
 func (m *Memo) get(k [sha256.Size]byte) (string, bool) {
 	m.mu.RLock()
-	defer m.mu.RUnlock()
 	body, ok := m.bodies[k]
+	m.mu.RUnlock()
+	if ok || m.earlier == nil {
+		return body, ok
+	}
+	if body, ok = m.earlier.get(k); ok {
+		m.put(k, body)
+	}
 	return body, ok
 }
+
+// Seed lets a recording memo answer from earlier, a memo read back (the
+// previous production build's): `go run . build` then renders only the
+// pages whose bundle or payload changed since, and writes only the bodies
+// of this build.
+func (m *Memo) Seed(earlier *Memo) { m.earlier = earlier }
 
 func (m *Memo) put(k [sha256.Size]byte, body string) {
 	if !m.recording {
