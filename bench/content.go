@@ -55,15 +55,17 @@ func contentBench(root string, posts int) error {
 	if err := sh(tree, "go", "build", "-o", os.DevNull, "."); err != nil {
 		return err
 	}
-	dataDir := filepath.Join(tmp, "data-run")
-	run := func() *siteProcess { return newSiteProcess(tree, dataDir, "go", "run", ".") }
+	// Each start of a mode has the same address, so the same BASE_URL (a
+	// page's canonical links change with it).
+	dataDir, addr := filepath.Join(tmp, "data-run"), freeAddr()
+	run := func() *siteProcess { return newSiteProcess(tree, dataDir, addr, "go", "run", ".") }
 	if err := measureStarts("go run .", run, postPath); err != nil {
 		return err
 	}
 
 	// go run . -dev: the same, then edits on screen.
-	devData := filepath.Join(tmp, "data-dev")
-	dev := func() *siteProcess { return newSiteProcess(tree, devData, "go", "run", ".", "-dev") }
+	devData, devAddr := filepath.Join(tmp, "data-dev"), freeAddr()
+	dev := func() *siteProcess { return newSiteProcess(tree, devData, devAddr, "go", "run", ".", "-dev") }
 	if err := measureStarts("go run . -dev", dev, postPath); err != nil {
 		return err
 	}
@@ -88,8 +90,8 @@ func contentBench(root string, posts int) error {
 	if err := os.MkdirAll(prodDir, 0o755); err != nil {
 		return err
 	}
-	prodData := filepath.Join(tmp, "data-prod")
-	prod := func() *siteProcess { return newSiteProcess(prodDir, prodData, bin) }
+	prodData, prodAddr := filepath.Join(tmp, "data-prod"), freeAddr()
+	prod := func() *siteProcess { return newSiteProcess(prodDir, prodData, prodAddr, bin) }
 	return measureStarts("production binary", prod, postPath)
 }
 
@@ -327,8 +329,7 @@ type siteProcess struct {
 	started time.Time
 }
 
-func newSiteProcess(dir, dataDir string, command ...string) *siteProcess {
-	addr := freeAddr()
+func newSiteProcess(dir, dataDir, addr string, command ...string) *siteProcess {
 	cmd := exec.Command(command[0], command[1:]...)
 	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), "ADDR="+addr, "BASE_URL=http://"+addr, "DATA_DIR="+dataDir, "SMTP_URL=", "GA_MEASUREMENT_ID=",
