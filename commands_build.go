@@ -61,7 +61,7 @@ func buildCommand(args []string, getenv func(string) string, report io.Writer) e
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
 	// Every page, on as many runtimes as there are cores (newEngine).
 	started := time.Now()
-	built, err := newSite(context.Background(), content, b, cfg, log, memo, nil, nil, false)
+	built, err := newSite(context.Background(), content, b, cfg, log, memo, kept{}, nil, false)
 	if err != nil {
 		return err
 	}

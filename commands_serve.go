@@ -18,6 +18,7 @@ import (
 	"github.com/northbeam/site/handlers"
 	"github.com/northbeam/site/internal/accesslog"
 	"github.com/northbeam/site/internal/assets"
+	"github.com/northbeam/site/internal/blog"
 	"github.com/northbeam/site/internal/booking"
 	"github.com/northbeam/site/internal/calendar"
 	"github.com/northbeam/site/internal/config"
@@ -47,10 +48,11 @@ func serveCommand(args []string, getenv func(string) string, log *slog.Logger, a
 			return err
 		}
 		src.memo = render.NewMemo()
+		src.kept.parsed = blog.NewParsed()
 	}
 	// The bundles build while the database and the services start.
 	src.prebuild()
-	src.renders = openRenders(cfg, log)
+	src.kept.renders = openRenders(cfg, log)
 	content, info, err := src.siteContent()
 	if err != nil {
 		return err
@@ -98,7 +100,7 @@ func serveCommand(args []string, getenv func(string) string, log *slog.Logger, a
 		// The build's renders are in the pages now: the memo that held them
 		// is let go before the memory goes back to the system.
 		prerender(ctx, built, 0, log, built.Engine.ForgetMemo)
-		pruneRenders(ctx, src.renders, log)
+		pruneRenders(ctx, src.kept.renders, log)
 		rendering()
 	}
 	front, err := listen(cfg, srv, log)
@@ -108,8 +110,8 @@ func serveCommand(args []string, getenv func(string) string, log *slog.Logger, a
 	ready := func() {
 		rendered, fromBuild := built.Engine.Counts()
 		var fromCache int64
-		if src.renders != nil {
-			fromCache, _ = src.renders.Counts()
+		if src.kept.renders != nil {
+			fromCache, _ = src.kept.renders.Counts()
 		}
 		log.Info("ready", "addr", front.listener.Addr().String(), "base_url", cfg.BaseURL, "dev", cfg.Dev,
 			"start_to_ready", time.Since(started).Round(time.Millisecond), "pages_rendered", rendered, "pages_from_build", fromBuild,
@@ -131,7 +133,7 @@ func serveCommand(args []string, getenv func(string) string, log *slog.Logger, a
 			case <-prerenderCtx.Done():
 			}
 			prerender(prerenderCtx, built, built.Engine.Size()-1, log, nil)
-			pruneRenders(prerenderCtx, src.renders, log)
+			pruneRenders(prerenderCtx, src.kept.renders, log)
 			rendering()
 			ready()
 		}()

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/northbeam/site/internal/assets"
+	"github.com/northbeam/site/internal/blog"
 	"github.com/northbeam/site/internal/config"
 	"github.com/northbeam/site/internal/intl"
 	"github.com/northbeam/site/internal/site"
@@ -28,12 +29,21 @@ type sources struct {
 	// a page whose bundle and payload did not change is not rendered again.
 	builder *assets.Builder
 	memo    *render.Memo
-	// renders keeps the finished pages between starts (render.DiskCache,
-	// under DATA_DIR); nil renders every page at every start.
-	renders *render.DiskCache
+	// kept is what builds take from earlier ones: renders, parsed posts.
+	kept kept
 	// early is the bundle of the project's sources, built from the start
 	// beside the rest of it (prebuild); nil builds it in buildSite.
 	early chan bundleOrError
+}
+
+// kept is what a build takes from earlier builds.
+type kept struct {
+	// renders keeps the finished pages between starts (render.DiskCache,
+	// under DATA_DIR); nil renders every page at every start.
+	renders *render.DiskCache
+	// parsed keeps the posts parsed by the builds before (-dev); nil
+	// parses every post at every build.
+	parsed *blog.Parsed
 }
 
 type bundleOrError struct {
@@ -119,7 +129,7 @@ func (s sources) buildSite(ctx context.Context, cfg config.Config, log *slog.Log
 		if err != nil {
 			return nil, err
 		}
-		return newSite(ctx, content, bundle, cfg, log, s.memo, s.renders, nil, true)
+		return newSite(ctx, content, bundle, cfg, log, s.memo, s.kept, nil, true)
 	}
 	bundle, err := assets.Read(s.embedded)
 	if err != nil {
@@ -133,21 +143,21 @@ func (s sources) buildSite(ctx context.Context, cfg config.Config, log *slog.Log
 	if err != nil {
 		return nil, err
 	}
-	return newSite(ctx, content, bundle, cfg, log, memo, s.renders, copies, true)
+	return newSite(ctx, content, bundle, cfg, log, memo, s.kept, copies, true)
 }
 
 // newSite builds the site with bundle, rendering every page unless lazy;
-// memo, when not nil, holds pages already rendered with it, renders the
-// finished pages of earlier starts, and imageCopies the WebP copies of the
+// memo, when not nil, holds pages already rendered with it, k what it
+// takes from earlier builds, and imageCopies the WebP copies of the
 // content's pictures the build wrote.
 func newSite(ctx context.Context, content fs.FS, bundle *assets.Bundle, cfg config.Config, log *slog.Logger, memo *render.Memo,
-	renders *render.DiskCache, imageCopies fs.FS, lazy bool) (*sitebuild.Build, error) {
+	k kept, imageCopies fs.FS, lazy bool) (*sitebuild.Build, error) {
 	if !lazy {
 		engine, err := newEngine(bundle, log, memo)
 		if err != nil {
 			return nil, err
 		}
-		return siteWith(ctx, content, bundle, engine, cfg, renders, imageCopies, nil, false)
+		return siteWith(ctx, content, bundle, engine, cfg, k, imageCopies, nil, false)
 	}
 	// The engine starts beside the content's loading: a lazy build renders
 	// nothing before it is returned.
@@ -158,7 +168,7 @@ func newSite(ctx context.Context, content fs.FS, bundle *assets.Bundle, cfg conf
 		engine, err = newEngine(bundle, log, memo)
 		engineErr <- err
 	}()
-	s, err := siteWith(ctx, content, bundle, nil, cfg, renders, imageCopies, nil, true)
+	s, err := siteWith(ctx, content, bundle, nil, cfg, k, imageCopies, nil, true)
 	if eerr := <-engineErr; err == nil {
 		err = eerr
 	}
@@ -176,7 +186,7 @@ func newEngine(bundle *assets.Bundle, log *slog.Logger, memo *render.Memo) (*ren
 
 // siteWith builds the site with bundle and its engine, as newSite, with
 // the collections of same when not nil (sitebuild.Options.Collections).
-func siteWith(ctx context.Context, content fs.FS, bundle *assets.Bundle, engine *render.Engine, cfg config.Config, renders *render.DiskCache,
+func siteWith(ctx context.Context, content fs.FS, bundle *assets.Bundle, engine *render.Engine, cfg config.Config, k kept,
 	imageCopies fs.FS, same *sitebuild.Build, lazy bool) (*sitebuild.Build, error) {
 	return sitebuild.New(ctx, content, bundle, engine, sitebuild.Options{
 		BaseURL:             cfg.BaseURL,
@@ -185,7 +195,8 @@ func siteWith(ctx context.Context, content fs.FS, bundle *assets.Bundle, engine 
 		Dev:                 cfg.Dev,
 		RetentionMonths:     cfg.Retention,
 		ImageCopies:         imageCopies,
-		Renders:             renders,
+		Renders:             k.renders,
+		Parsed:              k.parsed,
 		Lazy:                lazy,
 		Collections:         same,
 	})

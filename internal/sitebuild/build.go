@@ -48,6 +48,10 @@ type Options struct {
 	// a page whose inputs did not change is read back, not rendered and
 	// compressed again; nil renders every page.
 	Renders *render.DiskCache
+	// Parsed keeps the posts parsed by earlier builds (-dev): a build
+	// after an edit parses and renders again only the posts whose file
+	// changed; nil parses every post.
+	Parsed *blog.Parsed
 	// Collections is an earlier build whose posts, case studies, team,
 	// pictures and dates are still true (-dev: no file of theirs changed),
 	// taken rather than loaded again; nil loads them.
