@@ -52,7 +52,10 @@ func serveCommand(args []string, getenv func(string) string, log *slog.Logger, a
 	}
 	// The bundles build while the database and the services start.
 	src.prebuild()
-	src.kept.renders = openRenders(cfg, log)
+	// The renders' cache is salted with this program's hash, read beside
+	// the rest of the start.
+	renders := make(chan *render.DiskCache, 1)
+	go func() { renders <- openRenders(cfg, log) }()
 	content, info, err := src.siteContent()
 	if err != nil {
 		return err
@@ -83,6 +86,7 @@ func serveCommand(args []string, getenv func(string) string, log *slog.Logger, a
 	services.AccessLog = accessLog
 	go services.Staff.RunRetentionDaily(bg.ctx)
 
+	src.kept.renders = <-renders
 	built, err := src.buildSite(ctx, cfg, log)
 	if err != nil {
 		return err
