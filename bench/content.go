@@ -70,7 +70,8 @@ func contentBench(root string, posts int) error {
 		return err
 	}
 	if err := measureEdits(dev(), tree, postPath); err != nil {
-		return err
+		// Said, and the binary measured all the same.
+		fmt.Printf("  edits not measured: %v\n", err)
 	}
 
 	// The production binary: its build, then its starts.
