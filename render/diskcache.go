@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -40,7 +41,7 @@ type Key [sha256.Size]byte
 // OpenDiskCache opens (and creates) the cache folder dir, its keys salted
 // with salt.
 func OpenDiskCache(dir string, salt []byte) (*DiskCache, error) {
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return nil, fmt.Errorf("render: the renders' cache: %w", err)
 	}
 	return &DiskCache{dir: dir, salt: sha256.Sum256(salt), used: map[Key]bool{}}, nil
@@ -130,7 +131,7 @@ func (c *DiskCache) Get(k Key) (r *Resource, ok bool) {
 func (c *DiskCache) Put(k Key, r *Resource) error {
 	c.mark(k)
 	p := c.path(k)
-	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+	if err := os.MkdirAll(filepath.Dir(p), 0o700); err != nil {
 		return fmt.Errorf("render: the renders' cache: %w", err)
 	}
 	f, err := os.CreateTemp(filepath.Dir(p), ".put-*")
@@ -163,20 +164,23 @@ func (c *DiskCache) Counts() (hits, misses int64) { return c.hits.Load(), c.miss
 func (c *DiskCache) Prune() (removed int, err error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	err = filepath.WalkDir(c.dir, func(p string, d os.DirEntry, err error) error {
+	root, err := os.OpenRoot(c.dir)
+	if err != nil {
+		return 0, fmt.Errorf("render: the renders' cache: %w", err)
+	}
+	defer func() { _ = root.Close() }() // a directory, read
+	err = fs.WalkDir(root.FS(), ".", func(p string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() {
 			return err
 		}
-		rel, _ := filepath.Rel(c.dir, p)
-		name := strings.ReplaceAll(rel, string(filepath.Separator), "")
 		var k Key
-		if b, derr := hex.DecodeString(name); derr == nil && len(b) == len(k) {
+		if b, derr := hex.DecodeString(strings.ReplaceAll(p, "/", "")); derr == nil && len(b) == len(k) {
 			copy(k[:], b)
 			if c.used[k] {
 				return nil
 			}
 		}
-		if rerr := os.Remove(p); rerr != nil && !errors.Is(rerr, os.ErrNotExist) {
+		if rerr := root.Remove(p); rerr != nil && !errors.Is(rerr, fs.ErrNotExist) {
 			return rerr
 		}
 		removed++
