@@ -34,7 +34,7 @@ var contentGoals = struct {
 	build                                   time.Duration
 }{2 * time.Second, 1500 * time.Millisecond, time.Minute, 5 * time.Second, 500 * time.Millisecond, 200, 300, 3 * time.Minute}
 
-func contentBench(root string, posts int) error {
+func contentBench(root string, posts int, modes string) error {
 	tmp, err := os.MkdirTemp("", "site-content-")
 	if err != nil {
 		return err
@@ -50,6 +50,7 @@ func contentBench(root string, posts int) error {
 	}
 	fmt.Printf("content bench: %d posts a language; machine: %d-core, load average at start %s\n", posts, numCPU(), loadAverage())
 
+	measured := func(mode string) bool { return slices.Contains(strings.Split(modes, ","), mode) }
 	// go run . (its compile is cached by a first start, not timed).
 	fmt.Println("compiling (not timed)...")
 	if err := sh(tree, "go", "build", "-o", os.DevNull, "."); err != nil {
@@ -59,19 +60,26 @@ func contentBench(root string, posts int) error {
 	// page's canonical links change with it).
 	dataDir, addr := filepath.Join(tmp, "data-run"), freeAddr()
 	run := func() *siteProcess { return newSiteProcess(tree, dataDir, addr, "go", "run", ".") }
-	if err := measureStarts("go run .", run, postPath); err != nil {
-		return err
+	if measured("run") {
+		if err := measureStarts("go run .", run, postPath); err != nil {
+			return err
+		}
 	}
 
 	// go run . -dev: the same, then edits on screen.
 	devData, devAddr := filepath.Join(tmp, "data-dev"), freeAddr()
 	dev := func() *siteProcess { return newSiteProcess(tree, devData, devAddr, "go", "run", ".", "-dev") }
-	if err := measureStarts("go run . -dev", dev, postPath); err != nil {
-		return err
+	if measured("dev") {
+		if err := measureStarts("go run . -dev", dev, postPath); err != nil {
+			return err
+		}
+		if err := measureEdits(dev(), tree, postPath); err != nil {
+			// Said, and the binary measured all the same.
+			fmt.Printf("  edits not measured: %v\n", err)
+		}
 	}
-	if err := measureEdits(dev(), tree, postPath); err != nil {
-		// Said, and the binary measured all the same.
-		fmt.Printf("  edits not measured: %v\n", err)
+	if !measured("binary") {
+		return nil
 	}
 
 	// The production binary: its build, then its starts.

@@ -72,6 +72,7 @@ var (
 	renderWarmup  = flag.Int("render-warmup", 10, "renders of every page type before any is measured (render bench)")
 	renderSamples = flag.Int("render-samples", 40, "measured renders of each page type (render bench)")
 	contentPosts  = flag.Int("posts", 100, "posts a language (content bench)")
+	contentModes  = flag.String("modes", "run,dev,binary", "what the content bench measures: run (go run .), dev (-dev), binary")
 	renderKeep    = flag.String("render-keep", "", "keep the server bundle, the payloads and the Node script in this folder (render bench)")
 )
 
@@ -120,7 +121,7 @@ func main() {
 		_ = flag.CommandLine.Parse(flag.Args()[1:]) // ExitOnError: a bad flag exits
 		run = func() error {
 			root, _ := filepath.Abs(".")
-			return contentBench(root, *contentPosts)
+			return contentBench(root, *contentPosts, *contentModes)
 		}
 	case "posts":
 		run = func() error {
