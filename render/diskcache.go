@@ -2,6 +2,7 @@ package render
 
 import (
 	"crypto/sha256"
+	"debug/elf"
 	"encoding/binary"
 	"encoding/gob"
 	"encoding/hex"
@@ -47,13 +48,23 @@ func OpenDiskCache(dir string, salt []byte) (*DiskCache, error) {
 	return &DiskCache{dir: dir, salt: sha256.Sum256(salt), used: map[Key]bool{}}, nil
 }
 
-// ExecutableSum is the SHA-256 of the running program's file: it changes
-// with any change to the code (Go builds are reproducible, so a `go run`
-// of the same code gives the same sum).
+// ExecutableSum identifies the running program: the Go build ID its ELF
+// note holds (a hash of everything it was built from, so it changes with
+// any change to the code, and a `go run` of the same code has the same
+// one), or where there is none the SHA-256 of the whole file, which takes
+// seconds to read on a loaded machine.
 func ExecutableSum() ([]byte, error) {
 	exe, err := os.Executable()
 	if err != nil {
 		return nil, err
+	}
+	if ef, err := elf.Open(exe); err == nil {
+		defer func() { _ = ef.Close() }() // read only
+		if note := ef.Section(".note.go.buildid"); note != nil {
+			if id, err := note.Data(); err == nil && len(id) > 16 {
+				return id, nil
+			}
+		}
 	}
 	f, err := os.Open(exe)
 	if err != nil {
