@@ -18,6 +18,7 @@ import (
 	"github.com/northbeam/site/handlers"
 	"github.com/northbeam/site/internal/accesslog"
 	"github.com/northbeam/site/internal/assets"
+	"github.com/northbeam/site/internal/blog"
 	"github.com/northbeam/site/internal/booking"
 	"github.com/northbeam/site/internal/calendar"
 	"github.com/northbeam/site/internal/config"
@@ -58,9 +59,14 @@ func serveCommand(args []string, getenv func(string) string, log *slog.Logger, a
 		}
 		src.memo = render.NewMemo()
 		src.missing = &missingSink{root: src.root}
+		src.kept.parsed = blog.NewParsed()
 	}
 	// The bundles build while the database and the services start.
 	src.prebuild()
+	// The renders' cache is salted with this program's hash, read beside
+	// the rest of the start.
+	renders := make(chan *render.DiskCache, 1)
+	go func() { renders <- openRenders(cfg, log) }()
 	content, info, err := src.siteContent()
 	if err != nil {
 		return err
@@ -91,6 +97,7 @@ func serveCommand(args []string, getenv func(string) string, log *slog.Logger, a
 	services.AccessLog = accessLog
 	go services.Staff.RunRetentionDaily(bg.ctx)
 
+	src.kept.renders = <-renders
 	built, err := src.buildSite(ctx, cfg, log)
 	if err != nil {
 		return err
@@ -106,7 +113,10 @@ func serveCommand(args []string, getenv func(string) string, log *slog.Logger, a
 	// Rendering).
 	rendering := srv.Prerendering()
 	if src.embedded != nil {
-		prerender(ctx, built, 0, log)
+		// The build's renders are in the pages now: the memo that held them
+		// is let go before the memory goes back to the system.
+		prerender(ctx, built, 0, log, built.Engine.ForgetMemo)
+		pruneRenders(ctx, src.kept.renders, log)
 		rendering()
 	}
 	front, err := listen(cfg, srv, log)
@@ -115,8 +125,13 @@ func serveCommand(args []string, getenv func(string) string, log *slog.Logger, a
 	}
 	ready := func() {
 		rendered, fromBuild := built.Engine.Counts()
+		var fromCache int64
+		if src.kept.renders != nil {
+			fromCache, _ = src.kept.renders.Counts()
+		}
 		log.Info("ready", "addr", front.listener.Addr().String(), "base_url", cfg.BaseURL, "dev", cfg.Dev,
-			"start_to_ready", time.Since(started).Round(time.Millisecond), "pages_rendered", rendered, "pages_from_build", fromBuild)
+			"start_to_ready", time.Since(started).Round(time.Millisecond), "pages_rendered", rendered, "pages_from_build", fromBuild,
+			"from_renders_cache", fromCache)
 	}
 	if src.embedded != nil {
 		ready()
@@ -139,7 +154,8 @@ func serveCommand(args []string, getenv func(string) string, log *slog.Logger, a
 			case <-time.After(2 * time.Second):
 			case <-prerenderCtx.Done():
 			}
-			prerender(prerenderCtx, built, built.Engine.Size()-1, log)
+			prerender(prerenderCtx, built, built.Engine.Size()-1, log, nil)
+			pruneRenders(prerenderCtx, src.kept.renders, log)
 			rendering()
 			ready()
 		}()
@@ -160,10 +176,14 @@ func serveCommand(args []string, getenv func(string) string, log *slog.Logger, a
 }
 
 // prerender renders the pages of b no request has rendered yet and logs
-// those that fail (each answers its requests with a server error).
-func prerender(ctx context.Context, b *sitebuild.Build, workers int, log *slog.Logger) {
+// those that fail (each answers its requests with a server error); then
+// after, when not nil, before the memory is handed back.
+func prerender(ctx context.Context, b *sitebuild.Build, workers int, log *slog.Logger, after func()) {
 	if err := b.Prerender(ctx, workers); err != nil {
 		log.Error("pages that failed to render answer 500", "err", err)
+	}
+	if after != nil {
+		after()
 	}
 	// Rendering every page leaves tens of megabytes behind: goja's runtimes
 	// (started again for the rare render after) and the garbage of the
@@ -171,6 +191,17 @@ func prerender(ctx context.Context, b *sitebuild.Build, workers int, log *slog.L
 	// rather than keep it resident until the runtime's scavenger gets to it.
 	b.Engine.Release()
 	debug.FreeOSMemory()
+}
+
+// pruneRenders removes from the renders' cache what this start did not
+// use, once every page was asked for (ctx not ended before).
+func pruneRenders(ctx context.Context, c *render.DiskCache, log *slog.Logger) {
+	if c == nil || ctx.Err() != nil {
+		return
+	}
+	if _, err := c.Prune(); err != nil {
+		log.Warn("pruning the renders' cache", "err", err)
+	}
 }
 
 // withSiteEmail gives the mail settings left empty the consultancy's email

@@ -114,7 +114,7 @@ func (d *devLoop) rebuild(ctx context.Context, changed []string) {
 		if !slices.ContainsFunc(changed, touchesCollections) {
 			same = old
 		}
-		s, err = siteWith(ctx, content, bundle, old.Engine, d.cfg, nil, same, true)
+		s, err = siteWith(ctx, content, bundle, old.Engine, d.cfg, d.src.kept, nil, same, true)
 	}
 	if eerr := <-engineErr; err == nil {
 		err = eerr

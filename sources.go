@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/northbeam/site/internal/assets"
+	"github.com/northbeam/site/internal/blog"
 	"github.com/northbeam/site/internal/config"
 	"github.com/northbeam/site/internal/intl"
 	"github.com/northbeam/site/internal/site"
@@ -30,9 +31,21 @@ type sources struct {
 	memo    *render.Memo
 	// missing tells the dev loop of the strings renders lack (-dev).
 	missing *missingSink
+	// kept is what builds take from earlier ones: renders, parsed posts.
+	kept kept
 	// early is the bundle of the project's sources, built from the start
 	// beside the rest of it (prebuild); nil builds it in buildSite.
 	early chan bundleOrError
+}
+
+// kept is what a build takes from earlier builds.
+type kept struct {
+	// renders keeps the finished pages between starts (render.DiskCache,
+	// under DATA_DIR); nil renders every page at every start.
+	renders *render.DiskCache
+	// parsed keeps the posts parsed by the builds before (-dev); nil
+	// parses every post at every build.
+	parsed *blog.Parsed
 }
 
 type bundleOrError struct {
@@ -118,7 +131,7 @@ func (s sources) buildSite(ctx context.Context, cfg config.Config, log *slog.Log
 		if err != nil {
 			return nil, err
 		}
-		return newSite(ctx, content, bundle, cfg, log, s.memo, nil, true, s.missing.tell)
+		return newSite(ctx, content, bundle, cfg, log, s.memo, s.kept, nil, true, s.missing.tell)
 	}
 	bundle, err := assets.Read(s.embedded)
 	if err != nil {
@@ -132,20 +145,22 @@ func (s sources) buildSite(ctx context.Context, cfg config.Config, log *slog.Log
 	if err != nil {
 		return nil, err
 	}
-	return newSite(ctx, content, bundle, cfg, log, memo, copies, true, nil)
+	return newSite(ctx, content, bundle, cfg, log, memo, s.kept, copies, true, nil)
 }
 
 // newSite builds the site with bundle, rendering every page unless lazy;
-// memo, when not nil, holds pages already rendered with it, and
-// imageCopies the WebP copies of the content's pictures the build wrote.
-func newSite(ctx context.Context, content fs.FS, bundle *assets.Bundle, cfg config.Config, log *slog.Logger, memo *render.Memo, imageCopies fs.FS,
-	lazy bool, missing func([]render.MissingString)) (*sitebuild.Build, error) {
+// memo, when not nil, holds pages already rendered with it, k what it
+// takes from earlier builds, imageCopies the WebP copies of the
+// content's pictures the build wrote, and missing, when not nil, hears of
+// the strings renders lack (-dev).
+func newSite(ctx context.Context, content fs.FS, bundle *assets.Bundle, cfg config.Config, log *slog.Logger, memo *render.Memo,
+	k kept, imageCopies fs.FS, lazy bool, missing func([]render.MissingString)) (*sitebuild.Build, error) {
 	if !lazy {
 		engine, err := newEngine(bundle, log, memo, missing)
 		if err != nil {
 			return nil, err
 		}
-		return siteWith(ctx, content, bundle, engine, cfg, imageCopies, nil, false)
+		return siteWith(ctx, content, bundle, engine, cfg, k, imageCopies, nil, false)
 	}
 	// The engine starts beside the content's loading: a lazy build renders
 	// nothing before it is returned.
@@ -156,7 +171,7 @@ func newSite(ctx context.Context, content fs.FS, bundle *assets.Bundle, cfg conf
 		engine, err = newEngine(bundle, log, memo, missing)
 		engineErr <- err
 	}()
-	s, err := siteWith(ctx, content, bundle, nil, cfg, imageCopies, nil, true)
+	s, err := siteWith(ctx, content, bundle, nil, cfg, k, imageCopies, nil, true)
 	if eerr := <-engineErr; err == nil {
 		err = eerr
 	}
@@ -175,8 +190,8 @@ func newEngine(bundle *assets.Bundle, log *slog.Logger, memo *render.Memo, missi
 
 // siteWith builds the site with bundle and its engine, as newSite, with
 // the collections of same when not nil (sitebuild.Options.Collections).
-func siteWith(ctx context.Context, content fs.FS, bundle *assets.Bundle, engine *render.Engine, cfg config.Config, imageCopies fs.FS,
-	same *sitebuild.Build, lazy bool) (*sitebuild.Build, error) {
+func siteWith(ctx context.Context, content fs.FS, bundle *assets.Bundle, engine *render.Engine, cfg config.Config, k kept,
+	imageCopies fs.FS, same *sitebuild.Build, lazy bool) (*sitebuild.Build, error) {
 	return sitebuild.New(ctx, content, bundle, engine, sitebuild.Options{
 		BaseURL:             cfg.BaseURL,
 		GAMeasurementID:     cfg.GAMeasurementID,
@@ -184,10 +199,30 @@ func siteWith(ctx context.Context, content fs.FS, bundle *assets.Bundle, engine 
 		Dev:                 cfg.Dev,
 		RetentionMonths:     cfg.Retention,
 		ImageCopies:         imageCopies,
+		Renders:             k.renders,
+		Parsed:              k.parsed,
 		Lazy:                lazy,
 		Collections:         same,
 	})
 }
+
+// openRenders opens the renders' cache under cfg's DATA_DIR, its keys
+// salted with this program; without it (a folder that cannot be made)
+// every page renders, and the log says why.
+func openRenders(cfg config.Config, log *slog.Logger) *render.DiskCache {
+	salt, err := render.ExecutableSum()
+	if err == nil {
+		var c *render.DiskCache
+		if c, err = render.OpenDiskCache(filepath.Join(cfg.DataDir, rendersDir), salt); err == nil {
+			return c
+		}
+	}
+	log.Warn("no renders' cache: every page renders", "err", err)
+	return nil
+}
+
+// rendersDir is the renders' cache folder, under DATA_DIR.
+const rendersDir = "renders"
 
 // openStore opens and migrates the database cfg names, for a command:
 // PostgreSQL when DATABASE_URL is set (waiting up to wait for it to

@@ -26,6 +26,12 @@
 //
 //	go run ./bench calendar
 //
+// the site with N posts a language (copies of the real posts) as `go run
+// .`, `-dev` and the production binary: start, memory, a restart, edits
+// on screen, the build (docs/ARCHITECTURE.md, Budgets):
+//
+//	go run ./bench content -posts N
+//
 // and the contact and booking POST rows alone with
 //
 //	go run ./bench posts
@@ -65,6 +71,8 @@ var (
 
 	renderWarmup  = flag.Int("render-warmup", 10, "renders of every page type before any is measured (render bench)")
 	renderSamples = flag.Int("render-samples", 40, "measured renders of each page type (render bench)")
+	contentPosts  = flag.Int("posts", 100, "posts a language (content bench)")
+	contentModes  = flag.String("modes", "run,dev,binary", "what the content bench measures: run (go run .), dev (-dev), binary")
 	renderKeep    = flag.String("render-keep", "", "keep the server bundle, the payloads and the Node script in this folder (render bench)")
 )
 
@@ -108,6 +116,13 @@ func main() {
 		}
 	case "calendar":
 		run = calendarOnly
+	case "content":
+		// Its flags follow the word: go run ./bench content -posts 1000.
+		_ = flag.CommandLine.Parse(flag.Args()[1:]) // ExitOnError: a bad flag exits
+		run = func() error {
+			root, _ := filepath.Abs(".")
+			return contentBench(root, *contentPosts, *contentModes)
+		}
 	case "posts":
 		run = func() error {
 			return withBinary(func(_, bin, tmp string) error { return postLoad(bin, tmp) })

@@ -70,7 +70,7 @@ func renderBench(root string, warmup, samples int) error {
 		if !ok {
 			r = site.NotFoundPayload(site.Info.DefaultLanguage)
 		}
-		samplesIn = append(samplesIn, renderSample{p.name, string(r.Body)})
+		samplesIn = append(samplesIn, renderSample{p.name, string(r.Bytes())})
 	}
 
 	rows, err := compareRenders(bundle.Server, engine, samplesIn, warmup, samples)

@@ -41,14 +41,14 @@ func TestServerHTMLHasNoBannerMarkup(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			check(p.Path, r.Body)
+			check(p.Path, r.Bytes())
 		}
 		for _, l := range s.Info.Languages {
 			r, err := s.NotFound(context.Background(), l.Code)
 			if err != nil {
 				t.Fatal(err)
 			}
-			check("404/"+l.Code, r.Body)
+			check("404/"+l.Code, r.Bytes())
 		}
 		if pages < 4*6 {
 			t.Errorf("only %d pages checked", pages)

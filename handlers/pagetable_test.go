@@ -72,7 +72,7 @@ func servedPages(t *testing.T) []servedPage {
 			var notFound struct {
 				Page string `json:"page"`
 			}
-			if err := json.Unmarshal(s.NotFoundPayload(lang.Code).Body, &notFound); err != nil {
+			if err := json.Unmarshal(s.NotFoundPayload(lang.Code).Bytes(), &notFound); err != nil {
 				t.Fatal(err)
 			}
 			add(lang.LocalPath("/404"), notFound.Page)

@@ -3,9 +3,11 @@ package handlers
 import (
 	"fmt"
 	"net/http"
+	"strings"
 
 	"github.com/labstack/echo/v4"
 
+	"github.com/northbeam/site/internal/sitebuild"
 	"github.com/northbeam/site/render"
 )
 
@@ -15,6 +17,9 @@ import (
 func registerSEO(e *echo.Echo, srv *Server) {
 	methods := []string{http.MethodGet, http.MethodHead}
 	for _, name := range srv.Build().FilePaths() {
+		if strings.HasPrefix(name, sitebuild.SitemapPartPrefix) {
+			continue // below: a later build (-dev) may have other parts
+		}
 		e.Match(methods, name, func(c echo.Context) error {
 			r, ok := srv.Build().File(name)
 			if !ok {
@@ -24,6 +29,16 @@ func registerSEO(e *echo.Echo, srv *Server) {
 			return nil
 		})
 	}
+	// The parts of a sitemap too large for one file, which /sitemap.xml
+	// then indexes.
+	e.Match(methods, sitebuild.SitemapPartPrefix+":part", func(c echo.Context) error {
+		r, ok := srv.Build().File(c.Request().URL.Path)
+		if !ok {
+			return echo.NewHTTPError(http.StatusNotFound)
+		}
+		r.ServeHTTP(c.Response(), c.Request())
+		return nil
+	})
 	e.Match(methods, "/og/:file", func(c echo.Context) error {
 		r, err := srv.Build().ShareImage("/og/" + c.Param("file"))
 		return serveDrawn(c, r, err)

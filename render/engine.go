@@ -116,6 +116,9 @@ func (e *Engine) Release() {
 	}
 }
 
+// ForgetMemo lets go of the bodies of a memo read back (Memo.Forget).
+func (e *Engine) ForgetMemo() { e.memo.Forget() }
+
 func (e *Engine) newRuntime() (*runtime, error) {
 	vm := goja.New()
 	if err := installShims(vm, e.log, e.plurals); err != nil {

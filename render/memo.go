@@ -28,6 +28,9 @@ type Memo struct {
 	// memo answers (Options.Missing); it is not written.
 	missing   map[[sha256.Size]byte][]MissingString
 	recording bool
+	// earlier answers what this memo lacks (Seed); a body taken from it
+	// is recorded here too.
+	earlier *Memo
 }
 
 // NewMemo returns an empty memo that records renders.
@@ -53,10 +56,23 @@ func memoKey(bundleSum [sha256.Size]byte, payloadJSON []byte) [sha256.Size]byte 
 
 func (m *Memo) get(k [sha256.Size]byte) (string, []MissingString, bool) {
 	m.mu.RLock()
-	defer m.mu.RUnlock()
 	body, ok := m.bodies[k]
-	return body, m.missing[k], ok
+	missing := m.missing[k]
+	m.mu.RUnlock()
+	if ok || m.earlier == nil {
+		return body, missing, ok
+	}
+	if body, missing, ok = m.earlier.get(k); ok {
+		m.put(k, body, missing)
+	}
+	return body, missing, ok
 }
+
+// Seed lets a recording memo answer from earlier, a memo read back (the
+// previous production build's): `go run . build` then renders only the
+// pages whose bundle or payload changed since, and writes only the bodies
+// of this build.
+func (m *Memo) Seed(earlier *Memo) { m.earlier = earlier }
 
 func (m *Memo) put(k [sha256.Size]byte, body string, missing []MissingString) {
 	if !m.recording {
@@ -68,6 +84,19 @@ func (m *Memo) put(k [sha256.Size]byte, body string, missing []MissingString) {
 	if len(missing) > 0 {
 		m.missing[k] = missing
 	}
+}
+
+// Forget lets go of the bodies of a memo read back (a production build's),
+// once the pages it answers for are rendered and kept: they would
+// otherwise stay in memory beside the pages for the life of the process
+// (docs/ARCHITECTURE.md, Rendering). A recording memo (-dev) is kept.
+func (m *Memo) Forget() {
+	if m == nil || m.recording {
+		return
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.bodies = nil
 }
 
 // WriteTo writes the memo, gzip-compressed.

@@ -5,6 +5,7 @@ import (
 	"compress/gzip"
 	"crypto/sha256"
 	"encoding/base64"
+	"io"
 	"net/http"
 	"strconv"
 	"strings"
@@ -21,9 +22,12 @@ type Resource struct {
 	ContentType  string
 	CacheControl string
 	Status       int
-	Body         []byte
-	Gzip         []byte // nil when compression would not help
-	Brotli       []byte
+	// Body is the identity encoding; nil in a resource kept compressed
+	// alone (NewCompressed), whose identity is made from Gzip when a
+	// client asks for it (see Bytes).
+	Body   []byte
+	Gzip   []byte // nil when compression would not help
+	Brotli []byte
 	// ETag is the identity body's entity tag; GzipETag and BrotliETag are
 	// those of the compressed bodies. Each encoding is a representation of
 	// its own (RFC 9110, section 8.8.3): a cache holding the brotli body
@@ -57,6 +61,34 @@ func NewResource(contentType, cacheControl string, status int, body []byte) *Res
 	}
 	r.prepare()
 	return r
+}
+
+// NewCompressed is NewResource for a page held for the life of a build:
+// kept in its gzip and brotli encodings alone, its identity made from the
+// gzip one for the rare client that accepts neither, so that memory holds
+// each page once, compressed (docs/ARCHITECTURE.md, Rendering). A body
+// that does not compress is kept as it is.
+func NewCompressed(contentType, cacheControl string, status int, body []byte) *Resource {
+	r := NewResource(contentType, cacheControl, status, body)
+	if r.Gzip != nil {
+		r.Body = nil
+		r.prepare()
+	}
+	return r
+}
+
+// Bytes returns the identity body, decompressed from Gzip when the
+// resource holds no Body.
+func (r *Resource) Bytes() []byte {
+	if r.Body != nil || r.Gzip == nil {
+		return r.Body
+	}
+	zr, err := gzip.NewReader(bytes.NewReader(r.Gzip))
+	if err != nil {
+		return nil // our own gzip: not reached
+	}
+	b, _ := io.ReadAll(zr)
+	return b
 }
 
 // NewAnswer is NewResource for the answer to a request that changes state,
@@ -137,10 +169,16 @@ func (r *Resource) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 	if rep.encoding != nil {
 		h["Content-Encoding"] = rep.encoding
 	}
-	h["Content-Length"] = rep.length
+	body := rep.body
+	if rep == &r.fields.identity && body == nil && r.Gzip != nil {
+		body = r.Bytes() // kept compressed alone (NewCompressed)
+		h["Content-Length"] = []string{strconv.Itoa(len(body))}
+	} else {
+		h["Content-Length"] = rep.length
+	}
 	w.WriteHeader(r.Status)
 	if req.Method != http.MethodHead {
-		_, _ = w.Write(rep.body)
+		_, _ = w.Write(body)
 	}
 }
 
@@ -194,7 +232,7 @@ func (r *Resource) prepare() {
 	r.fields = headerFields{
 		contentType:  field(r.ContentType),
 		cacheControl: optionalField(r.CacheControl),
-		identity:     rep(r.Body, r.ETag, ""),
+		identity:     rep(r.Body, r.ETag, ""), // Body nil: made on request (NewCompressed)
 	}
 	if r.Gzip != nil {
 		r.fields.gzip = rep(r.Gzip, r.GzipETag, "gzip")

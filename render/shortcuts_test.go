@@ -68,11 +68,11 @@ func TestServerShortcutsWriteTheLibrariesHTML(t *testing.T) {
 		if !ok {
 			t.Fatalf("no payload at %s", p.Path)
 		}
-		fast, err := s.Engine.Render(context.Background(), payload.Body)
+		fast, err := s.Engine.Render(context.Background(), payload.Bytes())
 		if err != nil {
 			t.Fatalf("%s: %v", p.Path, err)
 		}
-		want, err := plain.Render(context.Background(), payload.Body)
+		want, err := plain.Render(context.Background(), payload.Bytes())
 		if err != nil {
 			t.Fatalf("%s without shortcuts: %v", p.Path, err)
 		}

@@ -3,12 +3,14 @@ package blog
 import (
 	"bytes"
 	"cmp"
+	"crypto/sha256"
 	"errors"
 	"fmt"
 	"io/fs"
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 	"unicode"
 	"unicode/utf8"
@@ -57,11 +59,117 @@ const maxTagLength = 32
 // their languages. opts configure the Markdown renderer
 // (internal hosts, ids the page layout reserves).
 func Load(fsys fs.FS, root string, includeDrafts bool, writeDate DateWriter, opts ...markdown.Option) (*Library, error) {
+	return LoadAgain(fsys, root, includeDrafts, writeDate, nil, opts...)
+}
+
+// Parsed keeps the posts that loads parsed, each under its file and the
+// SHA-256 of its bytes, so that a load after an edit (-dev) parses and
+// renders again only the files that changed, were added or renamed
+// (docs/ARCHITECTURE.md, The dev loop). Its salt names everything else a
+// parse depends on (the Markdown options' inputs): a load with another
+// salt parses every file again.
+type Parsed struct {
+	mu     sync.Mutex
+	salt   string
+	posts  map[string]parsedPost // by file
+	parses int                   // files parsed through it
+}
+
+// Parses counts the files loads parsed through parsed, rather than took.
+func (parsed *Parsed) Parses() int {
+	parsed.mu.Lock()
+	defer parsed.mu.Unlock()
+	return parsed.parses
+}
+
+type parsedPost struct {
+	sum  [sha256.Size]byte
+	post Post // as parsePost made it, before a load adds to it
+}
+
+// NewParsed returns an empty Parsed.
+func NewParsed() *Parsed {
+	return &Parsed{posts: map[string]parsedPost{}}
+}
+
+// Salt forgets every post kept when salt is not the salt they were
+// parsed with.
+func (parsed *Parsed) Salt(salt string) {
+	parsed.mu.Lock()
+	defer parsed.mu.Unlock()
+	if parsed.salt != salt {
+		parsed.salt, parsed.posts = salt, map[string]parsedPost{}
+	}
+}
+
+// take returns a copy of the post parsed from src at file, if kept.
+func (parsed *Parsed) take(file string, sum [sha256.Size]byte) (*Post, bool) {
+	parsed.mu.Lock()
+	defer parsed.mu.Unlock()
+	pp, ok := parsed.posts[file]
+	if !ok || pp.sum != sum {
+		return nil, false
+	}
+	return pp.post.clone(), true
+}
+
+func (parsed *Parsed) keep(file string, sum [sha256.Size]byte, p *Post) {
+	parsed.mu.Lock()
+	defer parsed.mu.Unlock()
+	parsed.posts[file] = parsedPost{sum: sum, post: *p.clone()}
+}
+
+func (parsed *Parsed) parsing() {
+	parsed.mu.Lock()
+	defer parsed.mu.Unlock()
+	parsed.parses++
+}
+
+// forgetAllBut forgets the files not in files: those deleted or renamed.
+func (parsed *Parsed) forgetAllBut(files map[string]bool) {
+	parsed.mu.Lock()
+	defer parsed.mu.Unlock()
+	for f := range parsed.posts {
+		if !files[f] {
+			delete(parsed.posts, f)
+		}
+	}
+}
+
+// clone copies p with what a load changes in place (its cover).
+func (p *Post) clone() *Post {
+	c := *p
+	if p.Cover != nil {
+		cover := *p.Cover
+		c.Cover = &cover
+	}
+	return &c
+}
+
+// LoadAgain is Load, taking from parsed (when not nil) the posts whose
+// file did not change since a load kept them there, and keeping there the
+// posts it parses.
+func LoadAgain(fsys fs.FS, root string, includeDrafts bool, writeDate DateWriter, parsed *Parsed, opts ...markdown.Option) (*Library, error) {
 	md := markdown.New(opts...)
 	var posts []*Post
 	var errs []error
+	seen := map[string]bool{}
 	err := content.EachFile(fsys, root, func(lang, slug, file string, src []byte) {
-		p, fileErrs := parsePost(md, file, lang, slug, src)
+		var p *Post
+		var fileErrs []error
+		if parsed == nil {
+			p, fileErrs = parsePost(md, file, lang, slug, src)
+		} else {
+			seen[file] = true
+			sum := sha256.Sum256(src)
+			var ok bool
+			if p, ok = parsed.take(file, sum); !ok {
+				parsed.parsing()
+				if p, fileErrs = parsePost(md, file, lang, slug, src); p != nil && len(fileErrs) == 0 {
+					parsed.keep(file, sum, p)
+				}
+			}
+		}
 		errs = append(errs, fileErrs...)
 		if p != nil && (includeDrafts || !p.Draft) {
 			p.publishedText = writeDate(p.Lang, p.Published)
@@ -73,6 +181,9 @@ func Load(fsys fs.FS, root string, includeDrafts bool, writeDate DateWriter, opt
 	})
 	if err != nil {
 		return nil, fmt.Errorf("blog: %w", err)
+	}
+	if parsed != nil {
+		parsed.forgetAllBut(seen)
 	}
 	errs = append(errs, checkTranslationKeys(posts)...)
 	errs = append(errs, checkTagNames(posts)...)

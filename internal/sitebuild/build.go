@@ -9,10 +9,12 @@ package sitebuild
 
 import (
 	"context"
+	"crypto/sha256"
 	"encoding/json"
 	"fmt"
 	"io/fs"
 	"net/http"
+	"strconv"
 	"sync"
 	"time"
 
@@ -43,6 +45,14 @@ type Options struct {
 	// its first request, or when Prerender reaches it. Otherwise New
 	// renders every page and fails when one fails.
 	Lazy bool
+	// Renders keeps the finished pages between starts (render.DiskCache):
+	// a page whose inputs did not change is read back, not rendered and
+	// compressed again; nil renders every page.
+	Renders *render.DiskCache
+	// Parsed keeps the posts parsed by earlier builds (-dev): a build
+	// after an edit parses and renders again only the posts whose file
+	// changed; nil parses every post.
+	Parsed *blog.Parsed
 	// Collections is an earlier build whose posts, case studies, team,
 	// pictures and dates are still true (-dev: no file of theirs changed),
 	// taken rather than loaded again; nil loads them.
@@ -62,6 +72,9 @@ type Build struct {
 	Bundle *assets.Bundle
 	Engine *render.Engine
 	opts   Options
+	// serverSum is the server bundle's SHA-256, part of a cached
+	// document's key (Options.Renders).
+	serverSum [sha256.Size]byte
 
 	// StaffLocales are the staff workspace's strings (content/staff/locales),
 	// apart from the visitors' so that no page of theirs carries them.
@@ -141,6 +154,9 @@ func New(ctx context.Context, contentFS fs.FS, bundle *assets.Bundle, engine *re
 
 		contactAnswers: map[string]map[int]*lazyAnswers{},
 	}
+	if opts.Renders != nil {
+		s.serverSum = sha256.Sum256(bundle.Server)
+	}
 	s.planShareImages()
 	for name, data := range bundle.Client {
 		s.assets[name] = s.newLazyAsset(name, data)
@@ -211,21 +227,83 @@ func (s *Build) payloadResource(p page, status int) (*render.Resource, error) {
 	if err != nil {
 		return nil, fmt.Errorf("payload of %s: %w", p.path, err)
 	}
-	return render.NewResource("application/json", "no-cache", status, data), nil
+	return s.finished([][]byte{[]byte("payload"), strconv.AppendInt(nil, int64(status), 10), data}, func() (*render.Resource, error) {
+		return render.NewCompressed("application/json", "no-cache", status, data), nil
+	})
+}
+
+// pageResource is p's HTML document, rendered, or read back from the
+// renders' cache when nothing that makes it changed: the server bundle,
+// and the document's every other part, payload included.
+func (s *Build) pageResource(ctx context.Context, p page) (*render.Resource, error) {
+	doc, pj, err := s.shell(p)
+	if err != nil {
+		return nil, err
+	}
+	var key [][]byte
+	if s.opts.Renders != nil {
+		shell, err := json.Marshal(doc)
+		if err != nil {
+			return nil, fmt.Errorf("document of %s: %w", p.path, err)
+		}
+		key = [][]byte{[]byte("document"), s.serverSum[:], strconv.AppendInt(nil, int64(p.status), 10), shell}
+	}
+	return s.finished(key, func() (*render.Resource, error) {
+		html, err := s.renderDocument(ctx, doc, pj, p)
+		if err != nil {
+			return nil, err
+		}
+		return render.NewCompressed("text/html; charset=utf-8", "no-cache", p.status, html), nil
+	})
+}
+
+// finished returns what make makes, or what the renders' cache holds under
+// the key of parts (and then keeps what make made there).
+func (s *Build) finished(parts [][]byte, make func() (*render.Resource, error)) (*render.Resource, error) {
+	c := s.opts.Renders
+	if c == nil {
+		return make()
+	}
+	k := c.Key(parts...)
+	if r, ok := c.Get(k); ok {
+		return r, nil
+	}
+	r, err := make()
+	if err == nil {
+		// A cache that cannot be written costs a render at the next start,
+		// nothing now.
+		_ = c.Put(k, r)
+	}
+	return r, err
 }
 
 // document renders a page into its full HTML document.
 func (s *Build) document(ctx context.Context, p page) ([]byte, error) {
-	payload := s.payload(p)
-	pj, err := json.Marshal(payload)
+	doc, pj, err := s.shell(p)
 	if err != nil {
-		return nil, fmt.Errorf("payload of %s: %w", p.path, err)
+		return nil, err
 	}
+	return s.renderDocument(ctx, doc, pj, p)
+}
+
+// renderDocument renders the body of p from its payload pj into doc.
+func (s *Build) renderDocument(ctx context.Context, doc render.Document, pj []byte, p page) ([]byte, error) {
 	ctx, cancel := context.WithTimeout(ctx, 5*time.Second)
 	defer cancel()
 	body, err := s.Engine.Render(ctx, pj)
 	if err != nil {
 		return nil, fmt.Errorf("rendering %s: %w", p.path, err)
+	}
+	doc.Body = body
+	return doc.HTML()
+}
+
+// shell is p's document without its body, and its payload as JSON.
+func (s *Build) shell(p page) (render.Document, []byte, error) {
+	payload := s.payload(p)
+	pj, err := json.Marshal(payload)
+	if err != nil {
+		return render.Document{}, nil, fmt.Errorf("payload of %s: %w", p.path, err)
 	}
 	m := s.Bundle.Manifest
 	entry, preloads := m.Entry, m.Preloads(p.component, p.lang.Code)
@@ -238,7 +316,6 @@ func (s *Build) document(ctx context.Context, p page) ([]byte, error) {
 		Title:       p.title,
 		Description: p.description,
 		Canonical:   s.opts.BaseURL + p.path,
-		Body:        body,
 		Payload:     payload,
 		Boot:        m.Boot,
 		Entry:       entry,
@@ -255,7 +332,7 @@ func (s *Build) document(ctx context.Context, p page) ([]byte, error) {
 		// (docs/ARCHITECTURE.md, "Crawlers").
 		doc.Canonical = ""
 	}
-	return doc.HTML()
+	return doc, pj, nil
 }
 
 // payload is what the browser receives about a page: the same object is

@@ -62,11 +62,11 @@ type lazyPage struct {
 func (s *Build) newLazyPage(p page, payloadStatus int) *lazyPage {
 	lp := &lazyPage{p: p}
 	lp.doc.fill = func(ctx context.Context) error {
-		html, err := s.document(ctx, p)
+		html, err := s.pageResource(ctx, p)
 		if err != nil {
 			return err
 		}
-		lp.html = render.NewResource("text/html; charset=utf-8", "no-cache", p.status, html)
+		lp.html = html
 		return nil
 	}
 	lp.data.fill = func(context.Context) error {
@@ -101,10 +101,11 @@ func (s *Build) addContactAnswers(lang site.Language) {
 	for _, statuses := range answeredAtStart() {
 		la := &lazyAnswers{}
 		la.fill = func(ctx context.Context) error {
-			html, err := s.document(ctx, s.contactFormPage(lang.Code, ContactOutcome{Status: statuses[0]}.form()))
+			r, err := s.pageResource(ctx, s.contactFormPage(lang.Code, ContactOutcome{Status: statuses[0]}.form()))
 			if err != nil {
 				return err
 			}
+			html := r.Bytes()
 			answers := make(map[int]*render.Resource, len(statuses))
 			for _, status := range statuses {
 				answers[status] = render.NewAnswer("text/html; charset=utf-8", status, html)

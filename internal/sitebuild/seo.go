@@ -178,12 +178,15 @@ func (s *Build) buildFiles() error {
 		return err
 	}
 	s.files = map[string]*render.Resource{}
-	sitemap, err := s.sitemap()
+	sitemaps, err := s.sitemaps()
 	if err != nil {
 		return err
 	}
 	const day = "public, max-age=86400"
-	s.files["/sitemap.xml"] = render.NewResource("application/xml; charset=utf-8", "no-cache", http.StatusOK, sitemap)
+	for path, data := range sitemaps {
+		s.files[path] = render.NewResource("application/xml; charset=utf-8", "no-cache", http.StatusOK, data)
+	}
+	// /sitemap.xml is the sitemap, or the index of its parts.
 	s.files["/robots.txt"] = render.NewResource("text/plain; charset=utf-8", "no-cache", http.StatusOK, s.robots())
 	manifest, err := json.Marshal(map[string]any{
 		"name":             s.Info.Name,
@@ -283,10 +286,127 @@ func (s *Build) hreflangs(p page) []render.Alternate {
 	return append(out, render.Alternate{Hreflang: "x-default", Href: s.opts.BaseURL + def})
 }
 
-// sitemap lists every indexable page in every language, with its
-// language alternates and, for posts, the date of the last change.
-func (s *Build) sitemap() ([]byte, error) {
-	set := sitemapURLSet{NS: "http://www.sitemaps.org/schemas/sitemap/0.9", XHTML: "http://www.w3.org/1999/xhtml"}
+// The sitemaps protocol's limits of one file: past either, /sitemap.xml
+// is an index of parts (sitemaps.org/protocol.html).
+const (
+	sitemapMaxURLs  = 50_000
+	sitemapMaxBytes = 50 << 20
+)
+
+// SitemapPartPrefix begins the path of each part of a sitemap split by an
+// index: /sitemap-<language>-<n>.xml.
+const SitemapPartPrefix = "/sitemap-"
+
+// sitemaps returns the sitemap at /sitemap.xml; or, when its URLs pass the
+// protocol's limits, an index there and the parts it names, a language's
+// pages in parts of their own, each within the limits.
+func (s *Build) sitemaps() (map[string][]byte, error) {
+	urls, langs, err := s.sitemapURLs()
+	if err != nil {
+		return nil, err
+	}
+	return splitSitemap(s.opts.BaseURL, urls, langs, s.Info.Languages, sitemapMaxURLs, sitemapMaxBytes)
+}
+
+// splitSitemap is sitemaps for urls, the language of each in langs, with
+// the limits of one file given.
+func splitSitemap(baseURL string, urls []sitemapURL, langs []string, languages []site.Language, maxURLs, maxBytes int) (map[string][]byte, error) {
+	whole, err := marshalURLSet(urls)
+	if err != nil {
+		return nil, err
+	}
+	if len(urls) <= maxURLs && len(whole) <= maxBytes {
+		return map[string][]byte{"/sitemap.xml": whole}, nil
+	}
+	files := map[string][]byte{}
+	index := sitemapIndex{NS: sitemapNS}
+	for _, l := range languages {
+		var mine []sitemapURL
+		for i, u := range urls {
+			if langs[i] == l.Code {
+				mine = append(mine, u)
+			}
+		}
+		parts, err := sitemapParts(mine, maxURLs, maxBytes)
+		if err != nil {
+			return nil, err
+		}
+		for n, part := range parts {
+			path := fmt.Sprintf("%s%s-%d.xml", SitemapPartPrefix, l.Code, n+1)
+			files[path] = part
+			index.Sitemaps = append(index.Sitemaps, sitemapRef{Loc: baseURL + path})
+		}
+	}
+	out, err := xml.MarshalIndent(index, "", "  ")
+	if err != nil {
+		return nil, fmt.Errorf("sitemap index: %w", err)
+	}
+	files["/sitemap.xml"] = append([]byte(xml.Header), out...)
+	return files, nil
+}
+
+// sitemapParts cuts urls into files within the limits: by count, then in
+// halves while a file is too large.
+func sitemapParts(urls []sitemapURL, maxURLs, maxBytes int) ([][]byte, error) {
+	if len(urls) == 0 {
+		return nil, nil
+	}
+	if len(urls) > maxURLs {
+		first, err := sitemapParts(urls[:maxURLs], maxURLs, maxBytes)
+		if err != nil {
+			return nil, err
+		}
+		rest, err := sitemapParts(urls[maxURLs:], maxURLs, maxBytes)
+		return append(first, rest...), err
+	}
+	out, err := marshalURLSet(urls)
+	if err != nil {
+		return nil, err
+	}
+	if len(out) <= maxBytes {
+		return [][]byte{out}, nil
+	}
+	if len(urls) == 1 {
+		return nil, fmt.Errorf("sitemap: %s alone passes %d bytes", urls[0].Loc, maxBytes)
+	}
+	half := len(urls) / 2
+	first, err := sitemapParts(urls[:half], maxURLs, maxBytes)
+	if err != nil {
+		return nil, err
+	}
+	rest, err := sitemapParts(urls[half:], maxURLs, maxBytes)
+	return append(first, rest...), err
+}
+
+const sitemapNS = "http://www.sitemaps.org/schemas/sitemap/0.9"
+
+type sitemapIndex struct {
+	XMLName  xml.Name     `xml:"sitemapindex"`
+	NS       string       `xml:"xmlns,attr"`
+	Sitemaps []sitemapRef `xml:"sitemap"`
+}
+
+type sitemapRef struct {
+	Loc string `xml:"loc"`
+}
+
+func marshalURLSet(urls []sitemapURL) ([]byte, error) {
+	out, err := xml.MarshalIndent(sitemapURLSet{NS: sitemapNS, XHTML: "http://www.w3.org/1999/xhtml", URLs: urls}, "", "  ")
+	if err != nil {
+		return nil, fmt.Errorf("sitemap: %w", err)
+	}
+	return append([]byte(xml.Header), out...), nil
+}
+
+// sitemapURLs lists every indexable page in every language, with its
+// language alternates and, for posts, the date of the last change, sorted;
+// langs holds the language of each.
+func (s *Build) sitemapURLs() (urls []sitemapURL, langs []string, err error) {
+	type entry struct {
+		u    sitemapURL
+		lang string
+	}
+	var entries []entry
 	seen := map[string]bool{}
 	for _, p := range s.index {
 		if p.status != http.StatusOK || p.noIndex || p.noScript || seen[p.path] {
@@ -300,12 +420,12 @@ func (s *Build) sitemap() ([]byte, error) {
 		for _, a := range s.hreflangs(p) {
 			u.Alternates = append(u.Alternates, sitemapLink{"alternate", a.Hreflang, a.Href})
 		}
-		set.URLs = append(set.URLs, u)
+		entries = append(entries, entry{u, p.lang.Code})
 	}
-	sort.Slice(set.URLs, func(i, j int) bool { return set.URLs[i].Loc < set.URLs[j].Loc })
-	out, err := xml.MarshalIndent(set, "", "  ")
-	if err != nil {
-		return nil, fmt.Errorf("sitemap: %w", err)
+	sort.Slice(entries, func(i, j int) bool { return entries[i].u.Loc < entries[j].u.Loc })
+	for _, e := range entries {
+		urls = append(urls, e.u)
+		langs = append(langs, e.lang)
 	}
-	return append([]byte(xml.Header), out...), nil
+	return urls, langs, nil
 }
