@@ -1,0 +1,73 @@
+package staff
+
+import (
+	"strings"
+	"unicode"
+
+	"github.com/northbeam/site/internal/store"
+)
+
+// Word search over the messages and the bookings (docs/ARCHITECTURE.md,
+// Data): each word typed, cut where anything but a letter or a digit
+// stands ("person4242@" is "person4242"), must begin a word of the row,
+// accents aside. SQLite answers it from its FTS5 tables, PostgreSQL from
+// the GIN indexes over search_fold of the same columns.
+
+// searchWords returns the words of a search: runs of letters, digits and
+// the marks that go with them.
+func searchWords(s string) []string {
+	return strings.FieldsFunc(s, func(r rune) bool {
+		return !unicode.IsLetter(r) && !unicode.IsDigit(r) && !unicode.IsMark(r)
+	})
+}
+
+// allDigits reports whether every word is a number: a phone number typed
+// with spaces ("+49 30 901820"), which a stored number holds as one word.
+func allDigits(words []string) bool {
+	for _, w := range words {
+		for _, r := range w {
+			if !unicode.IsDigit(r) {
+				return false
+			}
+		}
+	}
+	return len(words) > 1
+}
+
+// searchCondition returns the condition that a row of table (messages or
+// bookings, with its id) matches search, and its argument; ok is false
+// when search holds no word.
+func searchCondition(b store.Backend, table, search string) (cond string, args []any, ok bool) {
+	words := searchWords(search)
+	if len(words) == 0 {
+		return "", nil, false
+	}
+	if b == store.Postgres {
+		// The words go through search_fold as the indexed text did, then
+		// each is a prefix: 'strasse:* & 12:*'.
+		query := `to_tsquery('simple', regexp_replace(trim(search_fold(?)), '\s+', ':* & ', 'g') || ':*')`
+		args = []any{strings.Join(words, " ")}
+		if allDigits(words) {
+			query = `(` + query + ` || to_tsquery('simple', search_fold(?) || ':*'))`
+			args = append(args, strings.Join(words, ""))
+		}
+		return searchVector[table] + ` @@ ` + query, args, true
+	}
+	terms := make([]string, len(words))
+	for i, w := range words {
+		terms[i] = `"` + w + `"*`
+	}
+	match := strings.Join(terms, " AND ")
+	if allDigits(words) {
+		match = `(` + match + `) OR "` + strings.Join(words, "") + `"*`
+	}
+	return `id IN (SELECT rowid FROM ` + table + `_search WHERE ` + table + `_search MATCH ?)`, []any{match}, true
+}
+
+// searchVector is, on PostgreSQL, the expression each table's search index
+// holds (store's 0052_workspace_search), written the same way so that the
+// planner uses it.
+var searchVector = map[string]string{
+	"messages": `to_tsvector('simple'::regconfig, search_fold(name || ' ' || email || ' ' || message))`,
+	"bookings": `to_tsvector('simple'::regconfig, search_fold(name || ' ' || email || ' ' || company || ' ' || topic || ' ' || phone))`,
+}
