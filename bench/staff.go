@@ -186,18 +186,27 @@ func retentionStart(name, bin, tmp string, env []string, cookie string) error {
 	}
 	defer srv.stop()
 	ready := time.Since(started)
-	// The session of the first start still holds.
-	res, err := srv.send(http.MethodGet, "/staff/api/messages?folder=new", "", cookie)
-	if err != nil {
-		return err
-	}
-	if res.StatusCode != http.StatusOK {
-		return fmt.Errorf("the inbox after a start: %d", res.StatusCode)
+	// The session of the first start still holds. The inbox is asked for
+	// until it answers (a 503 while the job holds the database counts).
+	refused := 0
+	for {
+		res, err := srv.send(http.MethodGet, "/staff/api/messages?folder=new", "", cookie)
+		if err != nil {
+			return err
+		}
+		if res.StatusCode == http.StatusOK {
+			break
+		}
+		if time.Since(started) > 5*time.Minute {
+			return fmt.Errorf("the inbox after a start: %d", res.StatusCode)
+		}
+		refused++
 	}
 	answered := time.Since(started)
 	// Contact posts, one after the other, until the job's line is logged.
 	client := &http.Client{Timeout: 60 * time.Second}
 	var latencies []time.Duration
+	failed := 0
 	deadline := time.Now().Add(5 * time.Minute)
 	var line string
 	for i := 0; time.Now().Before(deadline); i++ {
@@ -218,20 +227,20 @@ func retentionStart(name, bin, tmp string, env []string, cookie string) error {
 		_, _ = io.Copy(io.Discard, res.Body)
 		res.Body.Close()
 		if res.StatusCode != http.StatusCreated {
-			return fmt.Errorf("contact post during retention: %d", res.StatusCode)
+			failed++
 		}
 		latencies = append(latencies, took)
 		time.Sleep(20 * time.Millisecond)
 	}
-	fmt.Printf("  start with the retention job due: listening after %v, the inbox answered after %v   budget 2s  %s\n",
-		ready.Round(time.Millisecond), answered.Round(time.Millisecond), verdict(answered <= 2*time.Second))
+	fmt.Printf("  start with the retention job due: listening after %v, the inbox answered after %v (%d refusals before)   budget 2s  %s\n",
+		ready.Round(time.Millisecond), answered.Round(time.Millisecond), refused, verdict(answered <= 2*time.Second))
 	if len(latencies) == 0 {
 		fmt.Printf("  contact posts during the first retention run: none (the run was over before the site listened)\n")
 	} else {
 		slices.Sort(latencies)
 		worst := latencies[len(latencies)-1]
-		fmt.Printf("  contact posts during the first retention run: %d, median %v, max %v   budget 200 ms  %s\n", len(latencies),
-			latencies[len(latencies)/2].Round(100*time.Microsecond), worst.Round(100*time.Microsecond), verdict(worst <= 200*time.Millisecond))
+		fmt.Printf("  contact posts during the first retention run: %d (%d not 201), median %v, max %v   budget 200 ms  %s\n", len(latencies), failed,
+			latencies[len(latencies)/2].Round(100*time.Microsecond), worst.Round(100*time.Microsecond), verdict(worst <= 200*time.Millisecond && failed == 0))
 	}
 	fmt.Printf("  the job's log line: %s\n", strings.TrimSpace(line))
 	return nil

@@ -80,12 +80,12 @@ func (w *Workspace) RunRetention(ctx context.Context) (RetentionReport, error) {
 	return report, err
 }
 
-// RetentionBatch is how many rows one transaction of the retention job
-// deletes or empties: each batch's rows are found by a read that holds no
-// lock, then changed in a short transaction, so that a visitor's post
-// waits for SQLite's one writer at most one batch (docs/ARCHITECTURE.md,
-// Data).
-const RetentionBatch = 500
+// DefaultRetentionBatch is how many rows one transaction of the retention
+// job deletes or empties (Config.RetentionBatch): each batch's rows are
+// found by a read that holds no lock, then changed in a short transaction,
+// so that a visitor's post waits for SQLite's one writer at most one batch
+// (docs/ARCHITECTURE.md, Data).
+const DefaultRetentionBatch = 500
 
 // mailToClear is the condition of a mail past retention that still holds
 // something to clear.
@@ -189,8 +189,8 @@ WHERE id IN `+in+` AND `+bookingToEmpty, append(inArgs, cutoff, cutoff)...); err
 	return r, nil
 }
 
-// inBatches runs a part of the retention job in batches of RetentionBatch
-// rows: find reads the next batch's ids (and refs) after the last id of
+// inBatches runs a part of the retention job in batches of
+// Config.RetentionBatch rows: find reads the next batch's ids (and refs) after the last id of
 // the batch before (0 at first), outside any transaction; change changes
 // them in a transaction of their own, checking again what find checked,
 // since a row may have changed between. It returns how many rows it
@@ -211,7 +211,7 @@ func (w *Workspace) inBatches(ctx context.Context, find func(after int64) (strin
 			}
 			ids, refs = append(ids, id), append(refs, ref)
 			return nil
-		}, query, append(args, RetentionBatch)...)
+		}, query, append(args, w.cfg.RetentionBatch)...)
 		if err != nil {
 			return total, fmt.Errorf("staff: find what the retention removes: %w", err)
 		}
@@ -224,7 +224,7 @@ func (w *Workspace) inBatches(ctx context.Context, find func(after int64) (strin
 		}
 		total += len(ids)
 		after = ids[len(ids)-1]
-		if len(ids) < RetentionBatch {
+		if len(ids) < w.cfg.RetentionBatch {
 			return total, nil
 		}
 	}

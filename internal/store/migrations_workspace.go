@@ -116,7 +116,7 @@ CREATE TRIGGER bookings_counts_update AFTER UPDATE OF cancelled_at ON bookings
 			// and the bookings' export over all of them, by (start_at, id);
 			// the mail that could not be sent by (created_at, id). The
 			// audit log's entries about a subject (a note's text, which an
-			// erasure or the retention job forgets) by (action, subject). The
+			// erasure or the retention job forgets) by subject. The
 			// partial indexes' conditions are written in the queries as
 			// they are here (spam = false, not a parameter), which SQLite
 			// needs to use them.
@@ -129,7 +129,7 @@ CREATE INDEX bookings_standing_end ON bookings (end_at, id) WHERE cancelled_at I
 CREATE INDEX bookings_cancelled ON bookings (start_at, id) WHERE cancelled_at IS NOT NULL;
 CREATE INDEX bookings_start ON bookings (start_at, id);
 CREATE INDEX outbox_troubled ON outbox (created_at, id) WHERE state IN ('failed', 'held') OR (state = 'pending' AND attempts > 0);
-CREATE INDEX staff_audit_subject ON staff_audit (action, subject);
+CREATE INDEX staff_audit_subject ON staff_audit (subject);
 `,
 			Postgres: `
 CREATE INDEX messages_new ON messages (created_at, id) WHERE spam = false AND handled_at IS NULL;
@@ -140,7 +140,7 @@ CREATE INDEX bookings_standing_end ON bookings (end_at, id) WHERE cancelled_at I
 CREATE INDEX bookings_cancelled ON bookings (start_at, id) WHERE cancelled_at IS NOT NULL;
 CREATE INDEX bookings_start ON bookings (start_at, id);
 CREATE INDEX outbox_troubled ON outbox (created_at, id) WHERE state IN ('failed', 'held') OR (state = 'pending' AND attempts > 0);
-CREATE INDEX staff_audit_subject ON staff_audit (action, subject);
+CREATE INDEX staff_audit_subject ON staff_audit (subject);
 `,
 		},
 		{
