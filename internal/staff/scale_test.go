@@ -3,7 +3,10 @@ package staff
 import (
 	"context"
 	"fmt"
+	"log/slog"
 	"slices"
+	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -360,6 +363,97 @@ func TestPagesLoseNothing(t *testing.T) {
 		}
 		if !slices.Equal(entries, wantEntries) {
 			t.Errorf("paged audit log: %d entries seen, %d stored; lost or repeated entries", len(entries), len(wantEntries))
+		}
+	})
+}
+
+// logRecorder keeps the records of a slog.Logger and calls seen on each.
+type logRecorder struct {
+	mu      sync.Mutex
+	records []slog.Record
+	seen    func(slog.Record)
+}
+
+func (h *logRecorder) Enabled(context.Context, slog.Level) bool { return true }
+func (h *logRecorder) Handle(_ context.Context, r slog.Record) error {
+	h.mu.Lock()
+	h.records = append(h.records, r)
+	h.mu.Unlock()
+	h.seen(r)
+	return nil
+}
+func (h *logRecorder) WithAttrs([]slog.Attr) slog.Handler { return h }
+func (h *logRecorder) WithGroup(string) slog.Handler      { return h }
+
+// TestRetentionInBatches runs the daily job with batches far smaller than
+// what it removes: everything past retention goes, in several
+// transactions, the rest stays, the counts follow, and its log line says
+// what it removed and how long it took.
+func TestRetentionInBatches(t *testing.T) {
+	storetest.Run(t, func(t *testing.T, st *store.Store) {
+		w, _ := newWorkspace(t, st, monday)
+		w.cfg.RetentionBatch = 3
+		old := monday.AddDate(-2, 0, 0)
+		for i := range 10 {
+			addMessage(t, st, old.Add(time.Duration(i)*time.Hour), "Old", fmt.Sprintf("old%d@example.com", i), "An old message.", false)
+		}
+		for i := range 7 {
+			addMessage(t, st, monday.AddDate(0, 0, -40).Add(time.Duration(i)*time.Hour), "Spam", "spam@example.com", "Buy now.", true)
+		}
+		kept := addMessage(t, st, monday.Add(-time.Hour), "Recent", "recent@example.com", "A recent message.", false)
+		for i := range 5 {
+			addBooking(t, st, old.Add(time.Duration(i)*24*time.Hour), "Past Caller", fmt.Sprintf("past%d@example.com", i), "Topic")
+		}
+		transactions := 0
+		st.Observe(func(query string, _ []any) {
+			if strings.HasPrefix(strings.TrimSpace(query), "DELETE FROM messages WHERE id IN") {
+				transactions++
+			}
+		})
+		defer st.Observe(nil)
+
+		ctx, cancel := context.WithCancel(context.Background())
+		defer cancel()
+		var line slog.Record
+		logs := &logRecorder{seen: func(r slog.Record) {
+			if r.Message == "retention job ran" {
+				line = r
+				cancel()
+			}
+		}}
+		w.cfg.Logger = slog.New(logs)
+		w.RunRetentionDaily(ctx) // returns once the line is logged
+		st.Observe(nil)
+
+		attrs := map[string]string{}
+		line.Attrs(func(a slog.Attr) bool {
+			attrs[a.Key] = a.Value.String()
+			return true
+		})
+		if attrs["messages"] != "10" || attrs["spam"] != "7" || attrs["bookings"] != "5" || attrs["mail"] != "20" {
+			t.Errorf("the log line says %v; want 10 messages, 7 spam, 5 bookings, 20 mails", attrs)
+		}
+		if took, err := time.ParseDuration(attrs["took"]); err != nil || took <= 0 {
+			t.Errorf("the log line's took = %q, want how long the run took", attrs["took"])
+		}
+		if transactions != 7 { // 7 spam, then 10 messages, 3 at a time: 3 + 4
+			t.Errorf("%d transactions deleted messages, want 7 of at most 3", transactions)
+		}
+		if n := count(t, st, `SELECT count(*) FROM messages`); n != 1 {
+			t.Errorf("%d messages left, want the recent one", n)
+		}
+		if _, err := w.Message(context.Background(), kept); err != nil {
+			t.Errorf("the recent message: %v", err)
+		}
+		if n := count(t, st, `SELECT count(*) FROM bookings WHERE name <> ''`); n != 0 {
+			t.Errorf("%d old bookings still name their visitor", n)
+		}
+		counts, err := w.FolderCounts(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if counts[FolderNew] != 1 || counts[FolderSpam] != 0 {
+			t.Errorf("counts after the run: %v", counts)
 		}
 	})
 }
