@@ -1,4 +1,4 @@
-import { useEffect, useRef, type ComponentProps, type ReactNode } from "react";
+import { useCallback, useEffect, useRef, type ComponentProps, type ReactNode } from "react";
 import { Link } from "react-router-dom";
 import type { ApiError } from "./api";
 import { dateTime } from "./format";
@@ -64,24 +64,32 @@ export function More({ label, busy, failed, onMore }: { label: string; busy: boo
   const ref = useRef<HTMLButtonElement>(null);
   const more = useRef(onMore);
   more.current = onMore;
+  // A page asked for once: the observer and a click in the same moment must not ask twice.
+  const asked = useRef(false);
+  const ask = useCallback(() => {
+    if (asked.current) return;
+    asked.current = true;
+    more.current();
+  }, []);
   useEffect(() => {
+    if (!busy) asked.current = false;
     const el = ref.current;
     if (!el || busy || failed || typeof IntersectionObserver === "undefined") return;
     const seen = new IntersectionObserver(
       (entries) => {
         if (entries.some((e) => e.isIntersecting)) {
           seen.disconnect();
-          more.current();
+          ask();
         }
       },
       { rootMargin: "300px" },
     );
     seen.observe(el);
     return () => seen.disconnect();
-  }, [busy, failed]);
+  }, [busy, failed, ask]);
   return (
     <p className="ws-more">
-      <Button ref={ref} kind="quiet" aria-busy={busy || undefined} disabled={busy} onClick={() => onMore()}>
+      <Button ref={ref} kind="quiet" aria-busy={busy || undefined} disabled={busy} onClick={ask}>
         {label}
       </Button>
     </p>
