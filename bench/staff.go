@@ -221,15 +221,16 @@ func retentionStart(name, bin, tmp string, env []string, cookie string) error {
 		t0 := time.Now()
 		res, err := client.Post(srv.base+"/api/contact", "application/json", bytes.NewReader(body))
 		took := time.Since(t0)
-		if err != nil {
-			return err
+		latencies = append(latencies, took)
+		if err != nil { // a timeout: the post waited a minute
+			failed++
+			continue
 		}
 		_, _ = io.Copy(io.Discard, res.Body)
 		res.Body.Close()
 		if res.StatusCode != http.StatusCreated {
 			failed++
 		}
-		latencies = append(latencies, took)
 		time.Sleep(20 * time.Millisecond)
 	}
 	fmt.Printf("  start with the retention job due: listening after %v, the inbox answered after %v (%d refusals before)   budget 2s  %s\n",
