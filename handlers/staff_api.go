@@ -176,7 +176,8 @@ type staffBookings struct {
 
 // bookings answers a page of a view of the agenda (?view=, ?q= to search,
 // ?after= for the page after): the upcoming ones grouped by day, the
-// others as a list. A day cut by the end of a page goes on in the next.
+// others, and a search's matches, as a list. A day cut by the end of a
+// page goes on in the next.
 func (h *staffHandlers) bookings(c echo.Context) error {
 	ctx := c.Request().Context()
 	ws := h.srv.Staff
@@ -196,7 +197,7 @@ func (h *staffHandlers) bookings(c echo.Context) error {
 		return h.failure(c, err)
 	}
 	out := staffBookings{View: view, Next: page.Next, Counts: counts}
-	if view == staff.ViewUpcoming {
+	if view == staff.ViewUpcoming && !page.Searched {
 		out.Days = []staffDay{}
 		for _, d := range ws.GroupByDay(page.Bookings) {
 			day := staffDay{Date: d.Date}

@@ -103,6 +103,9 @@ type BookingQuery struct {
 type BookingPage struct {
 	Bookings []Booking
 	Next     string
+	// Searched says the bookings are a search's matches, the latest
+	// booked first, rather than in the view's order of time.
+	Searched bool
 }
 
 // Bookings returns a page of a view of the agenda: the standing
@@ -110,7 +113,9 @@ type BookingPage struct {
 // over, latest first (past); the cancelled ones, the latest planned first
 // (cancelled). Each reads its index in its own order (store's
 // 0051_workspace_lists): the standing bookings by their end, which for
-// bookings that never overlap is the order of their starts.
+// bookings that never overlap is the order of their starts. A search's
+// matches come the latest booked first, in the search index's order (see
+// wordSearch).
 func (w *Workspace) Bookings(ctx context.Context, q BookingQuery) (BookingPage, error) {
 	if q.Limit <= 0 || q.Limit > PageSize {
 		q.Limit = PageSize
@@ -127,27 +132,37 @@ func (w *Workspace) Bookings(ctx context.Context, q BookingQuery) (BookingPage, 
 	default:
 		where, args = []string{`cancelled_at IS NULL`, `end_at > ?`}, []any{now}
 	}
-	if cond, condArgs, ok := searchCondition(w.store.Backend(), "bookings", q.Search); ok {
-		where = append(where, cond)
-		args = append(args, condArgs...)
-	}
 	order, beyond := key+`, id`, `>`
 	if desc {
 		order, beyond = key+` DESC, id DESC`, `<`
+	}
+	from, columns := `bookings`, staffBookingColumns
+	search, searching := newWordSearch(w.store.Backend(), "bookings", q.Search)
+	if searching {
+		from, order, beyond = search.from, search.id+` DESC`, `<`
+		columns = qualified("bookings", staffBookingColumns)
+		where = append(where, search.cond)
+		args = append(args, search.args...)
 	}
 	if q.After != "" {
 		at, id, ok := parseCursor(q.After)
 		if !ok {
 			return BookingPage{}, ErrCursor
 		}
-		where = append(where, `(`+key+` `+beyond+` ? OR (`+key+` = ? AND id `+beyond+` ?))`)
-		args = append(args, at, at, id)
+		if searching {
+			where = append(where, search.id+` < ?`)
+			args = append(args, id)
+		} else {
+			where = append(where, `(`+key+` `+beyond+` ? OR (`+key+` = ? AND id `+beyond+` ?))`)
+			args = append(args, at, at, id)
+		}
 	}
-	rows, err := queryBookings(ctx, w.store, strings.Join(where, " AND "), order+` LIMIT ?`, append(args, q.Limit+1)...)
+	rows, err := store.QueryAll(ctx, w.store, scanBooking, `SELECT `+columns+` FROM `+from+` WHERE `+strings.Join(where, " AND ")+
+		` ORDER BY `+order+` LIMIT ?`, append(args, q.Limit+1)...)
 	if err != nil {
-		return BookingPage{}, err
+		return BookingPage{}, fmt.Errorf("staff: list bookings: %w", err)
 	}
-	page := BookingPage{Bookings: rows}
+	page := BookingPage{Bookings: rows, Searched: searching}
 	if len(rows) > q.Limit {
 		page.Bookings = rows[:q.Limit]
 		last := page.Bookings[q.Limit-1]

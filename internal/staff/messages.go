@@ -92,7 +92,8 @@ func scanMessageInto(row store.Scanner, m *Message, more ...any) error {
 
 // Messages returns a page of a folder, newest first (the folder's index,
 // store's 0051_workspace_lists), optionally only the messages where every
-// word of Search begins a word of the name, the address or the text.
+// word of Search begins a word of the name, the address or the text: then
+// newest stored first, in the search index's order (see wordSearch).
 func (w *Workspace) Messages(ctx context.Context, q MessageQuery) (MessagePage, error) {
 	if q.Limit <= 0 || q.Limit > PageSize {
 		q.Limit = PageSize
@@ -109,17 +110,26 @@ func (w *Workspace) Messages(ctx context.Context, q MessageQuery) (MessagePage, 
 	default:
 		where = append(where, `spam = false`, `handled_at IS NULL`)
 	}
-	if cond, condArgs, ok := searchCondition(w.store.Backend(), "messages", q.Search); ok {
-		where = append(where, cond)
-		args = append(args, condArgs...)
+	from, columns, order := `messages`, messageColumns+`, id`, `created_at DESC, id DESC`
+	search, searching := newWordSearch(w.store.Backend(), "messages", q.Search)
+	if searching {
+		from, order = search.from, search.id+` DESC`
+		columns = qualified("messages", messageColumns) + `, messages.id`
+		where = append(where, search.cond)
+		args = append(args, search.args...)
 	}
 	if q.After != "" {
 		created, id, ok := parseCursor(q.After)
 		if !ok {
 			return MessagePage{}, ErrCursor
 		}
-		where = append(where, `(created_at < ? OR (created_at = ? AND id < ?))`)
-		args = append(args, created, created, id)
+		if searching {
+			where = append(where, search.id+` < ?`)
+			args = append(args, id)
+		} else {
+			where = append(where, `(created_at < ? OR (created_at = ? AND id < ?))`)
+			args = append(args, created, created, id)
+		}
 	}
 	args = append(args, q.Limit+1)
 	var page MessagePage
@@ -133,8 +143,8 @@ func (w *Workspace) Messages(ctx context.Context, q MessageQuery) (MessagePage, 
 		page.Messages = append(page.Messages, m)
 		ids = append(ids, id)
 		return nil
-	}, `SELECT `+messageColumns+`, id FROM messages WHERE `+strings.Join(where, " AND ")+`
-ORDER BY created_at DESC, id DESC LIMIT ?`, args...)
+	}, `SELECT `+columns+` FROM `+from+` WHERE `+strings.Join(where, " AND ")+`
+ORDER BY `+order+` LIMIT ?`, args...)
 	if err != nil {
 		return MessagePage{}, fmt.Errorf("staff: list messages: %w", err)
 	}

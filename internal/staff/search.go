@@ -34,24 +34,34 @@ func allDigits(words []string) bool {
 	return len(words) > 1
 }
 
-// searchCondition returns the condition that a row of table (messages or
-// bookings, with its id) matches search, and its argument; ok is false
-// when search holds no word.
-func searchCondition(b store.Backend, table, search string) (cond string, args []any, ok bool) {
+// wordSearch is how a list's query finds the rows of a search: from
+// where (the table, or on SQLite the table joined to its FTS5 table), the
+// condition and its arguments, and the id column it pages by. The matches
+// come newest stored first, by id: SQLite's FTS5 gives its matches in that
+// order, so a page is read without sorting every match of a common word
+// (docs/ARCHITECTURE.md, Data).
+type wordSearch struct {
+	from, cond, id string
+	args           []any
+}
+
+// newWordSearch returns the search of table (messages or bookings) for the
+// words of search; ok is false when search holds no word.
+func newWordSearch(b store.Backend, table, search string) (ws wordSearch, ok bool) {
 	words := searchWords(search)
 	if len(words) == 0 {
-		return "", nil, false
+		return wordSearch{}, false
 	}
 	if b == store.Postgres {
 		// The words go through search_fold as the indexed text did, then
 		// each is a prefix: 'strasse:* & 12:*'.
 		query := `to_tsquery('simple', regexp_replace(trim(search_fold(?)), '\s+', ':* & ', 'g') || ':*')`
-		args = []any{strings.Join(words, " ")}
+		args := []any{strings.Join(words, " ")}
 		if allDigits(words) {
 			query = `(` + query + ` || to_tsquery('simple', search_fold(?) || ':*'))`
 			args = append(args, strings.Join(words, ""))
 		}
-		return searchVector[table] + ` @@ ` + query, args, true
+		return wordSearch{from: table, cond: searchVector[table] + ` @@ ` + query, id: "id", args: args}, true
 	}
 	terms := make([]string, len(words))
 	for i, w := range words {
@@ -61,7 +71,22 @@ func searchCondition(b store.Backend, table, search string) (cond string, args [
 	if allDigits(words) {
 		match = `(` + match + `) OR "` + strings.Join(words, "") + `"*`
 	}
-	return `id IN (SELECT rowid FROM ` + table + `_search WHERE ` + table + `_search MATCH ?)`, []any{match}, true
+	index := table + `_search`
+	return wordSearch{
+		from: index + ` JOIN ` + table + ` ON ` + table + `.id = ` + index + `.rowid`,
+		cond: index + ` MATCH ?`, id: index + `.rowid`, args: []any{match},
+	}, true
+}
+
+// qualified writes columns (a list of a table's columns) as table.column,
+// for a query that joins the table to its FTS5 table, whose columns bear
+// some of the same names.
+func qualified(table, columns string) string {
+	parts := strings.Split(columns, ",")
+	for i, c := range parts {
+		parts[i] = table + "." + strings.TrimSpace(c)
+	}
+	return strings.Join(parts, ", ")
 }
 
 // searchVector is, on PostgreSQL, the expression each table's search index
