@@ -149,9 +149,12 @@ CREATE INDEX staff_audit_subject ON staff_audit (subject);
 			// bookings (name, address, company, topic, phone). SQLite: FTS5
 			// tables over the rows themselves (external content: the text
 			// is not stored twice), tokenizer unicode61 with diacritics
-			// removed, kept in step by triggers; secure-delete, so that a
-			// deleted row's words leave the index at once (erasure,
-			// retention). PostgreSQL: GIN indexes of the 'simple' text
+			// removed, kept in step by triggers. A deleted row's words are
+			// marked deleted at once and leave the index's pages when its
+			// segments merge: an erasure and the retention job merge them
+			// then (staff's Workspace.forget); FTS5's secure-delete, which
+			// removes them at once, made each deleted row cost milliseconds
+			// and a retention batch seconds. PostgreSQL: GIN indexes of the 'simple' text
 			// search configuration over search_fold (lower case, accents
 			// removed by the unaccent extension where the server has it,
 			// every character but letters and digits a space: the words
@@ -159,7 +162,6 @@ CREATE INDEX staff_audit_subject ON staff_audit (subject);
 			SQLite: `
 CREATE VIRTUAL TABLE messages_search USING fts5(name, email, message,
 	content = 'messages', content_rowid = 'id', tokenize = 'unicode61 remove_diacritics 2');
-INSERT INTO messages_search (messages_search, rank) VALUES ('secure-delete', 1);
 INSERT INTO messages_search (messages_search) VALUES ('rebuild');
 CREATE TRIGGER messages_search_insert AFTER INSERT ON messages BEGIN
 	INSERT INTO messages_search (rowid, name, email, message) VALUES (NEW.id, NEW.name, NEW.email, NEW.message);
@@ -173,7 +175,6 @@ CREATE TRIGGER messages_search_update AFTER UPDATE OF name, email, message ON me
 END;
 CREATE VIRTUAL TABLE bookings_search USING fts5(name, email, company, topic, phone,
 	content = 'bookings', content_rowid = 'id', tokenize = 'unicode61 remove_diacritics 2');
-INSERT INTO bookings_search (bookings_search, rank) VALUES ('secure-delete', 1);
 INSERT INTO bookings_search (bookings_search) VALUES ('rebuild');
 CREATE TRIGGER bookings_search_insert AFTER INSERT ON bookings BEGIN
 	INSERT INTO bookings_search (rowid, name, email, company, topic, phone) VALUES (NEW.id, NEW.name, NEW.email, NEW.company, NEW.topic, NEW.phone);
