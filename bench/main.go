@@ -36,6 +36,12 @@
 //
 //	go run ./bench posts
 //
+// and the staff workspace at 100,000 messages and 50,000 bookings on each
+// engine (each request's median, p95 and size; a start with the retention
+// job due, and contact posts during its first run) with
+//
+//	go run ./bench staff
+//
 // Beside the budgets it prints two floors, so that a miss can be told from
 // what the stack itself costs: a bare net/http handler writing the same
 // bytes and headers as the site (what any Echo server could reach), and
@@ -122,6 +128,10 @@ func main() {
 		run = func() error {
 			root, _ := filepath.Abs(".")
 			return contentBench(root, *contentPosts, *contentModes)
+		}
+	case "staff":
+		run = func() error {
+			return withBinary(func(_, bin, tmp string) error { return staffBench(bin, tmp) })
 		}
 	case "posts":
 		run = func() error {

@@ -461,6 +461,8 @@ func (h *staffHandlers) refusal(c echo.Context, err error) error {
 		return h.fail(c, status, "link_"+string(te.State), key, nil)
 	case errors.Is(err, staff.ErrNotFound):
 		return h.failStatus(c, http.StatusNotFound)
+	case errors.Is(err, staff.ErrCursor):
+		return h.failStatus(c, http.StatusBadRequest)
 	case errors.Is(err, staff.ErrInvalidEmail):
 		return h.fail(c, http.StatusUnprocessableEntity, "invalid", "errors.invalidEmail", map[string]string{"email": "errors.invalidEmail"})
 	case errors.Is(err, staff.ErrChooseAddresses):

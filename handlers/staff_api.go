@@ -70,7 +70,7 @@ func (h *staffHandlers) messages(c echo.Context) error {
 	}
 	page, err := h.srv.Staff.Messages(ctx, staff.MessageQuery{Folder: folder, Search: c.QueryParam("q"), After: c.QueryParam("after")})
 	if err != nil {
-		return h.failure(c, err)
+		return h.refusal(c, err)
 	}
 	counts, err := h.srv.Staff.FolderCounts(ctx)
 	if err != nil {
@@ -170,9 +170,14 @@ type staffBookings struct {
 	View     string         `json:"view"`
 	Days     []staffDay     `json:"days,omitempty"`
 	Bookings []staffBooking `json:"bookings,omitempty"`
+	Next     string         `json:"next"` // the cursor of the next page (?after=), "" after the last
 	Counts   map[string]int `json:"counts"`
 }
 
+// bookings answers a page of a view of the agenda (?view=, ?q= to search,
+// ?after= for the page after): the upcoming ones grouped by day, the
+// others, and a search's matches, as a list. A day cut by the end of a
+// page goes on in the next.
 func (h *staffHandlers) bookings(c echo.Context) error {
 	ctx := c.Request().Context()
 	ws := h.srv.Staff
@@ -183,18 +188,18 @@ func (h *staffHandlers) bookings(c echo.Context) error {
 	if !staff.ValidView(view) {
 		return h.failStatus(c, http.StatusBadRequest)
 	}
+	page, err := ws.Bookings(ctx, staff.BookingQuery{View: view, Search: c.QueryParam("q"), After: c.QueryParam("after")})
+	if err != nil {
+		return h.refusal(c, err)
+	}
 	counts, err := ws.BookingCounts(ctx)
 	if err != nil {
 		return h.failure(c, err)
 	}
-	out := staffBookings{View: view, Counts: counts}
-	if view == staff.ViewUpcoming {
-		days, err := ws.Agenda(ctx)
-		if err != nil {
-			return h.failure(c, err)
-		}
+	out := staffBookings{View: view, Next: page.Next, Counts: counts}
+	if view == staff.ViewUpcoming && !page.Searched {
 		out.Days = []staffDay{}
-		for _, d := range days {
+		for _, d := range ws.GroupByDay(page.Bookings) {
 			day := staffDay{Date: d.Date}
 			for _, b := range d.Bookings {
 				day.Bookings = append(day.Bookings, h.bookingView(b))
@@ -203,16 +208,8 @@ func (h *staffHandlers) bookings(c echo.Context) error {
 		}
 		return c.JSON(http.StatusOK, out)
 	}
-	list := ws.PastBookings
-	if view == staff.ViewCancelled {
-		list = ws.CancelledBookings
-	}
-	bookings, err := list(ctx, 200)
-	if err != nil {
-		return h.failure(c, err)
-	}
 	out.Bookings = []staffBooking{}
-	for _, b := range bookings {
+	for _, b := range page.Bookings {
 		out.Bookings = append(out.Bookings, h.bookingView(b))
 	}
 	return c.JSON(http.StatusOK, out)
@@ -255,18 +252,20 @@ func mailView(m staff.Mail) staffMail {
 		LastError: m.LastError, Reason: m.Reason, Created: m.Created, NextAttempt: m.NextAttempt, Sent: optionalTime(m.Sent)}
 }
 
-// troubledMail answers the mail that could not be sent yet, and a page of
-// the whole outbox, newest first (?before=<ref> for the page after).
+// troubledMail answers the mail that could not be sent yet (the newest
+// page of it), and a page of the whole outbox, newest first
+// (?before=<ref> for the page after; next names it).
 func (h *staffHandlers) troubledMail(c echo.Context) error {
 	ctx := c.Request().Context()
 	ws := h.srv.Staff
 	out := struct {
 		Mail   []staffMail `json:"mail"`
 		Outbox []staffMail `json:"outbox"`
+		Next   string      `json:"next"`
 	}{Mail: []staffMail{}, Outbox: []staffMail{}}
 	before := c.QueryParam("before")
 	if before == "" {
-		mails, err := ws.TroubledMail(ctx, 200)
+		mails, err := ws.TroubledMail(ctx, staff.PageSize)
 		if err != nil {
 			return h.failure(c, err)
 		}
@@ -274,13 +273,14 @@ func (h *staffHandlers) troubledMail(c echo.Context) error {
 			out.Mail = append(out.Mail, mailView(m))
 		}
 	}
-	recent, err := ws.RecentMail(ctx, before, 50)
+	recent, err := ws.RecentMail(ctx, before)
 	if err != nil {
-		return h.failure(c, err)
+		return h.refusal(c, err)
 	}
-	for _, m := range recent {
+	for _, m := range recent.Mail {
 		out.Outbox = append(out.Outbox, mailView(m))
 	}
+	out.Next = recent.Next
 	return c.JSON(http.StatusOK, out)
 }
 
@@ -319,8 +319,14 @@ type staffAuditEntry struct {
 }
 
 func (h *staffHandlers) audit(c echo.Context) error {
-	before, _ := strconv.ParseInt(c.QueryParam("before"), 10, 64)
-	page, err := h.srv.Staff.Audit(c.Request().Context(), before, 100)
+	var before int64
+	if raw := c.QueryParam("before"); raw != "" {
+		var err error
+		if before, err = strconv.ParseInt(raw, 10, 64); err != nil || before <= 0 {
+			return h.refusal(c, staff.ErrCursor)
+		}
+	}
+	page, err := h.srv.Staff.Audit(c.Request().Context(), before, staff.PageSize)
 	if err != nil {
 		return h.failure(c, err)
 	}

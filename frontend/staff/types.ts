@@ -57,6 +57,8 @@ export interface BookingsResponse {
   view: View;
   days?: { date: string; bookings: Booking[] }[];
   bookings?: Booking[];
+  /** The cursor of the next page (?after=); "" after the last. */
+  next: string;
   counts: Record<View, number>;
 }
 

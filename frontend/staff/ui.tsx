@@ -1,4 +1,4 @@
-import type { ComponentProps, ReactNode } from "react";
+import { useCallback, useEffect, useRef, type ComponentProps, type ReactNode } from "react";
 import { Link } from "react-router-dom";
 import type { ApiError } from "./api";
 import { dateTimeParts } from "./format";
@@ -53,6 +53,47 @@ export function Notice({ children }: { children: ReactNode }) {
 export function Button({ kind = "primary", className, ...props }: ComponentProps<"button"> & { kind?: "primary" | "quiet" | "danger" }) {
   const cls = ["ws-button", kind === "primary" ? "" : `ws-${kind}`, className ?? ""].filter(Boolean).join(" ");
   return <button type="button" className={cls} {...props} />;
+}
+
+/**
+ * More asks for a list's next page: a button the member can press, which also presses itself when
+ * it scrolls into view (an IntersectionObserver, 300 px ahead), unless a page is on its way or the
+ * last one failed (then only the button asks again). Each page is at most 50 rows (docs/ARCHITECTURE.md, Data).
+ */
+export function More({ label, busy, failed, onMore }: { label: string; busy: boolean; failed: boolean; onMore: () => void }) {
+  const ref = useRef<HTMLButtonElement>(null);
+  const more = useRef(onMore);
+  more.current = onMore;
+  // A page asked for once: the observer and a click in the same moment must not ask twice.
+  const asked = useRef(false);
+  const ask = useCallback(() => {
+    if (asked.current) return;
+    asked.current = true;
+    more.current();
+  }, []);
+  useEffect(() => {
+    if (!busy) asked.current = false;
+    const el = ref.current;
+    if (!el || busy || failed || typeof IntersectionObserver === "undefined") return;
+    const seen = new IntersectionObserver(
+      (entries) => {
+        if (entries.some((e) => e.isIntersecting)) {
+          seen.disconnect();
+          ask();
+        }
+      },
+      { rootMargin: "300px" },
+    );
+    seen.observe(el);
+    return () => seen.disconnect();
+  }, [busy, failed, ask]);
+  return (
+    <p className="ws-more">
+      <Button ref={ref} kind="quiet" aria-busy={busy || undefined} disabled={busy} onClick={ask}>
+        {label}
+      </Button>
+    </p>
+  );
 }
 
 /** When is a moment (RFC 3339) with its date and time, in the member's language and the consultancy's zone. */

@@ -70,12 +70,10 @@ type AuditPage struct {
 	Next    int64
 }
 
-// Audit returns up to limit entries older than the entry before (0: the
-// newest), newest first.
+// Audit returns up to limit entries (at most a page) older than the entry
+// before (0: the newest), newest first, by the primary key.
 func (w *Workspace) Audit(ctx context.Context, before int64, limit int) (AuditPage, error) {
-	if limit <= 0 || limit > 500 {
-		limit = 100
-	}
+	limit = clampLimit(limit)
 	query := `SELECT id, at, actor, action, subject, detail FROM staff_audit`
 	args := []any{}
 	if before > 0 {

@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/northbeam/site/internal/booking"
@@ -89,14 +90,95 @@ func queryBookings(ctx context.Context, q store.Querier, where, order string, ar
 	return out, nil
 }
 
-// Agenda returns the standing consultations not over yet, soonest first,
-// grouped by day in the consultancy's zone.
-func (w *Workspace) Agenda(ctx context.Context) ([]Day, error) {
-	bookings, err := queryBookings(ctx, w.store, `cancelled_at IS NULL AND end_at > ?`, `start_at, id`, store.Millis(w.cfg.Now()))
-	if err != nil {
-		return nil, err
+// BookingQuery selects a page of a view of the agenda.
+type BookingQuery struct {
+	View   string // ViewUpcoming, ViewPast or ViewCancelled
+	Search string // words that begin words of the name, the address, the company, the topic or the phone; "" for all
+	After  string // the cursor of the previous page, "" for the first
+	Limit  int    // at most PageSize, the default
+}
+
+// BookingPage is a page of a view and the cursor of the next page (""
+// when this is the last).
+type BookingPage struct {
+	Bookings []Booking
+	Next     string
+	// Searched says the bookings are a search's matches, the latest
+	// booked first, rather than in the view's order of time.
+	Searched bool
+}
+
+// Bookings returns a page of a view of the agenda: the standing
+// consultations not over yet, soonest first (upcoming); those that are
+// over, latest first (past); the cancelled ones, the latest planned first
+// (cancelled). Each reads its index in its own order (store's
+// 0051_workspace_lists): the standing bookings by their end, which for
+// bookings that never overlap is the order of their starts. A search's
+// matches come the latest booked first, in the search index's order (see
+// wordSearch).
+func (w *Workspace) Bookings(ctx context.Context, q BookingQuery) (BookingPage, error) {
+	if q.Limit <= 0 || q.Limit > PageSize {
+		q.Limit = PageSize
 	}
-	var days []Day
+	now := store.Millis(w.cfg.Now())
+	var where []string
+	var args []any
+	key, desc := "end_at", false
+	switch q.View {
+	case ViewPast:
+		where, args, desc = []string{`cancelled_at IS NULL`, `end_at <= ?`}, []any{now}, true
+	case ViewCancelled:
+		where, key, desc = []string{`cancelled_at IS NOT NULL`}, "start_at", true
+	default:
+		where, args = []string{`cancelled_at IS NULL`, `end_at > ?`}, []any{now}
+	}
+	order, beyond := key+`, id`, `>`
+	if desc {
+		order, beyond = key+` DESC, id DESC`, `<`
+	}
+	from, columns := `bookings`, staffBookingColumns
+	search, searching := newWordSearch(w.store.Backend(), "bookings", q.Search)
+	if searching {
+		from, order, beyond = search.from, search.id+` DESC`, `<`
+		columns = qualified("bookings", staffBookingColumns)
+		where = append(where, search.cond)
+		args = append(args, search.args...)
+	}
+	if q.After != "" {
+		at, id, ok := parseCursor(q.After)
+		if !ok {
+			return BookingPage{}, ErrCursor
+		}
+		if searching {
+			where = append(where, search.id+` < ?`)
+			args = append(args, id)
+		} else {
+			where = append(where, `(`+key+` `+beyond+` ? OR (`+key+` = ? AND id `+beyond+` ?))`)
+			args = append(args, at, at, id)
+		}
+	}
+	rows, err := store.QueryAll(ctx, w.store, scanBooking, `SELECT `+columns+` FROM `+from+` WHERE `+strings.Join(where, " AND ")+
+		` ORDER BY `+order+` LIMIT ?`, append(args, q.Limit+1)...)
+	if err != nil {
+		return BookingPage{}, fmt.Errorf("staff: list bookings: %w", err)
+	}
+	page := BookingPage{Bookings: rows, Searched: searching}
+	if len(rows) > q.Limit {
+		page.Bookings = rows[:q.Limit]
+		last := page.Bookings[q.Limit-1]
+		at := last.End
+		if key == "start_at" {
+			at = last.Start
+		}
+		page.Next = fmt.Sprintf("%d.%d", store.Millis(at), last.ID)
+	}
+	return page, nil
+}
+
+// GroupByDay groups bookings, in their order, by their day in the
+// consultancy's zone.
+func (w *Workspace) GroupByDay(bookings []Booking) []Day {
+	days := []Day{}
 	for _, b := range bookings {
 		date := b.Start.In(w.cfg.Location).Format(time.DateOnly)
 		if len(days) == 0 || days[len(days)-1].Date != date {
@@ -104,38 +186,35 @@ func (w *Workspace) Agenda(ctx context.Context) ([]Day, error) {
 		}
 		days[len(days)-1].Bookings = append(days[len(days)-1].Bookings, b)
 	}
-	return days, nil
-}
-
-// PastBookings returns the standing consultations that are over, and
-// CancelledBookings the cancelled ones, newest first, at most limit.
-func (w *Workspace) PastBookings(ctx context.Context, limit int) ([]Booking, error) {
-	return queryBookings(ctx, w.store, `cancelled_at IS NULL AND end_at <= ?`, `start_at DESC, id DESC LIMIT ?`,
-		store.Millis(w.cfg.Now()), clampLimit(limit))
-}
-
-// CancelledBookings returns the cancelled consultations, most recently
-// planned first, at most limit.
-func (w *Workspace) CancelledBookings(ctx context.Context, limit int) ([]Booking, error) {
-	return queryBookings(ctx, w.store, `cancelled_at IS NOT NULL`, `start_at DESC, id DESC LIMIT ?`, clampLimit(limit))
+	return days
 }
 
 // BookingCounts returns how many consultations each view of the agenda
-// holds.
+// holds: the standing and the cancelled ones as the database keeps them
+// (store's 0050_workspace_counts), the standing ones split at the present
+// by the index on their end, which holds only the upcoming ones past it.
 func (w *Workspace) BookingCounts(ctx context.Context) (map[string]int, error) {
-	counts := map[string]int{ViewUpcoming: 0, ViewPast: 0, ViewCancelled: 0}
-	err := countGroups(ctx, w.store, counts, `
-SELECT CASE WHEN cancelled_at IS NOT NULL THEN 'cancelled' WHEN end_at > ? THEN 'upcoming' ELSE 'past' END AS view, count(*)
-FROM bookings GROUP BY 1`, store.Millis(w.cfg.Now()))
-	if err != nil {
+	kept := map[string]int{}
+	if err := countGroups(ctx, w.store, kept, `
+SELECT name, n FROM workspace_counts WHERE name IN ('bookings.standing', 'bookings.cancelled')`); err != nil {
 		return nil, fmt.Errorf("staff: count bookings: %w", err)
 	}
-	return counts, nil
+	var upcoming int
+	if err := w.store.QueryRowContext(ctx, `SELECT count(*) FROM bookings WHERE cancelled_at IS NULL AND end_at > ?`,
+		store.Millis(w.cfg.Now())).Scan(&upcoming); err != nil {
+		return nil, fmt.Errorf("staff: count upcoming bookings: %w", err)
+	}
+	return map[string]int{
+		ViewUpcoming:  upcoming,
+		ViewPast:      kept["bookings.standing"] - upcoming,
+		ViewCancelled: kept["bookings.cancelled"],
+	}, nil
 }
 
+// clampLimit keeps a list's length within a page.
 func clampLimit(limit int) int {
-	if limit <= 0 || limit > 500 {
-		return 200
+	if limit <= 0 || limit > PageSize {
+		return PageSize
 	}
 	return limit
 }

@@ -50,12 +50,16 @@ func (m Message) Folder() string {
 	return FolderNew
 }
 
+// PageSize is how many rows a page of any list of the workspace holds at
+// most (docs/ARCHITECTURE.md, Data).
+const PageSize = 50
+
 // MessageQuery selects a page of the inbox.
 type MessageQuery struct {
 	Folder string // FolderNew, FolderHandled or FolderSpam
-	Search string // words found in the name, the address or the text; "" for all
+	Search string // words that begin words of the name, the address or the text (see searchCondition); "" for all
 	After  string // the cursor of the previous page, "" for the first
-	Limit  int    // default 50
+	Limit  int    // at most PageSize, the default
 }
 
 // MessagePage is a page of messages, newest first, and the cursor of the
@@ -86,52 +90,46 @@ func scanMessageInto(row store.Scanner, m *Message, more ...any) error {
 	return nil
 }
 
-// likePattern returns a LIKE pattern finding s anywhere, with LIKE's own
-// characters escaped (ESCAPE '\').
-func likePattern(s string) string {
-	r := strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`)
-	return "%" + r.Replace(s) + "%"
-}
-
-// containsIgnoringCase is the SQL operator that finds a pattern whatever
-// the case: ILIKE on PostgreSQL; SQLite's LIKE ignores the case of ASCII
-// letters, and lower() on both sides covers the rest it can.
-func containsIgnoringCase(b store.Backend, column string) string {
-	if b == store.Postgres {
-		return column + ` ILIKE ? ESCAPE '\'`
-	}
-	return `lower(` + column + `) LIKE lower(?) ESCAPE '\'`
-}
-
-// Messages returns a page of a folder, newest first, optionally only the
-// messages where every word of Search appears in the name, the address or
-// the text.
+// Messages returns a page of a folder, newest first (the folder's index,
+// store's 0051_workspace_lists), optionally only the messages where every
+// word of Search begins a word of the name, the address or the text: then
+// newest stored first, in the search index's order (see wordSearch).
 func (w *Workspace) Messages(ctx context.Context, q MessageQuery) (MessagePage, error) {
-	if q.Limit <= 0 || q.Limit > 200 {
-		q.Limit = 50
+	if q.Limit <= 0 || q.Limit > PageSize {
+		q.Limit = PageSize
 	}
+	// The folders' conditions are the partial indexes' own (store's
+	// 0051_workspace_lists), written out so that SQLite uses them.
 	var where []string
 	var args []any
 	switch q.Folder {
 	case FolderSpam:
-		where = append(where, `spam = ?`)
-		args = append(args, true)
+		where = append(where, `spam = true`)
 	case FolderHandled:
-		where = append(where, `spam = ?`, `handled_at IS NOT NULL`)
-		args = append(args, false)
+		where = append(where, `spam = false`, `handled_at IS NOT NULL`)
 	default:
-		where = append(where, `spam = ?`, `handled_at IS NULL`)
-		args = append(args, false)
+		where = append(where, `spam = false`, `handled_at IS NULL`)
 	}
-	b := w.store.Backend()
-	for _, word := range strings.Fields(q.Search) {
-		p := likePattern(word)
-		where = append(where, `(`+containsIgnoringCase(b, "name")+` OR `+containsIgnoringCase(b, "email")+` OR `+containsIgnoringCase(b, "message")+`)`)
-		args = append(args, p, p, p)
+	from, columns, order := `messages`, messageColumns+`, id`, `created_at DESC, id DESC`
+	search, searching := newWordSearch(w.store.Backend(), "messages", q.Search)
+	if searching {
+		from, order = search.from, search.id+` DESC`
+		columns = qualified("messages", messageColumns) + `, messages.id`
+		where = append(where, search.cond)
+		args = append(args, search.args...)
 	}
-	if created, id, ok := parseCursor(q.After); ok {
-		where = append(where, `(created_at < ? OR (created_at = ? AND id < ?))`)
-		args = append(args, created, created, id)
+	if q.After != "" {
+		created, id, ok := parseCursor(q.After)
+		if !ok {
+			return MessagePage{}, ErrCursor
+		}
+		if searching {
+			where = append(where, search.id+` < ?`)
+			args = append(args, id)
+		} else {
+			where = append(where, `(created_at < ? OR (created_at = ? AND id < ?))`)
+			args = append(args, created, created, id)
+		}
 	}
 	args = append(args, q.Limit+1)
 	var page MessagePage
@@ -145,8 +143,8 @@ func (w *Workspace) Messages(ctx context.Context, q MessageQuery) (MessagePage, 
 		page.Messages = append(page.Messages, m)
 		ids = append(ids, id)
 		return nil
-	}, `SELECT `+messageColumns+`, id FROM messages WHERE `+strings.Join(where, " AND ")+`
-ORDER BY created_at DESC, id DESC LIMIT ?`, args...)
+	}, `SELECT `+columns+` FROM `+from+` WHERE `+strings.Join(where, " AND ")+`
+ORDER BY `+order+` LIMIT ?`, args...)
 	if err != nil {
 		return MessagePage{}, fmt.Errorf("staff: list messages: %w", err)
 	}
@@ -158,7 +156,11 @@ ORDER BY created_at DESC, id DESC LIMIT ?`, args...)
 	return page, nil
 }
 
-// parseCursor reads "createdMillis.id".
+// ErrCursor refuses the cursor of a page that no page gave.
+var ErrCursor = errors.New("staff: not the cursor of a page")
+
+// parseCursor reads a page's cursor, "millis.id": the sort key of the last
+// row of the page before (a time) and its id.
 func parseCursor(s string) (created, id int64, ok bool) {
 	a, b, found := strings.Cut(s, ".")
 	if !found {
@@ -188,20 +190,15 @@ func countGroups(ctx context.Context, st *store.Store, counts map[string]int, qu
 }
 
 // FolderCounts returns how many messages each folder holds, and how many
-// new ones are unread (Unread).
+// new ones are unread (Unread): the counts the database keeps as messages
+// come, move and go (store's 0050_workspace_counts), never counted anew.
 func (w *Workspace) FolderCounts(ctx context.Context) (map[string]int, error) {
-	counts := map[string]int{FolderNew: 0, FolderHandled: 0, FolderSpam: 0}
+	counts := map[string]int{FolderNew: 0, FolderHandled: 0, FolderSpam: 0, Unread: 0}
 	err := countGroups(ctx, w.store, counts, `
-SELECT CASE WHEN spam = ? THEN 'spam' WHEN handled_at IS NULL THEN 'new' ELSE 'handled' END AS folder, count(*)
-FROM messages GROUP BY 1`, true)
+SELECT substr(name, 10), n FROM workspace_counts WHERE name IN ('messages.new', 'messages.handled', 'messages.spam', 'messages.unread')`)
 	if err != nil {
 		return nil, fmt.Errorf("staff: count messages: %w", err)
 	}
-	var unread int
-	if err := w.store.QueryRowContext(ctx, `SELECT count(*) FROM messages WHERE spam = ? AND handled_at IS NULL AND read_at IS NULL`, false).Scan(&unread); err != nil {
-		return nil, fmt.Errorf("staff: count unread messages: %w", err)
-	}
-	counts[Unread] = unread
 	return counts, nil
 }
 

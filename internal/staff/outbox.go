@@ -74,7 +74,9 @@ func scanMailInto(row store.Scanner, m *Mail, more ...any) error {
 }
 
 // TroubledMail lists the mail that did not go out and still may, newest
-// first, at most limit. Erased mail is not troubled: it has nowhere to go.
+// first, at most limit (at most a page). Erased mail is not troubled: it
+// has nowhere to go. The condition is the index outbox_troubled's (store's
+// 0051_workspace_lists), written out so that SQLite uses it.
 func (w *Workspace) TroubledMail(ctx context.Context, limit int) ([]Mail, error) {
 	out, err := store.QueryAll(ctx, w.store, scanMail, `
 SELECT `+mailColumns+`
@@ -86,20 +88,38 @@ ORDER BY created_at DESC, id DESC LIMIT ?`, clampLimit(limit))
 	return out, nil
 }
 
-// RecentMail lists the outbox, newest first: at most limit mails written
-// before the mail ref before ("" for the newest).
-func (w *Workspace) RecentMail(ctx context.Context, before string, limit int) ([]Mail, error) {
+// MailPage is a page of the outbox, newest first, and the cursor of the
+// next page: the ref of its last mail ("" when this is the last page).
+type MailPage struct {
+	Mail []Mail
+	Next string
+}
+
+// RecentMail returns a page of the outbox, newest first: the mails
+// written before the mail ref before ("" for the newest). An unknown ref
+// is ErrCursor.
+func (w *Workspace) RecentMail(ctx context.Context, before string) (MailPage, error) {
 	where, args := `1 = 1`, []any{}
 	if before != "" {
-		where = `id < (SELECT id FROM outbox WHERE ref = ?)`
-		args = append(args, before)
+		var id int64
+		if err := w.store.QueryRowContext(ctx, `SELECT id FROM outbox WHERE ref = ?`, before).Scan(&id); errors.Is(err, sql.ErrNoRows) {
+			return MailPage{}, ErrCursor
+		} else if err != nil {
+			return MailPage{}, fmt.Errorf("staff: list the outbox: %w", err)
+		}
+		where, args = `id < ?`, append(args, id)
 	}
 	out, err := store.QueryAll(ctx, w.store, scanMail, `SELECT `+mailColumns+` FROM outbox WHERE `+where+`
-ORDER BY id DESC LIMIT ?`, append(args, clampLimit(limit))...)
+ORDER BY id DESC LIMIT ?`, append(args, PageSize+1)...)
 	if err != nil {
-		return nil, fmt.Errorf("staff: list the outbox: %w", err)
+		return MailPage{}, fmt.Errorf("staff: list the outbox: %w", err)
 	}
-	return out, nil
+	page := MailPage{Mail: out}
+	if len(out) > PageSize {
+		page.Mail = out[:PageSize]
+		page.Next = page.Mail[PageSize-1].Ref
+	}
+	return page, nil
 }
 
 // ReadMail returns the mail ref with its text, as it was sent (or will

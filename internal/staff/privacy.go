@@ -510,6 +510,19 @@ func (w *Workspace) forget(ctx context.Context, tables ...string) {
 		}
 		return
 	}
+	// The search indexes keep a deleted row's words, marked deleted,
+	// until their segments merge: merged now (docs/ARCHITECTURE.md, Data).
+	err := w.store.InTx(ctx, func(tx *store.Tx) error {
+		for _, index := range []string{"messages_search", "bookings_search"} {
+			if _, err := tx.ExecContext(ctx, `INSERT INTO `+index+` (`+index+`) VALUES ('optimize')`); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		w.cfg.Logger.WarnContext(ctx, "merging the search indexes after an erasure failed", "error", err)
+	}
 	for attempt := 0; ; attempt++ {
 		var busy, logPages, moved int
 		if err := db.QueryRowContext(ctx, `PRAGMA wal_checkpoint(TRUNCATE)`).Scan(&busy, &logPages, &moved); err != nil {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strconv"
 	"time"
 
 	"github.com/northbeam/site/internal/contact"
@@ -34,6 +35,9 @@ type RetentionReport struct {
 	Bookings int  // whose personal fields were removed
 	Mail     int  // cleared
 	Expired  int  // sessions, links and ceremonies past their end, deleted
+	// Took is how long the run took, its batches and the database's
+	// folding in of what it removed.
+	Took time.Duration
 }
 
 func (r RetentionReport) String() string {
@@ -76,36 +80,83 @@ func (w *Workspace) RunRetention(ctx context.Context) (RetentionReport, error) {
 	return report, err
 }
 
+// DefaultRetentionBatch is how many rows one transaction of the retention
+// job deletes or empties (Config.RetentionBatch): each batch's rows are
+// found by a read that holds no lock, then changed in a short transaction,
+// so that a visitor's post waits for SQLite's one writer at most one batch
+// (docs/ARCHITECTURE.md, Data).
+const DefaultRetentionBatch = 500
+
+// mailToClear is the condition of a mail past retention that still holds
+// something to clear.
+const mailToClear = `created_at < ? AND (to_addr <> '' OR reply_to <> '' OR to_key <> '' OR reply_key <> '' OR subject <> '' OR text_body <> ''
+	OR html_body <> '' OR last_error <> '' OR EXISTS (SELECT 1 FROM outbox_attachments a WHERE a.outbox_id = outbox.id))`
+
+// bookingToEmpty is the condition of a booking past retention whose
+// personal fields are not empty yet.
+const bookingToEmpty = `(end_at < ? OR cancelled_at < ?) AND (name <> '' OR email <> '' OR company <> '' OR topic <> '' OR phone <> '')`
+
 func (w *Workspace) retain(ctx context.Context, now time.Time) (RetentionReport, error) {
+	started := time.Now()
 	cutoff := store.Millis(now.AddDate(0, -w.cfg.RetentionMonths, 0))
 	spamCutoff := store.Millis(now.Add(-w.cfg.SpamRetention))
 	r := RetentionReport{Ran: true}
-	err := w.store.InTx(ctx, func(tx *store.Tx) error {
-		r = RetentionReport{Ran: true}
-		if err := forgetNotesAbout(ctx, tx, `(spam = ? AND created_at < ?) OR created_at < ?`, []any{true, spamCutoff, cutoff},
-			`(end_at < ? OR cancelled_at < ?) AND (name <> '' OR email <> '' OR company <> '' OR topic <> '' OR phone <> '')`, []any{cutoff, cutoff}); err != nil {
+	var err error
+	// Messages, spam first: each batch is the oldest left, by the folder's
+	// index or the one on created_at; what a batch deletes, the next
+	// cannot find.
+	deleteMessages := func(where string, args ...any) (int, error) {
+		return w.inBatches(ctx, func(int64) (string, []any) {
+			return `SELECT id, ref FROM messages WHERE ` + where + ` ORDER BY created_at, id LIMIT ?`, args
+		}, func(tx *store.Tx, ids []int64, refs []string) error {
+			if err := forgetNotes(ctx, tx, NoteOnMessage, refs); err != nil {
+				return err
+			}
+			in, inArgs := inList("id", ids)
+			if _, err := tx.ExecContext(ctx, `DELETE FROM messages WHERE `+in+` AND `+where, append(inArgs, args...)...); err != nil {
+				return fmt.Errorf("staff: delete old messages: %w", err)
+			}
+			return nil
+		})
+	}
+	if r.Spam, err = deleteMessages(`spam = true AND created_at < ?`, spamCutoff); err != nil {
+		return r, err
+	}
+	if r.Messages, err = deleteMessages(`created_at < ?`, cutoff); err != nil {
+		return r, err
+	}
+	// Bookings and mail stay, emptied: they are walked once by id.
+	if r.Bookings, err = w.inBatches(ctx, func(after int64) (string, []any) {
+		return `SELECT id, '' FROM bookings WHERE id > ? AND ` + bookingToEmpty + ` ORDER BY id LIMIT ?`, []any{after, cutoff, cutoff}
+	}, func(tx *store.Tx, ids []int64, _ []string) error {
+		refs := make([]string, len(ids))
+		for i, id := range ids {
+			refs[i] = strconv.FormatInt(id, 10)
+		}
+		if err := forgetNotes(ctx, tx, NoteOnBooking, refs); err != nil {
 			return err
 		}
-		res, err := tx.ExecContext(ctx, `DELETE FROM messages WHERE spam = ? AND created_at < ?`, true, spamCutoff)
-		if err != nil {
-			return fmt.Errorf("staff: delete old spam: %w", err)
-		}
-		r.Spam = affected(res)
-		if res, err = tx.ExecContext(ctx, `DELETE FROM messages WHERE created_at < ?`, cutoff); err != nil {
-			return fmt.Errorf("staff: delete old messages: %w", err)
-		}
-		r.Messages = affected(res)
-		if res, err = tx.ExecContext(ctx, `
+		in, inArgs := inList("id", ids)
+		if _, err := tx.ExecContext(ctx, `
 UPDATE bookings SET name = '', email = '', email_key = '', company = '', topic = '', phone = '', cancel_reason = ''
-WHERE (end_at < ? OR cancelled_at < ?) AND (name <> '' OR email <> '' OR company <> '' OR topic <> '' OR phone <> '')`, cutoff, cutoff); err != nil {
+WHERE `+in+` AND `+bookingToEmpty, append(inArgs, cutoff, cutoff)...); err != nil {
 			return fmt.Errorf("staff: anonymise old bookings: %w", err)
 		}
-		r.Bookings = affected(res)
-		if r.Mail, err = clearMail(ctx, tx, `created_at < ? AND (to_addr <> '' OR reply_to <> '' OR to_key <> '' OR reply_key <> '' OR subject <> '' OR text_body <> ''
-	OR html_body <> '' OR last_error <> '' OR EXISTS (SELECT 1 FROM outbox_attachments a WHERE a.outbox_id = outbox.id))`,
-			[]any{cutoff}, "past retention"); err != nil {
-			return err
-		}
+		return nil
+	}); err != nil {
+		return r, err
+	}
+	if r.Mail, err = w.inBatches(ctx, func(after int64) (string, []any) {
+		return `SELECT id, '' FROM outbox WHERE id > ? AND ` + mailToClear + ` ORDER BY id LIMIT ?`, []any{after, cutoff}
+	}, func(tx *store.Tx, ids []int64, _ []string) error {
+		in, inArgs := inList("id", ids)
+		_, err := clearMail(ctx, tx, in+` AND `+mailToClear, append(inArgs, cutoff), "past retention")
+		return err
+	}); err != nil {
+		return r, err
+	}
+	err = w.store.InTx(ctx, func(tx *store.Tx) error {
+		r.Expired = 0
 		nowMs := store.Millis(now)
 		for _, q := range []struct {
 			query string
@@ -129,12 +180,54 @@ WHERE (end_at < ? OR cancelled_at < ?) AND (name <> '' OR email <> '' OR company
 		return record(ctx, tx, now, ActorRetention, ActionRetention, "", r.String())
 	})
 	if err != nil {
-		return RetentionReport{}, err
+		return r, err
 	}
 	if r.Messages+r.Spam+r.Bookings+r.Mail > 0 {
 		w.forget(ctx, "messages", "bookings", "outbox", "outbox_attachments")
 	}
+	r.Took = time.Since(started)
 	return r, nil
+}
+
+// inBatches runs a part of the retention job in batches of
+// Config.RetentionBatch rows: find reads the next batch's ids (and refs) after the last id of
+// the batch before (0 at first), outside any transaction; change changes
+// them in a transaction of their own, checking again what find checked,
+// since a row may have changed between. It returns how many rows it
+// changed, and stops at the first batch smaller than a whole one.
+func (w *Workspace) inBatches(ctx context.Context, find func(after int64) (string, []any),
+	change func(tx *store.Tx, ids []int64, refs []string) error) (int, error) {
+	total := 0
+	var after int64
+	for {
+		query, args := find(after)
+		var ids []int64
+		var refs []string
+		err := store.QueryEach(ctx, w.store, func(row store.Scanner) error {
+			var id int64
+			var ref string
+			if err := row.Scan(&id, &ref); err != nil {
+				return err
+			}
+			ids, refs = append(ids, id), append(refs, ref)
+			return nil
+		}, query, append(args, w.cfg.RetentionBatch)...)
+		if err != nil {
+			return total, fmt.Errorf("staff: find what the retention removes: %w", err)
+		}
+		if len(ids) == 0 {
+			return total, nil
+		}
+		err = w.store.InTx(ctx, func(tx *store.Tx) error { return change(tx, ids, refs) })
+		if err != nil {
+			return total, err
+		}
+		total += len(ids)
+		after = ids[len(ids)-1]
+		if len(ids) < w.cfg.RetentionBatch {
+			return total, nil
+		}
+	}
 }
 
 // RunRetentionDaily runs the retention job as soon as the database is
@@ -151,7 +244,7 @@ func (w *Workspace) RunRetentionDaily(ctx context.Context) {
 			w.cfg.Logger.ErrorContext(ctx, "retention job failed; it runs again within the hour", "error", err)
 		case r.Ran:
 			w.cfg.Logger.InfoContext(ctx, "retention job ran", "messages", r.Messages, "spam", r.Spam,
-				"bookings", r.Bookings, "mail", r.Mail, "expired_sign_ins", r.Expired)
+				"bookings", r.Bookings, "mail", r.Mail, "expired_sign_ins", r.Expired, "took", r.Took.Round(time.Millisecond).String())
 		}
 		select {
 		case <-ctx.Done():

@@ -44,6 +44,9 @@ type Config struct {
 	// SpamRetention is how long messages flagged as spam are kept; default
 	// 30 days.
 	SpamRetention time.Duration
+	// RetentionBatch is how many rows one transaction of the retention job
+	// changes; default DefaultRetentionBatch.
+	RetentionBatch int
 	// Texts translates the workspace's strings (exports' columns).
 	Texts Translator
 	// Content holds the mail templates (mail/<lang>/staff-sign-in.txt).
@@ -104,6 +107,9 @@ func New(st *store.Store, cfg Config) (*Workspace, error) {
 	}
 	if cfg.SpamRetention <= 0 {
 		cfg.SpamRetention = DefaultSpamRetention
+	}
+	if cfg.RetentionBatch <= 0 {
+		cfg.RetentionBatch = DefaultRetentionBatch
 	}
 	if cfg.Now == nil {
 		cfg.Now = time.Now

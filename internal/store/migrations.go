@@ -452,7 +452,7 @@ INSERT INTO jobs (name, last_run_at) VALUES ('retention', 0);
 `,
 		},
 		emailKeysStep, standingByKeyStep, // emailkeys.go
-	}, append(staffWorkMigrations(), visitorMigrations()...)...)
+	}, append(append(staffWorkMigrations(), visitorMigrations()...), workspaceMigrations()...)...)
 }
 
 // CopiedTables lists, parents first, the tables that hold the site's data:

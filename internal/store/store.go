@@ -41,6 +41,21 @@ type Store struct {
 	// whole busy timeout and answer 503. A channel queues its waiters in
 	// order and lets a request's cancellation end the wait.
 	writer chan struct{}
+	// observer, when set (Observe), is told every statement of the site
+	// as it is sent: the plan tests explain each one.
+	observer atomic.Pointer[func(query string, args []any)]
+}
+
+// Observe makes fn hear every statement sent through s or its
+// transactions, with its arguments, before its placeholders are bound;
+// nil stops it. For tests that check what the site asks of the database
+// (docs/ARCHITECTURE.md, Data: the plan tests).
+func (s *Store) Observe(fn func(query string, args []any)) {
+	if fn == nil {
+		s.observer.Store(nil)
+		return
+	}
+	s.observer.Store(&fn)
 }
 
 // Backend reports which engine s runs on.
@@ -80,7 +95,7 @@ func (s *Store) Check(ctx context.Context) error {
 	if !s.writeRefused.Load() {
 		return nil
 	}
-	_, err := s.db.ExecContext(ctx, s.bind(`UPDATE health_probe SET checked_at = ? WHERE id = 1`), Millis(time.Now()))
+	_, err := s.db.ExecContext(ctx, s.bind(`UPDATE health_probe SET checked_at = ? WHERE id = 1`, nil), Millis(time.Now()))
 	err = s.scrub(err)
 	s.noteWrite(err)
 	if err != nil {
@@ -183,7 +198,7 @@ func (s *Store) ExecContext(ctx context.Context, query string, args ...any) (sql
 	if !s.Ready() {
 		return nil, ErrNotReady
 	}
-	res, err := s.db.ExecContext(ctx, s.bind(query), args...)
+	res, err := s.db.ExecContext(ctx, s.bind(query, args), args...)
 	err = s.scrub(err)
 	s.noteWrite(err)
 	return res, err
@@ -194,7 +209,7 @@ func (s *Store) QueryContext(ctx context.Context, query string, args ...any) (*s
 	if !s.Ready() {
 		return nil, ErrNotReady
 	}
-	rows, err := s.db.QueryContext(ctx, s.bind(query), args...)
+	rows, err := s.db.QueryContext(ctx, s.bind(query, args), args...)
 	return rows, s.scrub(err)
 }
 
@@ -203,11 +218,15 @@ func (s *Store) QueryRowContext(ctx context.Context, query string, args ...any) 
 	if !s.Ready() {
 		return &Row{err: ErrNotReady}
 	}
-	return &Row{row: s.db.QueryRowContext(ctx, s.bind(query), args...)}
+	return &Row{row: s.db.QueryRowContext(ctx, s.bind(query, args), args...)}
 }
 
-// bind rewrites "?" placeholders into the engine's form.
-func (s *Store) bind(query string) string {
+// bind rewrites "?" placeholders into the engine's form, after telling
+// the observer (Observe), if any.
+func (s *Store) bind(query string, args []any) string {
+	if fn := s.observer.Load(); fn != nil {
+		(*fn)(query, args)
+	}
 	if s.backend == Postgres {
 		return rebind(query)
 	}
@@ -225,19 +244,19 @@ func (t *Tx) Backend() Backend { return t.store.backend }
 
 // ExecContext runs a statement inside the transaction.
 func (t *Tx) ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error) {
-	res, err := t.tx.ExecContext(ctx, t.store.bind(query), args...)
+	res, err := t.tx.ExecContext(ctx, t.store.bind(query, args), args...)
 	return res, t.store.scrub(err)
 }
 
 // QueryContext runs a query inside the transaction.
 func (t *Tx) QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error) {
-	rows, err := t.tx.QueryContext(ctx, t.store.bind(query), args...)
+	rows, err := t.tx.QueryContext(ctx, t.store.bind(query, args), args...)
 	return rows, t.store.scrub(err)
 }
 
 // QueryRowContext runs a query expected to return at most one row.
 func (t *Tx) QueryRowContext(ctx context.Context, query string, args ...any) *Row {
-	return &Row{row: t.tx.QueryRowContext(ctx, t.store.bind(query), args...)}
+	return &Row{row: t.tx.QueryRowContext(ctx, t.store.bind(query, args), args...)}
 }
 
 // txAttempts bounds how often InTx runs fn when the database reports a

@@ -3,7 +3,7 @@ import { api } from "../api";
 import { useAction, useApi, usePageTitle } from "../hooks";
 import { useT, type Key } from "../i18n";
 import type { AuditEntry } from "../types";
-import { Button, Ltr, Pending, Problem, When } from "../ui";
+import { Ltr, More, Pending, Problem, When } from "../ui";
 
 interface AuditResponse {
   entries: AuditEntry[];
@@ -51,7 +51,7 @@ export function Audit() {
   usePageTitle("audit.title");
   const { data, error, loading } = useApi<AuditResponse>("/staff/api/audit");
   const [more, setMore] = useState<AuditResponse | null>(null);
-  const { problem, run } = useAction();
+  const { busy, problem, run } = useAction();
   const entries = [...(data?.entries ?? []), ...(more?.entries ?? [])];
   const next = more ? more.next : (data?.next ?? 0);
   const loadMore = () =>
@@ -104,11 +104,7 @@ export function Audit() {
       )}
       {/* biome-ignore-end lint/a11y/noRedundantRoles: the audit log's table */}
       {problem && <Problem error={problem} />}
-      {next > 0 && (
-        <Button kind="quiet" onClick={() => void loadMore()}>
-          {t("audit.more")}
-        </Button>
-      )}
+      {next > 0 && <More label={t("audit.more")} busy={busy} failed={!!problem} onMore={() => void loadMore()} />}
     </>
   );
 }

@@ -1,4 +1,4 @@
-import { useId, useState, type FormEvent } from "react";
+import { useEffect, useId, useState, type FormEvent } from "react";
 import { Link, useParams, useSearchParams } from "react-router-dom";
 import { api } from "../api";
 import { dateTime, day, time } from "../format";
@@ -7,7 +7,7 @@ import { useT } from "../i18n";
 import { languageName, serviceKey } from "../labels";
 import type { Booking, BookingsResponse, View } from "../types";
 import { Notes } from "../notes";
-import { BackLink, Button, FieldError, List, Ltr, Notice, Pending, Problem, Tabs, TimeFact, When } from "../ui";
+import { BackLink, Button, FieldError, List, Ltr, More, Notice, Pending, Problem, Tabs, TimeFact, When } from "../ui";
 import { useZoneName } from "../zones";
 import { MoveForm, NoShow, Week } from "./Agenda";
 
@@ -46,17 +46,52 @@ function BookingLine({ b, withDate }: { b: Booking; withDate: boolean }) {
   );
 }
 
+/** Day is a day of the agenda with its bookings. */
+type Day = { date: string; bookings: Booking[] };
+
+/** joinDays appends a page's days to those shown: a day cut by the end of a page goes on. */
+function joinDays(shown: Day[], page: Day[]): Day[] {
+  const last = shown[shown.length - 1];
+  const [first, ...rest] = page;
+  if (last && first && last.date === first.date) {
+    return [...shown.slice(0, -1), { date: last.date, bookings: [...last.bookings, ...first.bookings] }, ...rest];
+  }
+  return [...shown, ...page];
+}
+
 export function Bookings() {
   const t = useT();
   const { zone, lang } = useBoot();
   const zoneName = useZoneName();
   usePageTitle("bookings.title");
-  const [params] = useSearchParams();
+  const [params, setParams] = useSearchParams();
   const viewParam = params.get("view");
   const tab: Tab = isTab(viewParam) ? viewParam : "upcoming";
+  const q = tab === "week" ? "" : (params.get("q") ?? "");
+  const [search, setSearch] = useState(q);
+  useEffect(() => setSearch(q), [q]);
+  const searchId = useId();
   // The week has a request of its own; the lists' answer brings the counts of the tabs.
   const view: View = tab === "week" ? "upcoming" : tab;
-  const { data, error, loading } = useApi<BookingsResponse>(`/staff/api/bookings?view=${view}`);
+  const path = `/staff/api/bookings?view=${view}&q=${encodeURIComponent(q)}`;
+  const { data, error, loading } = useApi<BookingsResponse>(path);
+  const [more, setMore] = useState<{ path: string; days: Day[]; bookings: Booking[]; next: string } | null>(null);
+  const { busy, problem, run } = useAction();
+  const shown = more?.path === path ? more : null;
+  const days = shown ? shown.days : (data?.days ?? []);
+  const bookings = shown ? shown.bookings : (data?.bookings ?? []);
+  const next = shown ? shown.next : (data?.next ?? "");
+  const loadMore = () =>
+    run(async () => {
+      const page = await api<BookingsResponse>("GET", `${path}&after=${encodeURIComponent(next)}`);
+      setMore({ path, days: joinDays(days, page.days ?? []), bookings: [...bookings, ...(page.bookings ?? [])], next: page.next });
+    });
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    const p = new URLSearchParams({ view });
+    if (search.trim()) p.set("q", search.trim());
+    setParams(p);
+  };
   return (
     <>
       <h1>{t("bookings.title")}</h1>
@@ -75,12 +110,28 @@ export function Bookings() {
       </Tabs>
       <p className="ws-hint">{t("bookings.zone", { zone: zoneName(zone) })}</p>
       {tab === "week" && <Week />}
+      {tab !== "week" && (
+        // biome-ignore lint/a11y/useSemanticElements: role="search" on the form is the search landmark in every browser; a <search> element (2023) is none in older ones
+        <form role="search" className="ws-search" onSubmit={submit}>
+          <label htmlFor={searchId}>{t("bookings.searchLabel")}</label>
+          <div className="ws-row">
+            <input id={searchId} type="search" name="q" value={search} onChange={(e) => setSearch(e.target.value)} />
+            <Button type="submit">{t("bookings.searchButton")}</Button>
+            {q && (
+              <Link className="ws-link-button" to={`/staff/bookings?view=${view}`}>
+                {t("bookings.clear")}
+              </Link>
+            )}
+          </div>
+        </form>
+      )}
       {tab !== "week" && <Pending loading={loading} error={error} />}
-      {tab !== "week" && data?.days &&
-        (data.days.length === 0 ? (
-          <p className="ws-empty">{t("bookings.emptyUpcoming")}</p>
+      {tab !== "week" &&
+        data?.days &&
+        (days.length === 0 ? (
+          <p className="ws-empty">{q ? t("bookings.emptySearch", { q }) : t("bookings.emptyUpcoming")}</p>
         ) : (
-          data.days.map((d) => (
+          days.map((d) => (
             <section key={d.date} className="ws-day" aria-labelledby={`day-${d.date}`}>
               <h2 id={`day-${d.date}`}>{day(lang, d.date)}</h2>
               <ul className="ws-list">
@@ -92,7 +143,11 @@ export function Bookings() {
           ))
         ))}
       {tab !== "week" && data?.bookings && (
-        <List items={data.bookings} empty={t("bookings.empty")} item={(b) => <BookingLine key={b.id} b={b} withDate />} />
+        <List items={bookings} empty={q ? t("bookings.emptySearch", { q }) : t("bookings.empty")} item={(b) => <BookingLine key={b.id} b={b} withDate />} />
+      )}
+      {tab !== "week" && problem && <Problem error={problem} />}
+      {tab !== "week" && next && (
+        <More label={t(view === "upcoming" ? "bookings.moreLater" : "bookings.moreEarlier")} busy={busy} failed={!!problem} onMore={() => void loadMore()} />
       )}
     </>
   );

@@ -5,7 +5,7 @@ import { useAction, useApi, usePageTitle } from "../hooks";
 import { useT, type Key, type T } from "../i18n";
 import { languageName } from "../labels";
 import type { Mail as MailRow, MailText } from "../types";
-import { BackLink, Button, List, Ltr, Notice, Pending, Problem, TimeFact } from "../ui";
+import { BackLink, Button, List, Ltr, More, Notice, Pending, Problem, TimeFact } from "../ui";
 
 /** kinds names each kind of mail the site writes (internal/contact, internal/booking, internal/staff). */
 const kinds: Record<string, Key> = {
@@ -32,6 +32,8 @@ function kindName(t: T, kind: string): string {
 interface MailResponse {
   mail: MailRow[];
   outbox: MailRow[];
+  /** The ref before which the next page of the outbox starts; "" after the last. */
+  next: string;
 }
 
 /** MailFacts are a mail's kind, address, state, dates and attempts. */
@@ -80,10 +82,9 @@ export function Mail() {
   const t = useT();
   usePageTitle("mail.title");
   const { data, error, loading, reload } = useApi<MailResponse>("/staff/api/mail");
-  const [older, setOlder] = useState<MailRow[]>([]);
-  const [end, setEnd] = useState(false);
+  const [older, setOlder] = useState<{ outbox: MailRow[]; next: string } | null>(null);
   const [retried, setRetried] = useState("");
-  const { problem, run } = useAction();
+  const { busy, problem, run } = useAction();
   const retry = (ref: string) => {
     setRetried("");
     return run(async () => {
@@ -92,16 +93,13 @@ export function Mail() {
       reload();
     });
   };
-  const outbox = [...(data?.outbox ?? []), ...older];
-  const last = outbox[outbox.length - 1];
-  const loadMore = async () => {
-    if (!last) return;
-    await run(async () => {
-      const page = await api<MailResponse>("GET", `/staff/api/mail?before=${encodeURIComponent(last.ref)}`);
-      setOlder((o) => [...o, ...page.outbox]);
-      if (page.outbox.length < 50) setEnd(true);
+  const outbox = [...(data?.outbox ?? []), ...(older?.outbox ?? [])];
+  const next = older ? older.next : (data?.next ?? "");
+  const loadMore = () =>
+    run(async () => {
+      const page = await api<MailResponse>("GET", `/staff/api/mail?before=${encodeURIComponent(next)}`);
+      setOlder({ outbox: [...(older?.outbox ?? []), ...page.outbox], next: page.next });
     });
-  };
   return (
     <>
       <h1>{t("mail.title")}</h1>
@@ -140,11 +138,7 @@ export function Mail() {
                 </li>
               )}
             />
-            {!end && outbox.length >= 50 && (
-              <Button kind="quiet" onClick={() => void loadMore()}>
-                {t("mail.more")}
-              </Button>
-            )}
+            {next && <More label={t("mail.more")} busy={busy} failed={!!problem} onMore={() => void loadMore()} />}
           </section>
         </>
       )}

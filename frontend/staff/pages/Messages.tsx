@@ -8,7 +8,7 @@ import { loadStrings, useT, type Key } from "../i18n";
 import { languageName, serviceKey } from "../labels";
 import type { Folder, Message, MessagesResponse } from "../types";
 import { Notes } from "../notes";
-import { BackLink, Button, Ltr, Notice, Pending, Problem, Tabs, TimeFact, When } from "../ui";
+import { BackLink, Button, Ltr, More, Notice, Pending, Problem, Tabs, TimeFact, When } from "../ui";
 
 const folders: Folder[] = ["new", "handled", "spam"];
 
@@ -68,7 +68,7 @@ export function Messages() {
   const path = `/staff/api/messages?folder=${folder}&q=${encodeURIComponent(q)}`;
   const { data, error, loading } = useApi<MessagesResponse>(path);
   const [more, setMore] = useState<{ path: string; messages: Message[]; next: string } | null>(null);
-  const { problem: moreError, run } = useAction();
+  const { busy: moreBusy, problem: moreError, run } = useAction();
   const shown = more?.path === path ? more : null;
   const messages = [...(data?.messages ?? []), ...(shown?.messages ?? [])];
   const next = shown ? shown.next : (data?.next ?? "");
@@ -112,11 +112,7 @@ export function Messages() {
       {data && messages.length === 0 && <p className="ws-empty">{q ? t("messages.emptySearch", { q }) : t("messages.empty")}</p>}
       {messages.length > 0 && <MessageList messages={messages} />}
       {moreError && <Problem error={moreError} />}
-      {next && (
-        <Button kind="quiet" onClick={() => void loadMore()}>
-          {t("messages.more")}
-        </Button>
-      )}
+      {next && <More label={t("messages.more")} busy={moreBusy} failed={!!moreError} onMore={() => void loadMore()} />}
     </>
   );
 }
