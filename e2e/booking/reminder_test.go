@@ -43,8 +43,8 @@ func TestBrowserConfirmationSaysWhenTheReminderComes(t *testing.T) {
 				chromedp.SendKeys(`input[name="name"]`, "Ada Lovelace", chromedp.ByQuery),
 				chromedp.SendKeys(`input[name="email"]`, "visitor@example.com", chromedp.ByQuery),
 				chromedp.SendKeys(`input[name="phone"]`, "+49 30 901820", chromedp.ByQuery),
-				chromedp.Click(`button.Booking-confirm`, chromedp.ByQuery),
-				chromedp.WaitVisible(`.Booking-confirmed`, chromedp.ByQuery),
+				chromedp.Click(`button.booking-confirm`, chromedp.ByQuery),
+				chromedp.WaitVisible(`.booking-confirmed`, chromedp.ByQuery),
 				chromedp.Text(`.next-steps`, &next, chromedp.ByQuery),
 			)
 			want := s.Locales.Plural(lang.Code, "schedule.confirmed.next.reminderDays", 2)

@@ -16,17 +16,21 @@ import (
 // deadline (go test -timeout 0).
 const withoutDeadline = 10 * time.Minute
 
-// Deadline returns when a wait of t gives up: before the binary's deadline
-// by a twentieth of the time left (at least a second, at most 30 s), so
-// that the test reports what it waited for and its cleanups still run.
+// Deadline returns when a wait of t gives up: half a minute before the
+// binary's deadline, so that the test reports what it waited for, and
+// the tests and cleanups after it still run, before the binary stops.
+// Once a wait has used that time, the waits after it fail at once.
 func Deadline(t testing.TB) time.Time {
 	d, ok := deadline(t)
 	if !ok {
 		return time.Now().Add(withoutDeadline)
 	}
-	margin := min(max(time.Until(d)/20, time.Second), 30*time.Second)
-	return d.Add(-margin)
+	return d.Add(-reportMargin)
 }
+
+// reportMargin is what Deadline leaves of the binary's time for reports
+// and cleanups.
+const reportMargin = 30 * time.Second
 
 // deadline is the binary's deadline, which only a *testing.T knows.
 func deadline(t testing.TB) (time.Time, bool) {
