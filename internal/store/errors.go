@@ -31,6 +31,19 @@ func IsBusy(err error) bool {
 	return false
 }
 
+// isStaleSchema reports whether err is SQLite failing a statement on a
+// connection whose copy of the schema another process changed under it
+// (another process's PRAGMA optimize, say, which rewrites the planner's
+// statistics): a trigger program that writes the search index
+// (0052_workspace_search) is then refused with "no such table" although
+// the table is there, once; the transaction tried again reads the schema
+// anew. Seen with a second process opening the database beside a running
+// site (TestCrashAndLoad, which reads the file between its phases).
+func isStaleSchema(err error) bool {
+	code, ok := sqliteCode(err)
+	return ok && code == sqlite3.SQLITE_ERROR && strings.Contains(err.Error(), "no such table")
+}
+
 // IsConflict reports whether err is a UNIQUE, PRIMARY KEY or exclusion
 // constraint refusing a row, for callers that map it to a conflict (a
 // booking slot taken by another instance).

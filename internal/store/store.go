@@ -284,7 +284,7 @@ func (s *Store) inTxRetrying(ctx context.Context, fn func(*Tx) error) error {
 	var err error
 	attempts := txAttempts[s.backend]
 	for attempt := range attempts {
-		if err = s.inTx(ctx, fn); err == nil || !IsBusy(err) {
+		if err = s.inTx(ctx, fn); err == nil || !IsBusy(err) && !(attempt == 0 && isStaleSchema(err)) {
 			return err
 		}
 		if attempt == attempts-1 {
