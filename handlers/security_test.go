@@ -648,7 +648,7 @@ func TestSecurityInvisibleCharactersNeverReachMail(t *testing.T) {
 	}
 	unfolded := strings.ReplaceAll(string(invite), "\r\n ", "")
 	if invisible(subject) || invisible(unfolded) || !strings.Contains(subject, "Amira lirpa") ||
-		!strings.Contains(unfolded, `CN="Amira lirpa"`) || !strings.Contains(unfolded, `Une ligne\nune autre`) {
+		!strings.Contains(unfolded, `CN="Amira lirpa"`) || !strings.Contains(unfolded, `> Une ligne\n> une autre`) {
 		t.Errorf("notification %q, invite:\n%s", subject, unfolded)
 	}
 	rec := sitetest.PostJSON(t, benv.handler, "/api/bookings", map[string]string{

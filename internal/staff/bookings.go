@@ -196,7 +196,7 @@ func (w *Workspace) GroupByDay(bookings []Booking) []Day {
 func (w *Workspace) BookingCounts(ctx context.Context) (map[string]int, error) {
 	kept := map[string]int{}
 	if err := countGroups(ctx, w.store, kept, `
-SELECT name, n FROM workspace_counts WHERE name IN ('bookings.standing', 'bookings.cancelled')`); err != nil {
+SELECT name, n FROM workspace_counts WHERE name IN ('bookings:standing', 'bookings:cancelled')`); err != nil {
 		return nil, fmt.Errorf("staff: count bookings: %w", err)
 	}
 	var upcoming int
@@ -206,8 +206,8 @@ SELECT name, n FROM workspace_counts WHERE name IN ('bookings.standing', 'bookin
 	}
 	return map[string]int{
 		ViewUpcoming:  upcoming,
-		ViewPast:      kept["bookings.standing"] - upcoming,
-		ViewCancelled: kept["bookings.cancelled"],
+		ViewPast:      kept["bookings:standing"] - upcoming,
+		ViewCancelled: kept["bookings:cancelled"],
 	}, nil
 }
 

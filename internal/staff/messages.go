@@ -195,7 +195,7 @@ func countGroups(ctx context.Context, st *store.Store, counts map[string]int, qu
 func (w *Workspace) FolderCounts(ctx context.Context) (map[string]int, error) {
 	counts := map[string]int{FolderNew: 0, FolderHandled: 0, FolderSpam: 0, Unread: 0}
 	err := countGroups(ctx, w.store, counts, `
-SELECT substr(name, 10), n FROM workspace_counts WHERE name IN ('messages.new', 'messages.handled', 'messages.spam', 'messages.unread')`)
+SELECT substr(name, 10), n FROM workspace_counts WHERE name IN ('messages:new', 'messages:handled', 'messages:spam', 'messages:unread')`)
 	if err != nil {
 		return nil, fmt.Errorf("staff: count messages: %w", err)
 	}

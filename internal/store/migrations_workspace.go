@@ -14,48 +14,48 @@ func workspaceMigrations() []Migration {
 			// standing ones at the present time, by the index on end_at.
 			SQLite: `
 CREATE TABLE workspace_counts (
-	name TEXT    PRIMARY KEY,  -- messages.new, .handled, .spam, .unread; bookings.standing, .cancelled
+	name TEXT    PRIMARY KEY,  -- messages:new, :handled, :spam, :unread; bookings:standing, :cancelled
 	n    INTEGER NOT NULL
 ) STRICT;
 INSERT INTO workspace_counts (name, n) VALUES
-	('messages.new', (SELECT count(*) FROM messages WHERE spam = 0 AND handled_at IS NULL)),
-	('messages.handled', (SELECT count(*) FROM messages WHERE spam = 0 AND handled_at IS NOT NULL)),
-	('messages.spam', (SELECT count(*) FROM messages WHERE spam = 1)),
-	('messages.unread', (SELECT count(*) FROM messages WHERE spam = 0 AND handled_at IS NULL AND read_at IS NULL)),
-	('bookings.standing', (SELECT count(*) FROM bookings WHERE cancelled_at IS NULL)),
-	('bookings.cancelled', (SELECT count(*) FROM bookings WHERE cancelled_at IS NOT NULL));
+	('messages:new', (SELECT count(*) FROM messages WHERE spam = 0 AND handled_at IS NULL)),
+	('messages:handled', (SELECT count(*) FROM messages WHERE spam = 0 AND handled_at IS NOT NULL)),
+	('messages:spam', (SELECT count(*) FROM messages WHERE spam = 1)),
+	('messages:unread', (SELECT count(*) FROM messages WHERE spam = 0 AND handled_at IS NULL AND read_at IS NULL)),
+	('bookings:standing', (SELECT count(*) FROM bookings WHERE cancelled_at IS NULL)),
+	('bookings:cancelled', (SELECT count(*) FROM bookings WHERE cancelled_at IS NOT NULL));
 CREATE TRIGGER messages_counts_insert AFTER INSERT ON messages BEGIN
 	UPDATE workspace_counts SET n = n + 1
-	WHERE name = 'messages.' || CASE WHEN NEW.spam THEN 'spam' WHEN NEW.handled_at IS NULL THEN 'new' ELSE 'handled' END
-		OR (name = 'messages.unread' AND NOT NEW.spam AND NEW.handled_at IS NULL AND NEW.read_at IS NULL);
+	WHERE name = 'messages:' || CASE WHEN NEW.spam THEN 'spam' WHEN NEW.handled_at IS NULL THEN 'new' ELSE 'handled' END
+		OR (name = 'messages:unread' AND NOT NEW.spam AND NEW.handled_at IS NULL AND NEW.read_at IS NULL);
 END;
 CREATE TRIGGER messages_counts_delete AFTER DELETE ON messages BEGIN
 	UPDATE workspace_counts SET n = n - 1
-	WHERE name = 'messages.' || CASE WHEN OLD.spam THEN 'spam' WHEN OLD.handled_at IS NULL THEN 'new' ELSE 'handled' END
-		OR (name = 'messages.unread' AND NOT OLD.spam AND OLD.handled_at IS NULL AND OLD.read_at IS NULL);
+	WHERE name = 'messages:' || CASE WHEN OLD.spam THEN 'spam' WHEN OLD.handled_at IS NULL THEN 'new' ELSE 'handled' END
+		OR (name = 'messages:unread' AND NOT OLD.spam AND OLD.handled_at IS NULL AND OLD.read_at IS NULL);
 END;
 CREATE TRIGGER messages_counts_update AFTER UPDATE OF spam, handled_at, read_at ON messages BEGIN
 	UPDATE workspace_counts SET n = n - 1
-	WHERE name = 'messages.' || CASE WHEN OLD.spam THEN 'spam' WHEN OLD.handled_at IS NULL THEN 'new' ELSE 'handled' END
-		OR (name = 'messages.unread' AND NOT OLD.spam AND OLD.handled_at IS NULL AND OLD.read_at IS NULL);
+	WHERE name = 'messages:' || CASE WHEN OLD.spam THEN 'spam' WHEN OLD.handled_at IS NULL THEN 'new' ELSE 'handled' END
+		OR (name = 'messages:unread' AND NOT OLD.spam AND OLD.handled_at IS NULL AND OLD.read_at IS NULL);
 	UPDATE workspace_counts SET n = n + 1
-	WHERE name = 'messages.' || CASE WHEN NEW.spam THEN 'spam' WHEN NEW.handled_at IS NULL THEN 'new' ELSE 'handled' END
-		OR (name = 'messages.unread' AND NOT NEW.spam AND NEW.handled_at IS NULL AND NEW.read_at IS NULL);
+	WHERE name = 'messages:' || CASE WHEN NEW.spam THEN 'spam' WHEN NEW.handled_at IS NULL THEN 'new' ELSE 'handled' END
+		OR (name = 'messages:unread' AND NOT NEW.spam AND NEW.handled_at IS NULL AND NEW.read_at IS NULL);
 END;
 CREATE TRIGGER bookings_counts_insert AFTER INSERT ON bookings BEGIN
 	UPDATE workspace_counts SET n = n + 1
-	WHERE name = CASE WHEN NEW.cancelled_at IS NULL THEN 'bookings.standing' ELSE 'bookings.cancelled' END;
+	WHERE name = CASE WHEN NEW.cancelled_at IS NULL THEN 'bookings:standing' ELSE 'bookings:cancelled' END;
 END;
 CREATE TRIGGER bookings_counts_delete AFTER DELETE ON bookings BEGIN
 	UPDATE workspace_counts SET n = n - 1
-	WHERE name = CASE WHEN OLD.cancelled_at IS NULL THEN 'bookings.standing' ELSE 'bookings.cancelled' END;
+	WHERE name = CASE WHEN OLD.cancelled_at IS NULL THEN 'bookings:standing' ELSE 'bookings:cancelled' END;
 END;
 CREATE TRIGGER bookings_counts_update AFTER UPDATE OF cancelled_at ON bookings
 WHEN (OLD.cancelled_at IS NULL) <> (NEW.cancelled_at IS NULL) BEGIN
-	UPDATE workspace_counts SET n = n + CASE WHEN name = 'bookings.cancelled' THEN 1 ELSE -1 END
-	WHERE name IN ('bookings.standing', 'bookings.cancelled') AND NEW.cancelled_at IS NOT NULL;
-	UPDATE workspace_counts SET n = n + CASE WHEN name = 'bookings.standing' THEN 1 ELSE -1 END
-	WHERE name IN ('bookings.standing', 'bookings.cancelled') AND NEW.cancelled_at IS NULL;
+	UPDATE workspace_counts SET n = n + CASE WHEN name = 'bookings:cancelled' THEN 1 ELSE -1 END
+	WHERE name IN ('bookings:standing', 'bookings:cancelled') AND NEW.cancelled_at IS NOT NULL;
+	UPDATE workspace_counts SET n = n + CASE WHEN name = 'bookings:standing' THEN 1 ELSE -1 END
+	WHERE name IN ('bookings:standing', 'bookings:cancelled') AND NEW.cancelled_at IS NULL;
 END;
 `,
 			Postgres: `
@@ -64,23 +64,23 @@ CREATE TABLE workspace_counts (
 	n    bigint NOT NULL
 );
 INSERT INTO workspace_counts (name, n) VALUES
-	('messages.new', (SELECT count(*) FROM messages WHERE NOT spam AND handled_at IS NULL)),
-	('messages.handled', (SELECT count(*) FROM messages WHERE NOT spam AND handled_at IS NOT NULL)),
-	('messages.spam', (SELECT count(*) FROM messages WHERE spam)),
-	('messages.unread', (SELECT count(*) FROM messages WHERE NOT spam AND handled_at IS NULL AND read_at IS NULL)),
-	('bookings.standing', (SELECT count(*) FROM bookings WHERE cancelled_at IS NULL)),
-	('bookings.cancelled', (SELECT count(*) FROM bookings WHERE cancelled_at IS NOT NULL));
+	('messages:new', (SELECT count(*) FROM messages WHERE NOT spam AND handled_at IS NULL)),
+	('messages:handled', (SELECT count(*) FROM messages WHERE NOT spam AND handled_at IS NOT NULL)),
+	('messages:spam', (SELECT count(*) FROM messages WHERE spam)),
+	('messages:unread', (SELECT count(*) FROM messages WHERE NOT spam AND handled_at IS NULL AND read_at IS NULL)),
+	('bookings:standing', (SELECT count(*) FROM bookings WHERE cancelled_at IS NULL)),
+	('bookings:cancelled', (SELECT count(*) FROM bookings WHERE cancelled_at IS NOT NULL));
 CREATE FUNCTION messages_counts() RETURNS trigger LANGUAGE plpgsql AS $fn$
 BEGIN
 	IF TG_OP IN ('UPDATE', 'DELETE') THEN
 		UPDATE workspace_counts SET n = n - 1
-		WHERE name = 'messages.' || CASE WHEN OLD.spam THEN 'spam' WHEN OLD.handled_at IS NULL THEN 'new' ELSE 'handled' END
-			OR (name = 'messages.unread' AND NOT OLD.spam AND OLD.handled_at IS NULL AND OLD.read_at IS NULL);
+		WHERE name = 'messages:' || CASE WHEN OLD.spam THEN 'spam' WHEN OLD.handled_at IS NULL THEN 'new' ELSE 'handled' END
+			OR (name = 'messages:unread' AND NOT OLD.spam AND OLD.handled_at IS NULL AND OLD.read_at IS NULL);
 	END IF;
 	IF TG_OP IN ('UPDATE', 'INSERT') THEN
 		UPDATE workspace_counts SET n = n + 1
-		WHERE name = 'messages.' || CASE WHEN NEW.spam THEN 'spam' WHEN NEW.handled_at IS NULL THEN 'new' ELSE 'handled' END
-			OR (name = 'messages.unread' AND NOT NEW.spam AND NEW.handled_at IS NULL AND NEW.read_at IS NULL);
+		WHERE name = 'messages:' || CASE WHEN NEW.spam THEN 'spam' WHEN NEW.handled_at IS NULL THEN 'new' ELSE 'handled' END
+			OR (name = 'messages:unread' AND NOT NEW.spam AND NEW.handled_at IS NULL AND NEW.read_at IS NULL);
 	END IF;
 	RETURN NULL;
 END
@@ -91,11 +91,11 @@ CREATE FUNCTION bookings_counts() RETURNS trigger LANGUAGE plpgsql AS $fn$
 BEGIN
 	IF TG_OP IN ('UPDATE', 'DELETE') THEN
 		UPDATE workspace_counts SET n = n - 1
-		WHERE name = CASE WHEN OLD.cancelled_at IS NULL THEN 'bookings.standing' ELSE 'bookings.cancelled' END;
+		WHERE name = CASE WHEN OLD.cancelled_at IS NULL THEN 'bookings:standing' ELSE 'bookings:cancelled' END;
 	END IF;
 	IF TG_OP IN ('UPDATE', 'INSERT') THEN
 		UPDATE workspace_counts SET n = n + 1
-		WHERE name = CASE WHEN NEW.cancelled_at IS NULL THEN 'bookings.standing' ELSE 'bookings.cancelled' END;
+		WHERE name = CASE WHEN NEW.cancelled_at IS NULL THEN 'bookings:standing' ELSE 'bookings:cancelled' END;
 	END IF;
 	RETURN NULL;
 END

@@ -301,8 +301,11 @@ func TestCheckSteps(t *testing.T) {
 	if err := store.CheckSteps(store.Migrations()); err != nil {
 		t.Errorf("the shipped list: %v", err)
 	}
+	// Each step has a form for each back-end, or is Go that runs on both
+	// through the store's placeholders (a step that computes what SQL
+	// cannot, such as an address's key).
 	for _, m := range store.Migrations() {
-		if m.SQLite == "" || m.Postgres == "" {
+		if m.Go == nil && (m.SQLite == "" || m.Postgres == "") {
 			t.Errorf("migration %s lacks a form for one of the back-ends", m.Name)
 		}
 	}
