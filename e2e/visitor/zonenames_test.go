@@ -36,9 +36,8 @@ import { zoneCatalog } from "./components/schedule/zones";
 };
 `
 
-// runClientScript builds source with the client's options (as
-// TestClientFormatsInEveryLanguage does), loads it in a page of its own and
-// returns what the expression call evaluates to.
+// runClientScript builds source with the client's options, loads it in a
+// page of its own and returns what the expression call evaluates to.
 func runClientScript(t *testing.T, source, call string, dst any) {
 	t.Helper()
 	b, _ := e2etest.Browser(t)
