@@ -2,6 +2,7 @@ package booking
 
 import (
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -17,19 +18,7 @@ import (
 // from the shipped templates and strings, to what testdata/mails.golden
 // recorded: the dates and times in them above all.
 func TestGoldenMails(t *testing.T) {
-	content := os.DirFS(filepath.Join("..", "..", "content"))
-	info, err := site.Load(content, "site.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	texts, err := site.LoadLocales(content, "locales", info)
-	if err != nil {
-		t.Fatal(err)
-	}
-	av, err := LoadAvailability(content, "availability.json")
-	if err != nil {
-		t.Fatal(err)
-	}
+	content, info, texts, av := shippedContent(t)
 	now := time.Date(2026, time.November, 16, 8, 0, 0, 0, time.UTC)
 	svc, err := NewService(nil, content, Config{
 		Availability: av,
@@ -124,19 +113,7 @@ func writeMail(b *strings.Builder, m mail.Message) {
 // that the team moved it when staff did; both give the new and the
 // previous time. The consultancy's notice says the same.
 func TestMovedMailSaysWhoMovedIt(t *testing.T) {
-	content := os.DirFS(filepath.Join("..", "..", "content"))
-	info, err := site.Load(content, "site.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	texts, err := site.LoadLocales(content, "locales", info)
-	if err != nil {
-		t.Fatal(err)
-	}
-	av, err := LoadAvailability(content, "availability.json")
-	if err != nil {
-		t.Fatal(err)
-	}
+	content, info, texts, av := shippedContent(t)
 	m, err := newMailer(content, Config{
 		Availability: av, Inbox: "team@northbeam.test", Brand: Brand{Name: info.Name, Email: info.Email, BaseURL: "https://northbeam.test"},
 		Texts: texts, Dates: shippedDates(t), LocalURL: func(lang, path string) string { return "https://northbeam.test/" + lang + path },
@@ -182,4 +159,24 @@ func TestMovedMailSaysWhoMovedIt(t *testing.T) {
 			}
 		}
 	}
+}
+
+// shippedContent loads the shipped content/: the site, its strings and the
+// consultancy's hours, as the service is made from them.
+func shippedContent(t *testing.T) (fs.FS, *site.Info, *site.Locales, Availability) {
+	t.Helper()
+	content := os.DirFS(filepath.Join("..", "..", "content"))
+	info, err := site.Load(content, "site.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	texts, err := site.LoadLocales(content, "locales", info)
+	if err != nil {
+		t.Fatal(err)
+	}
+	av, err := LoadAvailability(content, "availability.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return content, info, texts, av
 }

@@ -1,13 +1,9 @@
 package booking
 
 import (
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/northbeam/site/internal/site"
 )
 
 // posing is what a visitor may type as a topic or a reason, to pose as
@@ -56,19 +52,7 @@ func icsDescription(t *testing.T, ics string) string {
 // shipped templates) and in the invite's description, never copied as
 // lines of their own.
 func TestVisitorTextIsQuoted(t *testing.T) {
-	content := os.DirFS(filepath.Join("..", "..", "content"))
-	info, err := site.Load(content, "site.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	texts, err := site.LoadLocales(content, "locales", info)
-	if err != nil {
-		t.Fatal(err)
-	}
-	av, err := LoadAvailability(content, "availability.json")
-	if err != nil {
-		t.Fatal(err)
-	}
+	content, info, texts, av := shippedContent(t)
 	now := time.Date(2026, time.November, 16, 8, 0, 0, 0, time.UTC)
 	svc, err := NewService(nil, content, Config{
 		Availability: av, Inbox: "team@northbeam.test",

@@ -1,13 +1,9 @@
 package booking
 
 import (
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/northbeam/site/internal/site"
 )
 
 // TestLeadOf: the reminder is announced as the setting says: the day
@@ -30,19 +26,7 @@ func TestLeadOf(t *testing.T) {
 // before), with the sentence of the confirmation page, and says nothing
 // of a reminder when none is sent.
 func TestConfirmationSaysWhenTheReminderComes(t *testing.T) {
-	content := os.DirFS(filepath.Join("..", "..", "content"))
-	info, err := site.Load(content, "site.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	texts, err := site.LoadLocales(content, "locales", info)
-	if err != nil {
-		t.Fatal(err)
-	}
-	av, err := LoadAvailability(content, "availability.json")
-	if err != nil {
-		t.Fatal(err)
-	}
+	content, info, texts, av := shippedContent(t)
 	now := time.Date(2026, time.November, 16, 8, 0, 0, 0, time.UTC)
 	for _, lang := range info.Languages.Codes() {
 		sentences := map[int]string{
