@@ -13,8 +13,6 @@ import (
 
 	"github.com/chromedp/chromedp"
 
-	"github.com/northbeam/site/internal/devserver"
-	"github.com/northbeam/site/internal/sitetest"
 	"github.com/northbeam/site/internal/testwait"
 )
 
@@ -26,24 +24,7 @@ import (
 // line's text).
 func TestDevLoopShowsMistakesBesideTheBuild(t *testing.T) {
 	parent, _ := e2etest.Browser(t)
-	root := t.TempDir()
-	if err := devserver.CopyTree(sitetest.Root(), root); err != nil {
-		t.Fatal(err)
-	}
-	bin, err := devserver.Build(sitetest.Root(), t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	dev, err := devserver.Start(bin, root)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		if t.Failed() {
-			t.Logf("the dev server's log:\n%s", dev.Log())
-		}
-		dev.Stop()
-	})
+	dev, root := startDev(t)
 	within := time.Until(testwait.Deadline(t))
 	// The checker's first pass over the project, before anything changes.
 	checked := regexp.MustCompile(`msg="types checked" errors=0`)

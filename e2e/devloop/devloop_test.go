@@ -14,8 +14,6 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/northbeam/site/e2e/internal/e2etest"
-	"github.com/northbeam/site/internal/devserver"
-	"github.com/northbeam/site/internal/sitetest"
 )
 
 // TestDevLoop: a -dev server on a copy of the project, a page open in the
@@ -25,19 +23,7 @@ import (
 // its TSX file:line in the page and in the log, and fixing it clears it.
 func TestDevLoop(t *testing.T) {
 	parent, _ := e2etest.Browser(t)
-	root := t.TempDir()
-	if err := devserver.CopyTree(sitetest.Root(), root); err != nil {
-		t.Fatal(err)
-	}
-	bin, err := devserver.Build(sitetest.Root(), t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	dev, err := devserver.Start(bin, root)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(dev.Stop)
+	dev, root := startDev(t)
 	edit := func(rel, old, new string) {
 		t.Helper()
 		if err := dev.Edit(rel, old, new); err != nil {

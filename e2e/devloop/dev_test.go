@@ -1,0 +1,34 @@
+package devloop
+
+import (
+	"testing"
+
+	"github.com/northbeam/site/internal/devserver"
+	"github.com/northbeam/site/internal/sitetest"
+)
+
+// startDev starts the site under -dev on a copy of the project, which the
+// test edits as a developer would; it returns the server and the copy's
+// root. The server stops with the test, its log shown if the test failed.
+func startDev(t *testing.T) (*devserver.Server, string) {
+	t.Helper()
+	root := t.TempDir()
+	if err := devserver.CopyTree(sitetest.Root(), root); err != nil {
+		t.Fatal(err)
+	}
+	bin, err := devserver.Build(sitetest.Root(), t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	dev, err := devserver.Start(bin, root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		if t.Failed() {
+			t.Logf("the dev server's log:\n%s", dev.Log())
+		}
+		dev.Stop()
+	})
+	return dev, root
+}
