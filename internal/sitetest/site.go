@@ -55,7 +55,9 @@ var builds = struct {
 }{consent: map[string]func() (*sitebuild.Build, error){}}
 
 // Site returns the real site: the shipped content, the real bundles, the
-// real render engine, built once for the test binary.
+// real render engine, built once for the test binary, its pages read from
+// the renders the other test binaries made when nothing that makes them
+// changed (Renders).
 func Site(t testing.TB) *sitebuild.Build {
 	t.Helper()
 	builds.once.Do(func() {
@@ -70,6 +72,7 @@ func Site(t testing.TB) *sitebuild.Build {
 		builds.site, builds.err = sitebuild.New(context.Background(), Content(), bundle, engine, sitebuild.Options{
 			BaseURL:             BaseURL,
 			ConsentHideFromBots: true,
+			Renders:             Renders(),
 		})
 	})
 	if builds.err != nil {
@@ -101,6 +104,7 @@ func ConsentSite(t testing.TB, measurementID string) *sitebuild.Build {
 				BaseURL:             BaseURL,
 				GAMeasurementID:     measurementID,
 				ConsentHideFromBots: false,
+				Renders:             Renders(),
 			})
 		})
 		builds.consent[measurementID] = build
