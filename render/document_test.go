@@ -44,7 +44,7 @@ func TestDocumentHead(t *testing.T) {
 	}
 	for _, want := range []string{
 		`<html lang="ar" dir="rtl">`,
-		`<link rel="expect" href="#main" blocking="render">`,
+		`<link rel="expect" href="#site-footer" blocking="render">`,
 		`<link rel="canonical" href="https://x.test/ar">`,
 		`<link rel="alternate" hreflang="x-default" href="https://x.test/">`,
 		`<script type="module" src="/assets/boot-B.js" data-entry="/assets/entry-ABC.js" data-preload="/assets/chunks/Home-X.js"></script>`,

@@ -8,7 +8,8 @@ export function Footer() {
   const { t } = useTranslation();
   const payload = useCurrentPayload();
   return (
-    <footer className="site-footer">
+    // Its id is what the document's first paint waits for (render/document.go).
+    <footer className="site-footer" id="site-footer">
       <div className="container footer-grid">
         <div className="footer-brand">
           <p className="brand-name">{site.name}</p>
