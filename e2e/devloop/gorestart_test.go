@@ -1,4 +1,4 @@
-package main
+package devloop
 
 import (
 	"bufio"
@@ -16,6 +16,7 @@ import (
 
 	"github.com/northbeam/site/handlers"
 	"github.com/northbeam/site/internal/devserver"
+	"github.com/northbeam/site/internal/sitetest"
 )
 
 // TestGoChangesRestartTheDevServer: `-dev` from the project's sources
@@ -28,12 +29,8 @@ func TestGoChangesRestartTheDevServer(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds and runs the binary, twice more on changes")
 	}
-	repo, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
-	}
 	root := t.TempDir()
-	if err := devserver.CopyModule(repo, root); err != nil {
+	if err := devserver.CopyModule(sitetest.Root(), root); err != nil {
 		t.Fatal(err)
 	}
 	bin, err := devserver.Build(root, t.TempDir())
