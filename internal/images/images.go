@@ -13,7 +13,8 @@
 // The copies are made at build time (Library.WriteVariants, called by
 // `go run . build`) and embedded in the production binary; elsewhere
 // (go run ., tests) each is encoded the first time it is asked for, or
-// ahead of time by Library.Warm, and kept in memory.
+// ahead of time by Library.Warm, and kept in memory; the tests also keep
+// them in a folder that their processes share (Library.KeepCopiesIn).
 //
 // A Library is safe for concurrent use.
 package images
@@ -29,7 +30,9 @@ import (
 	_ "image/jpeg"
 	_ "image/png"
 	"io/fs"
+	"os"
 	"path"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -104,7 +107,19 @@ type Library struct {
 	// prebuilt holds the copies written by WriteVariants, laid out as
 	// their addresses without the leading "/img/"; nil when there are none.
 	prebuilt fs.FS
+	// keep is a folder where the copies encoded here are written, laid out
+	// as prebuilt, and read back before encoding one (KeepCopiesIn); ""
+	// for none.
+	keep string
 }
+
+// KeepCopiesIn makes l read each copy it would encode from dir, and write
+// there each copy it encodes, so that other processes (the test binaries)
+// and later runs encode none again. A copy's address names its file and
+// recipe, so a file there under that address is that copy. A folder that
+// cannot be read or written costs an encoding, never a picture. Call it
+// before the first copy is asked for.
+func (l *Library) KeepCopiesIn(dir string) { l.keep = dir }
 
 // Load reads the files under root ("img") in content. prebuilt, when not
 // nil, holds the copies WriteVariants wrote at build time: each copy is
@@ -238,10 +253,48 @@ func (v *Variant) Data() ([]byte, error) {
 			v.made.Store(v.err == nil)
 			return
 		}
+		if v.lib.keep != "" {
+			if data, err := os.ReadFile(v.keptFile()); err == nil {
+				v.data = data
+				v.made.Store(true)
+				return
+			}
+		}
 		v.data, v.err = encodeVariant(v.source, v.Width, v.Height)
 		v.made.Store(v.err == nil)
+		if v.err == nil && v.lib.keep != "" {
+			v.keepCopy()
+		}
 	})
 	return v.data, v.err
+}
+
+// keptFile is where the copy is kept under the library's folder.
+func (v *Variant) keptFile() string {
+	return filepath.Join(v.lib.keep, filepath.FromSlash(strings.TrimPrefix(v.Path, "/img/")))
+}
+
+// keepCopy writes the copy under the library's folder, whole or not at all
+// (written beside, then renamed), for another process to read.
+func (v *Variant) keepCopy() {
+	file := v.keptFile()
+	if err := os.MkdirAll(filepath.Dir(file), 0o700); err != nil {
+		return // not kept: encoded again next time
+	}
+	f, err := os.CreateTemp(filepath.Dir(file), ".put-*")
+	if err != nil {
+		return
+	}
+	_, err = f.Write(v.data)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(f.Name(), file)
+	}
+	if err != nil {
+		_ = os.Remove(f.Name()) // a half-written file: best effort
+	}
 }
 
 // Adopt takes over the copies earlier has made that l has too (the same

@@ -188,6 +188,37 @@ func TestAdoptKeepsTheCopiesMadeBefore(t *testing.T) {
 	}
 }
 
+// TestKeptCopiesAreReadBack: a library that keeps its copies in a folder
+// writes each it encodes there, and another library (another process)
+// reads it from there rather than encoding it again.
+func TestKeptCopiesAreReadBack(t *testing.T) {
+	dir := t.TempDir()
+	first := testLibrary(t)
+	first.KeepCopiesIn(dir)
+	v := first.sources["/img/work/cover.png"].Variants[1]
+	made, err := v.Data()
+	if err != nil {
+		t.Fatal(err)
+	}
+	file := filepath.Join(dir, strings.TrimPrefix(v.Path, "/img/"))
+	if kept, err := os.ReadFile(file); err != nil || !bytes.Equal(kept, made) {
+		t.Fatalf("kept copy: %d bytes, %v; encoded %d", len(kept), err, len(made))
+	}
+	// What the folder holds under a copy's address is that copy: marked
+	// here, to tell it from an encoding.
+	if err := os.WriteFile(file, []byte("kept"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	second := testLibrary(t)
+	second.KeepCopiesIn(dir)
+	if got, err := second.sources["/img/work/cover.png"].Variants[1].Data(); err != nil || string(got) != "kept" {
+		t.Errorf("second library: %q, %v; want the kept file", got, err)
+	}
+	if got, err := second.sources["/img/work/cover.png"].Variants[0].Data(); err != nil || !bytes.HasPrefix(got, []byte("RIFF")) {
+		t.Errorf("a copy not kept: %d bytes, %v; want it encoded", len(got), err)
+	}
+}
+
 // TestAFileThatIsNoPictureStopsTheLoad names it.
 func TestAFileThatIsNoPictureStopsTheLoad(t *testing.T) {
 	_, err := Load(fstest.MapFS{

@@ -41,6 +41,10 @@ type Options struct {
 	// ImageCopies holds the WebP copies of the content's pictures that the
 	// build wrote (internal/images); nil: each is encoded on first use.
 	ImageCopies fs.FS
+	// KeepImageCopies, without ImageCopies, is a folder where each copy
+	// encoded is kept, and read back by later builds and other processes
+	// (images.Library.KeepCopiesIn); "" keeps them in memory only.
+	KeepImageCopies string
 	// Lazy makes New return before any page is rendered: each renders on
 	// its first request, or when Prerender reaches it. Otherwise New
 	// renders every page and fails when one fails.
@@ -208,6 +212,9 @@ func loadCollections(contentFS fs.FS, bundle *assets.Bundle, info *site.Info, op
 	c := &Build{Dates: dates}
 	if c.images, err = loadImages(contentFS, opts.ImageCopies); err != nil {
 		return nil, err
+	}
+	if opts.ImageCopies == nil && opts.KeepImageCopies != "" {
+		c.images.lib.KeepCopiesIn(opts.KeepImageCopies)
 	}
 	if c.blog, err = loadBlog(contentFS, opts, c.images, dates); err != nil {
 		return nil, err

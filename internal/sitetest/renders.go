@@ -42,6 +42,22 @@ var renders = sync.OnceValue(func() *render.DiskCache {
 	return c
 })
 
+// ImageCopies is the folder where the test binaries keep the WebP copies
+// of the content's pictures they encode, for one another
+// (sitebuild.Options.KeepImageCopies): a copy's address names its file and
+// how it is made, so a copy there is the one a test would encode.
+// The folder is named by go.sum, which pins the encoder.
+func ImageCopies() string { return imageCopies() }
+
+var imageCopies = sync.OnceValue(func() string {
+	sum, err := os.ReadFile(filepath.Join(Root(), "go.sum"))
+	if err != nil {
+		return "" // copies kept in memory only
+	}
+	h := sha256.Sum256(sum)
+	return filepath.Join(testCacheDir(), "img", hex.EncodeToString(h[:8]))
+})
+
 // testCacheDir is where the tests keep what one test binary makes for the
 // others: under the user's cache folder (as Go keeps its build cache), or
 // the temporary one.

@@ -57,7 +57,8 @@ var builds = struct {
 // Site returns the real site: the shipped content, the real bundles, the
 // real render engine, built once for the test binary, its pages read from
 // the renders the other test binaries made when nothing that makes them
-// changed (Renders).
+// changed (Renders), its pictures' WebP copies from those they encoded
+// (ImageCopies).
 func Site(t testing.TB) *sitebuild.Build {
 	t.Helper()
 	builds.once.Do(func() {
@@ -73,6 +74,7 @@ func Site(t testing.TB) *sitebuild.Build {
 			BaseURL:             BaseURL,
 			ConsentHideFromBots: true,
 			Renders:             Renders(),
+			KeepImageCopies:     ImageCopies(),
 		})
 	})
 	if builds.err != nil {
@@ -105,6 +107,7 @@ func ConsentSite(t testing.TB, measurementID string) *sitebuild.Build {
 				GAMeasurementID:     measurementID,
 				ConsentHideFromBots: false,
 				Renders:             Renders(),
+				KeepImageCopies:     ImageCopies(),
 			})
 		})
 		builds.consent[measurementID] = build
