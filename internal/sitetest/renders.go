@@ -75,28 +75,33 @@ func testCacheDir() string {
 // dependencies' versions), the Go release, and today's date in UTC, so that
 // nothing a page could take from the clock outlives the day.
 func CodeSum(root string) ([]byte, error) {
+	dir, err := os.OpenRoot(root)
+	if err != nil {
+		return nil, err
+	}
+	defer func() { _ = dir.Close() }() // read only
+	module := dir.FS()
 	h := sha256.New()
 	h.Write([]byte(runtime.Version() + "\x00" + time.Now().UTC().Format(time.DateOnly) + "\x00"))
-	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+	err = fs.WalkDir(module, ".", func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
 		}
 		name := d.Name()
 		if d.IsDir() {
-			if p != root && (name == "node_modules" || strings.HasPrefix(name, ".") || name == "testdata") {
-				return filepath.SkipDir
+			if p != "." && (name == "node_modules" || strings.HasPrefix(name, ".") || name == "testdata") {
+				return fs.SkipDir
 			}
 			return nil
 		}
-		if !(strings.HasSuffix(name, ".go") && !strings.HasSuffix(name, "_test.go")) && name != "go.mod" && name != "go.sum" {
+		if (!strings.HasSuffix(name, ".go") || strings.HasSuffix(name, "_test.go")) && name != "go.mod" && name != "go.sum" {
 			return nil
 		}
-		data, err := os.ReadFile(p)
+		data, err := fs.ReadFile(module, p)
 		if err != nil {
 			return err
 		}
-		rel, _ := filepath.Rel(root, p)
-		h.Write([]byte(filepath.ToSlash(rel) + "\x00"))
+		h.Write([]byte(p + "\x00"))
 		sum := sha256.Sum256(data)
 		h.Write(sum[:])
 		return nil
