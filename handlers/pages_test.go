@@ -17,6 +17,7 @@ var (
 	titleTag     = regexp.MustCompile(`<title>([^<]*)</title>`)
 	hreflangTags = regexp.MustCompile(`<link rel="alternate" hreflang="([^"]+)" href="([^"]+)">`)
 	canonicalTag = regexp.MustCompile(`<link rel="canonical" href="([^"]+)">`)
+	expectTag    = regexp.MustCompile(`<link rel="expect" href="#([^"]+)" blocking="render">`)
 )
 
 // TestEveryRouteInEveryLanguage renders each route (docs/ARCHITECTURE.md, HTTP surface) in
@@ -65,8 +66,27 @@ func TestEveryRouteInEveryLanguage(t *testing.T) {
 				if !strings.Contains(body, `<main id="main"`) {
 					t.Error("no main landmark")
 				}
+				assertPaintWaitsForMain(t, body)
 			})
 		}
+	}
+}
+
+// assertPaintWaitsForMain fails unless the element the document's first
+// paint waits for (link rel=expect) is in the page, after the whole main
+// content: Chromium paints once that element is in the document, so an
+// element in or before <main> would let half of it paint, and one that is
+// missing would hold the paint until the whole document is parsed.
+func assertPaintWaitsForMain(t *testing.T, body string) {
+	t.Helper()
+	m := expectTag.FindStringSubmatch(body)
+	if m == nil {
+		t.Error("the first paint waits for no element")
+		return
+	}
+	at, end := strings.Index(body, ` id="`+m[1]+`"`), strings.Index(body, "</main>")
+	if at < 0 || end < 0 || at < end {
+		t.Errorf("the first paint waits for #%s, at %d in the page; the main content ends at %d", m[1], at, end)
 	}
 }
 
@@ -102,6 +122,7 @@ func TestUnknownPathsAreLocalized404s(t *testing.T) {
 			t.Errorf("%s: a 404 page must not declare alternates", path)
 		}
 		assertCompleteRender(t, s, lang.Code, body)
+		assertPaintWaitsForMain(t, body)
 	}
 }
 
