@@ -134,8 +134,19 @@ var builtBinary struct {
 	err  error
 }
 
-// TestMain removes the shared binary after the tests.
+// asProgram, set in a child's environment, makes this test binary run as
+// the program itself (main): the package's code built as `go run .`
+// builds it, so a test that starts the program from the project's sources
+// needs no build of its own.
+const asProgram = "NORTHBEAM_TEST_AS_PROGRAM"
+
+// TestMain runs the program when asked to (asProgram), else the tests,
+// and removes the shared binary after them.
 func TestMain(m *testing.M) {
+	if os.Getenv(asProgram) == "1" {
+		main()
+		os.Exit(0)
+	}
 	code := m.Run()
 	if builtBinary.dir != "" {
 		_ = os.RemoveAll(builtBinary.dir) // a temporary directory: best effort

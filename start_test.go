@@ -6,7 +6,6 @@ import (
 	"net/http"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
@@ -18,7 +17,7 @@ import (
 var listeningLine = regexp.MustCompile(`msg="listening; rendering the pages behind" addr=(\S+)`)
 
 // TestStartListensBeforeRendering: a start from the project's sources (as
-// `go run .` does) listens before any page is rendered; a page answers on
+// `go run .` does, here this test binary run as the program) listens before any page is rendered; a page answers on
 // its first request while /readyz fails until the rest are rendered; the
 // production binary's start is TestCrashAndLoad's.
 func TestStartListensBeforeRendering(t *testing.T) {
@@ -29,13 +28,15 @@ func TestStartListensBeforeRendering(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	bin := filepath.Join(t.TempDir(), program)
-	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
+	// This test binary, run as the program (asProgram): the package's code
+	// as `go run .` builds it, without a build of its own.
+	bin, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
 	}
 	cmd := exec.Command(bin)
 	cmd.Dir = t.TempDir()
-	cmd.Env = append(os.Environ(), "ROOT="+root, "ADDR=127.0.0.1:0", "DATA_DIR="+t.TempDir(), "SMTP_URL=", "DEV=false")
+	cmd.Env = append(os.Environ(), asProgram+"=1", "ROOT="+root, "ADDR=127.0.0.1:0", "DATA_DIR="+t.TempDir(), "SMTP_URL=", "DEV=false")
 	stderr, err := cmd.StderrPipe()
 	if err != nil {
 		t.Fatal(err)
