@@ -26,6 +26,7 @@ func buildCommand(args []string, getenv func(string) string, report io.Writer) e
 	fs := flag.NewFlagSet("build", flag.ContinueOnError)
 	out := fs.String("out", "internal/assets/dist", "output directory")
 	root := fs.String("root", ".", "project directory")
+	keepCopies := fs.String("keep-copies", "", "folder where the pictures' WebP copies are kept between builds: each found there is taken rather than encoded again")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -71,6 +72,9 @@ func buildCommand(args []string, getenv func(string) string, report io.Writer) e
 	// The WebP copies of the content's pictures, which the binary serves
 	// without encoding anything (internal/images).
 	started = time.Now()
+	if *keepCopies != "" {
+		built.KeepImageCopiesIn(*keepCopies)
+	}
 	copies, err := built.WriteImageCopies(filepath.Join(*out, "img"), runtime.GOMAXPROCS(0))
 	if err != nil {
 		return err

@@ -21,6 +21,7 @@ import (
 	"time"
 
 	"github.com/northbeam/site/internal/config"
+	"github.com/northbeam/site/internal/sitetest"
 	"github.com/northbeam/site/internal/store"
 	"github.com/northbeam/site/internal/testwait"
 )
@@ -174,7 +175,13 @@ func buildSite(t *testing.T) string {
 		}
 		builtBinary.dir = dir
 		var report strings.Builder
-		if err := buildCommand([]string{"-out", "internal/assets/dist"}, func(string) string { return "" }, &report); err != nil {
+		// The pictures' copies the other test binaries keep are taken, not
+		// encoded again (a copy's address names its file and recipe).
+		args := []string{"-out", "internal/assets/dist"}
+		if dir := sitetest.ImageCopies(); dir != "" {
+			args = append(args, "-keep-copies", dir)
+		}
+		if err := buildCommand(args, func(string) string { return "" }, &report); err != nil {
 			builtBinary.err = fmt.Errorf("build: %w\n%s", err, report.String())
 			return
 		}

@@ -132,6 +132,12 @@ func (s *Build) WarmImages(ctx context.Context) error { return s.images.lib.Warm
 // so that -dev mode does not encode them again after a change.
 func (s *Build) KeepImageCopies(earlier *Build) { s.images.lib.Adopt(earlier.images.lib) }
 
+// KeepImageCopiesIn makes the build take each WebP copy of the content's
+// pictures from dir when it is there, and keep there each it encodes
+// (images.Library.KeepCopiesIn). Call it before the first copy is asked
+// for.
+func (s *Build) KeepImageCopiesIn(dir string) { s.images.lib.KeepCopiesIn(dir) }
+
 // WriteImageCopies writes every WebP copy of the content's pictures under
 // dir for a production binary to embed (Options.ImageCopies).
 func (s *Build) WriteImageCopies(dir string, workers int) ([]images.Written, error) {
