@@ -5,6 +5,7 @@ import (
 	"maps"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/northbeam/site/internal/mailaddr"
 )
@@ -207,4 +208,40 @@ func (f availabilityFile) validateHosts(av *Availability, fail func(format strin
 		av.ServiceHosts[name] = slices.Clone(s.Hosts)
 		av.Assignment[name] = s.Assignment
 	}
+}
+
+// offeredByHosts is Offered for a service with hosts: the slot of service
+// at start that the hours of person (when named) or of any of the
+// service's hosts offer. A service without hosts is Offered.
+func offeredByHosts(av Availability, service, person string, start, now time.Time) (Slot, bool) {
+	hosts := av.HostsOf(service)
+	if person != "" {
+		hosts = []string{person}
+	}
+	if len(hosts) == 0 {
+		return Offered(av, service, start, now, nil)
+	}
+	for _, h := range hosts {
+		if slot, ok := Offered(av.ForHost(h), service, start, now, nil); ok {
+			return slot, true
+		}
+	}
+	return Slot{}, false
+}
+
+// mergeDays adds the slots of more to days (both of the same dates), each
+// start once, in order.
+func mergeDays(days, more []Day) []Day {
+	if days == nil {
+		return more
+	}
+	for i := range days {
+		if i >= len(more) || len(more[i].Slots) == 0 {
+			continue
+		}
+		all := append(days[i].Slots, more[i].Slots...)
+		slices.SortFunc(all, func(a, b Slot) int { return a.Start.Compare(b.Start) })
+		days[i].Slots = slices.CompactFunc(all, func(a, b Slot) bool { return a.Start.Equal(b.Start) })
+	}
+	return days
 }

@@ -71,18 +71,19 @@ ORDER BY start_at`,
 	return busy, nil
 }
 
-// lastBooked returns when each of hosts was last given a standing
-// booking (its created_at); a host never booked is missing.
-func lastBooked(ctx context.Context, q store.Querier, hosts []string) (map[string]time.Time, error) {
-	out := make(map[string]time.Time, len(hosts))
+// lastBooked returns the row id of each host's latest standing booking,
+// the order in which they were booked (the bookings' lock makes one
+// booking at a time); a host never booked is missing.
+func lastBooked(ctx context.Context, q store.Querier, hosts []string) (map[string]int64, error) {
+	out := make(map[string]int64, len(hosts))
 	for _, h := range hosts {
-		var at sql.NullInt64
-		err := q.QueryRowContext(ctx, `SELECT max(created_at) FROM bookings WHERE host = ? AND cancelled_at IS NULL`, h).Scan(&at)
+		var id sql.NullInt64
+		err := q.QueryRowContext(ctx, `SELECT max(id) FROM bookings WHERE host = ? AND cancelled_at IS NULL`, h).Scan(&id)
 		if err != nil {
 			return nil, fmt.Errorf("booking: read when a host was last booked: %w", err)
 		}
-		if at.Valid {
-			out[h] = store.FromMillis(at.Int64)
+		if id.Valid {
+			out[h] = id.Int64
 		}
 	}
 	return out, nil

@@ -189,12 +189,16 @@ func (s *Source) syncMembers(ctx context.Context) error {
 		added = append(added, f)
 	}
 	s.mu.Lock()
+	removed := len(s.feeds) != len(next)-len(added)
 	s.feeds = next
 	s.mu.Unlock()
 	for _, f := range added {
 		if err := s.loadCopy(ctx, f); err != nil {
 			s.cfg.Logger.Warn("calendar: the stored copy of a feed could not be read", "feed", f.name, "err", err)
 		}
+	}
+	if removed || len(added) > 0 {
+		s.recompute()
 	}
 	return nil
 }

@@ -17,19 +17,19 @@ func hostMigrations() []Migration {
 			// PostgreSQL's advisory lock, internal/booking lockBookings),
 			// inside which the host's free time is checked; the unique
 			// index is the last line of defence for the same start.
-			// bookings_host_created finds when each host was last booked
+			// bookings_host_last finds each host's latest booking
 			// (round-robin) without reading the table.
 			SQLite: `
 ALTER TABLE bookings ADD COLUMN host TEXT NOT NULL DEFAULT '';   -- a person's slug (content/team); '' for none
 DROP INDEX bookings_standing_start;
 CREATE UNIQUE INDEX bookings_standing_start ON bookings (host, start_at) WHERE cancelled_at IS NULL;
-CREATE INDEX bookings_host_created ON bookings (host, created_at) WHERE cancelled_at IS NULL;
+CREATE INDEX bookings_host_last ON bookings (host, id) WHERE cancelled_at IS NULL;
 `,
 			Postgres: `
 ALTER TABLE bookings ADD COLUMN host text NOT NULL DEFAULT '';
 DROP INDEX bookings_standing_start;
 CREATE UNIQUE INDEX bookings_standing_start ON bookings (host, start_at) WHERE cancelled_at IS NULL;
-CREATE INDEX bookings_host_created ON bookings (host, created_at) WHERE cancelled_at IS NULL;
+CREATE INDEX bookings_host_last ON bookings (host, id) WHERE cancelled_at IS NULL;
 ALTER TABLE bookings DROP CONSTRAINT bookings_no_overlap;
 ALTER TABLE bookings ADD CONSTRAINT bookings_no_overlap
 	EXCLUDE USING gist (int8range(start_at, busy_until) WITH &&) WHERE (cancelled_at IS NULL AND host = '');
