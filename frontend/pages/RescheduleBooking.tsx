@@ -74,7 +74,7 @@ function ReschedulePanel({ lang, token, state }: LinkedPanelProps) {
         </dl>
       </section>
       )}
-      <MoveStep service={service} token={token} timeZone={b.timeZone} previous={b.start} moved={moved} onMoved={setMoved} />
+      <MoveStep service={service} token={token} timeZone={b.timeZone} previous={b.start} moved={moved} onMoved={setMoved} person={b.host?.slug ?? null} />
     </>
   );
 }
@@ -87,6 +87,7 @@ function MoveStep({
   previous,
   moved,
   onMoved,
+  person,
 }: {
   service: ServiceKey;
   token: string;
@@ -95,12 +96,15 @@ function MoveStep({
   previous: string;
   moved: CreatedBooking | null;
   onMoved: (b: CreatedBooking) => void;
+  /** person is the booking's host, whose times a move offers. */
+  person: string | null;
 }) {
   const { t } = useTranslation();
   const lang = useLang();
   const [attempt, setAttempt] = useState(0);
   // The visitor's zone is the one they booked in, unless their device has moved.
-  const chunk = useBookingChunk(service, lang, attempt, () => timeZone);
+  // A booking with a host moves within that host's times.
+  const chunk = useBookingChunk(service, lang, attempt, () => timeZone, person);
   const { ready } = chunk;
   if (moved) {
     if (!ready) return null;
@@ -119,6 +123,7 @@ function MoveStep({
         onRetry={() => setAttempt((n) => n + 1)}
         onBooked={() => undefined}
         move={{ token, onMoved }}
+        person={person}
       />
     </section>
   );
