@@ -96,3 +96,45 @@ func TestBookingWithANamedConsultant(t *testing.T) {
 		t.Errorf("console:\n%s", strings.Join(problems, "\n"))
 	}
 }
+
+// TestChoosingTheHost: where the visitors of a service choose their host,
+// the time step lists the hosts; choosing one shows that person's times,
+// and "the whole team's times" leads back to everyone's.
+func TestChoosingTheHost(t *testing.T) {
+	b, _ := e2etest.Browser(t)
+	availability := sitetest.HostsOf(e2etest.BrowserFixture)
+	s := sitetest.HostsSite(t, availability)
+	env := e2etest.NewBookingEnvOn(t, s, availability)
+	srv := httptest.NewServer(env.Handler)
+	t.Cleanup(srv.Close)
+	lang := sitetest.Default(t)
+	lena, err := s.Team().Person(lang.Code, sitetest.HostLena)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tb := e2etest.NewTab(t, b)
+	var names []string
+	var with, search string
+	tb.Run(t,
+		chromedp.Navigate(srv.URL+lang.LocalPath("/schedule/strategy")),
+		e2etest.WaitHydrated(),
+		chromedp.WaitVisible(`.host-choice a`, chromedp.ByQuery),
+		chromedp.Evaluate(`[...document.querySelectorAll('.host-choice .host-name')].map((e) => e.textContent)`, &names),
+		chromedp.Click(`.host-choice a[href$="?with=`+sitetest.HostLena+`"]`, chromedp.ByQuery),
+		chromedp.WaitVisible(`.schedule-host .host-name`, chromedp.ByQuery),
+		e2etest.WaitTimes(),
+		chromedp.Text(`.schedule-host .host-name`, &with, chromedp.ByQuery),
+		chromedp.Evaluate(`location.search`, &search),
+	)
+	if len(names) != 2 || names[0] != lena.Name {
+		t.Errorf("the hosts offered are %q, want Lena first and Samira", names)
+	}
+	if !strings.Contains(with, lena.Name) || search != "?with="+sitetest.HostLena {
+		t.Errorf("after choosing Lena: %q at %q", with, search)
+	}
+	// Back to the whole team's times: the choice again.
+	tb.Run(t, chromedp.Click(`.schedule-host a`, chromedp.ByQuery), chromedp.WaitVisible(`.host-choice`, chromedp.ByQuery))
+	if problems := tb.ConsoleProblems(); len(problems) > 0 {
+		t.Errorf("console:\n%s", strings.Join(problems, "\n"))
+	}
+}
