@@ -1,6 +1,7 @@
 package booking
 
 import (
+	"net/http"
 	"net/http/httptest"
 	"strings"
 	"testing"
@@ -134,6 +135,80 @@ func TestChoosingTheHost(t *testing.T) {
 	}
 	// Back to the whole team's times: the choice again.
 	tb.Run(t, chromedp.Click(`.schedule-host a`, chromedp.ByQuery), chromedp.WaitVisible(`.host-choice`, chromedp.ByQuery))
+	if problems := tb.ConsoleProblems(); len(problems) > 0 {
+		t.Errorf("console:\n%s", strings.Join(problems, "\n"))
+	}
+}
+
+// TestHostTakenWhileConfirming: another visitor takes the named host's
+// time while this one fills in the details. The answer says so in the
+// page's language and offers the same time with each colleague still free
+// then; one click there and the booking goes through with that colleague,
+// at the time chosen.
+func TestHostTakenWhileConfirming(t *testing.T) {
+	b, _ := e2etest.Browser(t)
+	availability := sitetest.HostsOf(e2etest.BrowserFixture)
+	s := sitetest.HostsSite(t, availability)
+	env := e2etest.NewBookingEnvOn(t, s, availability)
+	srv := httptest.NewServer(env.Handler)
+	t.Cleanup(srv.Close)
+	lang := sitetest.Other(t)
+	jonas, err := s.Team().Person(lang.Code, sitetest.HostJonas)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tb := e2etest.NewTab(t, b)
+	var chosen string
+	tb.Run(t,
+		e2etest.InZone("Europe/Berlin"),
+		chromedp.Navigate(srv.URL+lang.LocalPath("/schedule/discovery")+"?with="+sitetest.HostJonas),
+		e2etest.WaitHydrated(),
+		chromedp.WaitVisible(`.schedule-host .host-name`, chromedp.ByQuery),
+		e2etest.WaitTimes(),
+		e2etest.PickFullDay(),
+		chromedp.Click(`.time-grid li:nth-child(3) input`, chromedp.ByQuery),
+		chromedp.Evaluate(`document.querySelector('.time-grid input:checked').value`, &chosen),
+		chromedp.SendKeys(`input[name="name"]`, "Nora Weber", chromedp.ByQuery),
+		chromedp.SendKeys(`input[name="email"]`, "nora@example.com", chromedp.ByQuery),
+		chromedp.SendKeys(`input[name="phone"]`, "+49 30 901820", chromedp.ByQuery),
+	)
+	// Someone else books Jonas at that time.
+	rec := sitetest.PostJSON(t, env.Handler, "/api/bookings", map[string]string{
+		"service": "discovery", "start": chosen, "name": "Someone Else", "email": "else@example.com", "timeZone": "UTC", "lang": "en",
+		"phone": "+44 20 7946 0000", "person": sitetest.HostJonas,
+	})
+	if rec.Code != http.StatusCreated {
+		t.Fatalf("booking Jonas through the API: %d %s", rec.Code, rec.Body.String())
+	}
+	var notice string
+	var offers []string
+	tb.Run(t,
+		chromedp.Click(`button.booking-confirm`, chromedp.ByQuery),
+		chromedp.WaitVisible(`.host-offers a`, chromedp.ByQuery),
+		chromedp.Text(`.notice`, &notice, chromedp.ByQuery),
+		chromedp.Evaluate(`[...document.querySelectorAll('.host-offers a')].map((a) => a.textContent)`, &offers),
+	)
+	if want := s.Locales.T(lang.Code, "booking.hostTaken", "name", jonas.Name); notice != want {
+		t.Errorf("notice %q, want %q", notice, want)
+	}
+	if len(offers) != 2 {
+		t.Fatalf("the time is offered with %q, want the two colleagues", offers)
+	}
+	var with, checked string
+	tb.Run(t,
+		chromedp.Click(`.host-offers a`, chromedp.ByQuery),
+		chromedp.WaitVisible(`.time-grid input:checked`, chromedp.ByQuery),
+		chromedp.Text(`.schedule-host .host-name`, &with, chromedp.ByQuery),
+		chromedp.Evaluate(`document.querySelector('.time-grid input:checked').value`, &checked),
+		chromedp.Click(`button.booking-confirm`, chromedp.ByQuery),
+		chromedp.WaitVisible(`.booking-confirmed .fact-host`, chromedp.ByQuery),
+	)
+	if checked != chosen || strings.Contains(with, jonas.Name) {
+		t.Errorf("after choosing a colleague: %q with the time %s, want %s with someone else", with, checked, chosen)
+	}
+	if n := sitetest.Count(t, env.Store, `SELECT count(*) FROM bookings WHERE name = 'Nora Weber' AND host <> ?`, sitetest.HostJonas); n != 1 {
+		t.Errorf("%d bookings of Nora with a colleague, want 1", n)
+	}
 	if problems := tb.ConsoleProblems(); len(problems) > 0 {
 		t.Errorf("console:\n%s", strings.Join(problems, "\n"))
 	}
