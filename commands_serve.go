@@ -12,6 +12,7 @@ import (
 	"os/signal"
 	"runtime/debug"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -90,7 +91,18 @@ func serveCommand(args []string, getenv func(string) string, log *slog.Logger, a
 	if err != nil {
 		return err
 	}
-	services, err := newServices(st, content, info, dates, cfg, av, bg, log)
+	// The mails name the hosts as the team's pages do, from the site
+	// being served (a -dev edit of a person reaches them too).
+	var serving atomic.Pointer[handlers.Server]
+	people := func(lang, slug string) (booking.HostProfile, bool) {
+		srv := serving.Load()
+		if srv == nil {
+			return booking.HostProfile{}, false
+		}
+		card, ok := srv.Build().HostCard(lang, slug)
+		return booking.HostProfile{Name: card.Name, Role: card.Role}, ok
+	}
+	services, err := newServices(st, content, info, dates, cfg, av, bg, people, log)
 	if err != nil {
 		return err
 	}
@@ -103,6 +115,7 @@ func serveCommand(args []string, getenv func(string) string, log *slog.Logger, a
 		return err
 	}
 	srv := handlers.NewServer(built, services)
+	serving.Store(srv)
 	if src.builder != nil {
 		srv.Dev = handlers.NewDevLoop(built)
 		src.missing.to(srv.Dev)
@@ -257,6 +270,8 @@ func startBackground(ctx context.Context, st *store.Store, cfg config.Config, av
 	feeds, err := calendar.NewSource(calendar.Config{
 		URLs: cfg.CalendarICSURLs, Home: av.Location, Refresh: cfg.CalendarRefresh,
 		Ahead: time.Duration(av.DaysAhead+3) * 24 * time.Hour, Store: st, Logger: log,
+		// The members' own feeds count for the hosts they are.
+		Members: len(av.Hosts) > 0,
 	})
 	if err != nil {
 		return nil, err
@@ -285,7 +300,7 @@ func startBackground(ctx context.Context, st *store.Store, cfg config.Config, av
 // newServices starts the domain services behind the API: contact, booking
 // and the staff workspace, their mail queued for bg's worker.
 func newServices(st *store.Store, content fs.FS, info *site.Info, dates *intl.Formatter, cfg config.Config, av booking.Availability,
-	bg *background, log *slog.Logger) (handlers.Services, error) {
+	bg *background, people func(lang, slug string) (booking.HostProfile, bool), log *slog.Logger) (handlers.Services, error) {
 	contacts, err := contact.NewService(st, content, contact.Config{
 		Inbox: cfg.MailTo,
 		Brand: contact.Brand{Name: info.Name, Email: info.Email, BaseURL: cfg.BaseURL, ResponseHours: info.Stats.ResponseHours,
@@ -295,7 +310,7 @@ func newServices(st *store.Store, content fs.FS, info *site.Info, dates *intl.Fo
 	if err != nil {
 		return handlers.Services{}, err
 	}
-	bookings, err := newBookingService(st, content, info, dates, cfg, av, bg.feeds, bg.worker.Wake)
+	bookings, err := newBookingService(st, content, info, dates, cfg, av, bg.feeds, bg.worker.Wake, people)
 	if err != nil {
 		return handlers.Services{}, err
 	}
@@ -313,7 +328,7 @@ func newServices(st *store.Store, content fs.FS, info *site.Info, dates *intl.Fo
 // availability and calendars; its mails and invites use the interface
 // strings.
 func newBookingService(st *store.Store, content fs.FS, info *site.Info, dates *intl.Formatter, cfg config.Config, av booking.Availability,
-	feeds *calendar.Source, queued func()) (*booking.Service, error) {
+	feeds *calendar.Source, queued func(), people func(lang, slug string) (booking.HostProfile, bool)) (*booking.Service, error) {
 	locales, err := site.LoadLocales(content, "locales", info)
 	if err != nil {
 		return nil, err
@@ -335,6 +350,7 @@ func newBookingService(st *store.Store, content fs.FS, info *site.Info, dates *i
 		Calendar:       feeds,
 		ReminderBefore: time.Duration(cfg.ReminderHours) * time.Hour,
 		AddressLimit:   cfg.BookingDailyLimit,
+		People:         people,
 	})
 }
 

@@ -11,6 +11,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/northbeam/site/internal/booking"
+	"github.com/northbeam/site/internal/sitebuild"
 	"github.com/northbeam/site/render"
 )
 
@@ -63,6 +64,8 @@ type createdBooking struct {
 	// ReminderLead says how long before (REMINDER_HOURS), when it will.
 	Reminder     bool                  `json:"reminder"`
 	ReminderLead *booking.ReminderLead `json:"reminderLead,omitempty"`
+	// Host is who takes the call, for a service with hosts.
+	Host *sitebuild.HostCard `json:"host,omitempty"`
 }
 
 // meetingView says how a consultation happens: "video" with the room's
@@ -94,6 +97,10 @@ type calendarLinks struct {
 type bookingConflict struct {
 	Error apiErrorBody   `json:"error"`
 	Slots *slotsResponse `json:"slots,omitempty"`
+	// Hosts are the other hosts free at the time asked for, when the
+	// visitor asked for one who no longer is: the time may still be
+	// booked with them.
+	Hosts []sitebuild.HostCard `json:"hosts,omitempty"`
 }
 
 // cancellationView is what the cancel page shows of a booking: nothing
@@ -124,6 +131,8 @@ type cancellationBooking struct {
 	// (it stands, and its start is further than the minimum notice).
 	Movable bool         `json:"movable"`
 	Meeting *meetingView `json:"meeting,omitempty"`
+	// Host is who takes the call; a move offers that host's times.
+	Host *sitebuild.HostCard `json:"host,omitempty"`
 }
 
 // bookingService returns the booking service, or an error answered as 503
@@ -208,9 +217,9 @@ func (srv *Server) postBooking(c echo.Context) error {
 	case errors.As(err, &fieldErrs):
 		return srv.invalidBooking(c, lang, fieldErrs)
 	case errors.Is(err, booking.ErrSlotTaken):
-		return srv.slotTaken(c, svc, lang, br.Service, br.Start, br.TimeZone, "slot_taken", "booking.taken")
+		return srv.slotTaken(c, svc, lang, br.Service, br.Start, br.TimeZone, br.Person, "slot_taken", "booking.taken")
 	case errors.Is(err, booking.ErrDayFull):
-		return srv.slotTaken(c, svc, lang, br.Service, br.Start, br.TimeZone, "day_full", "booking.dayFull")
+		return srv.slotTaken(c, svc, lang, br.Service, br.Start, br.TimeZone, br.Person, "day_full", "booking.dayFull")
 	case errors.Is(err, booking.ErrAddressLimit):
 		noStoreBooking(c)
 		return c.JSON(http.StatusConflict, newAPIError(srv.Build().Locales, lang, "address_limit", "booking.addressLimit", nil))
@@ -221,14 +230,14 @@ func (srv *Server) postBooking(c echo.Context) error {
 	case err != nil:
 		return err
 	default:
-		srv.log.Info("booking stored", "id", requestID(c), "service", b.Service)
+		srv.log.Info("booking stored", "id", requestID(c), "service", b.Service, "host", b.Host)
 	}
 	noStoreBooking(c)
-	return c.JSON(http.StatusCreated, createdOf(svc, b))
+	return c.JSON(http.StatusCreated, srv.createdOf(svc, b))
 }
 
 // createdOf is the answer to a booking made, or moved.
-func createdOf(svc *booking.Service, b booking.Booking) bookingCreated {
+func (srv *Server) createdOf(svc *booking.Service, b booking.Booking) bookingCreated {
 	inv := svc.Invite(b)
 	return bookingCreated{Booking: createdBooking{
 		Token:       b.Token,
@@ -241,7 +250,20 @@ func createdOf(svc *booking.Service, b booking.Booking) bookingCreated {
 		Meeting:      meetingOf(b),
 		Reminder:     b.ReminderRef != "",
 		ReminderLead: reminderLeadOf(svc, b),
+		Host:         srv.hostCard(b.Lang, b.Host),
 	}}
+}
+
+// hostCard is the host slug as lang's pages show them; nil for none.
+func (srv *Server) hostCard(lang, slug string) *sitebuild.HostCard {
+	if slug == "" {
+		return nil
+	}
+	card, ok := srv.Build().HostCard(lang, slug)
+	if !ok {
+		card = sitebuild.HostCard{Slug: slug, Name: slug}
+	}
+	return &card
 }
 
 // reminderLeadOf is when b's reminder comes, nil when b has none.
@@ -258,9 +280,18 @@ func reminderLeadOf(svc *booking.Service, b booking.Booking) *booking.ReminderLe
 
 // slotTaken answers with 409, the code and localized message given, and
 // the slots of the week from the day of the time that was asked for, in the
-// visitor's zone, so that another time can be picked at once.
-func (srv *Server) slotTaken(c echo.Context, svc *booking.Service, lang, service, startAt, zone, code, key string) error {
-	body := bookingConflict{Error: newAPIError(srv.Build().Locales, lang, code, key, nil).Error}
+// visitor's zone, so that another time can be picked at once: the times of
+// person, when the visitor asked for that host, with the other hosts who
+// are still free at the time asked for.
+func (srv *Server) slotTaken(c echo.Context, svc *booking.Service, lang, service, startAt, zone, person, code, key string) error {
+	person = strings.TrimSpace(person)
+	var body bookingConflict
+	if person != "" && code == "slot_taken" {
+		name := srv.hostCard(lang, person).Name
+		body.Error = newAPIError(srv.Build().Locales, lang, code, "booking.hostTaken", nil, "name", name).Error
+	} else {
+		body.Error = newAPIError(srv.Build().Locales, lang, code, key, nil).Error
+	}
 	start, errStart := time.Parse(time.RFC3339, strings.TrimSpace(startAt))
 	loc, errZone := time.LoadLocation(zone)
 	if errStart == nil && errZone == nil {
@@ -270,12 +301,22 @@ func (srv *Server) slotTaken(c echo.Context, svc *booking.Service, lang, service
 			Days:     freshSlotsDays,
 			TimeZone: zone,
 			Location: loc,
+			Person:   person,
 		}
 		fresh, err := srv.bookingSlots(c, svc, q)
 		if err != nil {
 			return err
 		}
 		body.Slots = fresh
+		if person != "" {
+			others, err := svc.FreeHosts(c.Request().Context(), service, start, person)
+			if err != nil {
+				return err
+			}
+			for _, h := range others {
+				body.Hosts = append(body.Hosts, *srv.hostCard(lang, h))
+			}
+		}
 	}
 	noStoreBooking(c)
 	return c.JSON(http.StatusConflict, body)
@@ -332,7 +373,7 @@ func (srv *Server) getCancellation(c echo.Context) error {
 		return err
 	}
 	noStoreBooking(c)
-	return c.JSON(http.StatusOK, cancellationOf(b, svc.Now(), svc.Availability()))
+	return c.JSON(http.StatusOK, srv.cancellationOf(b, svc.Now(), svc.Availability()))
 }
 
 // linkPostBody is what every post from the page a mailed link opens
@@ -387,7 +428,7 @@ func (srv *Server) postCancellation(c echo.Context) error {
 		return err
 	}
 	noStoreBooking(c)
-	return c.JSON(http.StatusOK, cancellationOf(b, svc.Now(), svc.Availability()))
+	return c.JSON(http.StatusOK, srv.cancellationOf(b, svc.Now(), svc.Availability()))
 }
 
 // postReschedule moves a booking to another time: the token is the one
@@ -427,16 +468,16 @@ func (srv *Server) postReschedule(c echo.Context) error {
 		if errors.Is(err, booking.ErrDayFull) {
 			key = "booking.dayFull"
 		}
-		return srv.slotTaken(c, svc, lang, found.Service, body.Start, found.TimeZone, "slot_taken", key)
+		return srv.slotTaken(c, svc, lang, found.Service, body.Start, found.TimeZone, found.Host, "slot_taken", key)
 	case err != nil:
 		return err
 	}
 	srv.log.Info("booking moved", "id", requestID(c), "service", b.Service)
 	noStoreBooking(c)
-	return c.JSON(http.StatusOK, createdOf(svc, b))
+	return c.JSON(http.StatusOK, srv.createdOf(svc, b))
 }
 
-func cancellationOf(b booking.Booking, now time.Time, av booking.Availability) cancellationView {
+func (srv *Server) cancellationOf(b booking.Booking, now time.Time, av booking.Availability) cancellationView {
 	status := "confirmed"
 	switch {
 	case b.IsCancelled():
@@ -448,6 +489,7 @@ func cancellationOf(b booking.Booking, now time.Time, av booking.Availability) c
 		bookingTime: timeOf(b), Status: status,
 		Movable: status == "confirmed" && !now.Add(av.MinimumNotice).After(b.Start),
 		Meeting: meetingOf(b),
+		Host:    srv.hostCard(b.Lang, b.Host),
 	}}
 }
 

@@ -70,8 +70,8 @@ func (srv *Server) failureStatus(c echo.Context, err error) int {
 
 // newAPIError returns the body of an API error with code, its message
 // (locale key) and fields (field names to locale keys) in lang.
-func newAPIError(locales *site.Locales, lang, code, key string, fields map[string]string) apiError {
-	body := apiErrorBody{Code: code, Message: locales.T(lang, key)}
+func newAPIError(locales *site.Locales, lang, code, key string, fields map[string]string, vars ...string) apiError {
+	body := apiErrorBody{Code: code, Message: locales.T(lang, key, vars...)}
 	if len(fields) > 0 {
 		body.Fields = make(map[string]string, len(fields))
 		for field, key := range fields {

@@ -3,6 +3,8 @@ import { Link } from "react-router-dom";
 import { ArticleHeader } from "../components/article";
 import { postPath, type PostSummary } from "../components/blog";
 import { Picture } from "../components/picture";
+import { withHost } from "../components/schedule/hosts";
+import { inServiceOrder } from "../components/schedule/services";
 import type { PersonData } from "../components/team";
 import { localPath } from "../lib/languages";
 import type { PageProps } from "./types";
@@ -10,6 +12,8 @@ import type { PageProps } from "./types";
 /** PersonPageData is a person's page (handlers/team.go personData). */
 export interface PersonPageData extends PersonData {
   posts: PostSummary[];
+  /** hosts are the consultations booked with them; none when they take none. */
+  hosts?: string[];
 }
 
 /** Person is one person of the team: role, expertise, biography and what they wrote. */
@@ -17,6 +21,9 @@ export default function Person({ payload }: PageProps) {
   const { t } = useTranslation();
   const person = payload.data as PersonPageData;
   const lang = payload.lang;
+  // Someone who takes consultations is booked from their page: straight to the time step when they take one kind.
+  const hosted = inServiceOrder(person.hosts ?? []);
+  const bookPath = hosted.length === 1 ? `/schedule/${hosted[0]}` : "/schedule";
   return (
     <article className="container post person">
       <ArticleHeader back={localPath(lang, "/team")} backText={t("team.all")}>
@@ -25,6 +32,13 @@ export default function Person({ payload }: PageProps) {
           <div>
             <h1 tabIndex={-1}>{person.name}</h1>
             <p className="lead">{person.role}</p>
+            {hosted.length > 0 ? (
+              <p>
+                <Link className="button button-primary person-book" to={withHost(localPath(lang, bookPath), person.slug)}>
+                  {t("team.book", { name: person.name })}
+                </Link>
+              </p>
+            ) : null}
           </div>
         </div>
       </ArticleHeader>

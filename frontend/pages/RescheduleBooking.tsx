@@ -2,7 +2,7 @@ import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Link } from "react-router-dom";
 import type { CreatedBooking } from "../components/schedule/api";
-import { MeetingFact, ServiceFact, TimeFact } from "../components/schedule/Facts";
+import { HostFact, MeetingFact, ServiceFact, TimeFact } from "../components/schedule/Facts";
 import { BookingArea } from "../components/schedule/BookingArea";
 import { ContactLink, Problem } from "../components/schedule/Intro";
 import type { ServiceKey } from "../components/schedule/services";
@@ -69,12 +69,13 @@ function ReschedulePanel({ lang, token, state }: LinkedPanelProps) {
         <h2 id="reschedule-current">{t("booking.reschedule.current")}</h2>
         <dl className="booking-facts">
           <ServiceFact service={service} />
+          {b.host ? <HostFact host={b.host} /> : null}
           <TimeFact label={t("booking.cancel.when")} start={b.start} timeZone={b.timeZone} catalog={catalog} />
           {b.meeting ? <MeetingFact meeting={b.meeting} /> : null}
         </dl>
       </section>
       )}
-      <MoveStep service={service} token={token} timeZone={b.timeZone} previous={b.start} moved={moved} onMoved={setMoved} />
+      <MoveStep service={service} token={token} timeZone={b.timeZone} previous={b.start} moved={moved} onMoved={setMoved} person={b.host?.slug ?? null} />
     </>
   );
 }
@@ -87,6 +88,7 @@ function MoveStep({
   previous,
   moved,
   onMoved,
+  person,
 }: {
   service: ServiceKey;
   token: string;
@@ -95,12 +97,15 @@ function MoveStep({
   previous: string;
   moved: CreatedBooking | null;
   onMoved: (b: CreatedBooking) => void;
+  /** person is the booking's host, whose times a move offers. */
+  person: string | null;
 }) {
   const { t } = useTranslation();
   const lang = useLang();
   const [attempt, setAttempt] = useState(0);
   // The visitor's zone is the one they booked in, unless their device has moved.
-  const chunk = useBookingChunk(service, lang, attempt, () => timeZone);
+  // A booking with a host moves within that host's times.
+  const chunk = useBookingChunk(service, lang, attempt, () => timeZone, person);
   const { ready } = chunk;
   if (moved) {
     if (!ready) return null;
@@ -119,6 +124,7 @@ function MoveStep({
         onRetry={() => setAttempt((n) => n + 1)}
         onBooked={() => undefined}
         move={{ token, onMoved }}
+        person={person}
       />
     </section>
   );

@@ -6,6 +6,7 @@ import { NoScriptNotice, Steps } from "../components/schedule/Intro";
 import { ServiceChoice } from "../components/schedule/ServiceChoice";
 import { serviceOfPath } from "../components/schedule/services";
 import { TimeStep } from "../components/schedule/TimeStep";
+import type { ScheduleData } from "../components/schedule/hosts";
 import type { PageProps } from "./types";
 
 /**
@@ -18,6 +19,8 @@ import type { PageProps } from "./types";
 export default function Schedule({ payload }: PageProps) {
   const { t } = useTranslation();
   const service = serviceOfPath(payload.path);
+  const data = payload.data as ScheduleData | null;
+  const hosts = data?.hosts ?? [];
   const booked = useSyncExternalStore(subscribeBooked, () => bookedOf(service), () => null);
   useEffect(() => {
     if (!booked) return;
@@ -45,7 +48,7 @@ export default function Schedule({ payload }: PageProps) {
         <Steps current={booked ? "done" : service ? 2 : 1} />
       </header>
       <NoScriptNotice />
-      {service ? <TimeStep key={service} service={service} /> : <ServiceChoice />}
+      {service ? <TimeStep key={service} service={service} hosts={hosts} choice={!!data?.choice?.includes(service)} /> : <ServiceChoice hosts={hosts} />}
     </div>
   );
 }

@@ -55,6 +55,14 @@ type Availability struct {
 	// the file gives it (for editors, such as "Christmas Day"; it is not
 	// shown to visitors).
 	Closed map[Date]string
+	// Hosts are the people who take consultations, by slug; empty when
+	// every service is booked with the consultancy as one calendar.
+	Hosts map[string]Host
+	// ServiceHosts lists the hosts of each service that has any, in the
+	// file's order; Assignment says how each of those services assigns
+	// them (AssignRoundRobin or AssignChoice).
+	ServiceHosts map[string][]string
+	Assignment   map[string]string
 }
 
 // ClockRange is a span of wall-clock time within one day, Start included,
@@ -89,6 +97,7 @@ type availabilityFile struct {
 	MinimumNoticeHours  int                         `json:"minimumNoticeHours"`
 	DaysAhead           int                         `json:"daysAhead"`
 	ClosedDates         []closedDateFile            `json:"closedDates"`
+	Hosts               map[string]hostFile         `json:"hosts"`
 }
 
 type clockRangeFile struct {
@@ -100,6 +109,10 @@ type serviceFile struct {
 	Minutes   int          `json:"minutes"`
 	Meeting   *meetingFile `json:"meeting"`
 	MaxPerDay int          `json:"maxPerDay"`
+	// Hosts are the slugs of the people who take the service (keys of
+	// "hosts"); Assignment is how a booking gets one of them.
+	Hosts      []string `json:"hosts"`
+	Assignment string   `json:"assignment"`
 }
 
 // meetingFile is how a service's meetings happen: {"type": "phone"} (the
@@ -113,15 +126,18 @@ type meetingFile struct {
 	RoomBase string `json:"roomBase"`
 }
 
-// Meeting kinds.
+// Meeting kinds. A booking's own meeting is a phone call or a video call;
+// a service of MeetingEither lets the visitor choose (its video rooms as a
+// video service's: url or roomBase).
 const (
-	MeetingPhone = "phone"
-	MeetingVideo = "video"
+	MeetingPhone  = "phone"
+	MeetingVideo  = "video"
+	MeetingEither = "phone-or-video"
 )
 
 // Meeting is how the meetings of a service happen.
 type Meeting struct {
-	// Kind is MeetingPhone or MeetingVideo.
+	// Kind is MeetingPhone, MeetingVideo or MeetingEither.
 	Kind string
 	// URL is the video room of every meeting, when fixed.
 	URL string
@@ -144,7 +160,7 @@ func (m meetingFile) validate(key string) (Meeting, error) {
 			return Meeting{}, fmt.Errorf("%s: a phone meeting has no url or roomBase", key)
 		}
 		return Meeting{Kind: MeetingPhone}, nil
-	case MeetingVideo:
+	case MeetingVideo, MeetingEither:
 		if (m.URL == "") == (m.RoomBase == "") {
 			return Meeting{}, fmt.Errorf("%s: a video meeting has either a url (one room) or a roomBase (a room per booking)", key)
 		}
@@ -157,9 +173,9 @@ func (m meetingFile) validate(key string) (Meeting, error) {
 				return Meeting{}, fmt.Errorf("%s: %q: want an https URL without query or fragment", key, u)
 			}
 		}
-		return Meeting{Kind: MeetingVideo, URL: m.URL, RoomBase: m.RoomBase}, nil
+		return Meeting{Kind: m.Type, URL: m.URL, RoomBase: m.RoomBase}, nil
 	}
-	return Meeting{}, fmt.Errorf("%s.type: %q: want phone or video", key, m.Type)
+	return Meeting{}, fmt.Errorf("%s.type: %q: want phone, video or phone-or-video", key, m.Type)
 }
 
 type closedDateFile struct {
@@ -320,6 +336,8 @@ func (f availabilityFile) validate() (Availability, error) {
 		}
 		av.Closed[d] = strings.TrimSpace(c.Note)
 	}
+
+	f.validateHosts(&av, fail)
 
 	if err := errors.Join(errs...); err != nil {
 		return Availability{}, fmt.Errorf("%w: %w", ErrInvalidAvailability, err)

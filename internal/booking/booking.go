@@ -53,6 +53,9 @@ type Booking struct {
 	// BookedBy is the staff member who booked it for the visitor (who
 	// called in); empty when the visitor booked it.
 	BookedBy string
+	// Host is the slug of the person who takes the call (a key of
+	// Availability.Hosts); empty for a service without hosts.
+	Host string
 }
 
 // Stamp is the time of the booking's latest change: the DTSTAMP of its

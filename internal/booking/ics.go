@@ -30,6 +30,9 @@ type Invite struct {
 	Host string
 	// Organizer is the consultancy.
 	Organizer Person
+	// Team are the consultancy's people at the meeting (its host), each an
+	// attendee who has accepted and is asked for no reply.
+	Team []Person
 	// Summary is the event's title; Description its body, line breaks
 	// allowed; Location where it happens (a video link or a phone number),
 	// optional; URL a page about it (the confirmation), optional.
@@ -146,6 +149,13 @@ func icsCalendar(b Booking, inv Invite, f icsForm) []byte {
 	}
 	if f.accepted {
 		partstat = "ACCEPTED"
+	}
+	for _, p := range inv.Team {
+		line := "ATTENDEE"
+		if p.Name != "" {
+			line += ";CN=" + paramValue(p.Name)
+		}
+		w.line(line + ";ROLE=REQ-PARTICIPANT;PARTSTAT=ACCEPTED;RSVP=FALSE:mailto:" + stripControl(p.Email))
 	}
 	attendee := "ATTENDEE"
 	if b.Name != "" {

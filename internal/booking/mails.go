@@ -10,6 +10,7 @@ import (
 
 	"github.com/northbeam/site/internal/intl"
 	"github.com/northbeam/site/internal/mail"
+	"github.com/northbeam/site/internal/mailaddr"
 	"github.com/northbeam/site/internal/site"
 )
 
@@ -63,6 +64,8 @@ type mailer struct {
 	localURL     func(lang, path string) string
 	langs        site.Languages    // the languages of content/site.json, visitors' mails are written in
 	langNames    map[string]string // each language's name in the consultancy's notices (English)
+	people       func(lang, slug string) (HostProfile, bool)
+	hosts        map[string]Host
 	confirmation map[string]*template.Template
 	cancelled    map[string]*template.Template
 	moved        map[string]*template.Template
@@ -89,6 +92,7 @@ func newMailer(content fs.FS, cfg Config) (*mailer, error) {
 	m := &mailer{
 		brand: cfg.Brand, inbox: cfg.Inbox, texts: cfg.Texts, dates: cfg.Dates, localURL: cfg.LocalURL,
 		langs: langs, langNames: names, reminderLead: LeadOf(cfg.ReminderBefore),
+		people: cfg.People, hosts: cfg.Availability.Hosts,
 		confirmation: map[string]*template.Template{},
 		cancelled:    map[string]*template.Template{},
 		moved:        map[string]*template.Template{},
@@ -155,6 +159,11 @@ type visitorMailData struct {
 	// before, we send you a reminder by email.").
 	Reminder         bool
 	ReminderSentence string
+	// Consultant is the name of the person who takes the call, and
+	// ConsultantRole their role, in the mail's language; "" for a booking
+	// without a host.
+	Consultant     string
+	ConsultantRole string
 }
 
 // mailData is what the consultancy's mails (notifications) see: the
@@ -187,12 +196,27 @@ func (m *mailer) data(av Availability, b Booking, lang string, previous time.Tim
 	_, vOff := b.Start.In(visitor).Zone()
 	_, hOff := b.Start.In(host).Zone()
 	meeting, _ := av.MeetingOf(b.Service)
+	if meeting.Kind == MeetingEither {
+		// The visitor chose: the booking says which.
+		meeting.Kind = MeetingPhone
+		if b.MeetingURL != "" {
+			meeting.Kind = MeetingVideo
+		}
+	}
+	var consultant, consultantRole string
+	if b.Host != "" {
+		p := m.hostProfile(lang, b.Host)
+		consultant, consultantRole = p.Name, p.Role
+	}
 	// In a language written right to left, the values set into sentences
 	// are isolated, so that each stays whole and in its order; the links
 	// stand on lines of their own.
 	isolate, isolateLTR := func(s string) string { return s }, func(s string) string { return s }
 	if l, _ := m.langs.Find(lang); l.Dir == "rtl" {
 		isolate, isolateLTR = mail.Isolate, mail.IsolateLTR
+	}
+	if consultant != "" {
+		consultant = isolate(mail.OneLine(consultant))
 	}
 	phone := ""
 	if b.Phone != "" {
@@ -226,6 +250,8 @@ func (m *mailer) data(av Availability, b Booking, lang string, previous time.Tim
 			Phone:            phone,
 			Reminder:         b.ReminderRef != "",
 			ReminderSentence: m.reminderLead.sentence(m.texts, lang),
+			Consultant:       consultant,
+			ConsultantRole:   mail.OneLine(consultantRole),
 		},
 		Name:         mail.OneLine(b.Name),
 		Email:        b.Email,
@@ -236,6 +262,30 @@ func (m *mailer) data(av Availability, b Booking, lang string, previous time.Tim
 		CreatedAt:    m.dates.FormatDateTime(lang, b.Created.In(host)) + ", " + m.dates.ZoneName(lang, host.String(), b.Created),
 		CancelReason: mail.Quote(b.CancelReason),
 	}
+}
+
+// hostProfile names the host slug in lang: from the team's page of the
+// person in lang, else in the default language, else by the slug.
+func (m *mailer) hostProfile(lang, slug string) HostProfile {
+	if m.people != nil {
+		if p, ok := m.people(lang, slug); ok {
+			return p
+		}
+		if p, ok := m.people(m.langs.Default().Code, slug); ok {
+			return p
+		}
+	}
+	return HostProfile{Name: slug}
+}
+
+// hostAttendee is the host of b as its invite names them, and false for a
+// booking without a host (or a host no longer configured).
+func (m *mailer) hostAttendee(b Booking, lang string) (Person, bool) {
+	h, ok := m.hosts[b.Host]
+	if !ok || b.Host == "" {
+		return Person{}, false
+	}
+	return Person{Name: m.hostProfile(lang, b.Host).Name, Email: h.Staff}, true
 }
 
 // visitorView is b as the mails to the visitor's address show it: without
@@ -281,6 +331,10 @@ func (m *mailer) invite(b Booking) Invite {
 	minutes := fmt.Sprint(int(b.End.Sub(b.Start) / time.Minute))
 	description := m.texts.T(lang, "booking.invite.description",
 		"minutes", minutes, "name", m.brand.Name, "email", m.brand.Email)
+	if b.Host != "" {
+		p := m.hostProfile(lang, b.Host)
+		description += "\n" + m.texts.T(lang, "booking.invite.host", "name", p.Name, "role", p.Role)
+	}
 	var location, conference string
 	switch {
 	case b.MeetingURL != "":
@@ -299,7 +353,12 @@ func (m *mailer) invite(b Booking) Invite {
 	if u, err := url.Parse(m.brand.BaseURL); err == nil && u.Hostname() != "" {
 		host = u.Hostname()
 	}
+	var team []Person
+	if p, ok := m.hostAttendee(b, lang); ok {
+		team = append(team, p)
+	}
 	return Invite{
+		Team:        team,
 		ProdID:      "-//" + m.brand.Name + "//Consultation booking//EN",
 		Host:        host,
 		Organizer:   Person{Name: m.brand.Name, Email: m.inbox},
@@ -370,7 +429,19 @@ func (m *mailer) pair(av Availability, b Booking, p pairOf) ([]mail.Message, err
 	}
 	notify.Kind, notify.To, notify.ReplyTo, notify.Lang = p.notKind, m.inbox, b.Email, site.NoticeLanguage
 	notify.Attachments = []mail.Attachment{{Filename: p.filename, ContentType: contentType, Data: p.calendar(b, m.invite(b))}}
-	return []mail.Message{visitor, notify}, nil
+	return append([]mail.Message{visitor}, m.withHostCopy(b, notify)...), nil
+}
+
+// withHostCopy returns the consultancy's notice about b, and for a
+// booking with a host the same notice to the host's own address.
+func (m *mailer) withHostCopy(b Booking, notify mail.Message) []mail.Message {
+	out := []mail.Message{notify}
+	if h, ok := m.hostAttendee(b, site.NoticeLanguage); ok && mailaddr.Key(h.Email) != mailaddr.Key(m.inbox) {
+		own := notify
+		own.To = h.Email
+		out = append(out, own)
+	}
+	return out
 }
 
 // reminderMail returns the reminder of b to its visitor: the time in their

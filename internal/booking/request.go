@@ -36,6 +36,8 @@ const (
 	KeyUnknownField    = "validation.unknownField"
 	KeyFrom            = "validation.from"
 	KeyDays            = "validation.days"
+	KeyPerson          = "validation.person"
+	KeyMeeting         = "validation.meeting"
 )
 
 // Limits of the booking request, in runes after trimming spaces, except
@@ -94,6 +96,9 @@ type SlotsQuery struct {
 	// TimeZone is the visitor's zone name as given; Location is it loaded.
 	TimeZone string
 	Location *time.Location
+	// Person restricts the slots to one host of the service (their
+	// slug); "" offers the times at which any host is free.
+	Person string
 }
 
 // ParseSlotsQuery reads and validates the query of GET /api/slots:
@@ -110,6 +115,11 @@ func ParseSlotsQuery(q url.Values, av Availability, now time.Time) (SlotsQuery, 
 	sq.Service = q.Get("service")
 	if _, ok := av.ServiceLength(sq.Service); !ok {
 		errs["service"] = KeyService
+	}
+
+	sq.Person = q.Get("person")
+	if sq.Person != "" && !av.Hosting(sq.Service, sq.Person) {
+		errs["person"] = KeyPerson
 	}
 
 	sq.TimeZone = q.Get("tz")
@@ -184,6 +194,13 @@ type BookingRequest struct {
 	// Phone is the visitor's number, with its country code, for a service
 	// whose meetings are phone calls.
 	Phone string `json:"phone,omitempty"`
+	// Person is the host the visitor chose (a person's slug), for a
+	// service with hosts; "" lets the service assign one.
+	Person string `json:"person,omitempty"`
+	// Meeting is "phone" or "video", the visitor's choice for a service
+	// whose meetings may be either (MeetingEither); without it, a request
+	// with a phone number asks for a call.
+	Meeting string `json:"meeting,omitempty"`
 	// Website is a field people never see and bots fill in (a honeypot).
 	Website string `json:"website,omitempty"`
 	// RenderedAt is when the details step was shown, in Unix
@@ -238,6 +255,10 @@ func fieldKey(field string) (string, bool) {
 		return KeyTimeZone, true
 	case "phone":
 		return KeyPhone, true
+	case "person":
+		return KeyPerson, true
+	case "meeting":
+		return KeyMeeting, true
 	}
 	return "", false
 }
@@ -279,6 +300,8 @@ type checkedRequest struct {
 	name, email, company, topic string
 	service, timeZone, lang     string
 	phone                       string // E.164
+	person                      string
+	video                       bool // a video call (the service's, or the visitor's choice)
 }
 
 // Validate checks r against av at now and returns the problems by JSON field,
@@ -293,11 +316,15 @@ func (r BookingRequest) Validate(av Availability, now time.Time) FieldErrors {
 
 func (r BookingRequest) check(av Availability, now time.Time) (checkedRequest, FieldErrors) {
 	errs := FieldErrors{}
-	c := checkedRequest{service: r.Service, timeZone: r.TimeZone, lang: r.Lang}
+	c := checkedRequest{service: r.Service, timeZone: r.TimeZone, lang: r.Lang, person: strings.TrimSpace(r.Person)}
 
 	_, serviceOK := av.ServiceLength(r.Service)
 	if !serviceOK {
 		errs["service"] = KeyService
+	}
+	if c.person != "" && serviceOK && !av.Hosting(r.Service, c.person) {
+		errs["person"] = KeyPerson
+		serviceOK = false // no host's hours to check the start against
 	}
 
 	start, err := time.Parse(time.RFC3339, strings.TrimSpace(r.Start))
@@ -305,7 +332,7 @@ func (r BookingRequest) check(av Availability, now time.Time) (checkedRequest, F
 	case err != nil:
 		errs["start"] = KeyStart
 	case serviceOK:
-		slot, ok := Offered(av, r.Service, start, now, nil)
+		slot, ok := offeredByHosts(av, r.Service, c.person, start, now)
 		if !ok {
 			errs["start"] = KeySlotUnavailable
 		}
@@ -340,8 +367,23 @@ func (r BookingRequest) check(av Availability, now time.Time) (checkedRequest, F
 	}
 
 	meeting, _ := av.MeetingOf(r.Service)
+	kind := meeting.Kind
+	if kind == MeetingEither {
+		switch {
+		case r.Meeting == MeetingPhone, r.Meeting == MeetingVideo:
+			kind = r.Meeting
+		case r.Meeting == "" && strings.TrimSpace(r.Phone) != "":
+			// A client that knows only phone calls still books one.
+			kind = MeetingPhone
+		default:
+			errs["meeting"] = KeyMeeting
+		}
+	} else if r.Meeting != "" && r.Meeting != kind {
+		errs["meeting"] = KeyMeeting
+	}
+	c.video = kind == MeetingVideo
 	switch {
-	case meeting.Kind == MeetingPhone:
+	case kind == MeetingPhone:
 		phone, ok := NormalizePhone(r.Phone)
 		if !ok {
 			errs["phone"] = KeyPhone
@@ -457,7 +499,7 @@ func NewBooking(r BookingRequest, av Availability, now time.Time) (Booking, erro
 		Phone:       c.phone,
 		Created:     now.UTC(),
 	}
-	if m, ok := av.MeetingOf(c.service); ok && m.Kind == MeetingVideo {
+	if m, ok := av.MeetingOf(c.service); ok && c.video {
 		b.MeetingURL = m.URL
 		if m.RoomBase != "" {
 			// A room of its own: the name is unguessable, so nobody walks

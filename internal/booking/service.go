@@ -1,9 +1,11 @@
 package booking
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"io/fs"
+	"slices"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -50,11 +52,28 @@ type Config struct {
 	// MinFillTime is the least time a person takes to fill in the
 	// details; default DefaultMinFillTime.
 	MinFillTime time.Duration
+	// People names the hosts in each language (content/team); when nil,
+	// or for a person it does not know, a host is named by their slug.
+	People func(lang, slug string) (HostProfile, bool)
 }
 
-// Calendar is the consultancy's own busy time (internal/calendar).
+// Calendar is the consultancy's own busy time (internal/calendar): its
+// shared feeds'. A calendar that is also a MembersCalendar (a
+// calendar.Source) gives each host's own.
 type Calendar interface {
 	Busy(window calendar.Interval) []calendar.Interval
+}
+
+// MembersCalendar is the busy time of each staff member's own feeds, by
+// owner (calendar.Owner of their address).
+type MembersCalendar interface {
+	BusyOf(owner string, window calendar.Interval) []calendar.Interval
+}
+
+// HostProfile is how the pages and mails of a language name a host.
+type HostProfile struct {
+	Name string
+	Role string
 }
 
 // Service books, finds and cancels consultations. Each booking or
@@ -94,6 +113,9 @@ func NewService(st *store.Store, content fs.FS, cfg Config) (*Service, error) {
 				TimeZone: "America/New_York", Lang: lang, Created: now, Cancelled: now,
 				Phone: "+4930901820", MeetingURL: "https://meet.example.com/sample",
 			}
+			if hosts := cfg.Availability.HostsOf(service); len(hosts) > 0 {
+				sample.Host = hosts[0]
+			}
 			if _, err := m.confirmationMails(cfg.Availability, sample); err != nil {
 				return nil, err
 			}
@@ -122,49 +144,100 @@ func (s *Service) Availability() Availability { return s.cfg.Availability }
 // Slots returns the open slots of a validated query, leaving out the times
 // that standing bookings and the consultancy's calendars take (plus the
 // buffer), and the days on which a service has all the bookings it takes.
+//
+// For a service with hosts, a time is offered when at least one host (the
+// query's person alone, when it names one) is free then: within their
+// hours, clear of their bookings, their own calendars and the
+// consultancy's.
 func (s *Service) Slots(ctx context.Context, q SlotsQuery) ([]Day, error) {
 	av := s.cfg.Availability
 	window := Window(q.From, q.Days, q.Location).Extend(av.Buffer)
-	busy, err := s.busy(ctx, s.store, q.Service, window, "")
+	// What takes every host's time alike is read once: the days at the
+	// service's cap and the consultancy's calendars.
+	common, err := s.fullDays(ctx, s.store, q.Service, window)
 	if err != nil {
 		return nil, err
 	}
-	return Slots(av, q.Service, s.cfg.Now(), q.From, q.Days, q.Location, busy), nil
-}
-
-// busy returns what takes time away from service during window: standing
-// bookings (but the one whose token is except), the consultancy's
-// calendars, and whole days on which service is at its cap.
-func (s *Service) busy(ctx context.Context, q store.Querier, service string, window Interval, except string) ([]Interval, error) {
-	busy, err := busyDuring(ctx, q, window, except)
+	common = append(common, s.calendarBusy("", window)...)
+	now := s.cfg.Now()
+	if !av.HasHosts(q.Service) {
+		booked, err := busyDuring(ctx, s.store, window, "")
+		if err != nil {
+			return nil, err
+		}
+		return Slots(av, q.Service, now, q.From, q.Days, q.Location, append(booked, common...)), nil
+	}
+	hosts := av.HostsOf(q.Service)
+	if q.Person != "" {
+		hosts = []string{q.Person}
+	}
+	booked, err := hostedDuring(ctx, s.store, window)
 	if err != nil {
 		return nil, err
 	}
-	busy = append(busy, s.calendarBusy(window)...)
-	av := s.cfg.Availability
-	if limit, ok := av.MaxPerDay[service]; ok {
-		last := DateOf(window.End.In(av.Location))
-		for d := DateOf(window.Start.In(av.Location)); d.Compare(last) <= 0; d = d.AddDays(1) {
-			day := Window(d, 1, av.Location)
-			n, err := bookedOn(ctx, q, service, day, except)
-			if err != nil {
-				return nil, err
-			}
-			if n >= limit {
-				busy = append(busy, day)
+	var days []Day
+	for _, h := range hosts {
+		busy := append(slices.Clone(common), s.memberBusy(h, window)...)
+		for _, b := range booked {
+			if b.host == h || b.host == "" {
+				busy = append(busy, b.Interval)
 			}
 		}
+		days = mergeDays(days, Slots(av.ForHost(h), q.Service, now, q.From, q.Days, q.Location, busy))
 	}
-	return busy, nil
+	return days, nil
 }
 
-// calendarBusy is the consultancy's calendar time within window.
-func (s *Service) calendarBusy(window Interval) []Interval {
+// fullDays returns the days of the consultancy, within window, on which
+// service has all the standing bookings it takes (its maxPerDay), as whole
+// days of busy time; none for a service without a cap.
+func (s *Service) fullDays(ctx context.Context, q store.Querier, service string, window Interval) ([]Interval, error) {
+	av := s.cfg.Availability
+	limit, ok := av.MaxPerDay[service]
+	if !ok {
+		return nil, nil
+	}
+	first, last := DateOf(window.Start.In(av.Location)), DateOf(window.End.In(av.Location))
+	span := Interval{Start: first.In(av.Location), End: last.AddDays(1).In(av.Location)}
+	starts, err := serviceStarts(ctx, q, service, span)
+	if err != nil {
+		return nil, err
+	}
+	count := map[Date]int{}
+	for _, start := range starts {
+		count[DateOf(start.In(av.Location))]++
+	}
+	var full []Interval
+	for d, n := range count {
+		if n >= limit {
+			full = append(full, Window(d, 1, av.Location))
+		}
+	}
+	return full, nil
+}
+
+// calendarBusy is the consultancy's calendar time within window, and the
+// host's own (host "": the consultancy's alone).
+func (s *Service) calendarBusy(host string, window Interval) []Interval {
 	if s.cfg.Calendar == nil {
 		return nil
 	}
-	var out []Interval
-	for _, iv := range s.cfg.Calendar.Busy(calendar.Interval{Start: window.Start, End: window.End}) {
+	return append(intervals(s.cfg.Calendar.Busy(calendar.Interval{Start: window.Start, End: window.End})), s.memberBusy(host, window)...)
+}
+
+// memberBusy is the busy time of host's own calendars within window.
+func (s *Service) memberBusy(host string, window Interval) []Interval {
+	members, ok := s.cfg.Calendar.(MembersCalendar)
+	h, known := s.cfg.Availability.Host(host)
+	if !ok || !known {
+		return nil
+	}
+	return intervals(members.BusyOf(calendar.Owner(h.Staff), calendar.Interval{Start: window.Start, End: window.End}))
+}
+
+func intervals(in []calendar.Interval) []Interval {
+	out := make([]Interval, 0, len(in))
+	for _, iv := range in {
 		out = append(out, Interval{Start: iv.Start, End: iv.End})
 	}
 	return out
@@ -204,22 +277,16 @@ func (s *Service) book(ctx context.Context, r BookingRequest, by string, also fu
 	if by == "" && r.SpamReason(now, s.cfg.MinFillTime) != "" {
 		return b, ErrSpam
 	}
-	reminder, err := s.scheduleReminder(&b, now)
-	if err != nil {
-		return Booking{}, err
-	}
-	mails, err := s.mailer.confirmationMails(av, b)
-	if err != nil {
-		return Booking{}, err
-	}
-	mails = append(mails, reminder...)
+	person := strings.TrimSpace(r.Person)
 	err = s.store.InTx(ctx, func(tx *store.Tx) error {
 		if err := lockBookings(ctx, tx); err != nil {
 			return err
 		}
-		if err := s.checkFree(ctx, tx, b, ""); err != nil {
+		host, err := s.assign(ctx, tx, b, person, now)
+		if err != nil {
 			return err
 		}
+		b.Host = host
 		if s.cfg.AddressLimit > 0 {
 			n, err := standingFor(ctx, tx, b.Email, now)
 			if err != nil {
@@ -229,16 +296,99 @@ func (s *Service) book(ctx context.Context, r BookingRequest, by string, also fu
 				return ErrAddressLimit
 			}
 		}
+		// The mails name the host, known only now.
+		reminder, err := s.scheduleReminder(&b, now)
+		if err != nil {
+			return err
+		}
+		mails, err := s.mailer.confirmationMails(av, b)
+		if err != nil {
+			return err
+		}
 		if err := insertBooking(ctx, tx, av, b); err != nil {
 			return err
 		}
-		return then(ctx, tx, enqueue(ctx, tx, b.Token, mails), b, also)
+		return then(ctx, tx, enqueue(ctx, tx, b.Token, append(mails, reminder...)), b, also)
 	})
 	if err != nil {
 		return Booking{}, err
 	}
 	s.queued()
 	return b, nil
+}
+
+// assign returns the host of b, inside the transaction that holds the
+// bookings' lock, so that no other instance gives the same host's time
+// away meanwhile: person when named and free; otherwise, among the
+// service's hosts whose hours offer b's time and who are free then, the
+// one booked least recently (the file's order among those never booked).
+// It returns "" for a service without hosts once b's time is free, and
+// ErrSlotTaken (or ErrDayFull) when no host is free.
+func (s *Service) assign(ctx context.Context, tx *store.Tx, b Booking, person string, now time.Time) (string, error) {
+	av := s.cfg.Availability
+	if !av.HasHosts(b.Service) {
+		return "", s.checkFree(ctx, tx, b, "")
+	}
+	hosts := av.HostsOf(b.Service)
+	if person != "" {
+		hosts = []string{person}
+	} else {
+		last, err := lastBooked(ctx, tx, hosts)
+		if err != nil {
+			return "", err
+		}
+		hosts = slices.Clone(hosts)
+		slices.SortStableFunc(hosts, func(a, b string) int {
+			return cmp.Compare(last[a], last[b]) // never booked: 0, first
+		})
+	}
+	taken := ErrSlotTaken
+	for _, h := range hosts {
+		if _, ok := Offered(av.ForHost(h), b.Service, b.Start, now, nil); !ok {
+			continue
+		}
+		b.Host = h
+		err := s.checkFree(ctx, tx, b, "")
+		if err == nil {
+			return h, nil
+		}
+		if !errors.Is(err, ErrSlotTaken) {
+			return "", err // the day's cap holds for every host alike
+		}
+	}
+	return "", taken
+}
+
+// FreeHosts returns the hosts of service, other than except, whose hours
+// offer start and who are free then: whom a visitor who lost a time to
+// another may still book it with.
+func (s *Service) FreeHosts(ctx context.Context, service string, start time.Time, except string) ([]string, error) {
+	av := s.cfg.Availability
+	var free []string
+	now := s.cfg.Now()
+	for _, h := range av.HostsOf(service) {
+		if h == except {
+			continue
+		}
+		slot, ok := Offered(av.ForHost(h), service, start, now, nil)
+		if !ok {
+			continue
+		}
+		err := s.checkFree(ctx, s.store, Booking{Service: service, Start: slot.Start, End: slot.End, Host: h}, "")
+		switch {
+		case err == nil:
+			free = append(free, h)
+		case !errors.Is(err, ErrSlotTaken) && !errors.Is(err, ErrDayFull):
+			return nil, err
+		}
+	}
+	return free, nil
+}
+
+// HostProfile returns how lang names the host slug: their name and role
+// from content/team, or their slug when the team does not know them.
+func (s *Service) HostProfile(lang, slug string) HostProfile {
+	return s.mailer.hostProfile(lang, slug)
 }
 
 // lockBookings makes the transaction the only one changing bookings until
@@ -256,13 +406,13 @@ func lockBookings(ctx context.Context, tx *store.Tx) error {
 // standing booking (but the one whose token is except) or the
 // consultancy's calendar, and ErrDayFull when b's service is at its cap on
 // b's day.
-func (s *Service) checkFree(ctx context.Context, tx *store.Tx, b Booking, except string) error {
+func (s *Service) checkFree(ctx context.Context, tx store.Querier, b Booking, except string) error {
 	av := s.cfg.Availability
-	busy, err := busyDuring(ctx, tx, b.Interval().Extend(av.Buffer), except)
+	busy, err := hostBusyDuring(ctx, tx, b.Host, b.Interval().Extend(av.Buffer), except)
 	if err != nil {
 		return err
 	}
-	if Conflicts(av, b.Interval(), append(busy, s.calendarBusy(b.Interval().Extend(av.Buffer))...)) {
+	if Conflicts(av, b.Interval(), append(busy, s.calendarBusy(b.Host, b.Interval().Extend(av.Buffer))...)) {
 		return ErrSlotTaken
 	}
 	if limit, ok := av.MaxPerDay[b.Service]; ok {
@@ -351,7 +501,7 @@ func (s *Service) reschedule(ctx context.Context, cancelToken, start string, byS
 		case b.Start.Equal(at.UTC()):
 			return nil
 		}
-		slot, ok := Offered(av, b.Service, at, now, nil)
+		slot, ok := Offered(av.ForHost(b.Host), b.Service, at, now, nil)
 		if !ok {
 			return ErrSlotTaken
 		}

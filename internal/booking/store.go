@@ -52,6 +52,84 @@ ORDER BY start_at`,
 	return busy, nil
 }
 
+// hostBusyDuring is busyDuring for host: the standing bookings of host,
+// and those without a host (booked with the consultancy as one calendar,
+// which takes everyone's time), that overlap iv, but the booking whose
+// token is except. For host "" it is busyDuring: every booking.
+func hostBusyDuring(ctx context.Context, q store.Querier, host string, iv Interval, except string) ([]Interval, error) {
+	if host == "" {
+		return busyDuring(ctx, q, iv, except)
+	}
+	busy, err := store.QueryAll(ctx, q, scanInterval, `
+SELECT start_at, end_at FROM bookings
+WHERE cancelled_at IS NULL AND host IN (?, '') AND start_at < ? AND start_at > ? AND end_at > ? AND token <> ?
+ORDER BY start_at`,
+		host, store.Millis(iv.End), store.Millis(iv.Start.Add(-maxServiceLength)), store.Millis(iv.Start), except)
+	if err != nil {
+		return nil, fmt.Errorf("booking: read a host's busy times: %w", err)
+	}
+	return busy, nil
+}
+
+// hosted is a standing booking's time and host.
+type hosted struct {
+	Interval
+	host string
+}
+
+// hostedDuring returns the standing bookings that overlap iv, with their
+// hosts.
+func hostedDuring(ctx context.Context, q store.Querier, iv Interval) ([]hosted, error) {
+	out, err := store.QueryAll(ctx, q, func(row store.Scanner) (hosted, error) {
+		var start, end int64
+		var h hosted
+		err := row.Scan(&start, &end, &h.host)
+		h.Interval = Interval{Start: store.FromMillis(start), End: store.FromMillis(end)}
+		return h, err
+	}, `
+SELECT start_at, end_at, host FROM bookings
+WHERE cancelled_at IS NULL AND start_at < ? AND start_at > ? AND end_at > ?
+ORDER BY start_at`,
+		store.Millis(iv.End), store.Millis(iv.Start.Add(-maxServiceLength)), store.Millis(iv.Start))
+	if err != nil {
+		return nil, fmt.Errorf("booking: read the hosts' busy times: %w", err)
+	}
+	return out, nil
+}
+
+// serviceStarts returns the starts of the standing bookings of service
+// within span.
+func serviceStarts(ctx context.Context, q store.Querier, service string, span Interval) ([]time.Time, error) {
+	out, err := store.QueryAll(ctx, q, func(row store.Scanner) (time.Time, error) {
+		var start int64
+		err := row.Scan(&start)
+		return store.FromMillis(start), err
+	}, `SELECT start_at FROM bookings WHERE service = ? AND cancelled_at IS NULL AND start_at >= ? AND start_at < ?`,
+		service, store.Millis(span.Start), store.Millis(span.End))
+	if err != nil {
+		return nil, fmt.Errorf("booking: count the days' bookings: %w", err)
+	}
+	return out, nil
+}
+
+// lastBooked returns the row id of each host's latest standing booking,
+// the order in which they were booked (the bookings' lock makes one
+// booking at a time); a host never booked is missing.
+func lastBooked(ctx context.Context, q store.Querier, hosts []string) (map[string]int64, error) {
+	out := make(map[string]int64, len(hosts))
+	for _, h := range hosts {
+		var id sql.NullInt64
+		err := q.QueryRowContext(ctx, `SELECT max(id) FROM bookings WHERE host = ? AND cancelled_at IS NULL`, h).Scan(&id)
+		if err != nil {
+			return nil, fmt.Errorf("booking: read when a host was last booked: %w", err)
+		}
+		if id.Valid {
+			out[h] = id.Int64
+		}
+	}
+	return out, nil
+}
+
 // scanInterval reads a row of start and end.
 func scanInterval(row store.Scanner) (Interval, error) {
 	var start, end int64
@@ -69,11 +147,11 @@ func scanInterval(row store.Scanner) (Interval, error) {
 func insertBooking(ctx context.Context, tx *store.Tx, av Availability, b Booking) error {
 	_, err := tx.ExecContext(ctx, `
 INSERT INTO bookings (token, cancel_token, service, start_at, end_at, busy_until, name, email, company,
-                      topic, time_zone, lang, created_at, phone, meeting_url, reminder_ref, email_key, booked_by)
-VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+                      topic, time_zone, lang, created_at, phone, meeting_url, reminder_ref, email_key, booked_by, host)
+VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 		b.Token, b.CancelToken, b.Service, store.Millis(b.Start), store.Millis(b.End), store.Millis(b.End.Add(av.Buffer)),
 		b.Name, b.Email, b.Company, b.Topic, b.TimeZone, b.Lang, store.Millis(b.Created),
-		b.Phone, b.MeetingURL, store.NullIfZero(b.ReminderRef), mailaddr.Key(b.Email), b.BookedBy)
+		b.Phone, b.MeetingURL, store.NullIfZero(b.ReminderRef), mailaddr.Key(b.Email), b.BookedBy, b.Host)
 	if store.IsConflict(err) {
 		// Only the partial index on a standing start or the overlap
 		// constraint can refuse the row (tokens are random): taken.
@@ -133,7 +211,7 @@ WHERE service = ? AND cancelled_at IS NULL AND start_at >= ? AND start_at < ? AN
 }
 
 const bookingColumns = `token, cancel_token, service, start_at, end_at, name, email, company, topic,
-       time_zone, lang, created_at, cancelled_at, phone, meeting_url, sequence, updated_at, reminder_ref, cancel_reason`
+       time_zone, lang, created_at, cancelled_at, phone, meeting_url, sequence, updated_at, reminder_ref, cancel_reason, host`
 
 // findBooking returns the booking whose column (token or cancel_token)
 // equals value, or ErrNotFound.
@@ -147,7 +225,7 @@ func findBooking(ctx context.Context, q store.Querier, column, value string) (Bo
 	var reminder sql.NullString
 	err := q.QueryRowContext(ctx, `SELECT `+bookingColumns+` FROM bookings WHERE `+column+` = ?`, value).Scan(
 		&b.Token, &b.CancelToken, &b.Service, &start, &end, &b.Name, &b.Email, &b.Company, &b.Topic,
-		&b.TimeZone, &b.Lang, &created, &cancelled, &b.Phone, &b.MeetingURL, &b.Sequence, &updated, &reminder, &b.CancelReason)
+		&b.TimeZone, &b.Lang, &created, &cancelled, &b.Phone, &b.MeetingURL, &b.Sequence, &updated, &reminder, &b.CancelReason, &b.Host)
 	if errors.Is(err, sql.ErrNoRows) {
 		return Booking{}, ErrNotFound
 	}

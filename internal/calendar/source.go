@@ -4,17 +4,15 @@ import (
 	"bytes"
 	"compress/gzip"
 	"context"
-	"crypto/sha256"
 	"database/sql"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
 	"log/slog"
 	"net"
 	"net/http"
-	"net/url"
 	"runtime/debug"
+	"strings"
 	"sync"
 	"time"
 
@@ -40,6 +38,10 @@ type Config struct {
 	// Store keeps the last good copy of each feed, so that a restart while
 	// a feed is down still knows the busy time. Nil keeps nothing.
 	Store *store.Store
+	// Members reads the staff members' own feeds from Store
+	// (staff_calendar_feeds) beside URLs, again at every Refresh: each
+	// member's busy time is BusyOf their address.
+	Members bool
 	// Client fetches the feeds; default an http.Client with Timeout.
 	Client *http.Client
 	// Logger receives a line per fetch that changes something.
@@ -83,9 +85,13 @@ func (c Config) withDefaults() Config {
 type Source struct {
 	cfg   Config
 	feeds []*feed
-	// mu guards the feeds' state and busy.
+	// mu guards feeds (the members' come and go), the feeds' state and
+	// busy.
 	mu   sync.RWMutex
-	busy []Interval // every feed's busy time over [computed.Start, computed.End), merged
+	busy []Interval // every shared feed's busy time over [computed.Start, computed.End), merged
+	// busyOf is each member's busy time from their own feeds over the
+	// same span, merged, by owner.
+	busyOf map[string][]Interval
 	// computed is the span busy covers.
 	computed Interval
 	// recomputing serialises recompute.
@@ -98,6 +104,10 @@ type feed struct {
 	key  string // sha256 of the URL: how the database names the feed
 	host string
 	name string // "feed 1 (calendar.example.com)": how logs and /readyz name it
+	// owner is the member whose feed it is (calendar.Owner of their
+	// address), member the feed's row; "" and 0 for a shared feed.
+	owner  string
+	member int64
 
 	// busy is the last good copy's busy time over the span worked out;
 	// nil before any copy. copy is that copy, compressed, to work the
@@ -118,27 +128,85 @@ func NewSource(cfg Config) (*Source, error) {
 	cfg = cfg.withDefaults()
 	s := &Source{cfg: cfg}
 	for i, raw := range cfg.URLs {
-		u, err := url.Parse(raw)
-		if err != nil || (u.Scheme != "https" && u.Scheme != "http" && u.Scheme != "webcal") || u.Hostname() == "" {
+		u, err := checkURL(raw)
+		if err != nil {
 			// The URL is a secret: say which one, not what it is.
 			return nil, fmt.Errorf("calendar: feed %d is not an http(s) or webcal URL", i+1)
 		}
-		if u.Scheme == "webcal" {
-			u.Scheme = "https"
-		}
-		sum := sha256.Sum256([]byte(raw))
 		s.feeds = append(s.feeds, &feed{
-			url: u.String(), key: hex.EncodeToString(sum[:]), host: u.Hostname(),
+			url: u.String(), key: urlKey(raw), host: u.Hostname(),
 			name: fmt.Sprintf("feed %d (%s)", i+1, u.Hostname()),
 		})
 	}
 	return s, nil
 }
 
+// members reports whether s reads the members' own feeds.
+func (s *Source) members() bool { return s.cfg.Members && s.cfg.Store != nil }
+
+// current returns the feeds in use.
+func (s *Source) current() []*feed {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	return s.feeds
+}
+
+// syncMembers reads the members' feeds again: a new one is added (with
+// its stored copy, if any), a removed one is let go, the others keep
+// their state.
+func (s *Source) syncMembers(ctx context.Context) error {
+	if !s.members() {
+		return nil
+	}
+	rows, err := memberFeedURLs(ctx, s.cfg.Store)
+	if err != nil {
+		return fmt.Errorf("calendar: read the members' feeds: %w", err)
+	}
+	s.mu.RLock()
+	old := map[int64]*feed{}
+	var next []*feed
+	for _, f := range s.feeds {
+		if f.member == 0 {
+			next = append(next, f)
+		} else {
+			old[f.member] = f
+		}
+	}
+	s.mu.RUnlock()
+	var added []*feed
+	for _, r := range rows {
+		if f, ok := old[r.id]; ok && f.owner == r.owner {
+			next = append(next, f)
+			continue
+		}
+		u, err := checkURL(r.url)
+		if err != nil {
+			continue // AddMemberFeed stores none such
+		}
+		f := &feed{url: u.String(), key: urlKey(strings.TrimSpace(r.url)), host: u.Hostname(), owner: r.owner, member: r.id,
+			name: fmt.Sprintf("member feed %d (%s)", r.id, u.Hostname())}
+		next = append(next, f)
+		added = append(added, f)
+	}
+	s.mu.Lock()
+	removed := len(s.feeds) != len(next)-len(added)
+	s.feeds = next
+	s.mu.Unlock()
+	for _, f := range added {
+		if err := s.loadCopy(ctx, f); err != nil {
+			s.cfg.Logger.Warn("calendar: the stored copy of a feed could not be read", "feed", f.name, "err", err)
+		}
+	}
+	if removed || len(added) > 0 {
+		s.recompute()
+	}
+	return nil
+}
+
 // Run loads the last good copies, fetches every feed, and fetches them
 // again every Refresh until ctx is done.
 func (s *Source) Run(ctx context.Context) {
-	if len(s.feeds) == 0 {
+	if len(s.feeds) == 0 && !s.members() {
 		return
 	}
 	if err := s.Load(ctx); err != nil {
@@ -161,31 +229,45 @@ func (s *Source) Load(ctx context.Context) error {
 	if s.cfg.Store == nil {
 		return nil
 	}
-	for _, f := range s.feeds {
-		var (
-			body           []byte
-			etag, modified string
-			fetchedAt      int64
-		)
-		err := s.cfg.Store.QueryRowContext(ctx,
-			`SELECT body, etag, last_modified, fetched_at FROM calendar_feeds WHERE feed_key = ?`, f.key).
-			Scan(&body, &etag, &modified, &fetchedAt)
-		if errors.Is(err, sql.ErrNoRows) {
-			continue
+	if err := s.syncMembers(ctx); err != nil {
+		return err
+	}
+	for _, f := range s.current() {
+		if f.member != 0 {
+			continue // syncMembers has loaded it
 		}
-		if err != nil {
-			return fmt.Errorf("calendar: load %s: %w", f.name, err)
+		if err := s.loadCopy(ctx, f); err != nil {
+			return err
 		}
-		busy, err := Expand(body, s.cfg.Home, s.span(s.cfg.Now()))
-		releaseMemory(len(body))
-		if err != nil {
-			continue
-		}
-		s.mu.Lock()
-		f.busy, f.copy, f.etag, f.lastModified, f.loadedAt = busy, compress(body), etag, modified, store.FromMillis(fetchedAt)
-		s.mu.Unlock()
 	}
 	s.recompute()
+	return nil
+}
+
+// loadCopy reads f's last good copy from the database, if there is one.
+func (s *Source) loadCopy(ctx context.Context, f *feed) error {
+	var (
+		body           []byte
+		etag, modified string
+		fetchedAt      int64
+	)
+	err := s.cfg.Store.QueryRowContext(ctx,
+		`SELECT body, etag, last_modified, fetched_at FROM calendar_feeds WHERE feed_key = ?`, f.key).
+		Scan(&body, &etag, &modified, &fetchedAt)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("calendar: load %s: %w", f.name, err)
+	}
+	busy, err := Expand(body, s.cfg.Home, s.span(s.cfg.Now()))
+	releaseMemory(len(body))
+	if err != nil {
+		return nil
+	}
+	s.mu.Lock()
+	f.busy, f.copy, f.etag, f.lastModified, f.loadedAt = busy, compress(body), etag, modified, store.FromMillis(fetchedAt)
+	s.mu.Unlock()
 	return nil
 }
 
@@ -193,8 +275,11 @@ func (s *Source) Load(ctx context.Context) error {
 // out again as each one is done: a feed that hangs until its timeout
 // delays no other. It returns when every fetch is done.
 func (s *Source) Refresh(ctx context.Context) {
+	if err := s.syncMembers(ctx); err != nil {
+		s.cfg.Logger.Warn("calendar: the members' feeds could not be read", "err", err)
+	}
 	var wg sync.WaitGroup
-	for _, f := range s.feeds {
+	for _, f := range s.current() {
 		wg.Go(func() {
 			s.fetch(ctx, f)
 			s.recompute()
@@ -357,7 +442,8 @@ func (s *Source) recompute() {
 	now := s.cfg.Now()
 	needed := Interval{now.Add(-48 * time.Hour), now.Add(s.cfg.Ahead + s.cfg.Refresh)}
 	var all []Interval
-	for _, f := range s.feeds {
+	byOwner := map[string][]Interval{}
+	for _, f := range s.current() {
 		s.mu.RLock()
 		busy, copied := f.busy, f.copy
 		s.mu.RUnlock()
@@ -376,11 +462,18 @@ func (s *Source) recompute() {
 				s.mu.Unlock()
 			}
 		}
+		if f.owner != "" {
+			byOwner[f.owner] = append(byOwner[f.owner], busy.Within(needed)...)
+			continue
+		}
 		all = append(all, busy.Within(needed)...)
 	}
 	merged := Merge(all)
+	for owner, busy := range byOwner {
+		byOwner[owner] = Merge(busy)
+	}
 	s.mu.Lock()
-	s.busy, s.computed = merged, needed
+	s.busy, s.busyOf, s.computed = merged, byOwner, needed
 	s.mu.Unlock()
 }
 
@@ -389,19 +482,30 @@ func (s *Source) recompute() {
 // loaded it has none: the weekly hours alone decide. Beyond the span
 // worked out (a window further ahead than Ahead) it knows nothing.
 func (s *Source) Busy(window Interval) []Interval {
+	return s.BusyOf("", window)
+}
+
+// BusyOf returns the busy time of owner's own feeds (a member: Owner of
+// their address) that overlaps window, sorted and merged, as Busy does the
+// shared feeds' ("" for owner is Busy). A member without feeds is free.
+func (s *Source) BusyOf(owner string, window Interval) []Interval {
 	if s == nil {
 		return nil
 	}
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	if !window.Start.Before(s.computed.Start) && !window.End.After(s.computed.End) {
-		return (&Busy{Intervals: s.busy}).Within(window)
+		busy := s.busy
+		if owner != "" {
+			busy = s.busyOf[owner]
+		}
+		return (&Busy{Intervals: busy}).Within(window)
 	}
 	// A clock that moved on since the last refresh: each feed's own span
 	// reaches a day further.
 	var all []Interval
 	for _, f := range s.feeds {
-		if f.busy != nil {
+		if f.busy != nil && f.owner == owner {
 			all = append(all, f.busy.Within(window)...)
 		}
 	}

@@ -86,6 +86,8 @@ func (s *Build) staticPages(lang site.Language) []page {
 			p = s.workIndex(p)
 		case "Team":
 			p = s.teamIndex(p)
+		case "Schedule":
+			p.data = s.scheduleData(lang.Code)
 		}
 		switch {
 		case r.Component == "BlogList":

@@ -39,6 +39,9 @@ type teamData struct {
 type personData struct {
 	*team.Person
 	Posts []blog.Summary `json:"posts"` // what they wrote, in the page's language
+	// Hosts are the consultations booked with them (hosts.go); none when
+	// they take none.
+	Hosts []string `json:"hosts,omitempty"`
 }
 
 // teamIndex fills in the team page of lang (/team), a static route.
@@ -74,7 +77,7 @@ func (s *Build) personPage(lang site.Language, slug string) (page, error) {
 		title:       s.siteTitle(lang.Code, person.Name),
 		description: person.Description,
 		alternates:  alternates,
-		data:        personData{Person: person, Posts: posts},
+		data:        personData{Person: person, Posts: posts, Hosts: s.hostedBy(slug)},
 		jsonLD:      []any{s.personLD(lang, person)},
 	}, nil
 }

@@ -137,6 +137,10 @@ func BookingConfig(s *sitebuild.Build, av booking.Availability, now func() time.
 		// People in a test type faster than people do; the time trap has
 		// tests of its own.
 		MinFillTime: time.Millisecond,
+		People: func(lang, slug string) (booking.HostProfile, bool) {
+			card, ok := s.HostCard(lang, slug)
+			return booking.HostProfile{Name: card.Name, Role: card.Role}, ok
+		},
 	}
 }
 

@@ -452,7 +452,7 @@ INSERT INTO jobs (name, last_run_at) VALUES ('retention', 0);
 `,
 		},
 		emailKeysStep, standingByKeyStep, // emailkeys.go
-	}, append(append(staffWorkMigrations(), visitorMigrations()...), workspaceMigrations()...)...)
+	}, append(append(append(staffWorkMigrations(), visitorMigrations()...), workspaceMigrations()...), hostMigrations()...)...)
 }
 
 // CopiedTables lists, parents first, the tables that hold the site's data:
@@ -462,8 +462,10 @@ INSERT INTO jobs (name, last_run_at) VALUES ('retention', 0);
 // the new database soon after is harmless) and the copies of calendar
 // feeds, which the site fetches again. Staff, their passkeys, pending
 // invitations and sessions move, so that nobody has to enrol or sign in
-// again, and the audit log moves with the rest.
+// again, and the audit log and the members' own calendar feeds (their
+// addresses, which nobody could add again from the copies) move with the
+// rest.
 func CopiedTables() []string {
 	return []string{"messages", "outbox", "outbox_attachments", "bookings",
-		"staff", "staff_passkeys", "staff_tokens", "staff_sessions", "staff_audit", "staff_notes"}
+		"staff", "staff_passkeys", "staff_tokens", "staff_sessions", "staff_audit", "staff_notes", "staff_calendar_feeds"}
 }

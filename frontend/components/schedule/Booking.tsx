@@ -9,6 +9,7 @@ import { useLang } from "../../lib/lang";
 import { fetchOpenDays, type CreatedBooking, type OpenDays, type Slot, type SlotsResponse } from "./api";
 import { Calendar } from "./Calendar";
 import { Details } from "./Details";
+import { HostOffers, type HostCard } from "./hosts";
 import { Loading, TimesError } from "./Intro";
 import { MoveForm } from "./MoveForm";
 import { draftOf, updateDraft } from "./draft";
@@ -33,10 +34,12 @@ export interface BookingProps {
   onBooked: (b: CreatedBooking, email: string) => void;
   /** move, when set, moves the booking of a cancel link's token instead of making a new one. */
   move?: { token: string; onMoved: (b: CreatedBooking) => void };
+  /** person restricts the times to one host (their slug), and books with them. */
+  person?: string | null;
 }
 
 /** Booking is the date, time and details of a consultation, in the visitor's zone. */
-export function Booking({ service, catalog, weekdaysShort, detected, zone: initialZone, prefetched, onBooked, move }: BookingProps) {
+export function Booking({ service, catalog, weekdaysShort, detected, zone: initialZone, prefetched, onBooked, move, person = null }: BookingProps) {
   const { t } = useTranslation();
   const lang = useLang();
   const draft = draftOf(service);
@@ -51,6 +54,8 @@ export function Booking({ service, catalog, weekdaysShort, detected, zone: initi
   const [date, setDate] = useState<CivilDate | null>(draft.date ?? null);
   const [slot, setSlot] = useState<Slot | null>(draft.slot ?? null);
   const [notice, setNotice] = useState("");
+  // Whom else the time lost to another visitor may still be booked with.
+  const [offers, setOffers] = useState<{ hosts: HostCard[]; slot: Slot; date: CivilDate } | null>(null);
   // The day and time chosen, for a reload of the times to keep them while they are still open.
   const chosen = useRef({ date, slot });
   useEffect(() => {
@@ -64,7 +69,7 @@ export function Booking({ service, catalog, weekdaysShort, detected, zone: initi
   useEffect(() => {
     const abort = new AbortController();
     // The first load was started with the chunk; any later one is fetched here.
-    const request = first.current ? prefetched : fetchOpenDays(service, zone, lang, abort.signal);
+    const request = first.current ? prefetched : fetchOpenDays(service, zone, lang, abort.signal, person);
     first.current = false;
     setStatus("loading");
     request
@@ -90,7 +95,7 @@ export function Booking({ service, catalog, weekdaysShort, detected, zone: initi
         setStatus("error");
       });
     return () => abort.abort();
-  }, [service, zone, lang, attempt, prefetched]);
+  }, [service, zone, lang, attempt, prefetched, person]);
 
   const days = openDays ?? new Map<CivilDate, Slot[]>();
   const slotsOf = (d: CivilDate) => days.get(d) ?? [];
@@ -160,6 +165,7 @@ export function Booking({ service, catalog, weekdaysShort, detected, zone: initi
           <div className="notice" role="alert">
             {notice}
           </div>
+          {offers && slot === null ? <HostOffers service={service} {...offers} /> : null}
           {status === "loading" ? (
             loading
           ) : status === "error" ? (
@@ -173,6 +179,7 @@ export function Booking({ service, catalog, weekdaysShort, detected, zone: initi
               onSelect={(s) => {
                 setSlot(s);
                 setNotice("");
+                setOffers(null);
               }}
               next={next}
               onNext={choose}
@@ -197,11 +204,14 @@ export function Booking({ service, catalog, weekdaysShort, detected, zone: initi
       ) : (
         <Details
           service={service}
+          person={person}
           zone={zone}
           zoneCity={shown.city}
           slot={slot}
           onBooked={onBooked}
-          onTaken={(message, fresh) => {
+          onTaken={(message, fresh, others) => {
+            // The time lost may still be booked with another host: it is offered with them.
+            setOffers(slot && date && others.length > 0 ? { hosts: others, slot, date } : null);
             setSlot(null);
             setNotice(message);
             merge(fresh);

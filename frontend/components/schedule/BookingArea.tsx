@@ -16,7 +16,8 @@ export function BookingArea({
   onRetry,
   onBooked,
   move,
-}: { service: ServiceKey; chunk: ReturnType<typeof useBookingChunk>; onRetry: () => void } & Pick<BookingProps, "onBooked" | "move">) {
+  person,
+}: { service: ServiceKey; chunk: ReturnType<typeof useBookingChunk>; onRetry: () => void } & Pick<BookingProps, "onBooked" | "move" | "person">) {
   const { ready, failed, started } = chunk;
   const Booking = ready?.module.Booking;
   return (
@@ -31,6 +32,7 @@ export function BookingArea({
           prefetched={ready.prefetched}
           onBooked={onBooked}
           move={move}
+          person={person}
         />
       ) : (
         <BookingPending failed={failed} started={started} onRetry={onRetry} />

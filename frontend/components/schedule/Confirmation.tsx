@@ -4,7 +4,7 @@ import { Link } from "react-router-dom";
 import { useLocalPath } from "../../lib/lang";
 import { withWholeValues } from "../../lib/values";
 import type { CreatedBooking } from "./api";
-import { MeetingFact, ServiceFact, TimeFact } from "./Facts";
+import { HostFact, MeetingFact, ServiceFact, TimeFact } from "./Facts";
 import { hostZone, type ServiceKey, type StepState } from "./services";
 import type { ZoneCatalog } from "./zones";
 
@@ -45,6 +45,7 @@ export function Confirmation({ booking, email, catalog, moved = false, previous 
       </p>
       <dl className="booking-facts">
         <ServiceFact service={service} />
+        {booking.host ? <HostFact host={booking.host} /> : null}
         <TimeFact label={t("schedule.confirmed.yourTime")} start={booking.start} timeZone={booking.timeZone} catalog={catalog} />
         <TimeFact label={t("schedule.confirmed.ourTime")} start={booking.start} timeZone={hostZone} catalog={catalog} />
         {previous ? (

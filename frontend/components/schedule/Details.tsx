@@ -4,6 +4,7 @@ import { Link } from "react-router-dom";
 import { isolate } from "../../lib/bidi";
 import { useLang, useLocalPath } from "../../lib/lang";
 import { postBooking, type CreatedBooking, type Slot, type SlotsResponse } from "./api";
+import type { HostCard } from "./hosts";
 import { draftOf, updateDraft, type DetailField as Field } from "./draft";
 import { meetingOf, type ServiceKey } from "./services";
 import { dateIn, formatDay, formatTime } from "./time";
@@ -15,13 +16,15 @@ const honeypotField = "website";
 
 export interface DetailsProps {
   service: ServiceKey;
+  /** person is the host the visitor asked for, or null to let the service assign one. */
+  person?: string | null;
   zone: string;
   /** zoneCity names the zone in the summary ("New York"). */
   zoneCity: string;
   slot: Slot | null;
   onBooked: (booking: CreatedBooking, email: string) => void;
-  /** onTaken reports a lost race: the message to announce and the fresh slots. */
-  onTaken: (message: string, fresh: SlotsResponse | null) => void;
+  /** onTaken reports a lost race: the message to announce, the fresh slots, and the other hosts still free at that time. */
+  onTaken: (message: string, fresh: SlotsResponse | null, others: HostCard[]) => void;
   /** onStale reports that the chosen time is no longer offered (or never was): the times are reloaded. */
   onStale: (message: string) => void;
 }
@@ -36,7 +39,7 @@ const phoneShape = /^(\+|00)[\d\s().-]{7,24}$/;
  * and topic, and the confirm button. What the visitor types is kept in the
  * service's draft, so that a switch of language keeps it.
  */
-export function Details({ service, zone, zoneCity, slot, onBooked, onTaken, onStale }: DetailsProps) {
+export function Details({ service, person = null, zone, zoneCity, slot, onBooked, onTaken, onStale }: DetailsProps) {
   const { t } = useTranslation();
   const lang = useLang();
   const to = useLocalPath();
@@ -48,7 +51,10 @@ export function Details({ service, zone, zoneCity, slot, onBooked, onTaken, onSt
   const [errors, setErrors] = useState<Partial<Record<Field, string>>>({});
   // When the form was shown: a person takes a few seconds to fill it in.
   const [renderedAt] = useState(() => Date.now());
-  const byPhone = meetingOf(service) === "phone";
+  // Where the consultation may be a phone or a video call, the visitor chooses; the phone until they do.
+  const declared = meetingOf(service);
+  const [chosen, setChosen] = useState<"phone" | "video">("phone");
+  const byPhone = declared === "phone" || (declared === "either" && chosen === "phone");
 
   async function submit(e: FormEvent<HTMLFormElement>) {
     e.preventDefault();
@@ -81,6 +87,8 @@ export function Details({ service, zone, zoneCity, slot, onBooked, onTaken, onSt
       company: value("company") || undefined,
       topic: value("topic") || undefined,
       phone: byPhone ? value("phone") : undefined,
+      meeting: declared === "either" ? chosen : undefined,
+      person: person ?? undefined,
       timeZone: zone,
       lang,
       website: String(data.get(honeypotField) ?? ""),
@@ -93,7 +101,7 @@ export function Details({ service, zone, zoneCity, slot, onBooked, onTaken, onSt
         return;
       case "taken":
         setErrors({});
-        onTaken(result.message, result.slots);
+        onTaken(result.message, result.slots, result.hosts);
         return;
       case "invalid": {
         const byField: Partial<Record<Field, string>> = {};
@@ -157,6 +165,17 @@ export function Details({ service, zone, zoneCity, slot, onBooked, onTaken, onSt
         <input {...fieldProps("email")} type="email" autoComplete="email" required maxLength={254} dir="ltr" />
         {error("email")}
       </div>
+      {declared === "either" ? (
+        <fieldset className="meeting-choice">
+          <legend>{t("schedule.meeting.legend")}</legend>
+          {(["phone", "video"] as const).map((kind) => (
+            <label key={kind}>
+              <input type="radio" name="meeting" value={kind} checked={chosen === kind} onChange={() => setChosen(kind)} />
+              {t(`schedule.meeting.${kind}`)}
+            </label>
+          ))}
+        </fieldset>
+      ) : null}
       {byPhone ? (
         <div className="field">
           <label htmlFor={`${id}-phone`}>{t("schedule.details.phone")}</label>

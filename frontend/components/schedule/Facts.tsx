@@ -1,6 +1,8 @@
 import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import type { Meeting } from "./api";
+import { Picture } from "../picture";
+import type { HostCard } from "./hosts";
 import { useLang } from "../../lib/lang";
 import { serviceMinutes, type ServiceKey } from "./services";
 import { formatDateTime } from "./time";
@@ -37,6 +39,21 @@ export function MeetingFact({ meeting }: { meeting: Meeting }) {
           </bdi>
         </>
       )}
+    </Fact>
+  );
+}
+
+/** HostFact is the row of a booking's facts that names who takes the call: portrait, name and role. */
+export function HostFact({ host }: { host: HostCard }) {
+  const { t } = useTranslation();
+  return (
+    <Fact term={t("schedule.confirmed.host")} className="fact-host">
+      <span className="schedule-host">
+        <Picture image={host.photo} sizes="3rem" className="host-portrait" />
+        <span>
+          <strong className="host-name">{host.name}</strong> <span className="host-role">{host.role}</span>
+        </span>
+      </span>
     </Fact>
   );
 }

@@ -3,6 +3,7 @@ import { useTranslation } from "react-i18next";
 import { useLang } from "../../lib/lang";
 import { postReschedule, type CreatedBooking, type Slot, type SlotsResponse } from "./api";
 import { SlotSummary } from "./Details";
+import type { HostCard } from "./hosts";
 import type { ServiceKey } from "./services";
 
 export interface MoveFormProps {
@@ -14,7 +15,7 @@ export interface MoveFormProps {
   slot: Slot | null;
   onMoved: (booking: CreatedBooking) => void;
   /** onTaken reports that the new time was taken meanwhile: the message to announce and the fresh slots. */
-  onTaken: (message: string, fresh: SlotsResponse | null) => void;
+  onTaken: (message: string, fresh: SlotsResponse | null, others: HostCard[]) => void;
 }
 
 /** MoveForm confirms a move to the chosen time, where a new booking has its details form. */
@@ -41,7 +42,7 @@ export function MoveForm({ service, token, zone, zoneCity, slot, onMoved, onTake
         onMoved(result.booking);
         return;
       case "taken":
-        onTaken(result.message, result.slots);
+        onTaken(result.message, result.slots, result.hosts);
         return;
       case "refused":
       case "invalid":

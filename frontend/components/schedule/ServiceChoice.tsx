@@ -3,10 +3,11 @@ import { useTranslation } from "react-i18next";
 import { Link, useLocation } from "react-router-dom";
 import { useLocalPath } from "../../lib/lang";
 import { startOver } from "./draft";
-import { featureKeys, serviceKeys, serviceMinutes, type StepState } from "./services";
+import { useChosenHost, withHost, type HostCard } from "./hosts";
+import { featureKeys, inServiceOrder, serviceKeys, serviceMinutes, type StepState } from "./services";
 
 /** ServiceChoice is step 1: the two consultation types, each leading to its step 2. */
-export function ServiceChoice() {
+export function ServiceChoice({ hosts = [] }: { hosts?: HostCard[] }) {
   const { t } = useTranslation();
   const to = useLocalPath();
   const heading = useRef<HTMLHeadingElement>(null);
@@ -18,13 +19,17 @@ export function ServiceChoice() {
   }, [focusStep]);
   // Back at the choice, a booking just made is behind the visitor: its step starts afresh.
   useEffect(startOver, []);
+  // From a person's page (?with=<slug>): the consultations they take, each with them.
+  const host = useChosenHost(hosts, null) ?? null;
+  const person = host?.slug ?? null;
+  const offered = host ? inServiceOrder(host.services ?? []) : serviceKeys;
   return (
     <section className="schedule-step" aria-labelledby="schedule-services-title">
       <h2 id="schedule-services-title" ref={heading} tabIndex={-1}>
         {t("schedule.services.title")}
       </h2>
       <ul className="consult-grid card-grid">
-        {serviceKeys.map((service) => (
+        {offered.map((service) => (
           <li key={service} className="consult-card card">
             <h3 id={`consult-${service}`}>{t(`schedule.services.${service}.title`)}</h3>
             <p className="consult-meta">
@@ -37,7 +42,7 @@ export function ServiceChoice() {
                 <li key={f}>{t(`schedule.services.${service}.features.${f}`)}</li>
               ))}
             </ul>
-            <Link className="button button-primary consult-choose" to={to(`/schedule/${service}`)} state={{ focusStep: true } satisfies StepState}>
+            <Link className="button button-primary consult-choose" to={withHost(to(`/schedule/${service}`), person)} state={{ focusStep: true } satisfies StepState}>
               {t(`schedule.services.${service}.choose`)}
             </Link>
           </li>

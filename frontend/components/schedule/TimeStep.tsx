@@ -4,6 +4,7 @@ import { Link, useLocation } from "react-router-dom";
 import { useLang, useLocalPath } from "../../lib/lang";
 import { bookedOf, draftOf, subscribeBooked, updateDraft } from "./draft";
 import { BookingArea } from "./BookingArea";
+import { HostChoice, HostLine, hostsOf, useChosenHost, type HostCard } from "./hosts";
 import { ContactLink, Loading } from "./Intro";
 import { serviceMinutes, type ServiceKey, type StepState } from "./services";
 import { useBookingChunk } from "./useBookingChunk";
@@ -17,7 +18,7 @@ import { zoneCatalog } from "./zones";
  * page's language (CLDR), and shows in space kept for it. The open times
  * are requested at the same moment, not after.
  */
-export function TimeStep({ service }: { service: ServiceKey }) {
+export function TimeStep({ service, hosts = [], choice = false }: { service: ServiceKey; hosts?: HostCard[]; choice?: boolean }) {
   const { t } = useTranslation();
   const lang = useLang();
   const to = useLocalPath();
@@ -26,7 +27,10 @@ export function TimeStep({ service }: { service: ServiceKey }) {
   const { state } = useLocation();
   const booked = useSyncExternalStore(subscribeBooked, () => bookedOf(service), () => null);
   const [attempt, setAttempt] = useState(0);
-  const chunk = useBookingChunk(service, lang, attempt, () => draftOf(service).zone);
+  // A person's link (?with=<slug>) offers that person's times, and books with them.
+  const host = useChosenHost(hosts, service);
+  const person = host === undefined ? undefined : (host?.slug ?? null);
+  const chunk = useBookingChunk(service, lang, attempt, () => draftOf(service).zone, person);
   const { ready } = chunk;
 
   // Arriving from step 1 by its link, keyboard and screen reader users land
@@ -60,8 +64,12 @@ export function TimeStep({ service }: { service: ServiceKey }) {
         <span className="tag">{t("schedule.services.minutes", { count: serviceMinutes(service) })}</span>
         <span className="tag tag-free">{t("schedule.services.free")}</span>
       </p>
+      {host ? <HostLine host={host} service={service} others={hostsOf(hosts, service).length - 1} /> : null}
+      {host === null && choice && hostsOf(hosts, service).length > 1 ? <HostChoice hosts={hostsOf(hosts, service)} service={service} /> : null}
       <BookingArea
+        key={person ?? ""}
         service={service}
+        person={person}
         chunk={chunk}
         onRetry={() => setAttempt((n) => n + 1)}
         onBooked={(booking, email) => {

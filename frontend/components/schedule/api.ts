@@ -1,4 +1,5 @@
 import type { Lang } from "../../lib/languages";
+import type { HostCard } from "./hosts";
 import { daysAhead } from "./services";
 import { addDays, dateIn, daysFrom, type CivilDate } from "./time";
 
@@ -41,6 +42,8 @@ export interface CreatedBooking {
   reminder: boolean;
   /** reminderLead says how long before the meeting the reminder comes (REMINDER_HOURS), when there is one. */
   reminderLead?: ReminderLead;
+  /** host is who takes the call, for a consultation booked with a person. */
+  host?: HostCard;
 }
 
 /** ReminderLead is how long before a meeting its reminder comes: the day before, some days or some hours before. */
@@ -60,6 +63,10 @@ export interface BookingRequest {
   lang: Lang;
   /** phone is the visitor's number, for a consultation by phone. */
   phone?: string;
+  /** person is the host the visitor asked for (their slug). */
+  person?: string;
+  /** meeting is the visitor's choice of a phone or a video call, where the consultation allows both. */
+  meeting?: "phone" | "video";
   /** website is the honeypot: people never see it, bots fill it in. */
   website: string;
   /** renderedAt is when the details form was shown (Unix ms): people take a few seconds. */
@@ -70,11 +77,13 @@ export interface BookingRequest {
 export interface ApiError {
   error: { code: string; message: string; fields?: Record<string, string> };
   slots?: SlotsResponse;
+  /** hosts are the others still free at the time asked for, when the person asked for no longer is. */
+  hosts?: HostCard[];
 }
 
 export type BookingResult =
   | { kind: "booked"; booking: CreatedBooking }
-  | { kind: "taken"; message: string; slots: SlotsResponse | null }
+  | { kind: "taken"; message: string; slots: SlotsResponse | null; hosts: HostCard[] }
   | { kind: "invalid"; message: string; fields: Record<string, string> }
   | { kind: "refused"; message: string }
   | { kind: "failed" };
@@ -89,6 +98,8 @@ export interface CancellationView {
   /** movable says whether the booking may still move to another time. */
   movable: boolean;
   meeting?: Meeting;
+  /** host is who takes the call: a move offers their times. */
+  host?: HostCard;
 }
 
 export type CancellationResult =
@@ -99,7 +110,7 @@ export type CancellationResult =
 
 const jsonHeaders = { Accept: "application/json", "Content-Type": "application/json" };
 
-/** fetchSlots asks for the open slots of `days` days from `from`, in `zone`. */
+/** fetchSlots asks for the open slots of `days` days from `from`, in `zone`: person's alone, when given. */
 export async function fetchSlots(
   service: string,
   from: string,
@@ -107,8 +118,10 @@ export async function fetchSlots(
   zone: string,
   lang: Lang,
   signal?: AbortSignal,
+  person?: string | null,
 ): Promise<SlotsResponse> {
   const q = new URLSearchParams({ service, from, days: String(days), tz: zone, lang });
+  if (person) q.set("person", person);
   const res = await fetch(`/api/slots?${q.toString()}`, { headers: { Accept: "application/json" }, signal });
   if (!res.ok) throw new Error(`slots: HTTP ${res.status}`);
   return (await res.json()) as SlotsResponse;
@@ -125,14 +138,14 @@ export interface OpenDays {
 }
 
 /** fetchOpenDays loads every bookable day at once (about a month: one or two requests) in a zone. */
-export async function fetchOpenDays(service: string, zone: string, lang: Lang, signal?: AbortSignal): Promise<OpenDays> {
+export async function fetchOpenDays(service: string, zone: string, lang: Lang, signal?: AbortSignal, person?: string | null): Promise<OpenDays> {
   const first = dateIn(new Date(), zone);
   const end = addDays(first, daysAhead + 1);
   const windows: [CivilDate, number][] = [];
   for (let from = first; from <= end; from = addDays(from, maxQueryDays)) {
     windows.push([from, Math.min(maxQueryDays, daysFrom(from, end) + 1)]);
   }
-  const responses = await Promise.all(windows.map(([from, n]) => fetchSlots(service, from, n, zone, lang, signal)));
+  const responses = await Promise.all(windows.map(([from, n]) => fetchSlots(service, from, n, zone, lang, signal, person)));
   const days = new Map<CivilDate, Slot[]>();
   for (const r of responses) for (const d of r.days) days.set(d.date, d.slots);
   return { zone, first, days };
@@ -156,7 +169,7 @@ export async function postBooking(req: BookingRequest): Promise<BookingResult> {
 /** refusal reads a booking or a move that was refused. */
 async function refusal(res: Response): Promise<Exclude<BookingResult, { kind: "booked" }>> {
   const body = (await res.json().catch(() => null)) as ApiError | null;
-  if (res.status === 409 && body?.slots) return { kind: "taken", message: body.error.message, slots: body.slots };
+  if (res.status === 409 && body?.slots) return { kind: "taken", message: body.error.message, slots: body.slots, hosts: body.hosts ?? [] };
   if ((res.status === 409 || res.status === 429) && body) return { kind: "refused", message: body.error.message };
   if (res.status === 422 && body) return { kind: "invalid", message: body.error.message, fields: body.error.fields ?? {} };
   return { kind: "failed" };

@@ -16,14 +16,20 @@ export function serviceMinutes(service: ServiceKey): number {
   return availability.services[service].minutes;
 }
 
-/** MeetingKind is how a service's consultations happen: a video call, or a call to the visitor's phone. */
+/** MeetingKind is how a consultation happens: a video call, or a call to the visitor's phone. */
 export type MeetingKind = "video" | "phone";
 
-/** meetingOf says how a service's consultations happen, as content/availability.json declares it. */
-export function meetingOf(service: ServiceKey): MeetingKind | null {
+/** meetingOf says how a service's consultations happen, as content/availability.json declares it: "either" lets the visitor choose. */
+export function meetingOf(service: ServiceKey): MeetingKind | "either" | null {
   const declared: { meeting?: { type: string } } = availability.services[service];
   const kind = declared.meeting?.type;
+  if (kind === "phone-or-video") return "either";
   return kind === "video" || kind === "phone" ? kind : null;
+}
+
+/** inServiceOrder keeps the services named, in step 1's order. */
+export function inServiceOrder(names: readonly string[]): ServiceKey[] {
+  return serviceKeys.filter((s) => names.includes(s));
 }
 
 /** hostZone is the consultancy's IANA zone. */

@@ -25,7 +25,14 @@ export interface BookingChunk {
  * of the device's (asked when loading starts, not watched); attempt counts
  * the visitor's retries.
  */
-export function useBookingChunk(service: ServiceKey, lang: Lang, attempt: number, preferredZone?: () => string | undefined) {
+export function useBookingChunk(
+  service: ServiceKey,
+  lang: Lang,
+  attempt: number,
+  preferredZone?: () => string | undefined,
+  /** person restricts the times to one host; undefined waits until it is known. */
+  person: string | null | undefined = null,
+) {
   const [ready, setReady] = useState<BookingChunk | null>(null);
   const [failed, setFailed] = useState(false);
   // The server's frame has nothing in the booking's space; the browser says it is loading.
@@ -33,10 +40,11 @@ export function useBookingChunk(service: ServiceKey, lang: Lang, attempt: number
   // biome-ignore lint/correctness/useExhaustiveDependencies(attempt): a retry (attempt counts them) loads again
   // biome-ignore lint/correctness/useExhaustiveDependencies(preferredZone): read when loading starts, not watched (see below)
   useEffect(() => {
+    if (person === undefined) return;
     let live = true;
     const detected = detectZone();
     const shown = preferredZone?.() ?? detected;
-    const prefetched = fetchOpenDays(service, shown, lang);
+    const prefetched = fetchOpenDays(service, shown, lang, undefined, person);
     prefetched.catch(() => undefined); // reported by the booking, which offers a retry
     setFailed(false);
     setStarted(true);
@@ -56,6 +64,6 @@ export function useBookingChunk(service: ServiceKey, lang: Lang, attempt: number
       live = false;
     };
     // preferredZone is read when loading starts: a zone picked later is the booking's own state.
-  }, [service, lang, attempt]);
+  }, [service, lang, attempt, person]);
   return { ready, failed, started };
 }
