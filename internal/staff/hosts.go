@@ -98,7 +98,8 @@ func (w *Workspace) OwnFeeds(ctx context.Context, m Member) ([]calendar.MemberFe
 }
 
 // AddOwnFeed adds rawURL to m's own calendar feeds, whose busy time is
-// then m's as a host (from the calendar's next refresh). It returns
+// then m's as a host from the calendar's next refresh (CALENDAR_REFRESH,
+// five minutes by default). It returns
 // calendar.ErrFeedURL for an address that is no feed's (the error never
 // quotes it) and ErrTooManyFeeds past MaxOwnFeeds. The audit log records
 // the feed's host name, never its address.
@@ -117,7 +118,6 @@ func (w *Workspace) AddOwnFeed(ctx context.Context, m Member, rawURL string) (ca
 	if err := record(ctx, w.store, w.cfg.Now(), m.Email, ActionFeedAdded, m.Email, f.Host); err != nil {
 		return calendar.MemberFeed{}, err
 	}
-	w.feedsChanged()
 	return f, nil
 }
 
@@ -133,14 +133,7 @@ func (w *Workspace) RemoveOwnFeed(ctx context.Context, m Member, id int64) error
 	if err := record(ctx, w.store, w.cfg.Now(), m.Email, ActionFeedRemoved, m.Email, ""); err != nil {
 		return err
 	}
-	w.feedsChanged()
 	return nil
-}
-
-func (w *Workspace) feedsChanged() {
-	if w.cfg.FeedsChanged != nil {
-		w.cfg.FeedsChanged()
-	}
 }
 
 // ---- A member's private calendar feed ----

@@ -58,9 +58,6 @@ type Config struct {
 	Bookings *booking.StaffCancellation
 	// Now is the clock; default time.Now. Tests move it forward.
 	Now func() time.Time
-	// FeedsChanged, when set, is called after a member added or removed
-	// one of their own calendar feeds, e.g. the calendar's Refresh.
-	FeedsChanged func()
 	// Queued, when set, is called after a commit that queued mail, e.g.
 	// the mail worker's Wake.
 	Queued func()
