@@ -12,8 +12,8 @@ import (
 	"os/signal"
 	"runtime/debug"
 	"sync"
-	"syscall"
 	"sync/atomic"
+	"syscall"
 	"time"
 
 	"github.com/northbeam/site/handlers"

@@ -18,6 +18,9 @@ import (
 var (
 	feedEvents    = flag.Int("feed-events", 100_000, "events of the calendar feed of the memory row")
 	feedRefreshes = flag.Int("feed-refreshes", 20, "refreshes of the feed measured after the first (30 s apart, the shortest CALENDAR_REFRESH)")
+	// The slots bench (slots.go).
+	slotsFeedEvents = flag.Int("slots-feed-events", 5_000, "events of each calendar feed of the slots bench")
+	slotsQueries    = flag.Int("slots-queries", 200, "slot queries of a month measured in each case of the slots bench")
 )
 
 // calendarOnly builds the binary and measures the calendar row alone:

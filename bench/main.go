@@ -32,6 +32,11 @@
 //
 //	go run ./bench content -posts N
 //
+// what GET /api/slots costs for a month of a service with three hosts and
+// their own calendar feeds, beside today's single calendar, on each engine:
+//
+//	go run ./bench slots
+//
 // and the contact and booking POST rows alone with
 //
 //	go run ./bench posts
@@ -122,6 +127,11 @@ func main() {
 		}
 	case "calendar":
 		run = calendarOnly
+	case "slots":
+		run = func() error {
+			root, _ := filepath.Abs(".")
+			return slotsBench(root)
+		}
 	case "content":
 		// Its flags follow the word: go run ./bench content -posts 1000.
 		_ = flag.CommandLine.Parse(flag.Args()[1:]) // ExitOnError: a bad flag exits

@@ -287,7 +287,7 @@ func TestHostFeedTakesOnlyThatHostsTime(t *testing.T) {
 			"DTEND;TZID=Europe/Berlin:20270302T120000\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n"
 		srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
 			w.Header().Set("Content-Type", "text/calendar")
-			fmt.Fprint(w, feed)
+			_, _ = fmt.Fprint(w, feed)
 		}))
 		defer srv.Close()
 		var staffID int64

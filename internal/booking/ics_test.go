@@ -2,6 +2,7 @@ package booking
 
 import (
 	"bytes"
+	"fmt"
 	"net/url"
 	"strings"
 	"testing"
@@ -463,4 +464,40 @@ func FuzzICS(f *testing.F) {
 			}
 		}
 	})
+}
+
+// The host of a booking is an attendee of its invite who has accepted and
+// is asked for no reply, beside the visitor: ical.js (the library of
+// Thunderbird) and golang-ical read both back, with the host's name in
+// any script.
+func TestInviteHasTheHostAsAttendee(t *testing.T) {
+	b := testBooking(t)
+	inv := testInvite()
+	inv.Team = []Person{{Name: `سميرة "سام" حدّاد`, Email: "samira@northbeam.dev"}}
+	for _, data := range [][]byte{ICS(b, inv), FileICS(b, inv), CancelICS(b, inv)} {
+		checkLines(t, data)
+		jcal, err := icaljs.JCal(string(data))
+		if err != nil {
+			t.Fatalf("ical.js: %v\n%s", err, data)
+		}
+		var attendees []string
+		for _, ev := range jcal[2].([]any) {
+			for _, p := range ev.([]any)[1].([]any) {
+				prop := p.([]any)
+				if prop[0] != "attendee" {
+					continue
+				}
+				params := prop[1].(map[string]any)
+				attendees = append(attendees, fmt.Sprintf("%v|%v|%v|%v", prop[3], params["cn"], params["partstat"], params["rsvp"]))
+			}
+		}
+		host := `mailto:samira@northbeam.dev|سميرة "سام" حدّاد|ACCEPTED|FALSE`
+		if len(attendees) != 2 || attendees[0] != host || !strings.HasPrefix(attendees[1], "mailto:jane@example.com|Jane Doe|") {
+			t.Errorf("attendees read by ical.js: %q, want the host %q and the visitor", attendees, host)
+		}
+		cal, err := ics.ParseCalendar(bytes.NewReader(data))
+		if err != nil || len(cal.Events()) != 1 || len(cal.Events()[0].Attendees()) != 2 {
+			t.Errorf("golang-ical: %v", err)
+		}
+	}
 }

@@ -152,55 +152,68 @@ func (s *Service) Availability() Availability { return s.cfg.Availability }
 func (s *Service) Slots(ctx context.Context, q SlotsQuery) ([]Day, error) {
 	av := s.cfg.Availability
 	window := Window(q.From, q.Days, q.Location).Extend(av.Buffer)
+	// What takes every host's time alike is read once: the days at the
+	// service's cap and the consultancy's calendars.
+	common, err := s.fullDays(ctx, s.store, q.Service, window)
+	if err != nil {
+		return nil, err
+	}
+	common = append(common, s.calendarBusy("", window)...)
+	now := s.cfg.Now()
 	if !av.HasHosts(q.Service) {
-		busy, err := s.busy(ctx, s.store, q.Service, "", window, "")
+		booked, err := busyDuring(ctx, s.store, window, "")
 		if err != nil {
 			return nil, err
 		}
-		return Slots(av, q.Service, s.cfg.Now(), q.From, q.Days, q.Location, busy), nil
+		return Slots(av, q.Service, now, q.From, q.Days, q.Location, append(booked, common...)), nil
 	}
 	hosts := av.HostsOf(q.Service)
 	if q.Person != "" {
 		hosts = []string{q.Person}
 	}
-	now := s.cfg.Now()
+	booked, err := hostedDuring(ctx, s.store, window)
+	if err != nil {
+		return nil, err
+	}
 	var days []Day
 	for _, h := range hosts {
-		busy, err := s.busy(ctx, s.store, q.Service, h, window, "")
-		if err != nil {
-			return nil, err
+		busy := append(slices.Clone(common), s.memberBusy(h, window)...)
+		for _, b := range booked {
+			if b.host == h || b.host == "" {
+				busy = append(busy, b.Interval)
+			}
 		}
 		days = mergeDays(days, Slots(av.ForHost(h), q.Service, now, q.From, q.Days, q.Location, busy))
 	}
 	return days, nil
 }
 
-// busy returns what takes time away from host's service during window
-// (host "" for a service without hosts): standing bookings (the host's
-// and those without a host; every booking for host ""), but the one whose
-// token is except, the consultancy's calendars and the host's own, and
-// whole days on which service is at its cap.
-func (s *Service) busy(ctx context.Context, q store.Querier, service, host string, window Interval, except string) ([]Interval, error) {
-	busy, err := hostBusyDuring(ctx, q, host, window, except)
+// fullDays returns the days of the consultancy, within window, on which
+// service has all the standing bookings it takes (its maxPerDay), as whole
+// days of busy time; none for a service without a cap.
+func (s *Service) fullDays(ctx context.Context, q store.Querier, service string, window Interval) ([]Interval, error) {
+	av := s.cfg.Availability
+	limit, ok := av.MaxPerDay[service]
+	if !ok {
+		return nil, nil
+	}
+	first, last := DateOf(window.Start.In(av.Location)), DateOf(window.End.In(av.Location))
+	span := Interval{Start: first.In(av.Location), End: last.AddDays(1).In(av.Location)}
+	starts, err := serviceStarts(ctx, q, service, span)
 	if err != nil {
 		return nil, err
 	}
-	busy = append(busy, s.calendarBusy(host, window)...)
-	av := s.cfg.Availability
-	if limit, ok := av.MaxPerDay[service]; ok {
-		last := DateOf(window.End.In(av.Location))
-		for d := DateOf(window.Start.In(av.Location)); d.Compare(last) <= 0; d = d.AddDays(1) {
-			day := Window(d, 1, av.Location)
-			n, err := bookedOn(ctx, q, service, day, except)
-			if err != nil {
-				return nil, err
-			}
-			if n >= limit {
-				busy = append(busy, day)
-			}
+	count := map[Date]int{}
+	for _, start := range starts {
+		count[DateOf(start.In(av.Location))]++
+	}
+	var full []Interval
+	for d, n := range count {
+		if n >= limit {
+			full = append(full, Window(d, 1, av.Location))
 		}
 	}
-	return busy, nil
+	return full, nil
 }
 
 // calendarBusy is the consultancy's calendar time within window, and the
@@ -209,15 +222,22 @@ func (s *Service) calendarBusy(host string, window Interval) []Interval {
 	if s.cfg.Calendar == nil {
 		return nil
 	}
-	w := calendar.Interval{Start: window.Start, End: window.End}
-	busy := s.cfg.Calendar.Busy(w)
-	if members, ok := s.cfg.Calendar.(MembersCalendar); ok {
-		if h, ok := s.cfg.Availability.Host(host); ok {
-			busy = append(busy, members.BusyOf(calendar.Owner(h.Staff), w)...)
-		}
+	return append(intervals(s.cfg.Calendar.Busy(calendar.Interval{Start: window.Start, End: window.End})), s.memberBusy(host, window)...)
+}
+
+// memberBusy is the busy time of host's own calendars within window.
+func (s *Service) memberBusy(host string, window Interval) []Interval {
+	members, ok := s.cfg.Calendar.(MembersCalendar)
+	h, known := s.cfg.Availability.Host(host)
+	if !ok || !known {
+		return nil
 	}
-	out := make([]Interval, 0, len(busy))
-	for _, iv := range busy {
+	return intervals(members.BusyOf(calendar.Owner(h.Staff), calendar.Interval{Start: window.Start, End: window.End}))
+}
+
+func intervals(in []calendar.Interval) []Interval {
+	out := make([]Interval, 0, len(in))
+	for _, iv := range in {
 		out = append(out, Interval{Start: iv.Start, End: iv.End})
 	}
 	return out

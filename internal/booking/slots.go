@@ -63,6 +63,42 @@ func Conflicts(av Availability, iv Interval, busy []Interval) bool {
 	return false
 }
 
+// busyIndex is busy time widened by a buffer, sorted and merged, so that
+// whether a slot meets any of it is a binary search (a month of slots
+// against the busy time of several calendars).
+type busyIndex []Interval
+
+func newBusyIndex(busy []Interval, buffer time.Duration) busyIndex {
+	ivs := make([]Interval, 0, len(busy))
+	for _, b := range busy {
+		ivs = append(ivs, b.Extend(buffer))
+	}
+	slices.SortFunc(ivs, func(a, b Interval) int { return a.Start.Compare(b.Start) })
+	merged := ivs[:0]
+	for _, iv := range ivs {
+		if n := len(merged); n > 0 && !iv.Start.After(merged[n-1].End) {
+			if iv.End.After(merged[n-1].End) {
+				merged[n-1].End = iv.End
+			}
+			continue
+		}
+		merged = append(merged, iv)
+	}
+	return merged
+}
+
+// conflicts reports whether iv overlaps any of x (as Conflicts does the
+// intervals x was made from, widened by the buffer).
+func (x busyIndex) conflicts(iv Interval) bool {
+	i, _ := slices.BinarySearchFunc(x, iv.Start, func(b Interval, t time.Time) int {
+		if b.End.After(t) {
+			return 1
+		}
+		return -1
+	})
+	return i < len(x) && x[i].Start.Before(iv.End)
+}
+
 // Slots returns the open slots of service on days calendar days starting at
 // fromDate, where days are read in visitorLoc: one [Day] per date, in order,
 // each with the slots that start on that date in the visitor's zone. A
@@ -111,6 +147,7 @@ func Slots(av Availability, service string, now time.Time, fromDate Date, days i
 	if step <= 0 {
 		return out
 	}
+	taken := newBusyIndex(busy, av.Buffer)
 	for day := first; !day.After(last); day = day.AddDays(1) {
 		if _, closed := av.Closed[day]; closed {
 			continue
@@ -130,7 +167,7 @@ func Slots(av Availability, service string, now time.Time, fromDate Date, days i
 					continue
 				}
 				slot := Slot{Start: start.UTC(), End: end.UTC()}
-				if Conflicts(av, slot.Interval(), busy) {
+				if taken.conflicts(slot.Interval()) {
 					continue
 				}
 				i := fromDate.DaysUntil(DateOf(start.In(visitorLoc)))

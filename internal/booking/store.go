@@ -71,6 +71,47 @@ ORDER BY start_at`,
 	return busy, nil
 }
 
+// hosted is a standing booking's time and host.
+type hosted struct {
+	Interval
+	host string
+}
+
+// hostedDuring returns the standing bookings that overlap iv, with their
+// hosts.
+func hostedDuring(ctx context.Context, q store.Querier, iv Interval) ([]hosted, error) {
+	out, err := store.QueryAll(ctx, q, func(row store.Scanner) (hosted, error) {
+		var start, end int64
+		var h hosted
+		err := row.Scan(&start, &end, &h.host)
+		h.Interval = Interval{Start: store.FromMillis(start), End: store.FromMillis(end)}
+		return h, err
+	}, `
+SELECT start_at, end_at, host FROM bookings
+WHERE cancelled_at IS NULL AND start_at < ? AND start_at > ? AND end_at > ?
+ORDER BY start_at`,
+		store.Millis(iv.End), store.Millis(iv.Start.Add(-maxServiceLength)), store.Millis(iv.Start))
+	if err != nil {
+		return nil, fmt.Errorf("booking: read the hosts' busy times: %w", err)
+	}
+	return out, nil
+}
+
+// serviceStarts returns the starts of the standing bookings of service
+// within span.
+func serviceStarts(ctx context.Context, q store.Querier, service string, span Interval) ([]time.Time, error) {
+	out, err := store.QueryAll(ctx, q, func(row store.Scanner) (time.Time, error) {
+		var start int64
+		err := row.Scan(&start)
+		return store.FromMillis(start), err
+	}, `SELECT start_at FROM bookings WHERE service = ? AND cancelled_at IS NULL AND start_at >= ? AND start_at < ?`,
+		service, store.Millis(span.Start), store.Millis(span.End))
+	if err != nil {
+		return nil, fmt.Errorf("booking: count the days' bookings: %w", err)
+	}
+	return out, nil
+}
+
 // lastBooked returns the row id of each host's latest standing booking,
 // the order in which they were booked (the bookings' lock makes one
 // booking at a time); a host never booked is missing.

@@ -8,6 +8,7 @@ import (
 
 	"github.com/northbeam/site/handlers"
 	"github.com/northbeam/site/internal/booking"
+	"github.com/northbeam/site/internal/sitebuild"
 	"github.com/northbeam/site/internal/sitetest"
 	"github.com/northbeam/site/internal/store"
 	"github.com/northbeam/site/internal/store/storetest"
@@ -31,10 +32,17 @@ type bookingEnv struct {
 // the rate limits have tests of their own (handlers).
 func NewBookingEnv(t testing.TB, availability string) *bookingEnv {
 	t.Helper()
+	return NewBookingEnvOn(t, sitetest.Site(t), availability)
+}
+
+// NewBookingEnvOn is NewBookingEnv serving the site s (one built with the
+// same availability, when it names hosts: sitetest.HostsSite).
+func NewBookingEnvOn(t testing.TB, s *sitebuild.Build, availability string) *bookingEnv {
+	t.Helper()
 	st := storetest.Open(t, store.SQLite)
 	svc := sitetest.BookingService(t, st, availability, time.Now)
 	unlimited := handlers.RateLimit{Requests: 1 << 20, Window: time.Minute}
-	h := handlers.New(handlers.NewServer(sitetest.Site(t), handlers.Services{
+	h := handlers.New(handlers.NewServer(s, handlers.Services{
 		Log: sitetest.QuietLog(), Store: st, Booking: svc, BookingRate: unlimited, SlotsRate: unlimited,
 	}))
 	return &bookingEnv{Handler: h, Store: st, Service: svc}

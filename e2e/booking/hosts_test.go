@@ -1,0 +1,89 @@
+package booking
+
+import (
+	"net/http/httptest"
+	"strings"
+	"testing"
+
+	"github.com/chromedp/chromedp"
+
+	"github.com/northbeam/site/e2e/internal/e2etest"
+	"github.com/northbeam/site/internal/sitetest"
+)
+
+// TestBookingWithANamedConsultant books a discovery call from a
+// consultant's page in the right-to-left language: the page's "Book a
+// call with <name>" leads to the time step with that person's times, and
+// the confirmation names the host with their portrait and role.
+func TestBookingWithANamedConsultant(t *testing.T) {
+	b, _ := e2etest.Browser(t)
+	availability := sitetest.HostsOf(e2etest.BrowserFixture)
+	s := sitetest.HostsSite(t, availability)
+	env := e2etest.NewBookingEnvOn(t, s, availability)
+	srv := httptest.NewServer(env.Handler)
+	t.Cleanup(srv.Close)
+
+	lang := sitetest.RightToLeft(t)
+	person, err := s.Team().Person(lang.Code, sitetest.HostJonas)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tb := e2etest.NewTab(t, b)
+	var path, with, label string
+	tb.Run(t,
+		e2etest.InZone("Asia/Riyadh"),
+		chromedp.Navigate(srv.URL+lang.LocalPath("/team/"+sitetest.HostJonas)),
+		e2etest.WaitHydrated(),
+		chromedp.Text(`a.person-book`, &label, chromedp.ByQuery),
+		chromedp.Click(`a.person-book`, chromedp.ByQuery),
+		chromedp.WaitVisible(`.schedule-host .host-name`, chromedp.ByQuery),
+		e2etest.WaitTimes(),
+		e2etest.Location(&path),
+		chromedp.Text(`.schedule-host .host-name`, &with, chromedp.ByQuery),
+	)
+	if want := s.Locales.T(lang.Code, "team.book", "name", person.Name); label != want {
+		t.Errorf("the person's link reads %q, want %q", label, want)
+	}
+	if path != lang.LocalPath("/schedule/discovery") {
+		t.Errorf("the link leads to %s", path)
+	}
+	if !strings.Contains(with, person.Name) {
+		t.Errorf("the time step says %q, want it to name %s", with, person.Name)
+	}
+
+	var chosen string
+	tb.Run(t,
+		chromedp.Evaluate(`(() => { const r = document.querySelector('.time-grid input[type="radio"]'); r.click(); return r.value; })()`, &chosen),
+		chromedp.SendKeys(`input[name="name"]`, "ليلى الهاشمي", chromedp.ByQuery),
+		chromedp.SendKeys(`input[name="email"]`, "layla@example.com", chromedp.ByQuery),
+		chromedp.SendKeys(`input[name="phone"]`, "+966 11 234 5678", chromedp.ByQuery),
+		chromedp.Click(`button.booking-confirm`, chromedp.ByQuery),
+		chromedp.WaitVisible(`.booking-confirmed .fact-host`, chromedp.ByQuery),
+	)
+	var name, role, src, alt string
+	var loaded bool
+	tb.Run(t,
+		chromedp.Text(`.fact-host .host-name`, &name, chromedp.ByQuery),
+		chromedp.Text(`.fact-host .host-role`, &role, chromedp.ByQuery),
+		chromedp.AttributeValue(`.fact-host img`, "src", &src, nil, chromedp.ByQuery),
+		chromedp.AttributeValue(`.fact-host img`, "alt", &alt, nil, chromedp.ByQuery),
+		// The portrait is shown, not only named: wait for it to load.
+		e2etest.Poll(`(() => { const i = document.querySelector('.fact-host img'); return i.complete && i.naturalWidth > 0; })()`, &loaded),
+	)
+	if name != person.Name || role != person.Role {
+		t.Errorf("the confirmation names %q, %q; want %q, %q", name, role, person.Name, person.Role)
+	}
+	if src != person.Photo.Src || alt != person.Photo.Alt {
+		t.Errorf("the confirmation's portrait is %q (%q), want %q (%q)", src, alt, person.Photo.Src, person.Photo.Alt)
+	}
+	if n := sitetest.Count(t, env.Store, `SELECT count(*) FROM bookings WHERE host = ? AND lang = ?`, sitetest.HostJonas, lang.Code); n != 1 {
+		t.Errorf("%d bookings with Jonas in %s, want 1", n, lang.Code)
+	}
+	if chosen == "" {
+		t.Error("no time was chosen")
+	}
+	e2etest.CheckAccessibility(t, tb, "confirmation with a host")
+	if problems := tb.ConsoleProblems(); len(problems) > 0 {
+		t.Errorf("console:\n%s", strings.Join(problems, "\n"))
+	}
+}
