@@ -32,8 +32,9 @@ func (h *staffHandlers) registerHosts(e *echo.Echo) {
 }
 
 type staffHost struct {
-	Slug string `json:"slug"`
-	Name string `json:"name"`
+	Slug     string   `json:"slug"`
+	Name     string   `json:"name"`
+	Services []string `json:"services"` // the services they take, whose bookings can be handed to them
 }
 
 type staffHosts struct {
@@ -48,7 +49,7 @@ func (h *staffHandlers) hosts(c echo.Context) error {
 	lang := h.lang(c)
 	out := staffHosts{Hosts: []staffHost{}}
 	for _, slug := range ws.Hosts() {
-		out.Hosts = append(out.Hosts, staffHost{Slug: slug, Name: ws.HostName(lang, slug)})
+		out.Hosts = append(out.Hosts, staffHost{Slug: slug, Name: ws.HostName(lang, slug), Services: ws.ServicesOf(slug)})
 	}
 	out.Mine, _ = ws.HostOf(h.member(c).Member)
 	return c.JSON(http.StatusOK, out)

@@ -45,9 +45,14 @@ func bookWith(t *testing.T, benv *bookingEnv, host, clock, email, lang string) i
 	return int64(sitetest.Count(t, benv.store, `SELECT id FROM bookings WHERE token = ?`, b.Token))
 }
 
+type staffHostView struct {
+	Slug, Name string
+	Services   []string
+}
+
 type staffHostsView struct {
-	Hosts []struct{ Slug, Name string } `json:"hosts"`
-	Mine  string                        `json:"mine"`
+	Hosts []staffHostView `json:"hosts"`
+	Mine  string          `json:"mine"`
 }
 
 // The workspace names each booking's host and filters its lists by host,
@@ -71,8 +76,9 @@ func TestStaffBookingsByHost(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if i := slices.IndexFunc(hosts.Hosts, func(h struct{ Slug, Name string }) bool { return h.Slug == sitetest.HostJonas }); i < 0 || hosts.Hosts[i].Name != person.Name {
-			t.Errorf("Jonas is named %+v, want %q", hosts.Hosts, person.Name)
+		if i := slices.IndexFunc(hosts.Hosts, func(h staffHostView) bool { return h.Slug == sitetest.HostJonas }); i < 0 ||
+			hosts.Hosts[i].Name != person.Name || !slices.Equal(hosts.Hosts[i].Services, []string{"discovery"}) {
+			t.Errorf("Jonas is %+v, want %q, who takes discovery calls only", hosts.Hosts, person.Name)
 		}
 
 		hostsOf := func(target, cookie string) []string {

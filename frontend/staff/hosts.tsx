@@ -10,6 +10,8 @@ import { Button, FieldError, Ltr, Notice, Problem } from "./ui";
 export interface Host {
   slug: string;
   name: string;
+  /** services are those they take: a booking of one of them can be handed to them. */
+  services: string[];
 }
 
 /** HostsResponse is the consultancy's hosts and which one the member is ("" for none). */
@@ -51,7 +53,7 @@ export function HostFilter({ hosts, value, onChange }: { hosts: HostsResponse; v
   );
 }
 
-/** HandOverForm gives an upcoming booking to another host of its service, who must be free then. */
+/** HandOverForm gives an upcoming booking to another host of its service, who must be free then; none for a booking without a host. */
 export function HandOverForm({ b, hosts, onDone }: { b: Booking; hosts: HostsResponse; onDone: (b: Booking) => void }) {
   const t = useT();
   const [to, setTo] = useState("");
@@ -59,7 +61,7 @@ export function HandOverForm({ b, hosts, onDone }: { b: Booking; hosts: HostsRes
   const { busy, problem, run } = useAction();
   const id = useId();
   const errorId = useId();
-  const others = hosts.hosts.filter((h) => h.slug !== b.host);
+  const others = hosts.hosts.filter((h) => h.slug !== b.host && h.services.includes(b.service));
   if (!b.host || others.length === 0) return null;
   const submit = (e: FormEvent) => {
     e.preventDefault();

@@ -46,6 +46,14 @@ func (w *Workspace) HostOf(m Member) (string, bool) {
 	return h.Slug, ok
 }
 
+// ServicesOf returns the services the host slug takes, sorted.
+func (w *Workspace) ServicesOf(slug string) []string {
+	if w.cfg.Bookings == nil {
+		return []string{}
+	}
+	return append([]string{}, w.cfg.Bookings.Availability().ServicesOf(slug)...)
+}
+
 // HostName returns how lang names the host slug: their name on the team's
 // page, or the slug when the team does not know them.
 func (w *Workspace) HostName(lang, slug string) string {
