@@ -2,21 +2,26 @@ package handlers
 
 import (
 	"context"
+	"io"
 	"net/http"
+	"net/http/httptest"
 	"net/url"
 	"slices"
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/northbeam/site/internal/booking"
+	"github.com/northbeam/site/internal/calendar"
 	"github.com/northbeam/site/internal/icaljs"
 	"github.com/northbeam/site/internal/mail"
 	"github.com/northbeam/site/internal/mail/mailtest"
 	"github.com/northbeam/site/internal/sitetest"
 	"github.com/northbeam/site/internal/store"
+	"github.com/northbeam/site/internal/store/storetest"
 )
 
 // newStaffHostsEnv is the site with hosts (sitetest.HostsFixture), its
@@ -387,6 +392,67 @@ func TestStaffPrivateFeed(t *testing.T) {
 		}
 		if n := sitetest.Count(t, env.st, `SELECT count(*) FROM staff_feed_tokens`); n != 0 {
 			t.Errorf("%d feed secrets kept after revoking", n)
+		}
+	})
+}
+
+// A calendar a member adds in the workspace is their busy time as a host
+// from the calendar's next refresh: their link no longer offers its busy
+// hours, a colleague's still does; removed, the hours are offered again.
+func TestStaffOwnFeedTakesTheirTime(t *testing.T) {
+	forEachBackend(t, func(t *testing.T, backend store.Backend) {
+		ctx := context.Background()
+		feed := "BEGIN:VCALENDAR\r\nBEGIN:VEVENT\r\nUID:busy\r\nDTSTART;TZID=Europe/Berlin:20270608T090000\r\n" +
+			"DTEND;TZID=Europe/Berlin:20270608T120000\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n"
+		cal := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+			w.Header().Set("Content-Type", "text/calendar")
+			_, _ = io.WriteString(w, feed)
+		}))
+		defer cal.Close()
+		st := storetest.Open(t, backend)
+		berlin, _ := time.LoadLocation("Europe/Berlin")
+		source, err := calendar.NewSource(calendar.Config{Home: berlin, Store: st, Members: true, Now: func() time.Time { return monday7am }})
+		if err != nil {
+			t.Fatal(err)
+		}
+		benv := &bookingEnv{store: st, clock: &atomic.Pointer[time.Time]{}}
+		benv.setNow(monday7am)
+		benv.service = sitetest.BookingService(t, st, sitetest.HostsFixture, func() time.Time { return *benv.clock.Load() },
+			func(c *booking.Config) { c.Calendar = source })
+		cancellation, err := booking.NewStaffCancellation(benv.service, sitetest.Content())
+		if err != nil {
+			t.Fatal(err)
+		}
+		ws := staffWithBookings(t, st, benv.service.Now, cancellation)
+		clock := sitetest.NewClock(monday7am)
+		env := &staffEnv{st: st, ws: ws, clock: clock,
+			h: New(NewServer(sitetest.HostsSite(t, sitetest.HostsFixture), Services{Log: sitetest.QuietLog(), Store: st, Booking: benv.service, Staff: ws, Now: clock.Now}))}
+		benv.handler = env.h
+		samira := env.signIn(t, "samira@northbeam.test")
+		ten := tuesdayAt(t, "10:00")
+		if !offeredWith(t, benv, sitetest.HostSamira)[ten] {
+			t.Fatal("Samira is not offered at 10:00 before her calendar is added")
+		}
+
+		rec := env.do(t, "POST", "/staff/api/me/feeds", `{"url":"`+cal.URL+`/private/s3cr3t/basic.ics"}`, samira)
+		if rec.Code != http.StatusCreated {
+			t.Fatalf("adding the calendar: %d %s", rec.Code, rec.Body)
+		}
+		source.Refresh(ctx)
+		if offeredWith(t, benv, sitetest.HostSamira)[ten] {
+			t.Error("Samira's link still offers 10:00, which her calendar holds")
+		}
+		if !offeredWith(t, benv, sitetest.HostJonas)[ten] {
+			t.Error("Samira's calendar takes Jonas's time too")
+		}
+
+		id := staffJSON[map[string]struct{ ID int64 }](t, rec)["feed"].ID
+		if rec := env.do(t, "DELETE", "/staff/api/me/feeds/"+strconv.FormatInt(id, 10), "", samira); rec.Code != http.StatusNoContent {
+			t.Fatalf("removing: %d", rec.Code)
+		}
+		source.Refresh(ctx)
+		if !offeredWith(t, benv, sitetest.HostSamira)[ten] {
+			t.Error("Samira is still busy at 10:00 once her calendar is removed")
 		}
 	})
 }
