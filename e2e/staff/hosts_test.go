@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
 
 	"github.com/northbeam/site/e2e/internal/e2etest"
@@ -98,6 +99,17 @@ func TestBrowserStaffHosts(t *testing.T) {
 		t.Fatal(err)
 	}
 	text := func(key string, vars ...string) string { return site.StaffLocales.T("en", key, vars...) }
+	axe := e2etest.AxeSource(t)
+	accessible := func(tb *e2etest.Tab, what string) {
+		t.Helper()
+		for _, v := range e2etest.RunAxe(t, tb, axe) {
+			var where []string
+			for _, n := range v.Nodes {
+				where = append(where, fmt.Sprint(n.Target))
+			}
+			t.Errorf("%s: %s: %s at %s", what, v.ID, v.Help, strings.Join(where, ", "))
+		}
+	}
 
 	tb := e2etest.NewTab(t, b)
 	env.SignInByLink(t, tb, "samira@northbeam.test")
@@ -108,6 +120,7 @@ func TestBrowserStaffHosts(t *testing.T) {
 		e2etest.WaitMain(text("hosts.with", "name", samira.Name)),
 	)
 	e2etest.KeepScreenshot(t, tb, dir, "staff-my-bookings-en", true)
+	accessible(tb, "my bookings")
 	tb.Run(t,
 		chromedp.Click(`main .ws-booking a`, chromedp.ByQuery),
 		e2etest.WaitMain(text("hosts.handOverTitle")),
@@ -122,6 +135,7 @@ func TestBrowserStaffHosts(t *testing.T) {
 		e2etest.WaitMain(text("hosts.handedOver", "name", jonas.Name)),
 	)
 	e2etest.KeepScreenshot(t, tb, dir, "staff-hand-over-en", true)
+	accessible(tb, "a booking after its hand-over")
 	if n := sitetest.Count(t, st, `SELECT count(*) FROM bookings WHERE host = ?`, sitetest.HostJonas); n != 1 {
 		t.Errorf("Jonas has %d bookings after the hand-over", n)
 	}
@@ -138,6 +152,7 @@ func TestBrowserStaffHosts(t *testing.T) {
 		chromedp.Text(`main code.ws-secret`, &address, chromedp.ByQuery),
 	)
 	e2etest.KeepScreenshot(t, tb, dir, "staff-calendars-en", true)
+	accessible(tb, "the account's calendars")
 	var page string
 	tb.Run(t, chromedp.Evaluate(`document.querySelector("main").innerText`, &page))
 	if strings.Contains(page, "secret-7f3a") {
@@ -145,6 +160,21 @@ func TestBrowserStaffHosts(t *testing.T) {
 	}
 	if !strings.HasPrefix(address, base+"/staff/calendar.ics?token=") {
 		t.Fatalf("the private address shown: %q", address)
+	}
+	// The same pages right to left.
+	rtl := sitetest.RightToLeft(t).Code
+	tb.Run(t, chromedp.Evaluate(fmt.Sprintf(`fetch("/staff/api/me/language", {method: "POST", headers: {"Content-Type": "application/json"}, body: JSON.stringify({lang: %q})}).then((r) => r.status)`, rtl), nil,
+		func(p *runtime.EvaluateParams) *runtime.EvaluateParams { return p.WithAwaitPromise(true) }))
+	for _, p := range []struct{ path, key, name string }{
+		{"/staff/account", "calendars.privateTitle", "staff-calendars-" + rtl},
+		{"/staff/bookings/1", "hosts.handOverTitle", "staff-booking-" + rtl},
+	} {
+		tb.Run(t, chromedp.Navigate(base+p.path), e2etest.WaitWorkspace(), e2etest.WaitMain(site.StaffLocales.T(rtl, p.key)))
+		e2etest.KeepScreenshot(t, tb, dir, p.name, true)
+		accessible(tb, p.path+" in "+rtl)
+	}
+	if problems := tb.ConsoleProblems(); len(problems) > 0 {
+		t.Errorf("console:\n%s", strings.Join(problems, "\n"))
 	}
 	client := &http.Client{Timeout: 10 * time.Second, Transport: &http.Transport{TLSClientConfig: &tls.Config{InsecureSkipVerify: true}}} //nolint:gosec // the test's own certificate
 	res, err := client.Get(address)
