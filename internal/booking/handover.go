@@ -43,8 +43,9 @@ func (c *StaffCancellation) HostProfile(lang, slug string) HostProfile {
 // booking's service, their hours must hold its time and they must be free
 // then (their bookings, their own calendar feeds and the consultancy's,
 // and the buffer). The visitor gets the "moved" mail naming the new host
-// with the updated invite (same UID, SEQUENCE one higher), and the team's
-// notice goes to the consultancy, the new host and the previous one.
+// with the updated invite (same UID, SEQUENCE one higher), the team's
+// notice goes to the consultancy, the new host and the previous one, and
+// the reminder waiting for its time is written again naming the new host.
 // Unlike a move, a hand-over is allowed within the minimum notice: only a
 // consultation that has begun stays with its host. also, when not nil,
 // runs in the transaction (the workspace's audit entry) with the booking
@@ -94,6 +95,17 @@ func (c *StaffCancellation) HandOver(ctx context.Context, id int64, to string,
 		}
 		b.Sequence++
 		b.Updated = now.Truncate(time.Millisecond)
+		// The reminder waiting for its time names the host: it is written
+		// again with the new one.
+		if b.ReminderRef != "" {
+			if _, err := mail.Withdraw(ctx, tx, b.ReminderRef); err != nil {
+				return err
+			}
+		}
+		reminder, err := s.scheduleReminder(&b, now)
+		if err != nil {
+			return err
+		}
 		if err := setHost(ctx, tx, b); err != nil {
 			return err
 		}
@@ -101,7 +113,7 @@ func (c *StaffCancellation) HandOver(ctx context.Context, id int64, to string,
 		if err != nil {
 			return err
 		}
-		if err := enqueue(ctx, tx, b.Token, mails); err != nil {
+		if err := enqueue(ctx, tx, b.Token, append(mails, reminder...)); err != nil {
 			return err
 		}
 		if also != nil {
@@ -116,10 +128,10 @@ func (c *StaffCancellation) HandOver(ctx context.Context, id int64, to string,
 	return b, nil
 }
 
-// setHost stores b's new host with its new sequence.
+// setHost stores b's new host with its new sequence and reminder.
 func setHost(ctx context.Context, tx *store.Tx, b Booking) error {
-	_, err := tx.ExecContext(ctx, `UPDATE bookings SET host = ?, sequence = ?, updated_at = ? WHERE token = ? AND cancelled_at IS NULL`,
-		b.Host, b.Sequence, store.Millis(b.Updated), b.Token)
+	_, err := tx.ExecContext(ctx, `UPDATE bookings SET host = ?, sequence = ?, updated_at = ?, reminder_ref = ? WHERE token = ? AND cancelled_at IS NULL`,
+		b.Host, b.Sequence, store.Millis(b.Updated), store.NullIfZero(b.ReminderRef), b.Token)
 	if store.IsConflict(err) {
 		return ErrSlotTaken
 	}
