@@ -87,10 +87,9 @@ func (c *StaffCancellation) HandOver(ctx context.Context, id int64, to string,
 		}
 		previous := b.Host
 		b.Host = to
-		if err := s.checkFree(ctx, tx, b, b.Token); err != nil {
-			if errors.Is(err, ErrDayFull) {
-				return nil // the day's count does not change: the booking is already on it
-			}
+		// checkFree tells a day at its cap only once the time is free; the
+		// booking is already counted on its day, whose count does not change.
+		if err := s.checkFree(ctx, tx, b, b.Token); err != nil && !errors.Is(err, ErrDayFull) {
 			return err
 		}
 		b.Sequence++
