@@ -114,6 +114,11 @@ func TestStaffBookingsByHost(t *testing.T) {
 		if rec.Code != http.StatusOK {
 			t.Errorf("a page after a cursor: %d", rec.Code)
 		}
+		// The bookings' file names each host in a column of its own.
+		if rec := env.do(t, "GET", "/staff/export/bookings.csv", "", samira); rec.Code != http.StatusOK ||
+			!strings.Contains(rec.Body.String(), person.Name) || !strings.Contains(rec.Body.String(), ","+env.ws.HostName("en", sitetest.HostSamira)+"\r\n") {
+			t.Errorf("the bookings' CSV: %d\n%s", rec.Code, rec.Body)
+		}
 		if rec := env.do(t, "GET", "/staff/api/bookings?host=nobody", "", samira); rec.Code != http.StatusBadRequest {
 			t.Errorf("an unknown host: %d", rec.Code)
 		}
