@@ -1,8 +1,10 @@
 package handlers
 
 import (
+	"bytes"
 	"context"
 	"io"
+	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -370,6 +372,15 @@ func TestStaffPrivateFeed(t *testing.T) {
 			}
 		}
 		check(mine)
+		// The secret never reaches a log line: the request log names the
+		// path alone.
+		var logged bytes.Buffer
+		logging := New(NewServer(sitetest.HostsSite(t, sitetest.HostsFixture), Services{Log: slog.New(slog.NewTextHandler(&logged, nil)),
+			Store: benv.store, Booking: benv.service, Staff: env.ws, Now: env.clock.Now}))
+		logging.ServeHTTP(httptest.NewRecorder(), httptest.NewRequest(http.MethodGet, u.RequestURI(), nil))
+		if token := u.Query().Get("token"); !strings.Contains(logged.String(), "/staff/calendar.ics") || strings.Contains(logged.String(), token) {
+			t.Errorf("the log of a feed's request:\n%s", logged.String())
+		}
 		if rec := env.do(t, "HEAD", u.RequestURI(), ""); rec.Code != http.StatusOK || !strings.HasPrefix(rec.Header().Get("Content-Type"), "text/calendar") {
 			t.Errorf("HEAD of the feed: %d %q", rec.Code, rec.Header().Get("Content-Type"))
 		}
