@@ -125,6 +125,10 @@ func TestPersonPageBooksACall(t *testing.T) {
 			t.Errorf("%s: the booking page's payload does not carry the hosts", lang.Code)
 		}
 	}
+	// Strategy's visitors choose their host: its page says so.
+	if rec := sitetest.Get(t, h, "/schedule/strategy"); !strings.Contains(rec.Body.String(), `"choice":["strategy"]`) {
+		t.Error("the strategy page's payload does not say its visitors choose their host")
+	}
 	// Julien takes no consultations: no link.
 	rec := sitetest.Get(t, h, "/team/julien-moreau")
 	if strings.Contains(rec.Body.String(), "?with=") {

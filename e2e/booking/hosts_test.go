@@ -14,10 +14,13 @@ import (
 // TestBookingWithANamedConsultant books a discovery call from a
 // consultant's page in the right-to-left language: the page's "Book a
 // call with <name>" leads to the time step with that person's times, and
-// the confirmation names the host with their portrait and role.
+// the confirmation names the host with their portrait and role. The
+// visitor, abroad, chooses a video call over a phone call, as the shipped
+// discovery call allows.
 func TestBookingWithANamedConsultant(t *testing.T) {
 	b, _ := e2etest.Browser(t)
-	availability := sitetest.HostsOf(e2etest.BrowserFixture)
+	availability := sitetest.HostsOf(strings.Replace(e2etest.BrowserFixture, `"meeting": {"type": "phone"}`,
+		`"meeting": {"type": "phone-or-video", "roomBase": "https://meet.example.com/Northbeam-"}`, 1))
 	s := sitetest.HostsSite(t, availability)
 	env := e2etest.NewBookingEnvOn(t, s, availability)
 	srv := httptest.NewServer(env.Handler)
@@ -56,17 +59,19 @@ func TestBookingWithANamedConsultant(t *testing.T) {
 		chromedp.Evaluate(`(() => { const r = document.querySelector('.time-grid input[type="radio"]'); r.click(); return r.value; })()`, &chosen),
 		chromedp.SendKeys(`input[name="name"]`, "ليلى الهاشمي", chromedp.ByQuery),
 		chromedp.SendKeys(`input[name="email"]`, "layla@example.com", chromedp.ByQuery),
-		chromedp.SendKeys(`input[name="phone"]`, "+966 11 234 5678", chromedp.ByQuery),
+		chromedp.Click(`.meeting-choice input[value="video"]`, chromedp.ByQuery),
+		chromedp.WaitNotPresent(`input[name="phone"]`, chromedp.ByQuery),
 		chromedp.Click(`button.booking-confirm`, chromedp.ByQuery),
 		chromedp.WaitVisible(`.booking-confirmed .fact-host`, chromedp.ByQuery),
 	)
-	var name, role, src, alt string
+	var name, role, src, alt, room string
 	var loaded bool
 	tb.Run(t,
 		chromedp.Text(`.fact-host .host-name`, &name, chromedp.ByQuery),
 		chromedp.Text(`.fact-host .host-role`, &role, chromedp.ByQuery),
 		chromedp.AttributeValue(`.fact-host img`, "src", &src, nil, chromedp.ByQuery),
 		chromedp.AttributeValue(`.fact-host img`, "alt", &alt, nil, chromedp.ByQuery),
+		chromedp.AttributeValue(`.booking-facts a.meeting-link`, "href", &room, nil, chromedp.ByQuery),
 		// The portrait is shown, not only named: wait for it to load.
 		e2etest.Poll(`(() => { const i = document.querySelector('.fact-host img'); return i.complete && i.naturalWidth > 0; })()`, &loaded),
 	)
@@ -76,13 +81,59 @@ func TestBookingWithANamedConsultant(t *testing.T) {
 	if src != person.Photo.Src || alt != person.Photo.Alt {
 		t.Errorf("the confirmation's portrait is %q (%q), want %q (%q)", src, alt, person.Photo.Src, person.Photo.Alt)
 	}
-	if n := sitetest.Count(t, env.Store, `SELECT count(*) FROM bookings WHERE host = ? AND lang = ?`, sitetest.HostJonas, lang.Code); n != 1 {
-		t.Errorf("%d bookings with Jonas in %s, want 1", n, lang.Code)
+	if !strings.HasPrefix(room, "https://meet.example.com/Northbeam-") {
+		t.Errorf("the confirmation's video room is %q", room)
+	}
+	if n := sitetest.Count(t, env.Store, `SELECT count(*) FROM bookings WHERE host = ? AND lang = ? AND meeting_url = ? AND phone = ''`,
+		sitetest.HostJonas, lang.Code, room); n != 1 {
+		t.Errorf("%d video bookings with Jonas in %s, want 1", n, lang.Code)
 	}
 	if chosen == "" {
 		t.Error("no time was chosen")
 	}
 	e2etest.CheckAccessibility(t, tb, "confirmation with a host")
+	if problems := tb.ConsoleProblems(); len(problems) > 0 {
+		t.Errorf("console:\n%s", strings.Join(problems, "\n"))
+	}
+}
+
+// TestChoosingTheHost: where the visitors of a service choose their host,
+// the time step lists the hosts; choosing one shows that person's times,
+// and "the whole team's times" leads back to everyone's.
+func TestChoosingTheHost(t *testing.T) {
+	b, _ := e2etest.Browser(t)
+	availability := sitetest.HostsOf(e2etest.BrowserFixture)
+	s := sitetest.HostsSite(t, availability)
+	env := e2etest.NewBookingEnvOn(t, s, availability)
+	srv := httptest.NewServer(env.Handler)
+	t.Cleanup(srv.Close)
+	lang := sitetest.Default(t)
+	lena, err := s.Team().Person(lang.Code, sitetest.HostLena)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tb := e2etest.NewTab(t, b)
+	var names []string
+	var with, search string
+	tb.Run(t,
+		chromedp.Navigate(srv.URL+lang.LocalPath("/schedule/strategy")),
+		e2etest.WaitHydrated(),
+		chromedp.WaitVisible(`.host-choice a`, chromedp.ByQuery),
+		chromedp.Evaluate(`[...document.querySelectorAll('.host-choice .host-name')].map((e) => e.textContent)`, &names),
+		chromedp.Click(`.host-choice a[href$="?with=`+sitetest.HostLena+`"]`, chromedp.ByQuery),
+		chromedp.WaitVisible(`.schedule-host .host-name`, chromedp.ByQuery),
+		e2etest.WaitTimes(),
+		chromedp.Text(`.schedule-host .host-name`, &with, chromedp.ByQuery),
+		chromedp.Evaluate(`location.search`, &search),
+	)
+	if len(names) != 2 || names[0] != lena.Name {
+		t.Errorf("the hosts offered are %q, want Lena first and Samira", names)
+	}
+	if !strings.Contains(with, lena.Name) || search != "?with="+sitetest.HostLena {
+		t.Errorf("after choosing Lena: %q at %q", with, search)
+	}
+	// Back to the whole team's times: the choice again.
+	tb.Run(t, chromedp.Click(`.schedule-host a`, chromedp.ByQuery), chromedp.WaitVisible(`.host-choice`, chromedp.ByQuery))
 	if problems := tb.ConsoleProblems(); len(problems) > 0 {
 		t.Errorf("console:\n%s", strings.Join(problems, "\n"))
 	}

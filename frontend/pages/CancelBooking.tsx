@@ -3,7 +3,7 @@ import { useTranslation } from "react-i18next";
 import { Link } from "react-router-dom";
 import { postCancellation } from "../components/schedule/api";
 import { ContactLink } from "../components/schedule/Intro";
-import { MeetingFact, ServiceFact, TimeFact } from "../components/schedule/Facts";
+import { HostFact, MeetingFact, ServiceFact, TimeFact } from "../components/schedule/Facts";
 import type { ServiceKey } from "../components/schedule/services";
 import { LinkedBookingPage, LinkedBookingProblem, type LinkedPanelProps } from "../components/schedule/LinkedBookingPage";
 import { useZoneCatalog } from "../components/schedule/zones";
@@ -63,6 +63,7 @@ function CancelPanel({ lang, token, state, setState }: LinkedPanelProps) {
     <section className="schedule-step" aria-labelledby="cancel-details">
       <dl className="booking-facts" id="cancel-details">
         <ServiceFact service={service} />
+        {b.host ? <HostFact host={b.host} /> : null}
         <TimeFact label={t("booking.cancel.when")} start={b.start} timeZone={b.timeZone} catalog={catalog} />
         {b.meeting && b.status === "confirmed" ? <MeetingFact meeting={b.meeting} /> : null}
       </dl>

@@ -2,7 +2,7 @@ import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Link } from "react-router-dom";
 import type { CreatedBooking } from "../components/schedule/api";
-import { MeetingFact, ServiceFact, TimeFact } from "../components/schedule/Facts";
+import { HostFact, MeetingFact, ServiceFact, TimeFact } from "../components/schedule/Facts";
 import { BookingArea } from "../components/schedule/BookingArea";
 import { ContactLink, Problem } from "../components/schedule/Intro";
 import type { ServiceKey } from "../components/schedule/services";
@@ -69,6 +69,7 @@ function ReschedulePanel({ lang, token, state }: LinkedPanelProps) {
         <h2 id="reschedule-current">{t("booking.reschedule.current")}</h2>
         <dl className="booking-facts">
           <ServiceFact service={service} />
+          {b.host ? <HostFact host={b.host} /> : null}
           <TimeFact label={t("booking.cancel.when")} start={b.start} timeZone={b.timeZone} catalog={catalog} />
           {b.meeting ? <MeetingFact meeting={b.meeting} /> : null}
         </dl>

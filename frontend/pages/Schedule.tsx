@@ -19,7 +19,8 @@ import type { PageProps } from "./types";
 export default function Schedule({ payload }: PageProps) {
   const { t } = useTranslation();
   const service = serviceOfPath(payload.path);
-  const hosts = (payload.data as ScheduleData | null)?.hosts ?? [];
+  const data = payload.data as ScheduleData | null;
+  const hosts = data?.hosts ?? [];
   const booked = useSyncExternalStore(subscribeBooked, () => bookedOf(service), () => null);
   useEffect(() => {
     if (!booked) return;
@@ -47,7 +48,7 @@ export default function Schedule({ payload }: PageProps) {
         <Steps current={booked ? "done" : service ? 2 : 1} />
       </header>
       <NoScriptNotice />
-      {service ? <TimeStep key={service} service={service} hosts={hosts} /> : <ServiceChoice hosts={hosts} />}
+      {service ? <TimeStep key={service} service={service} hosts={hosts} choice={!!data?.choice?.includes(service)} /> : <ServiceChoice hosts={hosts} />}
     </div>
   );
 }

@@ -10,8 +10,10 @@ import (
 	"time"
 
 	"github.com/northbeam/site/internal/goldentest"
+	"github.com/northbeam/site/internal/images"
 	"github.com/northbeam/site/internal/mail"
 	"github.com/northbeam/site/internal/site"
+	"github.com/northbeam/site/internal/team"
 )
 
 // TestGoldenMails holds every mail of a booking, in every language, written
@@ -20,7 +22,23 @@ import (
 func TestGoldenMails(t *testing.T) {
 	content, info, texts, av := shippedContent(t)
 	now := time.Date(2026, time.November, 16, 8, 0, 0, 0, time.UTC)
+	// The discovery call is booked with a host, named as the team's
+	// pages name her in each language.
+	av.Hosts = map[string]Host{"samira-haddad": {Slug: "samira-haddad", Staff: "samira@northbeam.test", Weekly: av.Weekly}}
+	av.ServiceHosts = map[string][]string{"discovery": {"samira-haddad"}}
+	av.Assignment = map[string]string{"discovery": AssignRoundRobin}
+	people, err := team.Load(content, "team", func(images.Ref) (images.Picture, error) { return images.Picture{}, nil })
+	if err != nil {
+		t.Fatal(err)
+	}
 	svc, err := NewService(nil, content, Config{
+		People: func(lang, slug string) (HostProfile, bool) {
+			p, err := people.Person(lang, slug)
+			if err != nil {
+				return HostProfile{}, false
+			}
+			return HostProfile{Name: p.Name, Role: p.Role}, true
+		},
 		Availability: av,
 		Inbox:        "team@northbeam.test",
 		Brand:        Brand{Name: info.Name, Email: info.Email, BaseURL: "https://northbeam.test"},
@@ -65,6 +83,7 @@ func TestGoldenMails(t *testing.T) {
 			}
 			if c.service == "discovery" {
 				bk.Phone = "+4930901820"
+				bk.Host = "samira-haddad"
 			} else {
 				bk.MeetingURL = "https://meet.jit.si/Northbeam-golden"
 			}

@@ -334,6 +334,10 @@ func (m *mailer) invite(b Booking) Invite {
 	minutes := fmt.Sprint(int(b.End.Sub(b.Start) / time.Minute))
 	description := m.texts.T(lang, "booking.invite.description",
 		"minutes", minutes, "name", m.brand.Name, "email", m.brand.Email)
+	if b.Host != "" {
+		p := m.hostProfile(lang, b.Host)
+		description += "\n" + m.texts.T(lang, "booking.invite.host", "name", p.Name, "role", p.Role)
+	}
 	var location, conference string
 	switch {
 	case b.MeetingURL != "":
@@ -431,14 +435,19 @@ func (m *mailer) pair(av Availability, b Booking, p pairOf) ([]mail.Message, err
 	}
 	notify.Kind, notify.To, notify.ReplyTo, notify.Lang = p.notKind, m.inbox, b.Email, site.NoticeLanguage
 	notify.Attachments = []mail.Attachment{{Filename: p.filename, ContentType: contentType, Data: p.calendar(b, m.invite(b))}}
-	out := []mail.Message{visitor, notify}
+	return append([]mail.Message{visitor}, m.withHostCopy(b, notify)...), nil
+}
+
+// withHostCopy returns the consultancy's notice about b, and for a
+// booking with a host the same notice to the host's own address.
+func (m *mailer) withHostCopy(b Booking, notify mail.Message) []mail.Message {
+	out := []mail.Message{notify}
 	if h, ok := m.hostAttendee(b, site.NoticeLanguage); ok && mailaddr.Key(h.Email) != mailaddr.Key(m.inbox) {
-		// The host gets the team's notice too, at their own address.
 		own := notify
 		own.To = h.Email
 		out = append(out, own)
 	}
-	return out, nil
+	return out
 }
 
 // reminderMail returns the reminder of b to its visitor: the time in their

@@ -198,7 +198,8 @@ type BookingRequest struct {
 	// service with hosts; "" lets the service assign one.
 	Person string `json:"person,omitempty"`
 	// Meeting is "phone" or "video", the visitor's choice for a service
-	// whose meetings may be either (MeetingEither).
+	// whose meetings may be either (MeetingEither); without it, a request
+	// with a phone number asks for a call.
 	Meeting string `json:"meeting,omitempty"`
 	// Website is a field people never see and bots fill in (a honeypot).
 	Website string `json:"website,omitempty"`
@@ -368,9 +369,12 @@ func (r BookingRequest) check(av Availability, now time.Time) (checkedRequest, F
 	meeting, _ := av.MeetingOf(r.Service)
 	kind := meeting.Kind
 	if kind == MeetingEither {
-		switch r.Meeting {
-		case MeetingPhone, MeetingVideo:
+		switch {
+		case r.Meeting == MeetingPhone, r.Meeting == MeetingVideo:
 			kind = r.Meeting
+		case r.Meeting == "" && strings.TrimSpace(r.Phone) != "":
+			// A client that knows only phone calls still books one.
+			kind = MeetingPhone
 		default:
 			errs["meeting"] = KeyMeeting
 		}

@@ -116,7 +116,7 @@ func (c *StaffCancellation) mails(b Booking, reason, by string) ([]mail.Message,
 	}
 	notify.Kind, notify.To, notify.ReplyTo, notify.Lang = KindStaffCancelNotify, m.inbox, b.Email, site.NoticeLanguage
 	notify.Attachments = []mail.Attachment{{Filename: "cancellation.ics", ContentType: contentType, Data: CancelICS(b, m.invite(b))}}
-	return []mail.Message{visitor, notify}, nil
+	return append([]mail.Message{visitor}, m.withHostCopy(b, notify)...), nil
 }
 
 // CleanReason trims a reason and reports whether it is one: 1 to ReasonMax

@@ -87,6 +87,8 @@ type Build struct {
 	// hosts are the slugs of the people who take consultations
 	// (hosts.go).
 	hosts map[string][]string
+	// choice are the services whose visitors choose their host.
+	choice []string
 	// images are the files of content/img/.
 	images *contentImages
 	// shareByPage is the path of the share image of a page that has its
@@ -143,13 +145,14 @@ func New(ctx context.Context, contentFS fs.FS, bundle *assets.Bundle, engine *re
 	if err != nil {
 		return nil, err
 	}
-	hosts, err := loadHosts(contentFS, people, info.Default().Code)
+	hosts, choice, err := loadHosts(contentFS, people, info.Default().Code)
 	if err != nil {
 		return nil, err
 	}
 	s := &Build{
 		Info: info, Locales: locales, StaffLocales: staffLocales, Dates: dates, Bundle: bundle, Engine: engine, opts: opts,
 		hosts:    hosts,
+		choice:   choice,
 		legal:    docs,
 		pages:    map[string]*lazyPage{},
 		notFound: map[string]*lazyPage{},

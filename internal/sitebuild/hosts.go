@@ -18,27 +18,34 @@ import (
 // does not hold.
 
 // loadHosts returns the hosts of content/availability.json, each with the
-// services they take, checking that each is a person of the team (in the
-// default language). A content directory without the file has none.
-func loadHosts(contentFS fs.FS, people *team.Team, defaultLang string) (map[string][]string, error) {
+// services they take, and the services whose visitors choose their host,
+// checking that each host is a person of the team (in the default
+// language). A content directory without the file has none.
+func loadHosts(contentFS fs.FS, people *team.Team, defaultLang string) (map[string][]string, []string, error) {
 	av, err := booking.LoadAvailability(contentFS, "availability.json")
 	if errors.Is(err, fs.ErrNotExist) {
-		return nil, nil
+		return nil, nil, nil
 	}
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if err := av.CheckHosts(func(slug string) bool {
 		_, err := people.Person(defaultLang, slug)
 		return err == nil
 	}); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	hosts := map[string][]string{}
 	for slug := range av.Hosts {
 		hosts[slug] = av.ServicesOf(slug)
 	}
-	return hosts, nil
+	var choice []string
+	for _, service := range av.ServiceNames() {
+		if av.AssignmentOf(service) == booking.AssignChoice {
+			choice = append(choice, service)
+		}
+	}
+	return hosts, choice, nil
 }
 
 // HostCard is a host as the booking pages show them.
@@ -55,6 +62,8 @@ type HostCard struct {
 // the page's language.
 type scheduleData struct {
 	Hosts []HostCard `json:"hosts"`
+	// Choice are the services whose visitors choose their host.
+	Choice []string `json:"choice"`
 }
 
 // HostCard returns the host slug as lang's pages show them, and false for
@@ -74,7 +83,7 @@ func (s *Build) HostCard(lang, slug string) (HostCard, bool) {
 func (s *Build) hostedBy(slug string) []string { return s.hosts[slug] }
 
 func (s *Build) scheduleData(lang string) scheduleData {
-	data := scheduleData{Hosts: []HostCard{}}
+	data := scheduleData{Hosts: []HostCard{}, Choice: s.choice}
 	for _, slug := range slices.Sorted(maps.Keys(s.hosts)) {
 		if card, ok := s.HostCard(lang, slug); ok {
 			data.Hosts = append(data.Hosts, card)

@@ -4,7 +4,7 @@ import { Link, useLocation } from "react-router-dom";
 import { useLang, useLocalPath } from "../../lib/lang";
 import { bookedOf, draftOf, subscribeBooked, updateDraft } from "./draft";
 import { BookingArea } from "./BookingArea";
-import { HostLine, hostsOf, useChosenHost, type HostCard } from "./hosts";
+import { HostChoice, HostLine, hostsOf, useChosenHost, type HostCard } from "./hosts";
 import { ContactLink, Loading } from "./Intro";
 import { serviceMinutes, type ServiceKey, type StepState } from "./services";
 import { useBookingChunk } from "./useBookingChunk";
@@ -18,7 +18,7 @@ import { zoneCatalog } from "./zones";
  * page's language (CLDR), and shows in space kept for it. The open times
  * are requested at the same moment, not after.
  */
-export function TimeStep({ service, hosts = [] }: { service: ServiceKey; hosts?: HostCard[] }) {
+export function TimeStep({ service, hosts = [], choice = false }: { service: ServiceKey; hosts?: HostCard[]; choice?: boolean }) {
   const { t } = useTranslation();
   const lang = useLang();
   const to = useLocalPath();
@@ -65,6 +65,7 @@ export function TimeStep({ service, hosts = [] }: { service: ServiceKey; hosts?:
         <span className="tag tag-free">{t("schedule.services.free")}</span>
       </p>
       {host ? <HostLine host={host} service={service} others={hostsOf(hosts, service).length - 1} /> : null}
+      {host === null && choice && hostsOf(hosts, service).length > 1 ? <HostChoice hosts={hostsOf(hosts, service)} service={service} /> : null}
       <BookingArea
         key={person ?? ""}
         service={service}

@@ -21,6 +21,8 @@ export interface HostCard {
 /** ScheduleData is the payload data of the booking pages: the hosts, in the page's language. */
 export interface ScheduleData {
   hosts?: HostCard[];
+  /** choice are the services whose visitors choose their host. */
+  choice?: string[] | null;
 }
 
 /** hostParam is the query parameter that books with one person: /schedule/discovery?with=samira-haddad. */
@@ -87,5 +89,28 @@ export function HostOffers({ service, hosts, slot, date }: { service: ServiceKey
         </Link>
       ))}
     </p>
+  );
+}
+
+/** HostChoice offers the hosts of a service whose visitors choose: each leads to that person's times. */
+export function HostChoice({ hosts, service }: { hosts: HostCard[]; service: ServiceKey }) {
+  const { t } = useTranslation();
+  const to = useLocalPath();
+  return (
+    <div className="host-choice">
+      <p>{t("schedule.host.choose")}</p>
+      <ul>
+        {hosts.map((h) => (
+          <li key={h.slug}>
+            <Link to={withHost(to(`/schedule/${service}`), h.slug)} className="schedule-host">
+              <Picture image={h.photo} sizes="3rem" className="host-portrait" lazy />
+              <span>
+                <strong className="host-name">{h.name}</strong> <span className="host-role">{h.role}</span>
+              </span>
+            </Link>
+          </li>
+        ))}
+      </ul>
+    </div>
   );
 }
