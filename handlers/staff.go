@@ -71,6 +71,7 @@ func registerStaff(e *echo.Echo, srv *Server) {
 	e.GET("/staff/export/bookings.csv", h.guard(h.private(h.exportBookings)))
 	e.POST("/staff/export/person.json", h.guard(h.private(h.exportPerson)))
 	h.registerWork(e)
+	h.registerHosts(e)
 }
 
 // Defaults of the staff sign-in limits, per client: a person signs in a

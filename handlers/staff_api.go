@@ -145,12 +145,13 @@ type staffBooking struct {
 	Status       string     `json:"status"`
 	BookedBy     string     `json:"bookedBy"` // the staff member who booked it for a caller; "" when the visitor did
 	NoShow       *time.Time `json:"noShow"`
+	Host         string     `json:"host"` // the slug of the person who takes the call (GET /staff/api/hosts names them); ""
 }
 
 func (h *staffHandlers) bookingView(b staff.Booking) staffBooking {
 	return staffBooking{ID: b.ID, Service: b.Service, Start: b.Start, End: b.End, Name: b.Name, Email: b.Email,
 		Company: b.Company, Topic: b.Topic, Phone: formatPhone(b.Phone), Meeting: b.Meeting, TimeZone: b.TimeZone, Lang: b.Lang, Created: b.Created,
-		Cancelled: optionalTime(b.Cancelled), CancelReason: b.CancelReason, Status: b.Status(h.srv.Staff.Now()), BookedBy: b.BookedBy, NoShow: optionalTime(b.NoShow)}
+		Cancelled: optionalTime(b.Cancelled), CancelReason: b.CancelReason, Status: b.Status(h.srv.Staff.Now()), BookedBy: b.BookedBy, NoShow: optionalTime(b.NoShow), Host: b.Host}
 }
 
 // formatPhone writes a stored number as people read it.
@@ -175,7 +176,8 @@ type staffBookings struct {
 }
 
 // bookings answers a page of a view of the agenda (?view=, ?q= to search,
-// ?after= for the page after): the upcoming ones grouped by day, the
+// ?host= for one host's, "mine" for the member's, ?after= for the page
+// after): the upcoming ones grouped by day, the
 // others, and a search's matches, as a list. A day cut by the end of a
 // page goes on in the next.
 func (h *staffHandlers) bookings(c echo.Context) error {
@@ -188,9 +190,17 @@ func (h *staffHandlers) bookings(c echo.Context) error {
 	if !staff.ValidView(view) {
 		return h.failStatus(c, http.StatusBadRequest)
 	}
-	page, err := ws.Bookings(ctx, staff.BookingQuery{View: view, Search: c.QueryParam("q"), After: c.QueryParam("after")})
-	if err != nil {
-		return h.refusal(c, err)
+	host, none, ok := h.bookingsHost(c)
+	if !ok {
+		return h.failStatus(c, http.StatusBadRequest)
+	}
+	var page staff.BookingPage
+	if !none { // "my bookings" of a member who is no host: none
+		var err error
+		page, err = ws.Bookings(ctx, staff.BookingQuery{View: view, Search: c.QueryParam("q"), After: c.QueryParam("after"), Host: host})
+		if err != nil {
+			return h.refusal(c, err)
+		}
 	}
 	counts, err := ws.BookingCounts(ctx)
 	if err != nil {

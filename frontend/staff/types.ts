@@ -49,6 +49,8 @@ export interface Booking {
   /** bookedBy is the staff member who booked it for a caller, "" when the visitor did. */
   bookedBy: string;
   noShow: string | null;
+  /** host is the slug of the person who takes the call ("" for the consultancy as a whole). */
+  host: string;
 }
 
 export type View = "upcoming" | "past" | "cancelled";

@@ -164,6 +164,9 @@ type visitorMailData struct {
 	// without a host.
 	Consultant     string
 	ConsultantRole string
+	// PreviousConsultant is, in the mails of a hand-over, the name of the
+	// person who took the call before; "" in every other mail.
+	PreviousConsultant string
 }
 
 // mailData is what the consultancy's mails (notifications) see: the
@@ -376,13 +379,13 @@ func (m *mailer) invite(b Booking) Invite {
 // invite attached, and the consultancy's notification, with the invite as
 // the consultancy keeps it (the attendee's name and the topic).
 func (m *mailer) confirmationMails(av Availability, b Booking) ([]mail.Message, error) {
-	return m.pair(av, b, pairOf{m.confirmation, m.notify, KindConfirmation, KindNotify, "invite.ics", "REQUEST", ICS, time.Time{}, false})
+	return m.pair(av, b, pairOf{m.confirmation, m.notify, KindConfirmation, KindNotify, "invite.ics", "REQUEST", ICS, time.Time{}, false, ""})
 }
 
 // cancellationMails returns the visitor's and the consultancy's
 // cancellation notices, each with its invite's cancellation attached.
 func (m *mailer) cancellationMails(av Availability, b Booking) ([]mail.Message, error) {
-	return m.pair(av, b, pairOf{m.cancelled, m.cancelNotify, KindCancelled, KindCancelNotify, "cancellation.ics", "CANCEL", CancelICS, time.Time{}, false})
+	return m.pair(av, b, pairOf{m.cancelled, m.cancelNotify, KindCancelled, KindCancelNotify, "cancellation.ics", "CANCEL", CancelICS, time.Time{}, false, ""})
 }
 
 // movedMails returns the visitor's and the consultancy's notices of a
@@ -390,7 +393,7 @@ func (m *mailer) cancellationMails(av Availability, b Booking) ([]mail.Message, 
 // the new SEQUENCE), which calendars apply in place of the old one; byStaff
 // when the team moved it, not the visitor.
 func (m *mailer) movedMails(av Availability, b Booking, previous time.Time, byStaff bool) ([]mail.Message, error) {
-	return m.pair(av, b, pairOf{m.moved, m.movedNotify, KindMoved, KindMovedNotify, "invite.ics", "REQUEST", ICS, previous, byStaff})
+	return m.pair(av, b, pairOf{m.moved, m.movedNotify, KindMoved, KindMovedNotify, "invite.ics", "REQUEST", ICS, previous, byStaff, ""})
 }
 
 // pairOf is what tells one pair of mails about a booking from another: the
@@ -404,6 +407,7 @@ type pairOf struct {
 	calendar             func(Booking, Invite) []byte
 	previous             time.Time // a move's previous start; zero for anything else
 	byStaff              bool      // the team made the change
+	previousHost         string    // a hand-over's previous host (slug); "" for anything else
 }
 
 // pair renders the visitor's mail, in their language and with their view of
@@ -414,6 +418,7 @@ func (m *mailer) pair(av Availability, b Booking, p pairOf) ([]mail.Message, err
 	lang := m.language(b.Lang)
 	data := m.data(av, b, lang, p.previous)
 	data.ByStaff = p.byStaff
+	data.PreviousConsultant = m.previousConsultant(lang, p.previousHost)
 	visitor, err := m.visitorMail(p.visitor[lang], data.visitorMailData, p.visitorKind, b)
 	if err != nil {
 		return nil, err
@@ -423,6 +428,7 @@ func (m *mailer) pair(av Availability, b Booking, p pairOf) ([]mail.Message, err
 
 	data = m.data(av, b, site.NoticeLanguage, p.previous)
 	data.ByStaff = p.byStaff
+	data.PreviousConsultant = m.previousConsultant(site.NoticeLanguage, p.previousHost)
 	notify, err := mail.Render(p.notify, data)
 	if err != nil {
 		return nil, err

@@ -30,6 +30,11 @@ const (
 	ActionPrivacyExport     = "privacy-export"
 	ActionErasure           = "erasure"
 	ActionRetention         = "retention"
+	ActionHandOver          = "hand-over"
+	ActionFeedAdded         = "calendar-feed-added"
+	ActionFeedRemoved       = "calendar-feed-removed"
+	ActionFeedRenewed       = "private-feed-renewed"
+	ActionFeedRevoked       = "private-feed-revoked"
 )
 
 // ActorRetention is who the audit log says acted when the retention job did.

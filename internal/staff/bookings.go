@@ -32,6 +32,9 @@ type Booking struct {
 	CancelReason string
 	BookedBy     string    // the staff member who booked it for a caller; "" when the visitor did
 	NoShow       time.Time // when staff marked that the visitor did not come; zero otherwise
+	// Host is the slug of the person of content/team who takes the call;
+	// "" for a booking with the consultancy as a whole.
+	Host string
 }
 
 // Status says where b stands at now: "cancelled", "noShow" (past, and the
@@ -67,14 +70,14 @@ type Day struct {
 }
 
 const staffBookingColumns = `id, service, start_at, end_at, name, email, company, topic, phone, meeting_url, time_zone, lang, created_at, cancelled_at,
-	booked_by, no_show_at, cancel_reason`
+	booked_by, no_show_at, cancel_reason, host`
 
 func scanBooking(row store.Scanner) (Booking, error) {
 	var b Booking
 	var start, end, created int64
 	var cancelled, noShow sql.NullInt64
 	if err := row.Scan(&b.ID, &b.Service, &start, &end, &b.Name, &b.Email, &b.Company, &b.Topic, &b.Phone, &b.Meeting, &b.TimeZone, &b.Lang, &created, &cancelled,
-		&b.BookedBy, &noShow, &b.CancelReason); err != nil {
+		&b.BookedBy, &noShow, &b.CancelReason, &b.Host); err != nil {
 		return Booking{}, err
 	}
 	b.Start, b.End, b.Created, b.Cancelled = store.FromMillis(start), store.FromMillis(end), store.FromMillis(created), store.FromMillis(cancelled.Int64)
@@ -96,6 +99,9 @@ type BookingQuery struct {
 	Search string // words that begin words of the name, the address, the company, the topic or the phone; "" for all
 	After  string // the cursor of the previous page, "" for the first
 	Limit  int    // at most PageSize, the default
+	// Host keeps the bookings of that host (a person's slug) alone; ""
+	// keeps every booking.
+	Host string
 }
 
 // BookingPage is a page of a view and the cursor of the next page (""
@@ -131,6 +137,12 @@ func (w *Workspace) Bookings(ctx context.Context, q BookingQuery) (BookingPage, 
 		where, key, desc = []string{`cancelled_at IS NOT NULL`}, "start_at", true
 	default:
 		where, args = []string{`cancelled_at IS NULL`, `end_at > ?`}, []any{now}
+	}
+	if q.Host != "" {
+		// The same lists of one host read their own indexes (store's
+		// 0075_host_lists_and_feeds), which lead with the host.
+		where = append(where, `host = ?`)
+		args = append(args, q.Host)
 	}
 	order, beyond := key+`, id`, `>`
 	if desc {

@@ -182,7 +182,7 @@ func (w *Workspace) ExportBookings(ctx context.Context, out io.Writer, r DateRan
 	now := w.cfg.Now()
 	columns := []string{"export.columns.number", "export.columns.service", "export.columns.start", "export.columns.end",
 		"export.columns.status", "export.columns.name", "export.columns.email", "export.columns.phone", "export.columns.company", "export.columns.topic",
-		"export.columns.visitorZone", "export.columns.language", "export.columns.booked", "export.columns.cancelled"}
+		"export.columns.visitorZone", "export.columns.language", "export.columns.booked", "export.columns.cancelled", "export.columns.host"}
 	return w.exportCSV(ctx, out, "bookings", t, columns, func(row store.Scanner) ([]string, error) {
 		b, err := scanBooking(row)
 		if err != nil {
@@ -190,7 +190,7 @@ func (w *Workspace) ExportBookings(ctx context.Context, out io.Writer, r DateRan
 		}
 		return []string{strconv.FormatInt(b.ID, 10), w.serviceLabel(lang, b.Service), w.csvTime(b.Start), w.csvTime(b.End),
 			statuses[b.Status(now)], b.Name, b.Email, phoneText(b.Phone), b.Company, b.Topic, b.TimeZone, b.Lang,
-			w.csvTime(b.Created), w.csvTime(b.Cancelled)}, nil
+			w.csvTime(b.Created), w.csvTime(b.Cancelled), w.HostName(lang, b.Host)}, nil
 	}, `SELECT `+staffBookingColumns+` FROM bookings WHERE start_at >= ? AND start_at < ?
 ORDER BY start_at, id`, store.Millis(r.From), store.Millis(r.To))
 }

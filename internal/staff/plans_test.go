@@ -10,13 +10,15 @@ import (
 	"testing"
 	"time"
 
+	"github.com/northbeam/site/internal/booking"
 	"github.com/northbeam/site/internal/store"
 	"github.com/northbeam/site/internal/store/storetest"
 )
 
 // smallTables hold a row per member, session, link or job, never a row per
 // visitor: reading them whole costs nothing as the inbox grows.
-var smallTables = []string{"staff", "staff_passkeys", "staff_tokens", "staff_sessions", "staff_ceremonies", "jobs", "workspace_counts", "health_probe"}
+var smallTables = []string{"staff", "staff_passkeys", "staff_tokens", "staff_sessions", "staff_ceremonies", "jobs", "workspace_counts", "health_probe",
+	"staff_calendar_feeds", "staff_feed_tokens"}
 
 // TestWorkspacePlans runs what the workspace does, from the inbox to the
 // retention job, hears every statement it sends to the database, and
@@ -54,6 +56,8 @@ func TestWorkspacePlans(t *testing.T) {
 			if i%7 == 0 {
 				exec(t, st, `UPDATE bookings SET cancelled_at = ? WHERE id = ?`, store.Millis(monday), id)
 			}
+			// Three hosts share the bookings, and some have none.
+			exec(t, st, `UPDATE bookings SET host = ? WHERE id = ?`, []string{"", "samira-haddad", "jonas-becker", "lena-hartmann"}[i%4], id)
 		}
 		member, session := signIn(t, w, st, "ada@northbeam.test")
 		exec(t, st, `ANALYZE`)
@@ -116,6 +120,31 @@ func TestWorkspacePlans(t *testing.T) {
 				}
 			}
 		}
+		// One host's lists ("my bookings"), a host's private feed.
+		for _, view := range []string{ViewUpcoming, ViewPast, ViewCancelled} {
+			for _, search := range []string{"", "Amélie"} {
+				page, err := w.Bookings(ctx, BookingQuery{View: view, Search: search, Host: "jonas-becker", Limit: 5})
+				must(err)
+				if page.Next != "" {
+					_, err = w.Bookings(ctx, BookingQuery{View: view, Search: search, Host: "jonas-becker", After: page.Next, Limit: 5})
+					must(err)
+				}
+			}
+		}
+		_, err = booking.HostBookings(ctx, st, "jonas-becker", monday.Add(-FeedPast), FeedLimit)
+		must(err)
+		_, err = w.PrivateFeedOf(ctx, member)
+		must(err)
+		feedURL, err := w.RenewPrivateFeed(ctx, member)
+		must(err)
+		_, _, err = w.FeedBookings(ctx, feedURL[strings.Index(feedURL, "token=")+len("token="):])
+		must(err)
+		must(w.RevokePrivateFeed(ctx, member))
+		feed, err := w.AddOwnFeed(ctx, member, "https://calendar.example.test/secret/basic.ics")
+		must(err)
+		_, err = w.OwnFeeds(ctx, member)
+		must(err)
+		must(w.RemoveOwnFeed(ctx, member, feed.ID))
 		_, _, _, err = w.Week(ctx, "")
 		must(err)
 		_, err = w.TroubledMail(ctx, PageSize)

@@ -452,7 +452,7 @@ INSERT INTO jobs (name, last_run_at) VALUES ('retention', 0);
 `,
 		},
 		emailKeysStep, standingByKeyStep, // emailkeys.go
-	}, append(append(append(staffWorkMigrations(), visitorMigrations()...), workspaceMigrations()...), hostMigrations()...)...)
+	}, append(append(append(staffWorkMigrations(), visitorMigrations()...), workspaceMigrations()...), append(hostMigrations(), hostStaffMigrations()...)...)...)
 }
 
 // CopiedTables lists, parents first, the tables that hold the site's data:
@@ -464,7 +464,8 @@ INSERT INTO jobs (name, last_run_at) VALUES ('retention', 0);
 // invitations and sessions move, so that nobody has to enrol or sign in
 // again, and the audit log and the members' own calendar feeds (their
 // addresses, which nobody could add again from the copies) move with the
-// rest.
+// rest. A member's private calendar feed does not: its address is renewed
+// in the workspace after the move.
 func CopiedTables() []string {
 	return []string{"messages", "outbox", "outbox_attachments", "bookings",
 		"staff", "staff_passkeys", "staff_tokens", "staff_sessions", "staff_audit", "staff_notes", "staff_calendar_feeds"}

@@ -3,6 +3,7 @@ import { languages, type Lang } from "../../lib/languages";
 import { api, ApiError, signOut } from "../api";
 import { dateTime } from "../format";
 import { useAction, useApi, useBoot, usePageTitle } from "../hooks";
+import { CalendarFeeds } from "../hosts";
 import { useT, type Key, type T } from "../i18n";
 import type { Account as AccountData, Passkey } from "../types";
 import { Button, FieldError, List, Ltr, Notice, Pending, Problem } from "../ui";
@@ -118,6 +119,7 @@ export function Account() {
               </p>
             )}
           </section>
+          <CalendarFeeds />
           <section aria-labelledby="ws-sessions-title">
             <h2 id="ws-sessions-title">{t("account.sessionsTitle")}</h2>
             <p>{t("account.sessionsIntro")}</p>

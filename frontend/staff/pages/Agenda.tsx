@@ -4,6 +4,7 @@ import { languages } from "../../lib/languages";
 import { api } from "../api";
 import { day, isoDate, shortDay, time } from "../format";
 import { useAction, useApi, useBoot, usePageTitle } from "../hooks";
+import { hostName, useHosts } from "../hosts";
 import { useT } from "../i18n";
 import { serviceKey } from "../labels";
 import type { Booking } from "../types";
@@ -235,6 +236,7 @@ export function Week() {
   const [params] = useSearchParams();
   const date = params.get("date") ?? "";
   const { data, error, loading } = useApi<WeekResponse>(`/staff/api/week?date=${encodeURIComponent(date)}`);
+  const hosts = useHosts();
   const today = isoDate(new Date(), zone);
   return (
     <>
@@ -272,6 +274,7 @@ export function Week() {
                           </h3>
                           <p className="ws-meta">
                             {key ? t(key) : b.service}
+                            {b.host && <> · {t("hosts.with", { name: hostName(hosts, b.host) })}</>}
                             {b.status !== "upcoming" && <> · {t(`bookings.status.${b.status}`)}</>}
                           </p>
                         </li>

@@ -35,6 +35,11 @@ const actions: Record<string, Key> = {
   "privacy-export": "audit.actions.privacyExport",
   erasure: "audit.actions.erasure",
   retention: "audit.actions.retention",
+  "hand-over": "audit.actions.handOver",
+  "calendar-feed-added": "audit.actions.calendarFeedAdded",
+  "calendar-feed-removed": "audit.actions.calendarFeedRemoved",
+  "private-feed-renewed": "audit.actions.privateFeedRenewed",
+  "private-feed-revoked": "audit.actions.privateFeedRevoked",
 };
 
 /** actors names who acted when it was no member (internal/staff: ActorCommandLine, ActorRetention). */

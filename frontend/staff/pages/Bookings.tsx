@@ -6,6 +6,7 @@ import { useAction, useApi, useBoot, usePageTitle } from "../hooks";
 import { useT } from "../i18n";
 import { languageName, serviceKey } from "../labels";
 import type { Booking, BookingsResponse, View } from "../types";
+import { HandOverForm, HostFilter, hostName, useHosts, type HostsResponse } from "../hosts";
 import { Notes } from "../notes";
 import { BackLink, Button, FieldError, List, Ltr, More, Notice, Pending, Problem, Tabs, TimeFact, When } from "../ui";
 import { useZoneName } from "../zones";
@@ -21,7 +22,7 @@ function isTab(v: string | null): v is Tab {
 }
 
 /** BookingLine is a booking in a list: its time, its service and who booked it. */
-function BookingLine({ b, withDate }: { b: Booking; withDate: boolean }) {
+function BookingLine({ b, withDate, hosts }: { b: Booking; withDate: boolean; hosts: HostsResponse }) {
   const t = useT();
   const { lang, zone } = useBoot();
   const service = serviceKey(b.service);
@@ -38,6 +39,7 @@ function BookingLine({ b, withDate }: { b: Booking; withDate: boolean }) {
         </Heading>
         <p className="ws-meta">
           {service ? t(service) : b.service}
+          {b.host && <> · {t("hosts.with", { name: hostName(hosts, b.host) })}</>}
           {b.company && <> · {b.company}</>}
           {b.status === "ongoing" && <> · {t("bookings.status.ongoing")}</>}
         </p>
@@ -73,7 +75,15 @@ export function Bookings() {
   const searchId = useId();
   // The week has a request of its own; the lists' answer brings the counts of the tabs.
   const view: View = tab === "week" ? "upcoming" : tab;
-  const path = `/staff/api/bookings?view=${view}&q=${encodeURIComponent(q)}`;
+  const host = params.get("host") ?? "";
+  const hosts = useHosts();
+  const path = `/staff/api/bookings?view=${view}&q=${encodeURIComponent(q)}&host=${encodeURIComponent(host)}`;
+  /** listPath is the list of view with the current host filter. */
+  const listPath = (v: string, more: Record<string, string> = {}) => {
+    const p = new URLSearchParams({ view: v, ...more });
+    if (host) p.set("host", host);
+    return `/staff/bookings?${p}`;
+  };
   const { data, error, loading } = useApi<BookingsResponse>(path);
   const [more, setMore] = useState<{ path: string; days: Day[]; bookings: Booking[]; next: string } | null>(null);
   const { busy, problem, run } = useAction();
@@ -90,6 +100,7 @@ export function Bookings() {
     e.preventDefault();
     const p = new URLSearchParams({ view });
     if (search.trim()) p.set("q", search.trim());
+    if (host) p.set("host", host);
     setParams(p);
   };
   return (
@@ -100,16 +111,29 @@ export function Bookings() {
           {t("agenda.newTitle")}
         </Link>
       </p>
-      <Tabs label={t("bookings.viewsLabel")} tabs={tabs} current={tab} href={(v) => `/staff/bookings?view=${v}`}>
+      <Tabs label={t("bookings.viewsLabel")} tabs={tabs} current={tab} href={(v) => (v === "week" ? `/staff/bookings?view=${v}` : listPath(v))}>
         {(v) => (
           <>
             {t(`bookings.views.${v}`)}
-            {data && v !== "week" && <span className="ws-count">{data.counts[v]}</span>}
+            {/* The counts are the whole team's: beside one host's lists they would mislead. */}
+            {data && v !== "week" && !host && <span className="ws-count">{data.counts[v]}</span>}
           </>
         )}
       </Tabs>
       <p className="ws-hint">{t("bookings.zone", { zone: zoneName(zone) })}</p>
       {tab === "week" && <Week />}
+      {tab !== "week" && (
+        <HostFilter
+          hosts={hosts}
+          value={host}
+          onChange={(h) => {
+            const p = new URLSearchParams({ view });
+            if (q) p.set("q", q);
+            if (h) p.set("host", h);
+            setParams(p);
+          }}
+        />
+      )}
       {tab !== "week" && (
         // biome-ignore lint/a11y/useSemanticElements: role="search" on the form is the search landmark in every browser; a <search> element (2023) is none in older ones
         <form role="search" className="ws-search" onSubmit={submit}>
@@ -118,7 +142,7 @@ export function Bookings() {
             <input id={searchId} type="search" name="q" value={search} onChange={(e) => setSearch(e.target.value)} />
             <Button type="submit">{t("bookings.searchButton")}</Button>
             {q && (
-              <Link className="ws-link-button" to={`/staff/bookings?view=${view}`}>
+              <Link className="ws-link-button" to={listPath(view)}>
                 {t("bookings.clear")}
               </Link>
             )}
@@ -136,14 +160,14 @@ export function Bookings() {
               <h2 id={`day-${d.date}`}>{day(lang, d.date)}</h2>
               <ul className="ws-list">
                 {d.bookings.map((b) => (
-                  <BookingLine key={b.id} b={b} withDate={false} />
+                  <BookingLine key={b.id} b={b} withDate={false} hosts={hosts} />
                 ))}
               </ul>
             </section>
           ))
         ))}
       {tab !== "week" && data?.bookings && (
-        <List items={bookings} empty={q ? t("bookings.emptySearch", { q }) : t("bookings.empty")} item={(b) => <BookingLine key={b.id} b={b} withDate />} />
+        <List items={bookings} empty={q ? t("bookings.emptySearch", { q }) : t("bookings.empty")} item={(b) => <BookingLine key={b.id} b={b} withDate hosts={hosts} />} />
       )}
       {tab !== "week" && problem && <Problem error={problem} />}
       {tab !== "week" && next && (
@@ -162,6 +186,7 @@ export function BookingDetail() {
   const booked = params.get("booked") === "1";
   usePageTitle("bookings.detailTitle");
   const { data, error, loading, set } = useApi<{ booking: Booking }>(`/staff/api/bookings/${encodeURIComponent(id)}`);
+  const hosts = useHosts();
   const [reason, setReason] = useState("");
   const [confirming, setConfirming] = useState(false);
   const [done, setDone] = useState(false);
@@ -196,6 +221,12 @@ export function BookingDetail() {
             <dd>{t(`bookings.status.${b.status}`)}</dd>
             <dt>{t("bookings.service")}</dt>
             <dd>{service ? t(service) : b.service}</dd>
+            {b.host && (
+              <>
+                <dt>{t("hosts.host")}</dt>
+                <dd>{hostName(hosts, b.host)}</dd>
+              </>
+            )}
             <dt>{t("bookings.when")}</dt>
             <dd>
               <When at={b.start} /> – <time dateTime={b.end}>{time(lang, b.end, zone)}</time>
@@ -269,6 +300,7 @@ export function BookingDetail() {
           {booked && <Notice>{t("agenda.booked")}</Notice>}
           {(b.status === "past" || b.status === "ongoing" || b.status === "noShow") && <NoShow b={b} onChange={(nb) => set({ booking: nb })} />}
           {b.status === "upcoming" && <MoveForm b={b} onMoved={(nb) => set({ booking: nb })} />}
+          {b.status === "upcoming" && <HandOverForm b={b} hosts={hosts} onDone={(nb) => set({ booking: nb })} />}
           <Notes path={`/staff/api/bookings/${b.id}`} />
           {done && <Notice>{t("bookings.cancelDone")}</Notice>}
           {b.status === "upcoming" && (
