@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"flag"
 	"fmt"
 	"io"
 	"math/rand/v2"
@@ -37,6 +38,10 @@ const (
 	staffMember   = "bench@northbeam.test"
 )
 
+// staffEngines names the engines the staff bench measures (go run ./bench
+// -engines sqlite staff).
+var staffEngines = flag.String("engines", "sqlite,postgresql", "the engines the staff bench measures: sqlite, postgresql or both")
+
 func staffBench(bin, tmp string) error {
 	backends := []struct {
 		name string
@@ -64,6 +69,9 @@ func staffBench(bin, tmp string) error {
 		}},
 	}
 	for _, b := range backends {
+		if !slices.Contains(strings.Split(strings.ToLower(*staffEngines), ","), strings.ToLower(b.name)) {
+			continue
+		}
 		if err := staffOn(b.name, bin, tmp, b.open); err != nil {
 			return fmt.Errorf("staff bench on %s: %w", b.name, err)
 		}

@@ -495,41 +495,35 @@ func affected(res interface{ RowsAffected() (int64, error) }) int {
 }
 
 // forget makes the database drop what was deleted from tables for good:
-// on SQLite the write-ahead log, which still holds the pages as they were,
-// is checkpointed into the file and truncated (the file's deleted content
-// is zeroed as it goes, secure_delete); on PostgreSQL the tables are
-// vacuumed, so that the dead row versions are removed. A reader holding an
-// old snapshot can delay the checkpoint: it is tried a few times. The rows
-// are gone for every query already; what fails here is logged, and the
-// next erasure or retention run tries again.
+// on SQLite the search indexes are merged, so that a deleted row's words,
+// kept marked deleted until their segments merge, leave them, then the
+// write-ahead log, which still holds the pages as they were, is folded
+// into the file and truncated (the file's deleted content is zeroed as it
+// goes, secure_delete); on PostgreSQL the tables are vacuumed, so that the
+// dead row versions are removed. A reader holding an old snapshot can delay
+// the checkpoint: it is tried a few times. The rows are gone for every
+// query already; what fails here is logged, and the next erasure or
+// retention run tries again.
 func (w *Workspace) forget(ctx context.Context, tables ...string) {
-	db := w.store.DB()
 	if w.store.Backend() == store.Postgres {
-		if _, err := db.ExecContext(ctx, `VACUUM `+strings.Join(tables, ", ")); err != nil {
+		if _, err := w.store.DB().ExecContext(ctx, `VACUUM `+strings.Join(tables, ", ")); err != nil {
 			w.cfg.Logger.WarnContext(ctx, "vacuum after an erasure failed", "error", err)
 		}
 		return
 	}
-	// The search indexes keep a deleted row's words, marked deleted,
-	// until their segments merge: merged now (docs/ARCHITECTURE.md, Data).
-	err := w.store.InTx(ctx, func(tx *store.Tx) error {
-		for _, index := range []string{"messages_search", "bookings_search"} {
-			if _, err := tx.ExecContext(ctx, `INSERT INTO `+index+` (`+index+`) VALUES ('optimize')`); err != nil {
-				return err
-			}
+	for _, index := range []string{"messages_search", "bookings_search"} {
+		if err := w.mergeIndex(ctx, index); err != nil {
+			w.cfg.Logger.WarnContext(ctx, "merging the search indexes after an erasure failed", "error", err)
+			break
 		}
-		return nil
-	})
-	if err != nil {
-		w.cfg.Logger.WarnContext(ctx, "merging the search indexes after an erasure failed", "error", err)
 	}
 	for attempt := 0; ; attempt++ {
-		var busy, logPages, moved int
-		if err := db.QueryRowContext(ctx, `PRAGMA wal_checkpoint(TRUNCATE)`).Scan(&busy, &logPages, &moved); err != nil {
+		folded, err := w.store.FoldLog(ctx)
+		if err != nil {
 			w.cfg.Logger.WarnContext(ctx, "checkpoint after an erasure failed", "error", err)
 			return
 		}
-		if busy == 0 {
+		if folded {
 			return
 		}
 		if attempt == 4 {
@@ -540,6 +534,54 @@ func (w *Workspace) forget(ctx context.Context, tables ...string) {
 		case <-ctx.Done():
 			return
 		case <-time.After(100 * time.Millisecond):
+		}
+	}
+}
+
+// mergePages is how many pages of an SQLite search index one 'merge'
+// command writes, about.
+const mergePages = 32
+
+// mergeIndex merges the segments of the FTS5 index into one, as its
+// 'optimize' command does, which drops the words of the deleted rows; but
+// in transactions of about Config.RetentionBatchTime, each a series of
+// FTS5 'merge' commands (a negative count: every segment may merge, down
+// to the last), with a pause between, so that a visitor's post never waits
+// behind a merge of the whole index. A 'merge' that changed fewer than two
+// rows found nothing left to merge (SQLite's FTS5 documentation).
+func (w *Workspace) mergeIndex(ctx context.Context, index string) error {
+	for {
+		done := false
+		took, err := w.timedTx(ctx, func(tx *store.Tx) error {
+			// At least one merge, however short the time.
+			for began := time.Now(); ; {
+				var before, after int64
+				if err := tx.QueryRowContext(ctx, `SELECT total_changes()`).Scan(&before); err != nil {
+					return err
+				}
+				if _, err := tx.ExecContext(ctx, `INSERT INTO `+index+` (`+index+`, rank) VALUES ('merge', ?)`, -mergePages); err != nil {
+					return err
+				}
+				if err := tx.QueryRowContext(ctx, `SELECT total_changes()`).Scan(&after); err != nil {
+					return err
+				}
+				if after-before < 2 {
+					done = true
+					return nil
+				}
+				if time.Since(began) >= w.cfg.RetentionBatchTime {
+					return nil
+				}
+			}
+		})
+		if err != nil {
+			return fmt.Errorf("staff: merge %s: %w", index, err)
+		}
+		if done {
+			return nil
+		}
+		if err := pause(ctx, took); err != nil {
+			return err
 		}
 	}
 }

@@ -138,6 +138,15 @@ func TestErasureAndRetentionLeaveTheSearch(t *testing.T) {
 			t.Errorf("after the retention run, the search finds %v, want the recent message alone", ms)
 		}
 		if st.Backend() == store.SQLite {
+			// The index's pages themselves: a word that shares no
+			// beginning with another is stored whole in them, until the
+			// segments holding it and its deletion merge.
+			if n := count(t, st, `SELECT count(*) FROM messages_search_data WHERE instr(block, CAST('plattformmigration' AS BLOB)) > 0`); n == 0 {
+				t.Error("the check of the index's pages finds no word the index holds")
+			}
+			if n := count(t, st, `SELECT count(*) FROM messages_search_data WHERE instr(block, CAST('lukas' AS BLOB)) > 0`); n != 0 {
+				t.Errorf("%d pages of the messages' search index still hold a deleted word", n)
+			}
 			for _, word := range []string{"elodie", "rousseau", "lukas", "fischer"} {
 				if n := count(t, st, `SELECT count(*) FROM messages_search WHERE messages_search MATCH ?`, word); n != 0 {
 					t.Errorf("the messages' search index still holds %q (%d rows)", word, n)
@@ -393,6 +402,7 @@ func TestRetentionInBatches(t *testing.T) {
 	storetest.Run(t, func(t *testing.T, st *store.Store) {
 		w, _ := newWorkspace(t, st, monday)
 		w.cfg.RetentionBatch = 3
+		w.cfg.RetentionBatchTime = time.Hour // every batch as large as allowed
 		old := monday.AddDate(-2, 0, 0)
 		for i := range 10 {
 			addMessage(t, st, old.Add(time.Duration(i)*time.Hour), "Old", fmt.Sprintf("old%d@example.com", i), "An old message.", false)
@@ -454,6 +464,60 @@ func TestRetentionInBatches(t *testing.T) {
 		}
 		if counts[FolderNew] != 1 || counts[FolderSpam] != 0 {
 			t.Errorf("counts after the run: %v", counts)
+		}
+	})
+}
+
+// TestRetentionBatchesFollowTheirTime: a batch that holds the database
+// longer than Config.RetentionBatchTime makes the next one smaller, down
+// to a row at a time, and one well within it makes the next larger, up to
+// Config.RetentionBatch; whatever the sizes, everything past retention
+// goes and nothing else.
+func TestRetentionBatchesFollowTheirTime(t *testing.T) {
+	for _, c := range []struct {
+		size        int
+		took        time.Duration
+		most, wants int
+	}{
+		{50, time.Millisecond, 500, 100},      // well within 20 ms: twice as many
+		{400, time.Millisecond, 500, 500},     // never more than the most
+		{100, 40 * time.Millisecond, 500, 50}, // twice too long: half as many
+		{100, time.Second, 500, 25},           // far too long: a quarter at once
+		{3, time.Second, 500, 1},              // never fewer than one
+		{50, 20 * time.Millisecond, 500, 50},  // on time: as many again
+	} {
+		if got := nextBatch(c.size, c.took, 20*time.Millisecond, c.most); got != c.wants {
+			t.Errorf("after %d rows in %v: %d, want %d", c.size, c.took, got, c.wants)
+		}
+	}
+	storetest.Run(t, func(t *testing.T, st *store.Store) {
+		w, _ := newWorkspace(t, st, monday)
+		w.cfg.RetentionBatch = 3
+		w.cfg.RetentionBatchTime = time.Nanosecond // every batch too long
+		for i := range 6 {
+			addMessage(t, st, monday.AddDate(-2, 0, i), "Old", fmt.Sprintf("old%d@example.com", i), "An old message.", false)
+		}
+		kept := addMessage(t, st, monday.Add(-time.Hour), "Recent", "recent@example.com", "A recent message.", false)
+		var sizes []int
+		st.Observe(func(query string, args []any) {
+			if strings.HasPrefix(strings.TrimSpace(query), "DELETE FROM messages WHERE id IN") {
+				sizes = append(sizes, len(args)-1) // the ids, and the cutoff
+			}
+		})
+		defer st.Observe(nil)
+		r, err := w.RunRetention(context.Background())
+		st.Observe(nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := []int{3, 1, 1, 1}; !slices.Equal(sizes, want) {
+			t.Errorf("batches of %v messages, want %v", sizes, want)
+		}
+		if r.Messages != 6 || count(t, st, `SELECT count(*) FROM messages`) != 1 {
+			t.Errorf("the run deleted %d messages, %d left; want 6, and the recent one left", r.Messages, count(t, st, `SELECT count(*) FROM messages`))
+		}
+		if _, err := w.Message(context.Background(), kept); err != nil {
+			t.Errorf("the recent message: %v", err)
 		}
 	})
 }
