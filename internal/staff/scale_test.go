@@ -2,6 +2,7 @@ package staff
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
 	"slices"
@@ -342,6 +343,43 @@ func TestPagesLoseNothing(t *testing.T) {
 		}
 		if !slices.Equal(mails, wantMail) {
 			t.Errorf("paged outbox: %d mails seen, %d stored; lost or repeated mails", len(mails), len(wantMail))
+		}
+
+		// The mail that could not be sent, newest first, ties of time
+		// included: a page's last mail retried (no longer troubled) still
+		// marks where the next page starts.
+		exec(t, st, `UPDATE outbox SET state = 'failed', attempts = 3`)
+		wantTroubled, err := store.QueryAll(ctx, st, store.Column[string], `SELECT ref FROM outbox ORDER BY created_at DESC, id DESC`)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if ties := count(t, st, `SELECT count(*) FROM outbox a JOIN outbox b ON a.created_at = b.created_at AND a.id < b.id`); len(wantTroubled) <= 2*PageSize || ties == 0 {
+			t.Fatalf("%d troubled mails, %d ties of time: the test needs more than two pages, and ties", len(wantTroubled), ties)
+		}
+		var troubled []string
+		before = ""
+		for {
+			page, err := w.TroubledMail(ctx, before)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, m := range page.Mail {
+				troubled = append(troubled, m.Ref)
+			}
+			if page.Next == "" {
+				break
+			}
+			before = page.Next
+			exec(t, st, `UPDATE outbox SET state = 'pending', attempts = 0 WHERE ref = ?`, before)
+			// A message, and its mail, arrived meanwhile.
+			added++
+			addMessage(t, st, monday.Add(time.Duration(added)*time.Second), "Late", fmt.Sprintf("late%d@example.com", added), "Arrived while paging.", false)
+		}
+		if !slices.Equal(troubled, wantTroubled) {
+			t.Errorf("paged troubled mail: %d seen, %d stored; lost or repeated mails", len(troubled), len(wantTroubled))
+		}
+		if _, err := w.TroubledMail(ctx, "no-such-mail"); !errors.Is(err, ErrCursor) {
+			t.Errorf("an unknown cursor: %v, want ErrCursor", err)
 		}
 		for i := range 130 {
 			if err := record(ctx, st, monday.Add(time.Duration(i)*time.Second), "ada@northbeam.test", ActionExport, fmt.Sprint(i), ""); err != nil {
