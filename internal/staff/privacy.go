@@ -545,17 +545,36 @@ func (w *Workspace) forget(ctx context.Context, tables ...string) {
 // command writes, about.
 const mergePages = 32
 
-// mergeIndex merges the segments of the FTS5 index into one, as its
-// 'optimize' command does, which drops the words of the deleted rows; but
-// in transactions of about Config.RetentionBatchTime, each a series of
-// FTS5 'merge' commands (a negative count: every segment may merge, down
-// to the last), with a pause between, so that a visitor's post never waits
-// behind a merge of the whole index. A 'merge' that changed fewer than two
-// rows found nothing left to merge (SQLite's FTS5 documentation).
+// mergeIndex merges the segments of the FTS5 index that hold the words
+// of the deleted rows, as its 'optimize' command does, which drops those
+// words; but in transactions of about Config.RetentionBatchTime, each a
+// series of FTS5 'merge' commands (a negative count: every segment merges
+// with the others, the oldest included), with a pause between, so that a
+// visitor's post never waits behind a merge of the whole index. It ends
+// when a 'merge' changed fewer than two rows (nothing left to merge,
+// SQLite's FTS5 documentation), or once it has written twice the pages the
+// index held at the start: enough for the merge of all of them into one,
+// after one already under way. Segments that visitors' posts add meanwhile
+// are not waited for: merging them in would write the whole index again,
+// and again with each post.
 func (w *Workspace) mergeIndex(ctx context.Context, index string) error {
+	// The pages of the index now: a merge of every segment into one
+	// writes about as many. The segments' ids are no mark of progress:
+	// FTS5 gives a new segment the smallest id free.
+	var structure []byte
+	if err := w.store.QueryRowContext(ctx, `SELECT block FROM `+index+`_data WHERE id = 10`).Scan(&structure); err != nil {
+		return fmt.Errorf("staff: read the structure of %s: %w", index, err)
+	}
+	pages, err := fts5Pages(structure)
+	if err != nil {
+		return fmt.Errorf("staff: read the structure of %s: %w", index, err)
+	}
+	// A merge already under way may be finished first: twice the pages.
+	budget := 2*pages + 2*mergePages
 	for {
-		done := false
+		done, merges := false, 0
 		took, err := w.timedTx(ctx, func(tx *store.Tx) error {
+			done, merges = false, 0 // a transaction tried again starts over
 			// At least one merge, however short the time.
 			for began := time.Now(); ; {
 				var before, after int64
@@ -568,7 +587,8 @@ func (w *Workspace) mergeIndex(ctx context.Context, index string) error {
 				if err := tx.QueryRowContext(ctx, `SELECT total_changes()`).Scan(&after); err != nil {
 					return err
 				}
-				if after-before < 2 {
+				merges++
+				if after-before < 2 || merges*mergePages >= budget {
 					done = true
 					return nil
 				}
@@ -580,11 +600,75 @@ func (w *Workspace) mergeIndex(ctx context.Context, index string) error {
 		if err != nil {
 			return fmt.Errorf("staff: merge %s: %w", index, err)
 		}
+		budget -= merges * mergePages
 		if done {
 			return nil
 		}
-		if err := pause(ctx, took); err != nil {
+		if err := w.afterBatch(ctx, took); err != nil {
 			return err
 		}
 	}
+}
+
+// fts5Pages reads how many pages the segments of an FTS5 index hold from
+// its structure record (its %_data row 10), as SQLite's fts5_index.c
+// writes it: a
+// 4-byte cookie, the 4-byte mark of the second version of the record if
+// present, then varints: the number of levels, of segments, the write
+// counter; for each level, its merge count and number of segments; for
+// each segment, its id, first and last page (and, in the second version,
+// five more).
+func fts5Pages(record []byte) (int, error) {
+	bad := errors.New("not an FTS5 structure record this version knows")
+	if len(record) < 4 {
+		return 0, bad
+	}
+	i := 4
+	perSegment := 3
+	if len(record) >= 8 && string(record[4:8]) == "\xff\x00\x00\x01" {
+		i, perSegment = 8, 8
+	}
+	next := func() (int64, bool) {
+		var v uint64
+		for n := 0; n < 9; n++ {
+			if i >= len(record) {
+				return 0, false
+			}
+			b := record[i]
+			i++
+			if n == 8 {
+				return int64(v<<8 | uint64(b)), true
+			}
+			v = v<<7 | uint64(b&0x7f)
+			if b&0x80 == 0 {
+				return int64(v), true
+			}
+		}
+		return 0, false
+	}
+	levels, ok1 := next()
+	_, ok2 := next() // segments
+	_, ok3 := next() // write counter
+	if !ok1 || !ok2 || !ok3 {
+		return 0, bad
+	}
+	pages := 0
+	for range levels {
+		_, ok1 := next() // merge count
+		segs, ok2 := next()
+		if !ok1 || !ok2 {
+			return 0, bad
+		}
+		for range segs {
+			var fields [8]int64
+			for f := range perSegment {
+				var ok bool
+				if fields[f], ok = next(); !ok {
+					return 0, bad
+				}
+			}
+			pages += int(fields[2]-fields[1]) + 1 // id, first page, last page
+		}
+	}
+	return pages, nil
 }

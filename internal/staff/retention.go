@@ -234,13 +234,14 @@ func (w *Workspace) inBatches(ctx context.Context, find func(after int64) (strin
 		if err != nil {
 			return total, err
 		}
+
 		total += len(ids)
 		after = ids[len(ids)-1]
 		if len(ids) < size {
 			return total, nil
 		}
 		size = nextBatch(size, took, w.cfg.RetentionBatchTime, w.cfg.RetentionBatch)
-		if err := pause(ctx, took); err != nil {
+		if err := w.afterBatch(ctx, took); err != nil {
 			return total, err
 		}
 	}
@@ -263,6 +264,20 @@ func (w *Workspace) timedTx(ctx context.Context, fn func(tx *store.Tx) error) (t
 func nextBatch(size int, took, target time.Duration, most int) int {
 	want := int(float64(size) * float64(target) / float64(max(took, time.Microsecond)))
 	return max(1, min(most, 2*size, max(size/4, want)))
+}
+
+// afterBatch lets the visitors have the writer and the machine after a
+// batch that held the database for took: it folds the batch's pages into
+// the database file (Store.Checkpoint, beside the writers), so that no
+// visitor's commit finds a long write-ahead log to fold in itself, then
+// pauses as long as the batch and the checkpoint took.
+func (w *Workspace) afterBatch(ctx context.Context, took time.Duration) error {
+	began := time.Now()
+	if err := w.store.Checkpoint(ctx); err != nil && ctx.Err() == nil {
+		// The log is folded by the next commit instead: slower, not wrong.
+		w.cfg.Logger.WarnContext(ctx, "a checkpoint between the retention job's batches failed", "error", err)
+	}
+	return pause(ctx, took+time.Since(began))
 }
 
 // pause lets the visitors have the writer and the machine after a batch

@@ -140,15 +140,15 @@ func (s *Store) FoldLog(ctx context.Context) (bool, error) {
 	if !s.Ready() {
 		return false, ErrNotReady
 	}
+	if err := s.Checkpoint(ctx); err != nil {
+		return false, err
+	}
 	conn, err := s.db.Conn(ctx)
 	if err != nil {
 		return false, s.wrap("checkpoint", err)
 	}
 	defer func() { _ = conn.Close() }() // back to the pool
 	var busy, logPages, moved int
-	if err := conn.QueryRowContext(ctx, `PRAGMA wal_checkpoint(PASSIVE)`).Scan(&busy, &logPages, &moved); err != nil {
-		return false, s.wrap("checkpoint", err)
-	}
 	select {
 	case s.writer <- struct{}{}:
 		defer func() { <-s.writer }()
@@ -168,4 +168,25 @@ func (s *Store) FoldLog(ctx context.Context) (bool, error) {
 		return false, s.wrap("checkpoint", err)
 	}
 	return busy == 0, nil
+}
+
+// Checkpoint copies what SQLite's write-ahead log holds into the database
+// file, as far as no reader still needs it, beside the writers (a passive
+// checkpoint: it takes no write lock). A long job that writes in batches
+// calls it after each, so that the log stays short and no visitor's
+// commit, which folds a log longer than 1,000 pages in itself
+// (SQLite's automatic checkpoint), pays for the job's pages. On PostgreSQL
+// it does nothing.
+func (s *Store) Checkpoint(ctx context.Context) error {
+	if s.backend != SQLite {
+		return nil
+	}
+	if !s.Ready() {
+		return ErrNotReady
+	}
+	var busy, logPages, moved int
+	if err := s.db.QueryRowContext(ctx, `PRAGMA wal_checkpoint(PASSIVE)`).Scan(&busy, &logPages, &moved); err != nil {
+		return s.wrap("checkpoint", err)
+	}
+	return nil
 }
