@@ -628,20 +628,22 @@ func fts5Pages(record []byte) (int, error) {
 	if len(record) >= 8 && string(record[4:8]) == "\xff\x00\x00\x01" {
 		i, perSegment = 8, 8
 	}
-	next := func() (int64, bool) {
+	// next reads a varint: 7 bits a byte while the high bit is set, the
+	// ninth byte's 8 whole.
+	next := func() (uint64, bool) {
 		var v uint64
-		for n := 0; n < 9; n++ {
+		for n := range 9 {
 			if i >= len(record) {
 				return 0, false
 			}
 			b := record[i]
 			i++
 			if n == 8 {
-				return int64(v<<8 | uint64(b)), true
+				return v<<8 | uint64(b), true
 			}
 			v = v<<7 | uint64(b&0x7f)
 			if b&0x80 == 0 {
-				return int64(v), true
+				return v, true
 			}
 		}
 		return 0, false
@@ -652,7 +654,7 @@ func fts5Pages(record []byte) (int, error) {
 	if !ok1 || !ok2 || !ok3 {
 		return 0, bad
 	}
-	pages := 0
+	var pages uint64
 	for range levels {
 		_, ok1 := next() // merge count
 		segs, ok2 := next()
@@ -660,15 +662,21 @@ func fts5Pages(record []byte) (int, error) {
 			return 0, bad
 		}
 		for range segs {
-			var fields [8]int64
+			var fields [8]uint64
 			for f := range perSegment {
 				var ok bool
 				if fields[f], ok = next(); !ok {
 					return 0, bad
 				}
 			}
-			pages += int(fields[2]-fields[1]) + 1 // id, first page, last page
+			if fields[2] < fields[1] { // id, first page, last page
+				return 0, bad
+			}
+			pages += fields[2] - fields[1] + 1
 		}
 	}
-	return pages, nil
+	if pages > 1<<31 {
+		return 0, bad
+	}
+	return int(pages), nil
 }

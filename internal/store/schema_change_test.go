@@ -24,7 +24,11 @@ import (
 // back.
 func TestWritesBesideAnotherProcessChangingTheSchema(t *testing.T) {
 	ctx := context.Background()
-	path := filepath.Join(t.TempDir(), "site.db")
+	path := otherProcessDatabase(os.Getpid())
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = os.RemoveAll(filepath.Dir(path)) })
 	st, err := Open(ctx, path)
 	if err != nil {
 		t.Fatal(err)
@@ -32,11 +36,15 @@ func TestWritesBesideAnotherProcessChangingTheSchema(t *testing.T) {
 	defer st.Close()
 	var others atomic.Int64
 	done := make(chan struct{})
+	bin, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
 	go func() {
 		defer close(done)
 		for range 4 {
-			cmd := exec.Command(os.Args[0]) // TestMain makes it the other process
-			cmd.Env = append(os.Environ(), "STORE_OTHER_PROCESS="+path)
+			cmd := exec.Command(bin) // TestMain makes it the other process
+			cmd.Env = append(os.Environ(), "STORE_OTHER_PROCESS=1")
 			if out, err := cmd.CombinedOutput(); err != nil {
 				t.Errorf("the other process: %v\n%s", err, out)
 			}
@@ -80,12 +88,18 @@ VALUES (?, 1, 'Zoë', 'zoe@example.com', 'Un résumé du projet', 'fr')`, fmt.Sp
 	t.Logf("%d writes beside 4 runs of the other process", writes.Load())
 }
 
+// otherProcessDatabase is the database of
+// TestWritesBesideAnotherProcessChangingTheSchema run by the process pid.
+func otherProcessDatabase(pid int) string {
+	return filepath.Join(os.TempDir(), fmt.Sprintf("store-schema-change-%d", pid), "site.db")
+}
+
 // TestMain runs the package's tests, or, started by
-// TestWritesBesideAnotherProcessChangingTheSchema with the database's path
-// in STORE_OTHER_PROCESS, is that test's other process.
+// TestWritesBesideAnotherProcessChangingTheSchema with STORE_OTHER_PROCESS
+// set, is that test's other process, on its parent's database.
 func TestMain(m *testing.M) {
-	if path := os.Getenv("STORE_OTHER_PROCESS"); path != "" {
-		if err := changeTheSchema(path); err != nil {
+	if os.Getenv("STORE_OTHER_PROCESS") != "" {
+		if err := changeTheSchema(otherProcessDatabase(os.Getppid())); err != nil {
 			fmt.Fprintln(os.Stderr, err)
 			os.Exit(1)
 		}
@@ -95,14 +109,14 @@ func TestMain(m *testing.M) {
 }
 
 // changeTheSchema opens the database at path and changes its schema as a
-// second process beside a running site may, three times over.
+// second process beside a running site may, ten times over.
 func changeTheSchema(path string) error {
 	ctx := context.Background()
 	other, err := Open(ctx, path)
 	if err != nil {
 		return err
 	}
-	for range 3 {
+	for range 10 {
 		for _, q := range []string{"ANALYZE", "PRAGMA optimize", "DROP TABLE IF EXISTS sqlite_stat1"} {
 			if _, err := other.DB().ExecContext(ctx, q); err != nil && !IsBusy(err) {
 				return fmt.Errorf("%s: %w", q, err)
