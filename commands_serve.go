@@ -107,7 +107,6 @@ func serveCommand(args []string, getenv func(string) string, log *slog.Logger, a
 		return err
 	}
 	services.AccessLog = accessLog
-	go services.Staff.RunRetentionDaily(bg.ctx)
 
 	src.kept.renders = <-renders
 	built, err := src.buildSite(ctx, cfg, log)
@@ -136,6 +135,10 @@ func serveCommand(args []string, getenv func(string) string, log *slog.Logger, a
 	if err != nil {
 		return err
 	}
+	// The retention job, which may be due at a start (and its first run on
+	// a large database takes a while), runs behind the listening server,
+	// never before it answers (docs/ARCHITECTURE.md, Data).
+	go services.Staff.RunRetentionDaily(bg.ctx)
 	ready := func() {
 		rendered, fromBuild := built.Engine.Counts()
 		var fromCache int64

@@ -262,35 +262,40 @@ func mailView(m staff.Mail) staffMail {
 		LastError: m.LastError, Reason: m.Reason, Created: m.Created, NextAttempt: m.NextAttempt, Sent: optionalTime(m.Sent)}
 }
 
-// troubledMail answers the mail that could not be sent yet (the newest
-// page of it), and a page of the whole outbox, newest first
-// (?before=<ref> for the page after; next names it).
+// troubledMail answers a page of the mail that could not be sent yet and
+// a page of the whole outbox, each newest first, with the cursors of the
+// pages after them (mailNext, next): ?troubledBefore=<ref> answers the
+// troubled mail's page after ref alone, ?before=<ref> the outbox's.
 func (h *staffHandlers) troubledMail(c echo.Context) error {
 	ctx := c.Request().Context()
 	ws := h.srv.Staff
 	out := struct {
-		Mail   []staffMail `json:"mail"`
-		Outbox []staffMail `json:"outbox"`
-		Next   string      `json:"next"`
+		Mail     []staffMail `json:"mail"`
+		MailNext string      `json:"mailNext"`
+		Outbox   []staffMail `json:"outbox"`
+		Next     string      `json:"next"`
 	}{Mail: []staffMail{}, Outbox: []staffMail{}}
-	before := c.QueryParam("before")
+	before, troubledBefore := c.QueryParam("before"), c.QueryParam("troubledBefore")
 	if before == "" {
-		mails, err := ws.TroubledMail(ctx, staff.PageSize)
+		mails, err := ws.TroubledMail(ctx, troubledBefore)
 		if err != nil {
-			return h.failure(c, err)
+			return h.refusal(c, err)
 		}
-		for _, m := range mails {
+		for _, m := range mails.Mail {
 			out.Mail = append(out.Mail, mailView(m))
 		}
+		out.MailNext = mails.Next
 	}
-	recent, err := ws.RecentMail(ctx, before)
-	if err != nil {
-		return h.refusal(c, err)
+	if troubledBefore == "" {
+		recent, err := ws.RecentMail(ctx, before)
+		if err != nil {
+			return h.refusal(c, err)
+		}
+		for _, m := range recent.Mail {
+			out.Outbox = append(out.Outbox, mailView(m))
+		}
+		out.Next = recent.Next
 	}
-	for _, m := range recent.Mail {
-		out.Outbox = append(out.Outbox, mailView(m))
-	}
-	out.Next = recent.Next
 	return c.JSON(http.StatusOK, out)
 }
 

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/csv"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"strconv"
@@ -146,6 +147,53 @@ func TestStaffReadsTheOutbox(t *testing.T) {
 		read = staffJSON[map[string]staffMailText](t, env.do(t, "GET", "/staff/api/mail/"+ack.Ref, "", cookie))["mail"]
 		if read.State != "erased" || read.LastError != "" || read.Text != "" || read.To != "" {
 			t.Errorf("an erased mail: %+v", read)
+		}
+	})
+}
+
+// The mail that could not be sent comes in pages of 50, newest first,
+// like the outbox: the next page by the cursor the page gave, alone.
+func TestStaffPagesTheTroubledMail(t *testing.T) {
+	forEachBackend(t, func(t *testing.T, backend store.Backend) {
+		env := newStaffEnv(t, backend, staffOptions{})
+		ctx := context.Background()
+		cookie := env.signIn(t, "ada@northbeam.test")
+		mailer, err := contact.NewMailer(sitetest.Content(), sitetest.ContactBrand(t, sitetest.BaseURL), sitetest.Inbox)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := range 30 {
+			r := contact.Record{Ref: fmt.Sprintf("33333333-3333-4333-8333-%012d", i), CreatedAt: env.clock.Now().Add(time.Duration(i) * time.Minute),
+				Name: "Zoë", Email: fmt.Sprintf("zoe%d@example.com", i), Message: "Bonjour", Lang: sitetest.OtherAt(t, 0).Code}
+			mails, err := mailer.Compose(r)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := contact.Save(ctx, env.st, r, mails); err != nil {
+				t.Fatal(err)
+			}
+		}
+		execSQL(t, env.st, `UPDATE outbox SET state = 'failed', last_error = 'smtp: 550'`)
+		total := sitetest.Count(t, env.st, `SELECT count(*) FROM outbox`)
+		type page struct {
+			Mail     []staffMail `json:"mail"`
+			MailNext string      `json:"mailNext"`
+			Outbox   []staffMail `json:"outbox"`
+		}
+		first := staffJSON[page](t, env.do(t, "GET", "/staff/api/mail", "", cookie))
+		if len(first.Mail) != 50 || first.MailNext != first.Mail[49].Ref || len(first.Outbox) == 0 {
+			t.Fatalf("the first page: %d troubled mails, next %q, %d in the outbox; want 50 of %d and the outbox", len(first.Mail), first.MailNext, len(first.Outbox), total)
+		}
+		second := staffJSON[page](t, env.do(t, "GET", "/staff/api/mail?troubledBefore="+first.MailNext, "", cookie))
+		seen := map[string]bool{}
+		for _, m := range append(first.Mail, second.Mail...) {
+			seen[m.Ref] = true
+		}
+		if len(seen) != total || second.MailNext != "" || len(second.Outbox) != 0 {
+			t.Errorf("two pages hold %d different mails of %d, next %q, %d of the outbox beside", len(seen), total, second.MailNext, len(second.Outbox))
+		}
+		if rec := env.do(t, "GET", "/staff/api/mail?troubledBefore=nope", "", cookie); rec.Code != http.StatusBadRequest {
+			t.Errorf("an unknown cursor: %d", rec.Code)
 		}
 	})
 }

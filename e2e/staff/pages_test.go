@@ -22,7 +22,8 @@ import (
 // beyond a page each: the next page comes when the member scrolls to the
 // end of the list, or presses the button there, until every row is shown
 // once; a search of the agenda finds a booking by the phone number typed
-// in pieces (docs/ARCHITECTURE.md, Data).
+// in pieces; the mail that could not be sent has its own next page
+// (docs/ARCHITECTURE.md, Data).
 func TestBrowserStaffPagesAsTheMemberScrolls(t *testing.T) {
 	b, _ := e2etest.Browser(t)
 	env := e2etest.NewStaffBrowserEnv(t)
@@ -53,6 +54,18 @@ INSERT INTO bookings (token, cancel_token, service, start_at, end_at, busy_until
 VALUES (?, ?, 'strategy', ?, ?, ?, ?, 'caller@example.com', 'caller@example.com', 'Weiß GmbH', 'Cloud costs', 'Asia/Dubai', ?, ?, ?)`,
 			booking.NewToken(), booking.NewToken(), store.Millis(start), store.Millis(start.Add(30*time.Minute)),
 			store.Millis(start.Add(40*time.Minute)), fmt.Sprintf("Caller %03d", i), lang, store.Millis(now.Add(-72*time.Hour)), phone)
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	const troubled = staff.PageSize + 5
+	for i := range troubled {
+		created := store.Millis(now.Add(-time.Duration(i+1) * time.Minute))
+		_, err := env.St.ExecContext(ctx, `
+INSERT INTO outbox (ref, kind, to_addr, subject, text_body, lang, state, attempts, last_error, next_attempt_at, created_at, to_key)
+VALUES (?, 'contact.ack', ?, ?, 'Merci', ?, 'failed', 5, 'smtp: 550', ?, ?, ?)`,
+			fmt.Sprintf("%08d-1111-4000-8000-000000000000", i+1), fmt.Sprintf("visitor%d@example.com", i), fmt.Sprintf("Undelivered %03d", i),
+			lang, created, created, fmt.Sprintf("visitor%d@example.com", i))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -93,4 +106,18 @@ VALUES (?, ?, 'strategy', ?, ?, ?, ?, 'caller@example.com', 'caller@example.com'
 	tb.Run(t, chromedp.SendKeys(`main form[role=search] input`, "+49 30 901820", chromedp.ByQuery),
 		chromedp.Click(`main form[role=search] button[type=submit]`, chromedp.ByQuery),
 		e2etest.WaitTrue(fmt.Sprintf(`%s === 1 && document.querySelector("main .ws-list > li").innerText.includes("Caller %03d")`, items, bookings-1)))
+
+	// The mail that could not be sent: its next page, asked for, below it.
+	troubledItems := `document.querySelectorAll("section[aria-labelledby=ws-mail-troubled] .ws-list > li").length`
+	var subjects []string
+	tb.Run(t, chromedp.Navigate(env.Base+"/staff/mail"), e2etest.WaitWorkspace(),
+		e2etest.WaitTrue(fmt.Sprintf(`%s === %d`, troubledItems, staff.PageSize)),
+		chromedp.Click(`section[aria-labelledby=ws-mail-troubled] .ws-more button`, chromedp.ByQuery),
+		e2etest.WaitTrue(fmt.Sprintf(`%s === %d && !document.querySelector("section[aria-labelledby=ws-mail-troubled] .ws-more")`, troubledItems, troubled)),
+		chromedp.Evaluate(`[...document.querySelectorAll("section[aria-labelledby=ws-mail-troubled] .ws-list > li h3")].map((h) => h.innerText)`, &subjects))
+	for i, subject := range subjects {
+		if want := fmt.Sprintf("Undelivered %03d", i); subject != want {
+			t.Fatalf("mail %d of those not sent is %q, want %q: a row lost or repeated", i, subject, want)
+		}
+	}
 }

@@ -73,26 +73,52 @@ func scanMailInto(row store.Scanner, m *Mail, more ...any) error {
 	return nil
 }
 
-// TroubledMail lists the mail that did not go out and still may, newest
-// first, at most limit (at most a page). Erased mail is not troubled: it
-// has nowhere to go. The condition is the index outbox_troubled's (store's
-// 0051_workspace_lists), written out so that SQLite uses it.
-func (w *Workspace) TroubledMail(ctx context.Context, limit int) ([]Mail, error) {
-	out, err := store.QueryAll(ctx, w.store, scanMail, `
-SELECT `+mailColumns+`
-FROM outbox WHERE (state IN ('failed', 'held') OR (state = 'pending' AND attempts > 0)) AND to_addr <> ''
-ORDER BY created_at DESC, id DESC LIMIT ?`, clampLimit(limit))
-	if err != nil {
-		return nil, fmt.Errorf("staff: list mail: %w", err)
-	}
-	return out, nil
-}
+// troubled is the condition of a mail that did not go out and still may:
+// the index outbox_troubled's (store's 0051_workspace_lists), written out
+// so that SQLite uses it. Erased mail is not troubled: it has nowhere to go.
+const troubled = `(state IN ('failed', 'held') OR (state = 'pending' AND attempts > 0)) AND to_addr <> ''`
 
-// MailPage is a page of the outbox, newest first, and the cursor of the
-// next page: the ref of its last mail ("" when this is the last page).
+// MailPage is a page of mail, newest first, and the cursor of the next
+// page: the ref of its last mail ("" when this is the last page).
 type MailPage struct {
 	Mail []Mail
 	Next string
+}
+
+// TroubledMail returns a page of the mail that did not go out and still
+// may, newest first: the mails written before the mail ref before ("" for
+// the newest), in the order of the index on (created_at, id). The cursor
+// stays good when its mail has gone out since (retried): it only marks a
+// place. An unknown ref is ErrCursor.
+func (w *Workspace) TroubledMail(ctx context.Context, before string) (MailPage, error) {
+	where, args := troubled, []any{}
+	if before != "" {
+		var created, id int64
+		err := w.store.QueryRowContext(ctx, `SELECT created_at, id FROM outbox WHERE ref = ?`, before).Scan(&created, &id)
+		if errors.Is(err, sql.ErrNoRows) {
+			return MailPage{}, ErrCursor
+		} else if err != nil {
+			return MailPage{}, fmt.Errorf("staff: list mail: %w", err)
+		}
+		where += ` AND (created_at < ? OR (created_at = ? AND id < ?))`
+		args = append(args, created, created, id)
+	}
+	out, err := store.QueryAll(ctx, w.store, scanMail, `SELECT `+mailColumns+` FROM outbox WHERE `+where+`
+ORDER BY created_at DESC, id DESC LIMIT ?`, append(args, PageSize+1)...)
+	if err != nil {
+		return MailPage{}, fmt.Errorf("staff: list mail: %w", err)
+	}
+	return mailPage(out), nil
+}
+
+// mailPage makes a page of up to PageSize+1 mails read.
+func mailPage(out []Mail) MailPage {
+	page := MailPage{Mail: out}
+	if len(out) > PageSize {
+		page.Mail = out[:PageSize]
+		page.Next = page.Mail[PageSize-1].Ref
+	}
+	return page
 }
 
 // RecentMail returns a page of the outbox, newest first: the mails
@@ -114,12 +140,7 @@ ORDER BY id DESC LIMIT ?`, append(args, PageSize+1)...)
 	if err != nil {
 		return MailPage{}, fmt.Errorf("staff: list the outbox: %w", err)
 	}
-	page := MailPage{Mail: out}
-	if len(out) > PageSize {
-		page.Mail = out[:PageSize]
-		page.Next = page.Mail[PageSize-1].Ref
-	}
-	return page, nil
+	return mailPage(out), nil
 }
 
 // ReadMail returns the mail ref with its text, as it was sent (or will

@@ -107,10 +107,13 @@ var ErrChooseAddresses = errors.New("staff: choose the person's addresses")
 // mailAbout is the condition that finds the outbox rows concerning the
 // address whose key (mailaddr.Key) is the argument: sent to it, answering
 // to it, or about one of its messages or bookings. Every match is exact:
-// another address that contains this one is another person.
-const mailAbout = `(to_key = ? OR reply_key = ?
-	OR message_ref IN (SELECT ref FROM messages WHERE email_key = ?)
-	OR booking_id IN (SELECT id FROM bookings WHERE email_key = ?))`
+// another address that contains this one is another person. Each of the
+// four ways is read through its own index and their ids joined: an OR of
+// them, with its two subqueries, had both engines read the outbox whole.
+const mailAbout = `id IN (SELECT id FROM outbox WHERE to_key = ?
+	UNION SELECT id FROM outbox WHERE reply_key = ?
+	UNION SELECT o.id FROM messages m JOIN outbox o ON o.message_ref = m.ref WHERE m.email_key = ?
+	UNION SELECT o.id FROM bookings b JOIN outbox o ON o.booking_id = b.id WHERE b.email_key = ?)`
 
 func mailAboutArgs(key string) []any { return []any{key, key, key, key} }
 
@@ -495,41 +498,35 @@ func affected(res interface{ RowsAffected() (int64, error) }) int {
 }
 
 // forget makes the database drop what was deleted from tables for good:
-// on SQLite the write-ahead log, which still holds the pages as they were,
-// is checkpointed into the file and truncated (the file's deleted content
-// is zeroed as it goes, secure_delete); on PostgreSQL the tables are
-// vacuumed, so that the dead row versions are removed. A reader holding an
-// old snapshot can delay the checkpoint: it is tried a few times. The rows
-// are gone for every query already; what fails here is logged, and the
-// next erasure or retention run tries again.
+// on SQLite the search indexes are merged, so that a deleted row's words,
+// kept marked deleted until their segments merge, leave them, then the
+// write-ahead log, which still holds the pages as they were, is folded
+// into the file and truncated (the file's deleted content is zeroed as it
+// goes, secure_delete); on PostgreSQL the tables are vacuumed, so that the
+// dead row versions are removed. A reader holding an old snapshot can delay
+// the checkpoint: it is tried a few times. The rows are gone for every
+// query already; what fails here is logged, and the next erasure or
+// retention run tries again.
 func (w *Workspace) forget(ctx context.Context, tables ...string) {
-	db := w.store.DB()
 	if w.store.Backend() == store.Postgres {
-		if _, err := db.ExecContext(ctx, `VACUUM `+strings.Join(tables, ", ")); err != nil {
+		if _, err := w.store.DB().ExecContext(ctx, `VACUUM `+strings.Join(tables, ", ")); err != nil {
 			w.cfg.Logger.WarnContext(ctx, "vacuum after an erasure failed", "error", err)
 		}
 		return
 	}
-	// The search indexes keep a deleted row's words, marked deleted,
-	// until their segments merge: merged now (docs/ARCHITECTURE.md, Data).
-	err := w.store.InTx(ctx, func(tx *store.Tx) error {
-		for _, index := range []string{"messages_search", "bookings_search"} {
-			if _, err := tx.ExecContext(ctx, `INSERT INTO `+index+` (`+index+`) VALUES ('optimize')`); err != nil {
-				return err
-			}
+	for _, index := range []string{"messages_search", "bookings_search"} {
+		if err := w.mergeIndex(ctx, index); err != nil {
+			w.cfg.Logger.WarnContext(ctx, "merging the search indexes after an erasure failed", "error", err)
+			break
 		}
-		return nil
-	})
-	if err != nil {
-		w.cfg.Logger.WarnContext(ctx, "merging the search indexes after an erasure failed", "error", err)
 	}
 	for attempt := 0; ; attempt++ {
-		var busy, logPages, moved int
-		if err := db.QueryRowContext(ctx, `PRAGMA wal_checkpoint(TRUNCATE)`).Scan(&busy, &logPages, &moved); err != nil {
+		folded, err := w.store.FoldLog(ctx)
+		if err != nil {
 			w.cfg.Logger.WarnContext(ctx, "checkpoint after an erasure failed", "error", err)
 			return
 		}
-		if busy == 0 {
+		if folded {
 			return
 		}
 		if attempt == 4 {
@@ -542,4 +539,144 @@ func (w *Workspace) forget(ctx context.Context, tables ...string) {
 		case <-time.After(100 * time.Millisecond):
 		}
 	}
+}
+
+// mergePages is how many pages of an SQLite search index one 'merge'
+// command writes, about.
+const mergePages = 32
+
+// mergeIndex merges the segments of the FTS5 index that hold the words
+// of the deleted rows, as its 'optimize' command does, which drops those
+// words; but in transactions of about Config.RetentionBatchTime, each a
+// series of FTS5 'merge' commands (a negative count: every segment merges
+// with the others, the oldest included), with a pause between, so that a
+// visitor's post never waits behind a merge of the whole index. It ends
+// when a 'merge' changed fewer than two rows (nothing left to merge,
+// SQLite's FTS5 documentation), or once it has written twice the pages the
+// index held at the start: enough for the merge of all of them into one,
+// after one already under way. Segments that visitors' posts add meanwhile
+// are not waited for: merging them in would write the whole index again,
+// and again with each post.
+func (w *Workspace) mergeIndex(ctx context.Context, index string) error {
+	// The pages of the index now: a merge of every segment into one
+	// writes about as many. The segments' ids are no mark of progress:
+	// FTS5 gives a new segment the smallest id free.
+	var structure []byte
+	if err := w.store.QueryRowContext(ctx, `SELECT block FROM `+index+`_data WHERE id = 10`).Scan(&structure); err != nil {
+		return fmt.Errorf("staff: read the structure of %s: %w", index, err)
+	}
+	pages, err := fts5Pages(structure)
+	if err != nil {
+		return fmt.Errorf("staff: read the structure of %s: %w", index, err)
+	}
+	// A merge already under way may be finished first: twice the pages.
+	budget := 2*pages + 2*mergePages
+	for {
+		done, merges := false, 0
+		took, err := w.timedTx(ctx, func(tx *store.Tx) error {
+			done, merges = false, 0 // a transaction tried again starts over
+			// At least one merge, however short the time.
+			for began := time.Now(); ; {
+				var before, after int64
+				if err := tx.QueryRowContext(ctx, `SELECT total_changes()`).Scan(&before); err != nil {
+					return err
+				}
+				if _, err := tx.ExecContext(ctx, `INSERT INTO `+index+` (`+index+`, rank) VALUES ('merge', ?)`, -mergePages); err != nil {
+					return err
+				}
+				if err := tx.QueryRowContext(ctx, `SELECT total_changes()`).Scan(&after); err != nil {
+					return err
+				}
+				merges++
+				if after-before < 2 || merges*mergePages >= budget {
+					done = true
+					return nil
+				}
+				if time.Since(began) >= w.cfg.RetentionBatchTime {
+					return nil
+				}
+			}
+		})
+		if err != nil {
+			return fmt.Errorf("staff: merge %s: %w", index, err)
+		}
+		budget -= merges * mergePages
+		if done {
+			return nil
+		}
+		if err := w.afterBatch(ctx, took); err != nil {
+			return err
+		}
+	}
+}
+
+// fts5Pages reads how many pages the segments of an FTS5 index hold from
+// its structure record (its %_data row 10), as SQLite's fts5_index.c
+// writes it: a
+// 4-byte cookie, the 4-byte mark of the second version of the record if
+// present, then varints: the number of levels, of segments, the write
+// counter; for each level, its merge count and number of segments; for
+// each segment, its id, first and last page (and, in the second version,
+// five more).
+func fts5Pages(record []byte) (int, error) {
+	bad := errors.New("not an FTS5 structure record this version knows")
+	if len(record) < 4 {
+		return 0, bad
+	}
+	i := 4
+	perSegment := 3
+	if len(record) >= 8 && string(record[4:8]) == "\xff\x00\x00\x01" {
+		i, perSegment = 8, 8
+	}
+	// next reads a varint: 7 bits a byte while the high bit is set, the
+	// ninth byte's 8 whole.
+	next := func() (uint64, bool) {
+		var v uint64
+		for n := range 9 {
+			if i >= len(record) {
+				return 0, false
+			}
+			b := record[i]
+			i++
+			if n == 8 {
+				return v<<8 | uint64(b), true
+			}
+			v = v<<7 | uint64(b&0x7f)
+			if b&0x80 == 0 {
+				return v, true
+			}
+		}
+		return 0, false
+	}
+	levels, ok1 := next()
+	_, ok2 := next() // segments
+	_, ok3 := next() // write counter
+	if !ok1 || !ok2 || !ok3 {
+		return 0, bad
+	}
+	var pages uint64
+	for range levels {
+		_, ok1 := next() // merge count
+		segs, ok2 := next()
+		if !ok1 || !ok2 {
+			return 0, bad
+		}
+		for range segs {
+			var fields [8]uint64
+			for f := range perSegment {
+				var ok bool
+				if fields[f], ok = next(); !ok {
+					return 0, bad
+				}
+			}
+			if fields[2] < fields[1] { // id, first page, last page
+				return 0, bad
+			}
+			pages += fields[2] - fields[1] + 1
+		}
+	}
+	if pages > 1<<31 {
+		return 0, bad
+	}
+	return int(pages), nil
 }

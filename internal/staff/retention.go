@@ -80,12 +80,23 @@ func (w *Workspace) RunRetention(ctx context.Context) (RetentionReport, error) {
 	return report, err
 }
 
-// DefaultRetentionBatch is how many rows one transaction of the retention
-// job deletes or empties (Config.RetentionBatch): each batch's rows are
-// found by a read that holds no lock, then changed in a short transaction,
-// so that a visitor's post waits for SQLite's one writer at most one batch
+// DefaultRetentionBatch is the most rows one transaction of the retention
+// job deletes or empties (Config.RetentionBatch), and
+// DefaultRetentionBatchTime how long one should hold the database
+// (Config.RetentionBatchTime): each batch's rows are found by a read that
+// holds no lock, then changed in a short transaction, whose size follows
+// how long the last one took; between two, the job pauses as long as the
+// last took, so that a visitor's post waits for SQLite's one writer at most
+// one short batch and the job takes at most about half the machine
 // (docs/ARCHITECTURE.md, Data).
-const DefaultRetentionBatch = 500
+const (
+	DefaultRetentionBatch     = 500
+	DefaultRetentionBatchTime = 20 * time.Millisecond
+)
+
+// firstRetentionBatch is how many rows the job's first transaction of a
+// kind changes, before it knows how long a row takes.
+const firstRetentionBatch = 50
 
 // mailToClear is the condition of a mail past retention that still holds
 // something to clear.
@@ -189,16 +200,17 @@ WHERE `+in+` AND `+bookingToEmpty, append(inArgs, cutoff, cutoff)...); err != ni
 	return r, nil
 }
 
-// inBatches runs a part of the retention job in batches of
-// Config.RetentionBatch rows: find reads the next batch's ids (and refs) after the last id of
-// the batch before (0 at first), outside any transaction; change changes
-// them in a transaction of their own, checking again what find checked,
-// since a row may have changed between. It returns how many rows it
-// changed, and stops at the first batch smaller than a whole one.
+// inBatches runs a part of the retention job in batches: find reads the
+// next batch's ids (and refs) after the last id of the batch before (0 at
+// first), outside any transaction; change changes them in a transaction of
+// their own, checking again what find checked, since a row may have
+// changed between. It returns how many rows it changed, and stops at the
+// first batch smaller than the one asked for.
 func (w *Workspace) inBatches(ctx context.Context, find func(after int64) (string, []any),
 	change func(tx *store.Tx, ids []int64, refs []string) error) (int, error) {
 	total := 0
 	var after int64
+	size := min(firstRetentionBatch, w.cfg.RetentionBatch)
 	for {
 		query, args := find(after)
 		var ids []int64
@@ -211,22 +223,71 @@ func (w *Workspace) inBatches(ctx context.Context, find func(after int64) (strin
 			}
 			ids, refs = append(ids, id), append(refs, ref)
 			return nil
-		}, query, append(args, w.cfg.RetentionBatch)...)
+		}, query, append(args, size)...)
 		if err != nil {
 			return total, fmt.Errorf("staff: find what the retention removes: %w", err)
 		}
 		if len(ids) == 0 {
 			return total, nil
 		}
-		err = w.store.InTx(ctx, func(tx *store.Tx) error { return change(tx, ids, refs) })
+		took, err := w.timedTx(ctx, func(tx *store.Tx) error { return change(tx, ids, refs) })
 		if err != nil {
 			return total, err
 		}
+
 		total += len(ids)
 		after = ids[len(ids)-1]
-		if len(ids) < w.cfg.RetentionBatch {
+		if len(ids) < size {
 			return total, nil
 		}
+		size = nextBatch(size, took, w.cfg.RetentionBatchTime, w.cfg.RetentionBatch)
+		if err := w.afterBatch(ctx, took); err != nil {
+			return total, err
+		}
+	}
+}
+
+// timedTx runs fn in a transaction and says how long the transaction held
+// the database, from its start to its commit (not the wait for its turn).
+func (w *Workspace) timedTx(ctx context.Context, fn func(tx *store.Tx) error) (time.Duration, error) {
+	var began time.Time
+	err := w.store.InTx(ctx, func(tx *store.Tx) error {
+		began = time.Now()
+		return fn(tx)
+	})
+	return time.Since(began), err
+}
+
+// nextBatch is the size of the batch after one of size rows that took
+// took: the size that would take target at the same pace, at most a
+// quarter of this one or twice it, between 1 and most.
+func nextBatch(size int, took, target time.Duration, most int) int {
+	want := int(float64(size) * float64(target) / float64(max(took, time.Microsecond)))
+	return max(1, min(most, 2*size, max(size/4, want)))
+}
+
+// afterBatch lets the visitors have the writer and the machine after a
+// batch that held the database for took: it folds the batch's pages into
+// the database file (Store.Checkpoint, beside the writers), so that no
+// visitor's commit finds a long write-ahead log to fold in itself, then
+// pauses as long as the batch and the checkpoint took.
+func (w *Workspace) afterBatch(ctx context.Context, took time.Duration) error {
+	began := time.Now()
+	if err := w.store.Checkpoint(ctx); err != nil && ctx.Err() == nil {
+		// The log is folded by the next commit instead: slower, not wrong.
+		w.cfg.Logger.WarnContext(ctx, "a checkpoint between the retention job's batches failed", "error", err)
+	}
+	return pause(ctx, took+time.Since(began))
+}
+
+// pause lets the visitors have the writer and the machine after a batch
+// that took took: as long again, within 1 to 200 ms.
+func pause(ctx context.Context, took time.Duration) error {
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-time.After(min(max(took, time.Millisecond), 200*time.Millisecond)):
+		return nil
 	}
 }
 

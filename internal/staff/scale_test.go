@@ -2,8 +2,10 @@ package staff
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
+	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
@@ -138,6 +140,15 @@ func TestErasureAndRetentionLeaveTheSearch(t *testing.T) {
 			t.Errorf("after the retention run, the search finds %v, want the recent message alone", ms)
 		}
 		if st.Backend() == store.SQLite {
+			// The index's pages themselves: a word that shares no
+			// beginning with another is stored whole in them, until the
+			// segments holding it and its deletion merge.
+			if n := count(t, st, `SELECT count(*) FROM messages_search_data WHERE instr(block, CAST('plattformmigration' AS BLOB)) > 0`); n == 0 {
+				t.Error("the check of the index's pages finds no word the index holds")
+			}
+			if n := count(t, st, `SELECT count(*) FROM messages_search_data WHERE instr(block, CAST('lukas' AS BLOB)) > 0`); n != 0 {
+				t.Errorf("%d pages of the messages' search index still hold a deleted word", n)
+			}
 			for _, word := range []string{"elodie", "rousseau", "lukas", "fischer"} {
 				if n := count(t, st, `SELECT count(*) FROM messages_search WHERE messages_search MATCH ?`, word); n != 0 {
 					t.Errorf("the messages' search index still holds %q (%d rows)", word, n)
@@ -334,6 +345,43 @@ func TestPagesLoseNothing(t *testing.T) {
 		if !slices.Equal(mails, wantMail) {
 			t.Errorf("paged outbox: %d mails seen, %d stored; lost or repeated mails", len(mails), len(wantMail))
 		}
+
+		// The mail that could not be sent, newest first, ties of time
+		// included: a page's last mail retried (no longer troubled) still
+		// marks where the next page starts.
+		exec(t, st, `UPDATE outbox SET state = 'failed', attempts = 3`)
+		wantTroubled, err := store.QueryAll(ctx, st, store.Column[string], `SELECT ref FROM outbox ORDER BY created_at DESC, id DESC`)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if ties := count(t, st, `SELECT count(*) FROM outbox a JOIN outbox b ON a.created_at = b.created_at AND a.id < b.id`); len(wantTroubled) <= 2*PageSize || ties == 0 {
+			t.Fatalf("%d troubled mails, %d ties of time: the test needs more than two pages, and ties", len(wantTroubled), ties)
+		}
+		var troubled []string
+		before = ""
+		for {
+			page, err := w.TroubledMail(ctx, before)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, m := range page.Mail {
+				troubled = append(troubled, m.Ref)
+			}
+			if page.Next == "" {
+				break
+			}
+			before = page.Next
+			exec(t, st, `UPDATE outbox SET state = 'pending', attempts = 0 WHERE ref = ?`, before)
+			// A message, and its mail, arrived meanwhile.
+			added++
+			addMessage(t, st, monday.Add(time.Duration(added)*time.Second), "Late", fmt.Sprintf("late%d@example.com", added), "Arrived while paging.", false)
+		}
+		if !slices.Equal(troubled, wantTroubled) {
+			t.Errorf("paged troubled mail: %d seen, %d stored; lost or repeated mails", len(troubled), len(wantTroubled))
+		}
+		if _, err := w.TroubledMail(ctx, "no-such-mail"); !errors.Is(err, ErrCursor) {
+			t.Errorf("an unknown cursor: %v, want ErrCursor", err)
+		}
 		for i := range 130 {
 			if err := record(ctx, st, monday.Add(time.Duration(i)*time.Second), "ada@northbeam.test", ActionExport, fmt.Sprint(i), ""); err != nil {
 				t.Fatal(err)
@@ -393,6 +441,7 @@ func TestRetentionInBatches(t *testing.T) {
 	storetest.Run(t, func(t *testing.T, st *store.Store) {
 		w, _ := newWorkspace(t, st, monday)
 		w.cfg.RetentionBatch = 3
+		w.cfg.RetentionBatchTime = time.Hour // every batch as large as allowed
 		old := monday.AddDate(-2, 0, 0)
 		for i := range 10 {
 			addMessage(t, st, old.Add(time.Duration(i)*time.Hour), "Old", fmt.Sprintf("old%d@example.com", i), "An old message.", false)
@@ -456,4 +505,91 @@ func TestRetentionInBatches(t *testing.T) {
 			t.Errorf("counts after the run: %v", counts)
 		}
 	})
+}
+
+// TestRetentionBatchesFollowTheirTime: a batch that holds the database
+// longer than Config.RetentionBatchTime makes the next one smaller, down
+// to a row at a time, and one well within it makes the next larger, up to
+// Config.RetentionBatch; whatever the sizes, everything past retention
+// goes and nothing else.
+func TestRetentionBatchesFollowTheirTime(t *testing.T) {
+	for _, c := range []struct {
+		size        int
+		took        time.Duration
+		most, wants int
+	}{
+		{50, time.Millisecond, 500, 100},      // well within 20 ms: twice as many
+		{400, time.Millisecond, 500, 500},     // never more than the most
+		{100, 40 * time.Millisecond, 500, 50}, // twice too long: half as many
+		{100, time.Second, 500, 25},           // far too long: a quarter at once
+		{3, time.Second, 500, 1},              // never fewer than one
+		{50, 20 * time.Millisecond, 500, 50},  // on time: as many again
+	} {
+		if got := nextBatch(c.size, c.took, 20*time.Millisecond, c.most); got != c.wants {
+			t.Errorf("after %d rows in %v: %d, want %d", c.size, c.took, got, c.wants)
+		}
+	}
+	storetest.Run(t, func(t *testing.T, st *store.Store) {
+		w, _ := newWorkspace(t, st, monday)
+		w.cfg.RetentionBatch = 3
+		w.cfg.RetentionBatchTime = time.Nanosecond // every batch too long
+		for i := range 6 {
+			addMessage(t, st, monday.AddDate(-2, 0, i), "Old", fmt.Sprintf("old%d@example.com", i), "An old message.", false)
+		}
+		kept := addMessage(t, st, monday.Add(-time.Hour), "Recent", "recent@example.com", "A recent message.", false)
+		var sizes []int
+		st.Observe(func(query string, args []any) {
+			if strings.HasPrefix(strings.TrimSpace(query), "DELETE FROM messages WHERE id IN") {
+				sizes = append(sizes, len(args)-1) // the ids, and the cutoff
+			}
+		})
+		defer st.Observe(nil)
+		r, err := w.RunRetention(context.Background())
+		st.Observe(nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := []int{3, 1, 1, 1}; !slices.Equal(sizes, want) {
+			t.Errorf("batches of %v messages, want %v", sizes, want)
+		}
+		if r.Messages != 6 || count(t, st, `SELECT count(*) FROM messages`) != 1 {
+			t.Errorf("the run deleted %d messages, %d left; want 6, and the recent one left", r.Messages, count(t, st, `SELECT count(*) FROM messages`))
+		}
+		if _, err := w.Message(context.Background(), kept); err != nil {
+			t.Errorf("the recent message: %v", err)
+		}
+	})
+}
+
+// TestSearchIndexStructure: the pages of an FTS5 index are read from its
+// structure record, in SQLite's format of the version the site is built
+// with (the merge after an erasure or a retention run is measured by it);
+// a record the code does not know is refused, never misread.
+func TestSearchIndexStructure(t *testing.T) {
+	// Five segments of a page each on the first of two levels, as SQLite
+	// 3.53 wrote them for 50 rows.
+	record := []byte{0, 0, 0, 0, 2, 5, 0x32, 0, 5, 0x11, 1, 1, 1, 1, 1, 2, 1, 1, 3, 1, 1, 4, 1, 1, 0, 0}
+	if pages, err := fts5Pages(record); err != nil || pages != 5 {
+		t.Errorf("the record of five one-page segments: %d pages, %v", pages, err)
+	}
+	if _, err := fts5Pages(record[:12]); err == nil {
+		t.Error("a record cut short is read")
+	}
+	// SQLite's alone: PostgreSQL's search is a GIN index, which VACUUM
+	// cleans.
+	st, err := store.Open(context.Background(), filepath.Join(t.TempDir(), "site.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	for i := range 40 {
+		addMessage(t, st, monday.Add(-time.Duration(i)*time.Hour), "Jörg Straße", fmt.Sprintf("j%d@example.de", i), "Voici mon résumé.", false)
+	}
+	var stored []byte
+	if err := st.QueryRowContext(context.Background(), `SELECT block FROM messages_search_data WHERE id = 10`).Scan(&stored); err != nil {
+		t.Fatal(err)
+	}
+	if pages, err := fts5Pages(stored); err != nil || pages < 1 {
+		t.Errorf("the messages' search index: %d pages, %v (record % x)", pages, err, stored)
+	}
 }

@@ -44,9 +44,13 @@ type Config struct {
 	// SpamRetention is how long messages flagged as spam are kept; default
 	// 30 days.
 	SpamRetention time.Duration
-	// RetentionBatch is how many rows one transaction of the retention job
+	// RetentionBatch is the most rows one transaction of the retention job
 	// changes; default DefaultRetentionBatch.
 	RetentionBatch int
+	// RetentionBatchTime is how long one transaction of the retention job
+	// (or of the search indexes' merge after it) should hold the database:
+	// the size of its batches follows; default DefaultRetentionBatchTime.
+	RetentionBatchTime time.Duration
 	// Texts translates the workspace's strings (exports' columns).
 	Texts Translator
 	// Content holds the mail templates (mail/<lang>/staff-sign-in.txt).
@@ -110,6 +114,9 @@ func New(st *store.Store, cfg Config) (*Workspace, error) {
 	}
 	if cfg.RetentionBatch <= 0 {
 		cfg.RetentionBatch = DefaultRetentionBatch
+	}
+	if cfg.RetentionBatchTime <= 0 {
+		cfg.RetentionBatchTime = DefaultRetentionBatchTime
 	}
 	if cfg.Now == nil {
 		cfg.Now = time.Now

@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"database/sql"
+	"database/sql/driver"
 	"errors"
 	"fmt"
 	"net/url"
@@ -53,7 +54,7 @@ func openSQLite(ctx context.Context, path string, steps []Migration, opts ...Opt
 	db.SetMaxIdleConns(4)
 	db.SetConnMaxIdleTime(5 * time.Minute)
 
-	s := &Store{db: db, backend: SQLite, steps: steps, writer: make(chan struct{}, 1)}
+	s := &Store{db: db, backend: SQLite, steps: steps, writer: make(chan struct{}, 1), busyTimeout: o.busyTimeout}
 	// A local file answers at once or not at all: no waiting.
 	if err := s.Connect(ctx, 0); err != nil {
 		_ = db.Close() // the connect error is the one to report
@@ -120,4 +121,72 @@ func sqliteDSN(path string, o sqliteOptions) string {
 	// and cannot be read as a parameter.
 	u := url.URL{Scheme: "file", Opaque: (&url.URL{Path: path}).EscapedPath()}
 	return u.String() + "?" + q.Encode()
+}
+
+// FoldLog folds SQLite's write-ahead log into the database file and
+// empties it, so that what was deleted (overwritten with zeros, see
+// secure_delete) lingers in neither: after an erasure or the retention
+// job. Most of the log is copied first without the write lock (a passive
+// checkpoint, beside the writers); the rest, and the log's truncation,
+// take the write lock in this process's queue of writers (as a
+// transaction does) and never wait inside SQLite: a reader still on an
+// older snapshot makes it answer false at once, to be tried again, rather
+// than hold the writers for the busy timeout. On PostgreSQL it does
+// nothing and answers true.
+func (s *Store) FoldLog(ctx context.Context) (bool, error) {
+	if s.backend != SQLite {
+		return true, nil
+	}
+	if !s.Ready() {
+		return false, ErrNotReady
+	}
+	if err := s.Checkpoint(ctx); err != nil {
+		return false, err
+	}
+	conn, err := s.db.Conn(ctx)
+	if err != nil {
+		return false, s.wrap("checkpoint", err)
+	}
+	defer func() { _ = conn.Close() }() // back to the pool
+	var busy, logPages, moved int
+	select {
+	case s.writer <- struct{}{}:
+		defer func() { <-s.writer }()
+	case <-ctx.Done():
+		return false, s.wrap("checkpoint", ctx.Err())
+	}
+	if _, err := conn.ExecContext(ctx, `PRAGMA busy_timeout = 0`); err != nil {
+		return false, s.wrap("checkpoint", err)
+	}
+	err = conn.QueryRowContext(ctx, `PRAGMA wal_checkpoint(TRUNCATE)`).Scan(&busy, &logPages, &moved)
+	// The connection goes back to the pool with the pool's busy timeout.
+	if _, rerr := conn.ExecContext(context.WithoutCancel(ctx), fmt.Sprintf(`PRAGMA busy_timeout = %d`, s.busyTimeout.Milliseconds())); rerr != nil {
+		_ = conn.Raw(func(any) error { return driver.ErrBadConn }) // not reused without it
+		err = errors.Join(err, rerr)
+	}
+	if err != nil {
+		return false, s.wrap("checkpoint", err)
+	}
+	return busy == 0, nil
+}
+
+// Checkpoint copies what SQLite's write-ahead log holds into the database
+// file, as far as no reader still needs it, beside the writers (a passive
+// checkpoint: it takes no write lock). A long job that writes in batches
+// calls it after each, so that the log stays short and no visitor's
+// commit, which folds a log longer than 1,000 pages in itself
+// (SQLite's automatic checkpoint), pays for the job's pages. On PostgreSQL
+// it does nothing.
+func (s *Store) Checkpoint(ctx context.Context) error {
+	if s.backend != SQLite {
+		return nil
+	}
+	if !s.Ready() {
+		return ErrNotReady
+	}
+	var busy, logPages, moved int
+	if err := s.db.QueryRowContext(ctx, `PRAGMA wal_checkpoint(PASSIVE)`).Scan(&busy, &logPages, &moved); err != nil {
+		return s.wrap("checkpoint", err)
+	}
+	return nil
 }

@@ -41,6 +41,8 @@ type Store struct {
 	// whole busy timeout and answer 503. A channel queues its waiters in
 	// order and lets a request's cancellation end the wait.
 	writer chan struct{}
+	// busyTimeout is SQLite's busy timeout of every pooled connection.
+	busyTimeout time.Duration
 	// observer, when set (Observe), is told every statement of the site
 	// as it is sent: the plan tests explain each one.
 	observer atomic.Pointer[func(query string, args []any)]

@@ -30,7 +30,10 @@ function kindName(t: T, kind: string): string {
 }
 
 interface MailResponse {
+  /** A page of the mail that could not be sent, newest first. */
   mail: MailRow[];
+  /** The ref before which its next page starts; "" after the last. */
+  mailNext: string;
   outbox: MailRow[];
   /** The ref before which the next page of the outbox starts; "" after the last. */
   next: string;
@@ -83,6 +86,7 @@ export function Mail() {
   usePageTitle("mail.title");
   const { data, error, loading, reload } = useApi<MailResponse>("/staff/api/mail");
   const [older, setOlder] = useState<{ outbox: MailRow[]; next: string } | null>(null);
+  const [olderTroubled, setOlderTroubled] = useState<{ mail: MailRow[]; next: string } | null>(null);
   const [retried, setRetried] = useState("");
   const { busy, problem, run } = useAction();
   const retry = (ref: string) => {
@@ -90,6 +94,8 @@ export function Mail() {
     return run(async () => {
       await api("POST", `/staff/api/mail/${encodeURIComponent(ref)}/retry`, {});
       setRetried(ref);
+      // The troubled mail is read again from its first page.
+      setOlderTroubled(null);
       reload();
     });
   };
@@ -99,6 +105,13 @@ export function Mail() {
     run(async () => {
       const page = await api<MailResponse>("GET", `/staff/api/mail?before=${encodeURIComponent(next)}`);
       setOlder({ outbox: [...(older?.outbox ?? []), ...page.outbox], next: page.next });
+    });
+  const troubled = [...(data?.mail ?? []), ...(olderTroubled?.mail ?? [])];
+  const troubledNext = olderTroubled ? olderTroubled.next : (data?.mailNext ?? "");
+  const loadMoreTroubled = () =>
+    run(async () => {
+      const page = await api<MailResponse>("GET", `/staff/api/mail?troubledBefore=${encodeURIComponent(troubledNext)}`);
+      setOlderTroubled({ mail: [...(olderTroubled?.mail ?? []), ...page.mail], next: page.mailNext });
     });
   return (
     <>
@@ -112,7 +125,7 @@ export function Mail() {
             <h2 id="ws-mail-troubled">{t("mail.troubledTitle")}</h2>
             <p className="ws-hint">{t("mail.intro")}</p>
             <List
-              items={data.mail}
+              items={troubled}
               empty={t("mail.empty")}
               item={(m) => (
                 <li key={m.ref} className="ws-item">
@@ -124,6 +137,7 @@ export function Mail() {
                 </li>
               )}
             />
+            {troubledNext && <More label={t("mail.moreTroubled")} busy={busy} failed={!!problem} onMore={() => void loadMoreTroubled()} />}
           </section>
           <section aria-labelledby="ws-mail-outbox">
             <h2 id="ws-mail-outbox">{t("mail.outboxTitle")}</h2>
