@@ -1,7 +1,6 @@
 package sitebuild
 
 import (
-	"crypto/sha256"
 	"fmt"
 	"io/fs"
 	"net/http"
@@ -74,17 +73,7 @@ func articleOptions(opts Options, images *contentImages) []markdown.Option {
 // loadBlog loads the posts, dated in their languages; drafts only in
 // development mode.
 func loadBlog(content fs.FS, opts Options, images *contentImages, dates *intl.Formatter) (*blog.Library, error) {
-	if opts.Parsed != nil {
-		// A post's HTML depends, beside its file, on the site's address
-		// (its links) and on the pictures (their hashed addresses, sizes).
-		salt := sha256.New()
-		salt.Write([]byte(opts.BaseURL))
-		for _, src := range images.lib.Sources() {
-			fmt.Fprintf(salt, "\x00%s %s %d %d", src.Path, src.Hashed, src.Width, src.Height)
-		}
-		opts.Parsed.Salt(string(salt.Sum(nil)))
-	}
-	posts, err := blog.LoadAgain(content, "blog", opts.Dev, dates.FormatDate, opts.Parsed, articleOptions(opts, images)...)
+	posts, err := blog.LoadAgain(content, "blog", opts.Dev, dates.FormatDate, opts.Parsed.posts(), articleOptions(opts, images)...)
 	if err != nil {
 		return nil, err
 	}
