@@ -484,22 +484,43 @@ func sitemapURLs(u string) ([]string, error) {
 
 // rssMB is the resident memory of the site: the process, or under `go
 // run` its child.
+// rssMB is the resident memory of the site: the processes under the one
+// the bench started (go run's program; with -dev, its watcher and the
+// server it runs), or that process itself when it started none (the
+// production binary).
 func (p *siteProcess) rssMB() (float64, error) {
 	pid := p.cmd.Process.Pid
-	// Any of go's threads may have started the child.
+	var total float64
+	var found bool
+	for _, child := range descendants(pid) {
+		if mb, err := residentMB(child); err == nil {
+			total, found = total+mb, true
+		}
+	}
+	if found {
+		return total, nil
+	}
+	return residentMB(pid)
+}
+
+// descendants lists the processes under pid, children first.
+func descendants(pid int) []int {
+	var out []int
+	// Any of a process's threads may have started a child.
 	tasks, _ := filepath.Glob(fmt.Sprintf("/proc/%d/task/*/children", pid))
 	for _, t := range tasks {
 		children, err := os.ReadFile(t)
 		if err != nil {
 			continue
 		}
-		if f := strings.Fields(string(children)); len(f) > 0 {
-			if child, err := strconv.Atoi(f[0]); err == nil {
-				return residentMB(child)
+		for _, f := range strings.Fields(string(children)) {
+			if child, err := strconv.Atoi(f); err == nil {
+				out = append(out, child)
+				out = append(out, descendants(child)...)
 			}
 		}
 	}
-	return residentMB(pid)
+	return out
 }
 
 func (p *siteProcess) log() string {
