@@ -233,6 +233,10 @@ func (l *Library) Posts(lang string) []*Post {
 	return slices.Clone(l.byLang[lang])
 }
 
+// Count returns the number of posts of lang: Posts' length, without its
+// copy (a list page asks for every page it plans).
+func (l *Library) Count(lang string) int { return len(l.byLang[lang]) }
+
 // Post returns the post of lang with slug, or ErrNotFound.
 func (l *Library) Post(lang, slug string) (*Post, error) {
 	if p, ok := l.bySlug[lang][slug]; ok {

@@ -98,7 +98,7 @@ func (s *Build) blogListPage(lang site.Language, number int, tag string) (page, 
 		return page{}, err
 	}
 	list := blogListData{Page: data}
-	if len(s.blog.Posts(lang.Code)) > 0 {
+	if s.blog.Count(lang.Code) > 0 {
 		list.Feed = FeedPath(lang)
 	}
 	p := page{
@@ -230,7 +230,7 @@ func (s *Build) planBlog(lang site.Language) error {
 
 // buildFeed builds lang's Atom feed, if lang has posts.
 func (s *Build) buildFeed(lang site.Language) error {
-	if len(s.blog.Posts(lang.Code)) == 0 {
+	if s.blog.Count(lang.Code) == 0 {
 		return nil
 	}
 	feed, err := s.blog.AtomFeed(lang.Code, blog.FeedConfig{
@@ -258,7 +258,7 @@ func (s *Build) buildFeed(lang site.Language) error {
 // feedLinks are the head links of a blog page: its language's feed, when
 // there is one.
 func (s *Build) feedLinks(lang site.Language) []render.Link {
-	if len(s.blog.Posts(lang.Code)) == 0 {
+	if s.blog.Count(lang.Code) == 0 {
 		return nil
 	}
 	return []render.Link{{
