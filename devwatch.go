@@ -11,6 +11,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"runtime/debug"
 	"slices"
 	"strconv"
 	"strings"
@@ -139,7 +140,16 @@ func (d *devLoop) rebuild(ctx context.Context, changed []string) {
 	d.log.Info("rebuilt", "in", time.Since(started).Round(time.Millisecond), "bundles", bundled.Sub(started).Round(time.Millisecond),
 		"site", planned.Sub(bundled).Round(time.Millisecond), "open_pages", time.Since(planned).Round(time.Millisecond),
 		"css_only", cssOnly, "render_errors", len(problems))
-	go warmImages(ctx, s, d.log)
+	go func() {
+		// The renders of the bundles before are of no use now (a page
+		// whose document did not change is in the renders' cache on
+		// disk), and the build before, its engine and esbuild's garbage
+		// are let go: the memory goes back to the system, rather than
+		// the session's growing with every edit.
+		d.memo.KeepOnly(bundle.Server)
+		debug.FreeOSMemory()
+		warmImages(ctx, s, d.log)
+	}()
 }
 
 // touchesCollections reports whether a change to the file at rel (relative
