@@ -114,7 +114,7 @@ func measureStarts(name string, start func() *siteProcess, postPath string) erro
 		p.stop()
 		return fmt.Errorf("%s: %w", name, err)
 	}
-	ready, _ := p.rssMB()
+	ready, tools, _ := p.memory()
 	pages, loadErr := p.load()
 	loaded, _ := p.rssMB()
 	p.stop()
@@ -124,6 +124,9 @@ func measureStarts(name string, start func() *siteProcess, postPath string) erro
 	fmt.Printf("  listening %8s   first page %8s after   ready %8s   (goals at 1,000: %s, %s, %s)\n",
 		round(t.listen), round(t.first), round(t.ready), contentGoals.listen, contentGoals.firstPage, contentGoals.ready)
 	fmt.Printf("  memory (RSS) once ready %6.0f MB   after a load of every page in the sitemap (%d) %6.0f MB\n", ready, pages, loaded)
+	if tools > 0 {
+		fmt.Printf("  (beside it, not counted: Node's tools, the type checker, %.0f MB)\n", tools)
+	}
 	p = start()
 	t, err = p.startTimed(postPath)
 	p.stop()
@@ -482,25 +485,35 @@ func sitemapURLs(u string) ([]string, error) {
 	return out, nil
 }
 
-// rssMB is the resident memory of the site: the process, or under `go
-// run` its child.
-// rssMB is the resident memory of the site: the processes under the one
-// the bench started (go run's program; with -dev, its watcher and the
+// rssMB is the resident memory of the site: the Go processes under the
+// one the bench started (go run's program; with -dev, its watcher and the
 // server it runs), or that process itself when it started none (the
-// production binary).
-func (p *siteProcess) rssMB() (float64, error) {
+// production binary). tools is that of the others under it (-dev's type
+// checker, tsc in Node), not counted in the site's.
+func (p *siteProcess) rssMB() (site float64, err error) {
+	site, _, err = p.memory()
+	return site, err
+}
+
+func (p *siteProcess) memory() (site, tools float64, err error) {
 	pid := p.cmd.Process.Pid
-	var total float64
 	var found bool
 	for _, child := range descendants(pid) {
-		if mb, err := residentMB(child); err == nil {
-			total, found = total+mb, true
+		mb, err := residentMB(child)
+		if err != nil {
+			continue
 		}
+		if comm, _ := os.ReadFile(fmt.Sprintf("/proc/%d/comm", child)); strings.TrimSpace(string(comm)) == "node" {
+			tools += mb
+			continue
+		}
+		site, found = site+mb, true
 	}
 	if found {
-		return total, nil
+		return site, tools, nil
 	}
-	return residentMB(pid)
+	site, err = residentMB(pid)
+	return site, tools, err
 }
 
 // descendants lists the processes under pid, children first.
