@@ -273,12 +273,12 @@ func parsePost(md *markdown.Renderer, file, lang, slug string, src []byte) (*Pos
 		fail(0, "", errors.New("the post has no text after the front matter"))
 		return nil, errs
 	}
-	doc, err := md.Convert(body)
+	doc, err := md.Outline(body)
 	if err != nil {
 		fail(0, "", err)
 		return nil, errs
 	}
-	p.HTML, p.TOC, p.Words = doc.HTML, doc.TOC, doc.Words
+	p.Body, p.TOC, p.Words = NewBody(md, body), doc.TOC, doc.Words
 	p.ReadingMinutes = markdown.ReadingMinutes(doc.Words)
 	return p, nil
 }
