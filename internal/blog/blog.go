@@ -91,8 +91,12 @@ type Body struct {
 // NewBody returns the text src, to be rendered with md.
 func NewBody(md *markdown.Renderer, src []byte) *Body { return &Body{md: md, src: src} }
 
-// HTML renders the text, the first time it is asked for.
+// HTML renders the text, the first time it is asked for; a nil Body is
+// no text.
 func (b *Body) HTML() (string, error) {
+	if b == nil {
+		return "", nil
+	}
 	b.once.Do(func() {
 		b.html, b.err = b.md.HTML(b.src)
 		b.src = nil
