@@ -489,7 +489,8 @@ func sitemapURLs(u string) ([]string, error) {
 // one the bench started (go run's program; with -dev, its watcher and the
 // server it runs), or that process itself when it started none (the
 // production binary). tools is that of the others under it (-dev's type
-// checker, tsc in Node), not counted in the site's.
+// checker, tsc in Node, which names itself tsc), not counted in the
+// site's.
 func (p *siteProcess) rssMB() (site float64, err error) {
 	site, _, err = p.memory()
 	return site, err
@@ -497,13 +498,21 @@ func (p *siteProcess) rssMB() (site float64, err error) {
 
 func (p *siteProcess) memory() (site, tools float64, err error) {
 	pid := p.cmd.Process.Pid
+	comm := func(pid int) string {
+		data, _ := os.ReadFile(fmt.Sprintf("/proc/%d/comm", pid))
+		return strings.TrimSpace(string(data))
+	}
+	var program string // the name of go run's program: the site's processes
 	var found bool
 	for _, child := range descendants(pid) {
 		mb, err := residentMB(child)
 		if err != nil {
 			continue
 		}
-		if comm, _ := os.ReadFile(fmt.Sprintf("/proc/%d/comm", child)); strings.TrimSpace(string(comm)) == "node" {
+		if program == "" {
+			program = comm(child)
+		}
+		if comm(child) != program {
 			tools += mb
 			continue
 		}
