@@ -182,7 +182,11 @@ func measureEdits(p *siteProcess, tree, postPath string) error {
 		}
 	}
 	rss, _ := p.rssMB()
-	fmt.Printf("  memory (RSS) after the edits %6.0f MB\n", rss)
+	// -dev gives the memory of the builds before back 2 s after the last
+	// rebuild (devwatch.go, releaseQuiet).
+	time.Sleep(3 * time.Second)
+	settled, _ := p.rssMB()
+	fmt.Printf("  memory (RSS) after the edits %6.0f MB, 3 s later %6.0f MB\n", rss, settled)
 	return nil
 }
 
