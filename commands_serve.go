@@ -19,7 +19,6 @@ import (
 	"github.com/northbeam/site/handlers"
 	"github.com/northbeam/site/internal/accesslog"
 	"github.com/northbeam/site/internal/assets"
-	"github.com/northbeam/site/internal/blog"
 	"github.com/northbeam/site/internal/booking"
 	"github.com/northbeam/site/internal/calendar"
 	"github.com/northbeam/site/internal/config"
@@ -60,7 +59,7 @@ func serveCommand(args []string, getenv func(string) string, log *slog.Logger, a
 		}
 		src.memo = render.NewMemo()
 		src.missing = &missingSink{root: src.root}
-		src.kept.parsed = blog.NewParsed()
+		src.kept.parsed = sitebuild.NewParsed()
 	}
 	// The bundles build while the database and the services start.
 	src.prebuild()

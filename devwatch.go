@@ -11,6 +11,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"runtime/debug"
 	"slices"
 	"strconv"
 	"strings"
@@ -52,6 +53,10 @@ type devLoop struct {
 	// stopPrerender ends the start's rendering of every page, which a
 	// new build makes useless.
 	stopPrerender context.CancelFunc
+	// release gives the memory back to the system after the rebuilds
+	// (releaseLater).
+	releaseMu sync.Mutex
+	release   *time.Timer
 }
 
 // run rebuilds on every change until ctx ends.
@@ -139,7 +144,29 @@ func (d *devLoop) rebuild(ctx context.Context, changed []string) {
 	d.log.Info("rebuilt", "in", time.Since(started).Round(time.Millisecond), "bundles", bundled.Sub(started).Round(time.Millisecond),
 		"site", planned.Sub(bundled).Round(time.Millisecond), "open_pages", time.Since(planned).Round(time.Millisecond),
 		"css_only", cssOnly, "render_errors", len(problems))
+	// The renders of the bundles before are of no use now (a page whose
+	// document did not change is in the renders' cache on disk).
+	d.memo.KeepOnly(bundle.Server)
+	d.releaseLater()
 	go warmImages(ctx, s, d.log)
+}
+
+// releaseQuiet is how long after the last rebuild the memory the builds
+// before held goes back to the system: not at once, when the open pages
+// reload and the developer may save again.
+const releaseQuiet = 2 * time.Second
+
+// releaseLater gives the memory of the builds before (their pages, their
+// engine, esbuild's garbage) back to the system once no rebuild came for
+// releaseQuiet, so that a session's does not grow with every edit.
+func (d *devLoop) releaseLater() {
+	d.releaseMu.Lock()
+	defer d.releaseMu.Unlock()
+	if d.release == nil {
+		d.release = time.AfterFunc(releaseQuiet, debug.FreeOSMemory)
+		return
+	}
+	d.release.Reset(releaseQuiet)
 }
 
 // touchesCollections reports whether a change to the file at rel (relative

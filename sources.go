@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"github.com/northbeam/site/internal/assets"
-	"github.com/northbeam/site/internal/blog"
 	"github.com/northbeam/site/internal/config"
 	"github.com/northbeam/site/internal/intl"
 	"github.com/northbeam/site/internal/site"
@@ -43,9 +42,9 @@ type kept struct {
 	// renders keeps the finished pages between starts (render.DiskCache,
 	// under DATA_DIR); nil renders every page at every start.
 	renders *render.DiskCache
-	// parsed keeps the posts parsed by the builds before (-dev); nil
-	// parses every post at every build.
-	parsed *blog.Parsed
+	// parsed keeps the posts, case studies and people parsed by the
+	// builds before (-dev); nil parses every file at every build.
+	parsed *sitebuild.Parsed
 }
 
 type bundleOrError struct {

@@ -114,7 +114,7 @@ func measureStarts(name string, start func() *siteProcess, postPath string) erro
 		p.stop()
 		return fmt.Errorf("%s: %w", name, err)
 	}
-	ready, _ := p.rssMB()
+	ready, tools, _ := p.memory()
 	pages, loadErr := p.load()
 	loaded, _ := p.rssMB()
 	p.stop()
@@ -124,6 +124,9 @@ func measureStarts(name string, start func() *siteProcess, postPath string) erro
 	fmt.Printf("  listening %8s   first page %8s after   ready %8s   (goals at 1,000: %s, %s, %s)\n",
 		round(t.listen), round(t.first), round(t.ready), contentGoals.listen, contentGoals.firstPage, contentGoals.ready)
 	fmt.Printf("  memory (RSS) once ready %6.0f MB   after a load of every page in the sitemap (%d) %6.0f MB\n", ready, pages, loaded)
+	if tools > 0 {
+		fmt.Printf("  (beside it, not counted: Node's tools, the type checker, %.0f MB)\n", tools)
+	}
 	p = start()
 	t, err = p.startTimed(postPath)
 	p.stop()
@@ -179,7 +182,11 @@ func measureEdits(p *siteProcess, tree, postPath string) error {
 		}
 	}
 	rss, _ := p.rssMB()
-	fmt.Printf("  memory (RSS) after the edits %6.0f MB\n", rss)
+	// -dev gives the memory of the builds before back 2 s after the last
+	// rebuild (devwatch.go, releaseQuiet).
+	time.Sleep(3 * time.Second)
+	settled, _ := p.rssMB()
+	fmt.Printf("  memory (RSS) after the edits %6.0f MB, 3 s later %6.0f MB\n", rss, settled)
 	return nil
 }
 
@@ -482,24 +489,64 @@ func sitemapURLs(u string) ([]string, error) {
 	return out, nil
 }
 
-// rssMB is the resident memory of the site: the process, or under `go
-// run` its child.
-func (p *siteProcess) rssMB() (float64, error) {
+// rssMB is the resident memory of the site: the Go processes under the
+// one the bench started (go run's program; with -dev, its watcher and the
+// server it runs), or that process itself when it started none (the
+// production binary). tools is that of the others under it (-dev's type
+// checker, tsc in Node, which names itself tsc), not counted in the
+// site's.
+func (p *siteProcess) rssMB() (site float64, err error) {
+	site, _, err = p.memory()
+	return site, err
+}
+
+func (p *siteProcess) memory() (site, tools float64, err error) {
 	pid := p.cmd.Process.Pid
-	// Any of go's threads may have started the child.
+	comm := func(pid int) string {
+		data, _ := os.ReadFile(fmt.Sprintf("/proc/%d/comm", pid))
+		return strings.TrimSpace(string(data))
+	}
+	var program string // the name of go run's program: the site's processes
+	var found bool
+	for _, child := range descendants(pid) {
+		mb, err := residentMB(child)
+		if err != nil {
+			continue
+		}
+		if program == "" {
+			program = comm(child)
+		}
+		if comm(child) != program {
+			tools += mb
+			continue
+		}
+		site, found = site+mb, true
+	}
+	if found {
+		return site, tools, nil
+	}
+	site, err = residentMB(pid)
+	return site, tools, err
+}
+
+// descendants lists the processes under pid, children first.
+func descendants(pid int) []int {
+	var out []int
+	// Any of a process's threads may have started a child.
 	tasks, _ := filepath.Glob(fmt.Sprintf("/proc/%d/task/*/children", pid))
 	for _, t := range tasks {
 		children, err := os.ReadFile(t)
 		if err != nil {
 			continue
 		}
-		if f := strings.Fields(string(children)); len(f) > 0 {
-			if child, err := strconv.Atoi(f[0]); err == nil {
-				return residentMB(child)
+		for _, f := range strings.Fields(string(children)) {
+			if child, err := strconv.Atoi(f); err == nil {
+				out = append(out, child)
+				out = append(out, descendants(child)...)
 			}
 		}
 	}
-	return residentMB(pid)
+	return out
 }
 
 func (p *siteProcess) log() string {

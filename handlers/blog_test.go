@@ -355,7 +355,7 @@ func TestBlogPayloadForClientNavigation(t *testing.T) {
 	if err := json.Unmarshal(rec.Body.Bytes(), &payload); err != nil || rec.Code != http.StatusOK {
 		t.Fatalf("%d %v", rec.Code, err)
 	}
-	if payload.Page != "BlogPost" || payload.Lang != other.Code || payload.Data.Title != p.Title || payload.Data.HTML != p.HTML || payload.Head.Title != sitetest.PageTitle(s, other.Code, p.Title) {
+	if payload.Page != "BlogPost" || payload.Lang != other.Code || payload.Data.Title != p.Title || payload.Data.HTML != p.HTML() || payload.Head.Title != sitetest.PageTitle(s, other.Code, p.Title) {
 		t.Errorf("payload: page %s lang %s title %q head %q", payload.Page, payload.Lang, payload.Data.Title, payload.Head.Title)
 	}
 	if !strings.Contains(payload.Data.PublishedText, " 2026") || payload.Data.Newer == nil {
@@ -423,7 +423,7 @@ func TestBlogFeeds(t *testing.T) {
 			t.Errorf("%s: no self link in %v", path, feed.Links)
 		}
 		for i, e := range feed.Entries {
-			if e.Title != posts[i].Title || e.Content != posts[i].HTML {
+			if e.Title != posts[i].Title || e.Content != posts[i].HTML() {
 				t.Errorf("%s: entry %d is %q, want %q with its HTML", path, i, e.Title, posts[i].Title)
 			}
 			u, err := url.Parse(e.Link.Href)

@@ -10,24 +10,23 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/northbeam/site/internal/blog"
 	"github.com/northbeam/site/internal/sitebuild"
 	"github.com/northbeam/site/internal/sitetest"
 )
 
-// TestEditsGiveTheSiteAFreshStartGives: after a post is edited, added,
-// renamed or deleted, and a case study or a person edited, the build that
-// takes the unchanged posts from the builds before (-dev) parses only the
-// files that changed, and serves exactly what a fresh start serves: the
-// same pages, payloads, sitemap and feeds.
+// TestEditsGiveTheSiteAFreshStartGives: after a post, a case study or a
+// person is edited, added, renamed or deleted, the build that takes the
+// unchanged files from the builds before (-dev) parses only the files
+// that changed, and serves exactly what a fresh start serves: the same
+// pages, payloads, sitemap and feeds.
 func TestEditsGiveTheSiteAFreshStartGives(t *testing.T) {
 	shared := sitetest.Site(t)
 	dir := filepath.Join(t.TempDir(), "content")
 	if err := os.CopyFS(dir, sitetest.Content()); err != nil {
 		t.Fatal(err)
 	}
-	parsed := blog.NewParsed()
-	build := func(parsed *blog.Parsed) *sitebuild.Build {
+	parsed := sitebuild.NewParsed()
+	build := func(parsed *sitebuild.Parsed) *sitebuild.Build {
 		t.Helper()
 		s, err := sitebuild.New(context.Background(), os.DirFS(dir), shared.Bundle, shared.Engine,
 			sitebuild.Options{BaseURL: sitetest.BaseURL, Lazy: true, Parsed: parsed})
@@ -57,45 +56,75 @@ func TestEditsGiveTheSiteAFreshStartGives(t *testing.T) {
 		}
 	}
 	edited, renamed, deleted := posts[0], posts[1], posts[2]
-	study := first.Work().Studies(lang)[0]
-	person := first.Team().People(lang)[0]
+	studies, people := first.Work().Studies(lang), first.Team().People(lang)
+	if len(studies) < 2 || len(people) < 2 {
+		t.Fatalf("%d case studies and %d people in %s: the test needs 2 of each", len(studies), len(people), lang)
+	}
+	// copyAs writes a copy of the file at rel beside it, named slug, with
+	// old replaced by new.
+	copyAs := func(rel, slug, old, new string) {
+		t.Helper()
+		data, err := os.ReadFile(file(rel))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Contains(data, []byte(old)) {
+			t.Fatalf("%s holds no %q", rel, old)
+		}
+		data = bytes.Replace(data, []byte(old), []byte(new), 1)
+		if err := os.WriteFile(file(path.Join(path.Dir(rel), slug+".md")), data, 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	rename := func(rel, slug string) {
+		t.Helper()
+		if err := os.Rename(file(rel), file(path.Join(path.Dir(rel), slug+".md"))); err != nil {
+			t.Fatal(err)
+		}
+	}
+	remove := func(rel string) {
+		t.Helper()
+		if err := os.Remove(file(rel)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	study, person := studies[0], people[0]
+	newStudy := path.Join(path.Dir(study.File), "a-new-study.md")
+	newPerson := path.Join(path.Dir(person.File), "a-new-person.md")
 
+	type parses struct{ posts, studies, people int }
 	steps := []struct {
 		name   string
 		change func()
-		parses int // posts parsed again
+		parses parses // files parsed again
 	}{
-		{"a post edited", func() { edit(edited.File, "\n\n", "\n\nA sentence added to the post.\n\n") }, 1},
-		{"a post's title edited", func() { edit(edited.File, "title: ", "title: Edited, ") }, 1},
+		{"a post edited", func() { edit(edited.File, "\n\n", "\n\nA sentence added to the post.\n\n") }, parses{posts: 1}},
+		{"a post's title edited", func() { edit(edited.File, "title: ", "title: Edited, ") }, parses{posts: 1}},
 		{"a post added", func() {
-			data, err := os.ReadFile(file(edited.File))
-			if err != nil {
-				t.Fatal(err)
-			}
-			data = bytes.Replace(data, []byte("translationKey: "+edited.TranslationKey), []byte("translationKey: a-new-post"), 1)
-			if err := os.WriteFile(file(path.Join(path.Dir(edited.File), "a-new-post.md")), data, 0o600); err != nil {
-				t.Fatal(err)
-			}
-		}, 1},
-		{"a post renamed", func() {
-			if err := os.Rename(file(renamed.File), file(path.Join(path.Dir(renamed.File), "renamed-"+renamed.Slug+".md"))); err != nil {
-				t.Fatal(err)
-			}
-		}, 1},
-		{"a post deleted", func() {
-			if err := os.Remove(file(deleted.File)); err != nil {
-				t.Fatal(err)
-			}
-		}, 0},
-		{"a case study edited", func() { edit(study.File, "\n\n", "\n\nA sentence added to the study.\n\n") }, 0},
-		{"a person edited", func() { edit(person.File, "\n\n", "\n\nA sentence added to the person.\n\n") }, 0},
+			copyAs(edited.File, "a-new-post", "translationKey: "+edited.TranslationKey, "translationKey: a-new-post")
+		}, parses{posts: 1}},
+		{"a post renamed", func() { rename(renamed.File, "renamed-"+renamed.Slug) }, parses{posts: 1}},
+		{"a post deleted", func() { remove(deleted.File) }, parses{}},
+		{"a case study edited", func() { edit(study.File, "\n\n", "\n\nA sentence added to the study.\n\n") }, parses{studies: 1}},
+		{"a case study's title edited", func() { edit(study.File, "title: ", "title: Edited, ") }, parses{studies: 1}},
+		{"a case study added", func() {
+			copyAs(study.File, "a-new-study", "translationKey: "+study.TranslationKey, "translationKey: a-new-study")
+		}, parses{studies: 1}},
+		{"a case study renamed", func() { rename(studies[1].File, "renamed-"+studies[1].Slug) }, parses{studies: 1}},
+		{"a case study deleted", func() { remove(newStudy) }, parses{}},
+		{"a person edited", func() { edit(person.File, "\n\n", "\n\nA sentence added to the person.\n\n") }, parses{people: 1}},
+		{"a person's role edited", func() { edit(person.File, "role: ", "role: Edited, ") }, parses{people: 1}},
+		{"a person added", func() { copyAs(person.File, "a-new-person", "name: "+person.Name, "name: A New Person") }, parses{people: 1}},
+		{"a person renamed", func() { rename(people[1].File, "renamed-"+people[1].Slug) }, parses{people: 1}},
+		{"a person deleted", func() { remove(newPerson) }, parses{}},
 	}
 	for _, step := range steps {
 		step.change()
-		before := parsed.Parses()
+		posts, studies, people := parsed.Parses()
 		again, fresh := build(parsed), build(nil)
-		if got := parsed.Parses() - before; got != step.parses {
-			t.Errorf("%s: %d posts parsed again, want %d", step.name, got, step.parses)
+		p2, s2, pe2 := parsed.Parses()
+		if got := (parses{p2 - posts, s2 - studies, pe2 - people}); got != step.parses {
+			t.Errorf("%s: parsed again %+v, want %+v", step.name, got, step.parses)
 		}
 		sameSite(t, step.name, again, fresh)
 	}

@@ -146,14 +146,14 @@ func (e *Engine) Render(ctx context.Context, payloadJSON []byte) (string, error)
 		return html, err
 	}
 	k := memoKey(e.bundleSum, payloadJSON)
-	if html, missing, ok := e.memo.get(k); ok {
+	if html, missing, ok := e.memo.get(e.bundleSum, k); ok {
 		e.remembered.Add(1)
 		e.tellMissing(missing)
 		return html, nil
 	}
 	html, missing, err := e.render(ctx, payloadJSON)
 	if err == nil {
-		e.memo.put(k, html, missing)
+		e.memo.put(e.bundleSum, k, html, missing)
 	}
 	e.tellMissing(missing)
 	return html, err

@@ -31,11 +31,15 @@ type Memo struct {
 	// earlier answers what this memo lacks (Seed); a body taken from it
 	// is recorded here too.
 	earlier *Memo
+	// bundles is the server bundle (its SHA-256) each body recorded was
+	// rendered with, for KeepOnly.
+	bundles map[[sha256.Size]byte][sha256.Size]byte
 }
 
 // NewMemo returns an empty memo that records renders.
 func NewMemo() *Memo {
-	return &Memo{bodies: map[[sha256.Size]byte]string{}, missing: map[[sha256.Size]byte][]MissingString{}, recording: true}
+	return &Memo{bodies: map[[sha256.Size]byte]string{}, missing: map[[sha256.Size]byte][]MissingString{}, recording: true,
+		bundles: map[[sha256.Size]byte][sha256.Size]byte{}}
 }
 
 // Len is the number of bodies held.
@@ -54,7 +58,7 @@ func memoKey(bundleSum [sha256.Size]byte, payloadJSON []byte) [sha256.Size]byte 
 	return k
 }
 
-func (m *Memo) get(k [sha256.Size]byte) (string, []MissingString, bool) {
+func (m *Memo) get(bundle, k [sha256.Size]byte) (string, []MissingString, bool) {
 	m.mu.RLock()
 	body, ok := m.bodies[k]
 	missing := m.missing[k]
@@ -62,8 +66,8 @@ func (m *Memo) get(k [sha256.Size]byte) (string, []MissingString, bool) {
 	if ok || m.earlier == nil {
 		return body, missing, ok
 	}
-	if body, missing, ok = m.earlier.get(k); ok {
-		m.put(k, body, missing)
+	if body, missing, ok = m.earlier.get(bundle, k); ok {
+		m.put(bundle, k, body, missing)
 	}
 	return body, missing, ok
 }
@@ -74,13 +78,14 @@ func (m *Memo) get(k [sha256.Size]byte) (string, []MissingString, bool) {
 // of this build.
 func (m *Memo) Seed(earlier *Memo) { m.earlier = earlier }
 
-func (m *Memo) put(k [sha256.Size]byte, body string, missing []MissingString) {
+func (m *Memo) put(bundle, k [sha256.Size]byte, body string, missing []MissingString) {
 	if !m.recording {
 		return
 	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	m.bodies[k] = body
+	m.bundles[k] = bundle
 	if len(missing) > 0 {
 		m.missing[k] = missing
 	}
@@ -97,6 +102,29 @@ func (m *Memo) Forget() {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	m.bodies = nil
+}
+
+// KeepOnly lets go of the bodies a recording memo holds (-dev) that were
+// rendered with another server bundle than those given: each string or
+// component edit makes a new bundle, and the renders of every bundle of a
+// session would otherwise stay in memory until it ends.
+func (m *Memo) KeepOnly(serverBundles ...[]byte) {
+	if m == nil || !m.recording {
+		return
+	}
+	keep := map[[sha256.Size]byte]bool{}
+	for _, b := range serverBundles {
+		keep[sha256.Sum256(b)] = true
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	for k, bundle := range m.bundles {
+		if !keep[bundle] {
+			delete(m.bodies, k)
+			delete(m.missing, k)
+			delete(m.bundles, k)
+		}
+	}
 }
 
 // WriteTo writes the memo, gzip-compressed.

@@ -68,3 +68,41 @@ func TestReadMemoRefusesGarbage(t *testing.T) {
 		t.Error("garbage read as a memo")
 	}
 }
+
+// TestADevSessionKeepsTheRendersOfItsBundleOnly: -dev records every
+// render in one memo; after an edit makes a new server bundle, the
+// renders of the bundle before are let go, and those of the new one stay.
+func TestADevSessionKeepsTheRendersOfItsBundleOnly(t *testing.T) {
+	ctx := context.Background()
+	memo := NewMemo()
+	before := []byte(echoBundle)
+	after := []byte(`globalThis.renderPage = function (p) { return "<p>edited</p>"; };`)
+	for _, bundle := range [][]byte{before, after} {
+		e, err := NewEngine(bundle, Options{Runtimes: 1, Memo: memo})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, p := range []string{`{"text":"home"}`, `{"text":"blog"}`} {
+			if _, err := e.Render(ctx, []byte(p)); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	if memo.Len() != 4 {
+		t.Fatalf("the memo holds %d bodies, want 4", memo.Len())
+	}
+	memo.KeepOnly(after)
+	if memo.Len() != 2 {
+		t.Fatalf("after the edit, the memo holds %d bodies, want the new bundle's 2", memo.Len())
+	}
+	e, err := NewEngine(after, Options{Runtimes: 1, Memo: memo})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if html, err := e.Render(ctx, []byte(`{"text":"home"}`)); err != nil || html != "<p>edited</p>" {
+		t.Fatalf("the new bundle's page: %q, %v", html, err)
+	}
+	if rendered, remembered := e.Counts(); rendered != 0 || remembered != 1 {
+		t.Errorf("rendered %d and remembered %d, want 0 and 1: the new bundle's renders were let go", rendered, remembered)
+	}
+}

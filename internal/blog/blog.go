@@ -9,8 +9,10 @@ package blog
 
 import (
 	"cmp"
+	"encoding/json"
 	"errors"
 	"slices"
+	"sync"
 	"time"
 
 	"github.com/northbeam/site/internal/markdown"
@@ -51,7 +53,11 @@ type Post struct {
 	TranslationKey string
 	Draft          bool
 
-	HTML           string             // the rendered body
+	// Body is the text, rendered into HTML on its first use (Body.HTML):
+	// a start reads every post's front matter, outline and word count,
+	// and leaves the highlighting of its code to the page's first render
+	// or the prerender behind the start.
+	Body           *Body
 	TOC            []markdown.Heading // level 2 and 3 headings
 	Words          int
 	ReadingMinutes int
@@ -61,6 +67,50 @@ type Post struct {
 
 	// publishedText and updatedText are the dates in the post's language.
 	publishedText, updatedText string
+}
+
+// HTML returns the post's rendered text (Body.HTML), "" if it could not
+// be rendered.
+func (p *Post) HTML() string {
+	html, _ := p.Body.HTML()
+	return html
+}
+
+// Body is a post's text, rendered into HTML once, when first asked for,
+// and sent as a JSON string. The load that made it checked the text with
+// the same renderer (markdown.Renderer.Outline), so its rendering finds
+// no mistake the load did not.
+type Body struct {
+	once sync.Once
+	md   *markdown.Renderer
+	src  []byte // let go of once rendered
+	html string
+	err  error
+}
+
+// NewBody returns the text src, to be rendered with md.
+func NewBody(md *markdown.Renderer, src []byte) *Body { return &Body{md: md, src: src} }
+
+// HTML renders the text, the first time it is asked for; a nil Body is
+// no text.
+func (b *Body) HTML() (string, error) {
+	if b == nil {
+		return "", nil
+	}
+	b.once.Do(func() {
+		b.html, b.err = b.md.HTML(b.src)
+		b.src = nil
+	})
+	return b.html, b.err
+}
+
+// MarshalJSON writes the HTML as a JSON string.
+func (b *Body) MarshalJSON() ([]byte, error) {
+	html, err := b.HTML()
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(html)
 }
 
 // DateWriter writes a date in a language as its readers expect it: the
@@ -135,7 +185,7 @@ type Translation struct {
 // client as JSON.
 type Article struct {
 	Summary
-	HTML         string             `json:"html"`
+	HTML         *Body              `json:"html"`
 	TOC          []markdown.Heading `json:"toc"`
 	Translations []Translation      `json:"translations"`
 	Newer        *Summary           `json:"newer,omitempty"` // the next post in time, if any
@@ -232,6 +282,10 @@ func (l *Library) Languages() []string {
 func (l *Library) Posts(lang string) []*Post {
 	return slices.Clone(l.byLang[lang])
 }
+
+// Count returns the number of posts of lang: Posts' length, without its
+// copy (a list page asks for every page it plans).
+func (l *Library) Count(lang string) int { return len(l.byLang[lang]) }
 
 // Post returns the post of lang with slug, or ErrNotFound.
 func (l *Library) Post(lang, slug string) (*Post, error) {
@@ -337,7 +391,7 @@ func (l *Library) Article(lang, slug string) (Article, error) {
 	}
 	a := Article{
 		Summary:      p.Summary(),
-		HTML:         p.HTML,
+		HTML:         p.Body,
 		TOC:          toc,
 		Translations: translations,
 	}

@@ -107,8 +107,8 @@ draft: false
 	if len(p.TOC) != 2 || p.TOC[0].ID != "pourquoi-ça-marche" || p.TOC[1].Level != 3 {
 		t.Errorf("TOC = %+v", p.TOC)
 	}
-	if !strings.Contains(p.HTML, `<pre class="chroma" dir="ltr"`) || !strings.Contains(p.HTML, `<h2 id="pourquoi-ça-marche">`) {
-		t.Errorf("HTML = %s", p.HTML)
+	if !strings.Contains(p.HTML(), `<pre class="chroma" dir="ltr"`) || !strings.Contains(p.HTML(), `<h2 id="pourquoi-ça-marche">`) {
+		t.Errorf("HTML = %s", p.HTML())
 	}
 	if p.Words != 9 || p.ReadingMinutes != 1 {
 		t.Errorf("words, minutes = %d, %d; want 9, 1", p.Words, p.ReadingMinutes)
@@ -703,8 +703,8 @@ func TestFeed(t *testing.T) {
 		}
 	}
 	p, _ := lib.Post("fr", "ancien")
-	if old.Content.Body != p.HTML {
-		t.Errorf("content = %q, want the post's HTML %q", old.Content.Body, p.HTML)
+	if old.Content.Body != p.HTML() {
+		t.Errorf("content = %q, want the post's HTML %q", old.Content.Body, p.HTML())
 	}
 	if fmt.Sprint(old.Categories) != "[{go Go} {architecture-logicielle Architecture logicielle}]" {
 		t.Errorf("categories = %v", old.Categories)

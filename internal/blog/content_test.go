@@ -67,10 +67,10 @@ func TestSeedContent(t *testing.T) {
 			if words := markdown.CountWords(fence.ReplaceAll(body, nil)); words < minProseWords {
 				t.Errorf("%s: %d words of prose, want at least %d", p.File, words, minProseWords)
 			}
-			if !strings.Contains(p.HTML, `<pre class="chroma" dir="ltr"`) {
+			if !strings.Contains(p.HTML(), `<pre class="chroma" dir="ltr"`) {
 				t.Errorf("%s: no code sample", p.File)
 			}
-			if strings.Contains(p.HTML, "<table>") {
+			if strings.Contains(p.HTML(), "<table>") {
 				tables[lang] = true
 			}
 			if p.Published.Year() != 2026 {

@@ -89,6 +89,10 @@ func (l *Library) AtomFeed(lang string, cfg FeedConfig) ([]byte, error) {
 	}
 	var updated time.Time
 	for _, p := range posts {
+		html, err := p.Body.HTML()
+		if err != nil {
+			return nil, fmt.Errorf("blog: the %s feed: %s: %w", lang, p.File, err)
+		}
 		u := abs(cfg.PostURL(p.Lang, p.Slug))
 		entry := atomEntry{
 			ID:        u,
@@ -99,7 +103,7 @@ func (l *Library) AtomFeed(lang string, cfg FeedConfig) ([]byte, error) {
 			Author:    &atomPerson{Name: p.Author},
 			Summary:   &atomText{Type: "text", Text: p.Description},
 			// xml:base resolves the post's relative links (#anchors, /images).
-			Content: &atomHTML{Type: "html", Base: u, HTML: p.HTML},
+			Content: &atomHTML{Type: "html", Base: u, HTML: html},
 		}
 		for _, tag := range p.Tags {
 			entry.Categories = append(entry.Categories, atomCategory{Term: tag.Slug, Label: tag.Name})

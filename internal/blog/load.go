@@ -7,10 +7,12 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 	"unicode"
 	"unicode/utf8"
@@ -151,36 +153,66 @@ func (p *Post) clone() *Post {
 // posts it parses.
 func LoadAgain(fsys fs.FS, root string, includeDrafts bool, writeDate DateWriter, parsed *Parsed, opts ...markdown.Option) (*Library, error) {
 	md := markdown.New(opts...)
+	type file struct {
+		lang, slug, name string
+		src              []byte
+	}
+	var files []file
+	err := content.EachFile(fsys, root, func(lang, slug, name string, src []byte) {
+		files = append(files, file{lang, slug, name, src})
+	})
+	if err != nil {
+		return nil, fmt.Errorf("blog: %w", err)
+	}
+	// The files are parsed on every core (the Markdown's code blocks are
+	// most of a start's time at a thousand posts a language), then taken
+	// in the order of the files.
+	type result struct {
+		post *Post
+		errs []error
+	}
+	results := make([]result, len(files))
+	parse := func(i int) {
+		f := files[i]
+		if parsed == nil {
+			results[i].post, results[i].errs = parsePost(md, f.name, f.lang, f.slug, f.src)
+			return
+		}
+		sum := sha256.Sum256(f.src)
+		if p, ok := parsed.take(f.name, sum); ok {
+			results[i].post = p
+			return
+		}
+		parsed.parsing()
+		p, fileErrs := parsePost(md, f.name, f.lang, f.slug, f.src)
+		if p != nil && len(fileErrs) == 0 {
+			parsed.keep(f.name, sum, p)
+		}
+		results[i] = result{p, fileErrs}
+	}
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range min(runtime.GOMAXPROCS(0), len(files)) {
+		wg.Go(func() {
+			for i := int(next.Add(1) - 1); i < len(files); i = int(next.Add(1) - 1) {
+				parse(i)
+			}
+		})
+	}
+	wg.Wait()
 	var posts []*Post
 	var errs []error
 	seen := map[string]bool{}
-	err := content.EachFile(fsys, root, func(lang, slug, file string, src []byte) {
-		var p *Post
-		var fileErrs []error
-		if parsed == nil {
-			p, fileErrs = parsePost(md, file, lang, slug, src)
-		} else {
-			seen[file] = true
-			sum := sha256.Sum256(src)
-			var ok bool
-			if p, ok = parsed.take(file, sum); !ok {
-				parsed.parsing()
-				if p, fileErrs = parsePost(md, file, lang, slug, src); p != nil && len(fileErrs) == 0 {
-					parsed.keep(file, sum, p)
-				}
-			}
-		}
-		errs = append(errs, fileErrs...)
-		if p != nil && (includeDrafts || !p.Draft) {
+	for i, r := range results {
+		seen[files[i].name] = true
+		errs = append(errs, r.errs...)
+		if p := r.post; p != nil && (includeDrafts || !p.Draft) {
 			p.publishedText = writeDate(p.Lang, p.Published)
 			if !p.Updated.IsZero() {
 				p.updatedText = writeDate(p.Lang, p.Updated)
 			}
 			posts = append(posts, p)
 		}
-	})
-	if err != nil {
-		return nil, fmt.Errorf("blog: %w", err)
 	}
 	if parsed != nil {
 		parsed.forgetAllBut(seen)
@@ -241,12 +273,12 @@ func parsePost(md *markdown.Renderer, file, lang, slug string, src []byte) (*Pos
 		fail(0, "", errors.New("the post has no text after the front matter"))
 		return nil, errs
 	}
-	doc, err := md.Convert(body)
+	doc, err := md.Outline(body)
 	if err != nil {
 		fail(0, "", err)
 		return nil, errs
 	}
-	p.HTML, p.TOC, p.Words = doc.HTML, doc.TOC, doc.Words
+	p.Body, p.TOC, p.Words = NewBody(md, body), doc.TOC, doc.Words
 	p.ReadingMinutes = markdown.ReadingMinutes(doc.Words)
 	return p, nil
 }

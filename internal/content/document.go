@@ -11,19 +11,30 @@ import (
 )
 
 // LoadAll reads the files under root, laid out as <root>/<lang>/<slug>.md,
-// each with parse: the item it holds, or the mistakes found in it. It
-// returns each language's items in compare's order, or every mistake of
-// every file at once, joined with errors.Join. A missing root holds no
-// item; a folder or file that cannot be read is an error naming name
-// ("team: reading content/team/fr: ...").
-func LoadAll[T any](fsys fs.FS, root, name string, parse func(lang, slug, file string, src []byte) (T, []error), compare func(a, b T) int) (map[string][]T, error) {
+// each with parse: the item it holds, or the mistakes found in it; kept,
+// when not nil, gives the items of the files that did not change since a
+// load kept them there (-dev), and keeps the items parse makes. check,
+// when not nil, then looks at each item in the order of the files, for
+// mistakes between files (two with one key). It returns each language's
+// items in compare's order, or every mistake of every file at once,
+// joined with errors.Join. A missing root holds no item; a folder or file
+// that cannot be read is an error naming name ("team: reading
+// content/team/fr: ...").
+func LoadAll[T any](fsys fs.FS, root, name string, kept *Parsed[T], parse func(lang, slug, file string, src []byte) (T, []error),
+	check func(item T) []error, compare func(a, b T) int) (map[string][]T, error) {
 	byLang := map[string][]T{}
 	if _, err := fs.Stat(fsys, root); errors.Is(err, fs.ErrNotExist) {
+		kept.begin()
+		kept.end()
 		return byLang, nil
 	}
 	var errs []error
+	kept.begin()
 	err := EachFile(fsys, root, func(lang, slug, file string, src []byte) {
-		item, fileErrs := parse(lang, slug, file, src)
+		item, fileErrs := kept.parse(file, src, func() (T, []error) { return parse(lang, slug, file, src) })
+		if len(fileErrs) == 0 && check != nil {
+			fileErrs = check(item)
+		}
 		if len(fileErrs) > 0 {
 			errs = append(errs, fileErrs...)
 			return
@@ -33,6 +44,7 @@ func LoadAll[T any](fsys fs.FS, root, name string, parse func(lang, slug, file s
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
+	kept.end()
 	if len(errs) > 0 {
 		return nil, errors.Join(errs...)
 	}

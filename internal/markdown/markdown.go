@@ -172,21 +172,54 @@ func (r *Renderer) Render(src []byte) (html string, toc []Heading, err error) {
 // Convert converts src into a Document: HTML, table of contents and word
 // count from a single parse.
 func (r *Renderer) Convert(src []byte) (Document, error) {
+	root, err := r.checked(src)
+	if err != nil {
+		return Document{}, err
+	}
+	html, err := r.render(root, src)
+	if err != nil {
+		return Document{}, err
+	}
+	return Document{HTML: html, TOC: tableOfContents(root, src), Words: countWords(plainText(root, src, true))}, nil
+}
+
+// Outline is Convert without the HTML: the same mistakes, the table of
+// contents and the word count, at a fraction of the cost (the code
+// blocks are not highlighted). HTML renders the HTML later, on demand.
+func (r *Renderer) Outline(src []byte) (Document, error) {
+	root, err := r.checked(src)
+	if err != nil {
+		return Document{}, err
+	}
+	return Document{TOC: tableOfContents(root, src), Words: countWords(plainText(root, src, true))}, nil
+}
+
+// HTML renders src, as Convert does, into HTML alone.
+func (r *Renderer) HTML(src []byte) (string, error) {
+	root, err := r.checked(src)
+	if err != nil {
+		return "", err
+	}
+	return r.render(root, src)
+}
+
+// checked parses src and checks its images (WithImages).
+func (r *Renderer) checked(src []byte) (ast.Node, error) {
 	root := r.parse(src)
 	if r.resolveImage != nil {
 		if err := r.checkImages(root, src); err != nil {
-			return Document{}, err
+			return nil, err
 		}
 	}
+	return root, nil
+}
+
+func (r *Renderer) render(root ast.Node, src []byte) (string, error) {
 	var buf bytes.Buffer
 	if err := r.md.Renderer().Render(&buf, src, root); err != nil {
-		return Document{}, fmt.Errorf("markdown: render: %w", err)
+		return "", fmt.Errorf("markdown: render: %w", err)
 	}
-	return Document{
-		HTML:  buf.String(),
-		TOC:   tableOfContents(root, src),
-		Words: countWords(plainText(root, src, true)),
-	}, nil
+	return buf.String(), nil
 }
 
 // checkImages applies WithImages to every image of root.

@@ -411,3 +411,37 @@ func TestWithImages(t *testing.T) {
 		}
 	}
 }
+
+// TestOutlineThenHTMLIsConvert: a start reads a post's outline and renders
+// its HTML later; the two give what Convert gives at once, the same
+// mistakes included.
+func TestOutlineThenHTMLIsConvert(t *testing.T) {
+	r := New(WithImages(func(src string, width, height int) (ImageFile, error) {
+		if src != "/img/a.png" {
+			return ImageFile{}, errors.New("no such image")
+		}
+		return ImageFile{Src: "/img/0123/a.png"}, nil
+	}), WithReservedIDs("main"))
+	src := []byte("## Main\n\nSome words, and a picture: ![A chart](/img/a.png \"=800x450\")\n\n### Code\n\n```go\nfunc main() { println(\"hi\") }\n```\n")
+	whole, err := r.Convert(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	outline, err := r.Outline(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if outline.HTML != "" || fmt.Sprint(outline.TOC) != fmt.Sprint(whole.TOC) || outline.Words != whole.Words {
+		t.Errorf("outline = %+v, want the TOC %v and %d words of Convert, without HTML", outline, whole.TOC, whole.Words)
+	}
+	html, err := r.HTML(src)
+	if err != nil || html != whole.HTML {
+		t.Errorf("HTML = %q, %v; want Convert's %q", html, err, whole.HTML)
+	}
+	bad := []byte("![](/img/b.png)\n")
+	_, convertErr := r.Convert(bad)
+	_, outlineErr := r.Outline(bad)
+	if convertErr == nil || outlineErr == nil || convertErr.Error() != outlineErr.Error() {
+		t.Errorf("Outline's mistakes %v, want Convert's %v", outlineErr, convertErr)
+	}
+}

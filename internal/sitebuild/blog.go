@@ -1,7 +1,6 @@
 package sitebuild
 
 import (
-	"crypto/sha256"
 	"fmt"
 	"io/fs"
 	"net/http"
@@ -74,17 +73,7 @@ func articleOptions(opts Options, images *contentImages) []markdown.Option {
 // loadBlog loads the posts, dated in their languages; drafts only in
 // development mode.
 func loadBlog(content fs.FS, opts Options, images *contentImages, dates *intl.Formatter) (*blog.Library, error) {
-	if opts.Parsed != nil {
-		// A post's HTML depends, beside its file, on the site's address
-		// (its links) and on the pictures (their hashed addresses, sizes).
-		salt := sha256.New()
-		salt.Write([]byte(opts.BaseURL))
-		for _, src := range images.lib.Sources() {
-			fmt.Fprintf(salt, "\x00%s %s %d %d", src.Path, src.Hashed, src.Width, src.Height)
-		}
-		opts.Parsed.Salt(string(salt.Sum(nil)))
-	}
-	posts, err := blog.LoadAgain(content, "blog", opts.Dev, dates.FormatDate, opts.Parsed, articleOptions(opts, images)...)
+	posts, err := blog.LoadAgain(content, "blog", opts.Dev, dates.FormatDate, opts.Parsed.posts(), articleOptions(opts, images)...)
 	if err != nil {
 		return nil, err
 	}
@@ -109,7 +98,7 @@ func (s *Build) blogListPage(lang site.Language, number int, tag string) (page, 
 		return page{}, err
 	}
 	list := blogListData{Page: data}
-	if len(s.blog.Posts(lang.Code)) > 0 {
+	if s.blog.Count(lang.Code) > 0 {
 		list.Feed = FeedPath(lang)
 	}
 	p := page{
@@ -241,7 +230,7 @@ func (s *Build) planBlog(lang site.Language) error {
 
 // buildFeed builds lang's Atom feed, if lang has posts.
 func (s *Build) buildFeed(lang site.Language) error {
-	if len(s.blog.Posts(lang.Code)) == 0 {
+	if s.blog.Count(lang.Code) == 0 {
 		return nil
 	}
 	feed, err := s.blog.AtomFeed(lang.Code, blog.FeedConfig{
@@ -269,7 +258,7 @@ func (s *Build) buildFeed(lang site.Language) error {
 // feedLinks are the head links of a blog page: its language's feed, when
 // there is one.
 func (s *Build) feedLinks(lang site.Language) []render.Link {
-	if len(s.blog.Posts(lang.Code)) == 0 {
+	if s.blog.Count(lang.Code) == 0 {
 		return nil
 	}
 	return []render.Link{{

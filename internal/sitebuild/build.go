@@ -53,10 +53,10 @@ type Options struct {
 	// a page whose inputs did not change is read back, not rendered and
 	// compressed again; nil renders every page.
 	Renders *render.DiskCache
-	// Parsed keeps the posts parsed by earlier builds (-dev): a build
-	// after an edit parses and renders again only the posts whose file
-	// changed; nil parses every post.
-	Parsed *blog.Parsed
+	// Parsed keeps the posts, case studies and people parsed by earlier
+	// builds (-dev): a build after an edit parses and renders again only
+	// the files that changed; nil parses every file.
+	Parsed *Parsed
 	// Collections is an earlier build whose posts, case studies, team,
 	// pictures and dates are still true (-dev: no file of theirs changed),
 	// taken rather than loaded again; nil loads them.
@@ -227,13 +227,16 @@ func loadCollections(contentFS fs.FS, bundle *assets.Bundle, info *site.Info, op
 	if opts.ImageCopies == nil && opts.KeepImageCopies != "" {
 		c.images.lib.KeepCopiesIn(opts.KeepImageCopies)
 	}
+	if opts.Parsed != nil {
+		opts.Parsed.salt(opts, c.images)
+	}
 	if c.blog, err = loadBlog(contentFS, opts, c.images, dates); err != nil {
 		return nil, err
 	}
 	if c.work, err = loadWork(contentFS, opts, c.images); err != nil {
 		return nil, err
 	}
-	if c.team, err = loadTeam(contentFS, c.blog, c.images); err != nil {
+	if c.team, err = loadTeam(contentFS, opts, c.blog, c.images); err != nil {
 		return nil, err
 	}
 	return c, nil

@@ -19,8 +19,8 @@ func personPath(lang site.Language, slug string) string {
 
 // loadTeam loads the people, and checks that every post's author is one
 // of them.
-func loadTeam(content fs.FS, posts *blog.Library, images *contentImages) (*team.Team, error) {
-	people, err := team.Load(content, "team", images.lib.Picture, images.markdownOption(), shellIDs)
+func loadTeam(content fs.FS, opts Options, posts *blog.Library, images *contentImages) (*team.Team, error) {
+	people, err := team.LoadAgain(content, "team", images.lib.Picture, opts.Parsed.people(), images.markdownOption(), shellIDs)
 	if err != nil {
 		return nil, err
 	}

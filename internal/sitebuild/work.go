@@ -18,7 +18,7 @@ func studyPath(lang site.Language, slug string) string {
 
 // loadWork loads the case studies.
 func loadWork(content fs.FS, opts Options, images *contentImages) (*work.Library, error) {
-	return work.Load(content, "work", images.lib.Picture, articleOptions(opts, images)...)
+	return work.LoadAgain(content, "work", images.lib.Picture, opts.Parsed.studies(), articleOptions(opts, images)...)
 }
 
 // workListData is the payload data of the list of case studies.

@@ -68,10 +68,24 @@ type Team struct {
 // pages show of it. Every mistake is a *content.Error naming the file
 // and line, joined with errors.Join.
 func Load(fsys fs.FS, root string, pictures func(images.Ref) (images.Picture, error), opts ...markdown.Option) (*Team, error) {
+	return LoadAgain(fsys, root, pictures, nil, opts...)
+}
+
+// Parsed keeps the people parsed by earlier loads (content.Parsed).
+type Parsed = content.Parsed[*Person]
+
+// NewParsed returns an empty Parsed.
+func NewParsed() *Parsed { return content.NewParsed[*Person]() }
+
+// LoadAgain is Load, taking from parsed (when not nil) the people whose
+// file did not change since a load kept them there, and keeping there the
+// people it parses. A Person is not changed after its parse: loads share
+// it.
+func LoadAgain(fsys fs.FS, root string, pictures func(images.Ref) (images.Picture, error), parsed *Parsed, opts ...markdown.Option) (*Team, error) {
 	md := markdown.New(opts...)
-	byLang, err := content.LoadAll(fsys, root, "team", func(lang, slug, file string, src []byte) (*Person, []error) {
+	byLang, err := content.LoadAll(fsys, root, "team", parsed, func(lang, slug, file string, src []byte) (*Person, []error) {
 		return parse(md, pictures, file, lang, slug, src)
-	}, func(a, b *Person) int {
+	}, nil, func(a, b *Person) int {
 		return cmp.Or(cmp.Compare(a.Order, b.Order), cmp.Compare(a.Slug, b.Slug))
 	})
 	if err != nil {

@@ -136,20 +136,32 @@ type Library struct {
 // returned as a *content.Error naming the file and line, joined with
 // errors.Join.
 func Load(fsys fs.FS, root string, pictures func(images.Ref) (images.Picture, error), opts ...markdown.Option) (*Library, error) {
+	return LoadAgain(fsys, root, pictures, nil, opts...)
+}
+
+// Parsed keeps the studies parsed by earlier loads (content.Parsed).
+type Parsed = content.Parsed[*Study]
+
+// NewParsed returns an empty Parsed.
+func NewParsed() *Parsed { return content.NewParsed[*Study]() }
+
+// LoadAgain is Load, taking from parsed (when not nil) the studies whose
+// file did not change since a load kept them there, and keeping there the
+// studies it parses. A Study is not changed after its parse: loads share
+// it.
+func LoadAgain(fsys fs.FS, root string, pictures func(images.Ref) (images.Picture, error), parsed *Parsed, opts ...markdown.Option) (*Library, error) {
 	md := markdown.New(opts...)
 	keys := map[[2]string]string{} // language and translationKey -> the file that has it
-	byLang, err := content.LoadAll(fsys, root, "work", func(lang, slug, file string, src []byte) (*Study, []error) {
-		st, errs := parse(md, pictures, file, lang, slug, src)
-		if len(errs) > 0 {
-			return nil, errs
-		}
-		key := [2]string{lang, st.TranslationKey}
+	byLang, err := content.LoadAll(fsys, root, "work", parsed, func(lang, slug, file string, src []byte) (*Study, []error) {
+		return parse(md, pictures, file, lang, slug, src)
+	}, func(st *Study) []error {
+		key := [2]string{st.Lang, st.TranslationKey}
 		if other, ok := keys[key]; ok {
-			return nil, []error{&content.Error{File: file, Field: "translationKey",
+			return []error{&content.Error{File: st.File, Field: "translationKey",
 				Err: fmt.Errorf("%q is already used by %s", st.TranslationKey, other)}}
 		}
-		keys[key] = file
-		return st, nil
+		keys[key] = st.File
+		return nil
 	}, func(a, b *Study) int {
 		return cmp.Or(cmp.Compare(a.Order, b.Order), cmp.Compare(a.Slug, b.Slug))
 	})

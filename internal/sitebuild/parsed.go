@@ -1,0 +1,69 @@
+package sitebuild
+
+import (
+	"crypto/sha256"
+	"fmt"
+
+	"github.com/northbeam/site/internal/blog"
+	"github.com/northbeam/site/internal/team"
+	"github.com/northbeam/site/internal/work"
+)
+
+// Parsed keeps what the builds of a -dev session parsed of the content's
+// posts, case studies and people, each under its file and the file's
+// bytes: a build after an edit parses and renders again only the files
+// that changed, were added or renamed, and forgets those deleted
+// (docs/ARCHITECTURE.md, The dev loop).
+type Parsed struct {
+	Posts   *blog.Parsed
+	Studies *work.Parsed
+	People  *team.Parsed
+}
+
+// NewParsed returns an empty Parsed.
+func NewParsed() *Parsed {
+	return &Parsed{Posts: blog.NewParsed(), Studies: work.NewParsed(), People: team.NewParsed()}
+}
+
+// Parses counts the files of each kind parsed through p, rather than
+// taken from it.
+func (p *Parsed) Parses() (posts, studies, people int) {
+	return p.Posts.Parses(), p.Studies.Parses(), p.People.Parses()
+}
+
+// salt forgets what p keeps when what a file's parse depends on beside
+// the file changed: the site's address (a text's links) and the pictures
+// (their hashed addresses, sizes).
+func (p *Parsed) salt(opts Options, images *contentImages) {
+	h := sha256.New()
+	h.Write([]byte(opts.BaseURL))
+	for _, src := range images.lib.Sources() {
+		fmt.Fprintf(h, "\x00%s %s %d %d", src.Path, src.Hashed, src.Width, src.Height)
+	}
+	salt := string(h.Sum(nil))
+	p.Posts.Salt(salt)
+	p.Studies.Salt(salt)
+	p.People.Salt(salt)
+}
+
+// posts, studies and people are what p keeps of each kind; nil when p is.
+func (p *Parsed) posts() *blog.Parsed {
+	if p == nil {
+		return nil
+	}
+	return p.Posts
+}
+
+func (p *Parsed) studies() *work.Parsed {
+	if p == nil {
+		return nil
+	}
+	return p.Studies
+}
+
+func (p *Parsed) people() *team.Parsed {
+	if p == nil {
+		return nil
+	}
+	return p.People
+}
