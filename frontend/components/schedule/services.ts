@@ -53,3 +53,15 @@ export function serviceOfPath(path: string): ServiceKey | null {
 export interface StepState {
   focusStep: boolean;
 }
+
+/** hostParam is the query parameter that books with one person: /schedule/discovery?with=samira-haddad. */
+export const hostParam = "with";
+
+/**
+ * withHost is the address of a booking page that books with slug. It lives
+ * here, in a module without strings, so that a page linking to a booking
+ * (a person's) does not load the time step's strings.
+ */
+export function withHost(path: string, slug: string | null): string {
+  return slug ? `${path}?${new URLSearchParams({ [hostParam]: slug }).toString()}` : path;
+}
