@@ -3,8 +3,8 @@ import { useTranslation } from "react-i18next";
 import { Link, useLocation } from "react-router-dom";
 import { useLocalPath } from "../../lib/lang";
 import { startOver } from "./draft";
-import { useChosenHost, withHost, type HostCard } from "./hosts";
-import { featureKeys, inServiceOrder, serviceKeys, serviceMinutes, type StepState } from "./services";
+import { useChosenHost, type HostCard } from "./hosts";
+import { featureKeys, inServiceOrder, serviceKeys, serviceMinutes, type StepState, withHost } from "./services";
 
 /** ServiceChoice is step 1: the two consultation types, each leading to its step 2. */
 export function ServiceChoice({ hosts = [] }: { hosts?: HostCard[] }) {

@@ -5,7 +5,7 @@ import { useLocalPath } from "../../lib/lang";
 import { Picture, type PictureData } from "../picture";
 import type { Slot } from "./api";
 import { updateDraft } from "./draft";
-import type { ServiceKey } from "./services";
+import { hostParam, type ServiceKey, withHost } from "./services";
 import type { CivilDate } from "./time";
 
 /** HostCard is a person who takes consultations, as the booking pages show them (internal/sitebuild HostCard). */
@@ -23,14 +23,6 @@ export interface ScheduleData {
   hosts?: HostCard[];
   /** choice are the services whose visitors choose their host. */
   choice?: string[] | null;
-}
-
-/** hostParam is the query parameter that books with one person: /schedule/discovery?with=samira-haddad. */
-export const hostParam = "with";
-
-/** withHost is the address of a booking page that books with slug. */
-export function withHost(path: string, slug: string | null): string {
-  return slug ? `${path}?${new URLSearchParams({ [hostParam]: slug }).toString()}` : path;
 }
 
 /** hostsOf are the hosts of hosts who take service. */
