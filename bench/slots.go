@@ -20,10 +20,10 @@ import (
 
 // slotsBench measures what GET /api/slots costs for a month of discovery
 // calls (its service's work and the JSON: the HTTP around it is the same
-// either way), on SQLite and PostgreSQL, in two set-ups: today's single
-// calendar (the shipped availability, one shared feed), and three hosts
-// sharing the service round-robin, each with a feed of their own beside
-// the shared one. Each feed has -slots-feed-events events, and the month
+// either way), on SQLite and PostgreSQL, in two set-ups: a single
+// calendar (the shipped availability without its hosts, one shared feed),
+// and three hosts sharing the service round-robin, each with a feed of
+// their own beside the shared one. Each feed has -slots-feed-events events, and the month
 // holds 60 standing bookings. go run ./bench slots.
 func slotsBench(root string) error {
 	ctx := context.Background()
@@ -44,8 +44,13 @@ func slotsBench(root string) error {
 	if err != nil {
 		return err
 	}
+	// The shipped availability names hosts: the single calendar is it without them.
+	single, err := withHosts(shipped, nil)
+	if err != nil {
+		return err
+	}
 	hosts := []string{"samira-haddad", "jonas-becker", "lena-hartmann"}
-	withHosts, err := addHosts(shipped, hosts)
+	three, err := withHosts(shipped, hosts)
 	if err != nil {
 		return err
 	}
@@ -73,7 +78,7 @@ func slotsBench(root string) error {
 			name  string
 			av    []byte
 			hosts []string
-		}{{"single calendar, one shared feed", shipped, nil}, {"three hosts, a feed each and the shared one", withHosts, hosts}} {
+		}{{"single calendar, one shared feed", single, nil}, {"three hosts, a feed each and the shared one", three, hosts}} {
 			st, done, err := benchStore(ctx, engine)
 			if err != nil {
 				fmt.Printf("  %-8s %-45s skipped: %v\n", engine, setup.name, err)
@@ -92,14 +97,23 @@ func slotsBench(root string) error {
 	return nil
 }
 
-// addHosts gives the shipped availability hosts: discovery shared
-// round-robin among them, each linked to a staff address.
-func addHosts(shipped []byte, hosts []string) ([]byte, error) {
+// withHosts is the shipped availability with hosts as the only ones:
+// discovery shared round-robin among them, each linked to a staff address;
+// without any, every service is booked with the consultancy as one calendar.
+func withHosts(shipped []byte, hosts []string) ([]byte, error) {
 	var av map[string]any
 	if err := json.Unmarshal(shipped, &av); err != nil {
 		return nil, err
 	}
 	services := av["services"].(map[string]any)
+	for _, s := range services {
+		delete(s.(map[string]any), "hosts")
+		delete(s.(map[string]any), "assignment")
+	}
+	delete(av, "hosts")
+	if len(hosts) == 0 {
+		return json.Marshal(av)
+	}
 	discovery := services["discovery"].(map[string]any)
 	discovery["hosts"] = hosts
 	discovery["assignment"] = booking.AssignRoundRobin

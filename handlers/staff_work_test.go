@@ -22,7 +22,13 @@ import (
 // that acts on its bookings, at monday7am, and a member signed in.
 func newStaffBookingEnv(t *testing.T, backend store.Backend) (*bookingEnv, *staffEnv, string) {
 	t.Helper()
-	benv := newBookingEnvOn(t, backend, sitetest.BookingFixture, &monday7am)
+	return newStaffBookingEnvWith(t, backend, sitetest.BookingFixture)
+}
+
+// newStaffBookingEnvWith is newStaffBookingEnv with the availability fixture.
+func newStaffBookingEnvWith(t *testing.T, backend store.Backend, fixture string) (*bookingEnv, *staffEnv, string) {
+	t.Helper()
+	benv := newBookingEnvOn(t, backend, fixture, &monday7am)
 	cancellation, err := booking.NewStaffCancellation(benv.service, sitetest.Content())
 	if err != nil {
 		t.Fatal(err)
@@ -408,6 +414,42 @@ func TestStaffBooksByHand(t *testing.T) {
 		}
 		if rec := env.do(t, "POST", "/staff/api/bookings", `{"service":`, cookie); rec.Code != http.StatusBadRequest {
 			t.Errorf("a body that is no JSON: %d", rec.Code)
+		}
+	})
+}
+
+// A consultation booked by hand where the service allows a phone or a
+// video call: the member's choice decides, a phone call needs the number
+// (in the member's language when missing), a video call makes its room.
+func TestStaffBooksByHandPhoneOrVideo(t *testing.T) {
+	const room = "https://meet.example.test/Northbeam-"
+	fixture := strings.Replace(sitetest.BookingFixture, `"discovery": {"minutes": 15}`,
+		`"discovery": {"minutes": 15, "meeting": {"type": "phone-or-video", "roomBase": "`+room+`"}}`, 1)
+	forEachBackend(t, func(t *testing.T, backend store.Backend) {
+		_, env, cookie := newStaffBookingEnvWith(t, backend, fixture)
+		body := func(at, extra string) string {
+			return `{"service":"discovery","start":"` + tuesdayAt(t, at).Format(time.RFC3339) +
+				`","name":"Jürgen Weiß","email":"juergen@example.com","timeZone":"Europe/Berlin","lang":"en"` + extra + `}`
+		}
+		for _, c := range []struct{ name, extra, field string }{
+			{"neither a choice nor a number", ``, "meeting"},
+			{"a phone call without a number", `,"meeting":"phone"`, "phone"},
+			{"a video call with a number nobody will call", `,"meeting":"video","phone":"+49 30 901820"`, "phone"},
+		} {
+			rec := env.do(t, "POST", "/staff/api/bookings", body("10:00", c.extra), cookie)
+			if rec.Code != http.StatusUnprocessableEntity || decodeAPIError(t, rec).Fields[c.field] == "" {
+				t.Errorf("%s: %d %s, want 422 at %s", c.name, rec.Code, rec.Body, c.field)
+			}
+		}
+		rec := env.do(t, "POST", "/staff/api/bookings", body("10:00", `,"meeting":"video"`), cookie)
+		video := staffJSON[map[string]staffBooking](t, rec)["booking"]
+		if rec.Code != http.StatusCreated || !strings.HasPrefix(video.Meeting, room) || len(video.Meeting) == len(room) || video.Phone != "" {
+			t.Errorf("a video call by hand: %d %+v, want its own room and no phone", rec.Code, video)
+		}
+		rec = env.do(t, "POST", "/staff/api/bookings", body("11:00", `,"meeting":"phone","phone":"+49 30 901820"`), cookie)
+		phone := staffJSON[map[string]staffBooking](t, rec)["booking"]
+		if rec.Code != http.StatusCreated || phone.Phone == "" || phone.Meeting != "" {
+			t.Errorf("a phone call by hand: %d %+v, want the number and no room", rec.Code, phone)
 		}
 	})
 }

@@ -43,29 +43,8 @@ func TestBrowserStaffBookByHandOpensOnAFreeDay(t *testing.T) {
 	}
 	fixture := strings.Replace(sitetest.BookingFixture, `"closedDates": []`, `"closedDates": [`+strings.Join(closed, ", ")+`]`, 1)
 
-	srv := httptest.NewUnstartedServer(nil)
-	base := fmt.Sprintf("https://localhost:%d", srv.Listener.Addr().(*net.TCPAddr).Port)
-	st := storetest.Open(t, store.SQLite)
-	bookings := sitetest.BookingService(t, st, fixture, time.Now)
-	cancellation, err := booking.NewStaffCancellation(bookings, sitetest.Content())
-	if err != nil {
-		t.Fatal(err)
-	}
-	ws := sitetest.StaffWorkspace(t, st, base, time.Now, func(cfg *staff.Config) { cfg.Bookings = cancellation })
-	unlimited := handlers.RateLimit{Requests: 1 << 20, Window: time.Minute}
-	srv.Config.Handler = handlers.New(handlers.NewServer(sitetest.Site(t), handlers.Services{
-		Log: sitetest.QuietLog(), Store: st, Staff: ws, Booking: bookings, StaffSignInRate: unlimited, StaffLinkRate: unlimited,
-		SlotsRate: unlimited,
-	}))
-	cert, _ := e2etest.BrowserTLS()
-	srv.TLS = &tls.Config{Certificates: []tls.Certificate{cert}}
-	srv.StartTLS()
-	t.Cleanup(srv.Close)
-	env := &e2etest.StaffBrowserEnv{Base: base, St: st, Ws: ws}
-	if _, err := ws.Invite(context.Background(), "ada@northbeam.test", staff.ActorCommandLine); err != nil {
-		t.Fatal(err)
-	}
-
+	env := byHandServer(t, fixture)
+	base := env.Base
 	tb := e2etest.NewTab(t, b)
 	env.SignInByLink(t, tb, "ada@northbeam.test")
 	var day string
@@ -84,5 +63,88 @@ func TestBrowserStaffBookByHandOpensOnAFreeDay(t *testing.T) {
 	}
 	if want := first.Format(time.DateOnly); day != want || times == 0 {
 		t.Errorf("book by hand opens on %s with %d free times, want %s, the first day with free times", day, times, want)
+	}
+}
+
+// byHandServer starts the site over TLS with the bookings of fixture (a
+// content/availability.json) and a workspace where ada@northbeam.test is
+// invited.
+func byHandServer(t *testing.T, fixture string) *e2etest.StaffBrowserEnv {
+	t.Helper()
+	srv := httptest.NewUnstartedServer(nil)
+	base := fmt.Sprintf("https://localhost:%d", srv.Listener.Addr().(*net.TCPAddr).Port)
+	st := storetest.Open(t, store.SQLite)
+	bookings := sitetest.BookingService(t, st, fixture, time.Now)
+	cancellation, err := booking.NewStaffCancellation(bookings, sitetest.Content())
+	if err != nil {
+		t.Fatal(err)
+	}
+	ws := sitetest.StaffWorkspace(t, st, base, time.Now, func(cfg *staff.Config) { cfg.Bookings = cancellation })
+	unlimited := handlers.RateLimit{Requests: 1 << 20, Window: time.Minute}
+	srv.Config.Handler = handlers.New(handlers.NewServer(sitetest.Site(t), handlers.Services{
+		Log: sitetest.QuietLog(), Store: st, Staff: ws, Booking: bookings, StaffSignInRate: unlimited, StaffLinkRate: unlimited,
+		SlotsRate: unlimited,
+	}))
+	cert, _ := e2etest.BrowserTLS()
+	srv.TLS = &tls.Config{Certificates: []tls.Certificate{cert}}
+	srv.StartTLS()
+	t.Cleanup(srv.Close)
+	if _, err := ws.Invite(context.Background(), "ada@northbeam.test", staff.ActorCommandLine); err != nil {
+		t.Fatal(err)
+	}
+	return &e2etest.StaffBrowserEnv{Base: base, St: st, Ws: ws}
+}
+
+// TestBrowserStaffBookByHandPhoneOrVideo: where the service allows a
+// phone or a video call (the discovery call, as shipped), the member says
+// which the caller chose. A phone call without a number is refused at the
+// number; a video call asks for none, and the booking gets its own room.
+func TestBrowserStaffBookByHandPhoneOrVideo(t *testing.T) {
+	b, _ := e2etest.Browser(t)
+	const room = "https://meet.jit.si/Northbeam-"
+	fixture := strings.Replace(sitetest.BookingFixture, `"discovery": {"minutes": 15}`,
+		`"discovery": {"minutes": 15, "meeting": {"type": "phone-or-video", "roomBase": "`+room+`"}}`, 1)
+	env := byHandServer(t, fixture)
+	tb := e2etest.NewTab(t, b)
+	env.SignInByLink(t, tb, "ada@northbeam.test")
+	var choices int
+	var phoneShown bool
+	var phoneError string
+	tb.Run(t,
+		chromedp.Navigate(env.Base+"/staff/bookings/new"),
+		e2etest.WaitWorkspace(),
+		e2etest.WaitTrue(`document.querySelector(".ws-slots .ws-slot input[type=radio]") !== null`),
+		chromedp.Click(`.ws-slot input[type=radio]`, chromedp.ByQuery),
+		chromedp.SendKeys(`input[name=name]`, "Jürgen Weiß", chromedp.ByQuery),
+		chromedp.SendKeys(`input[name=email]`, "juergen@example.com", chromedp.ByQuery),
+		chromedp.Evaluate(`document.querySelectorAll("fieldset.ws-choice input[name=meeting]").length`, &choices),
+		// The phone, as the visitor's form starts, without a number.
+		chromedp.Click(`form.ws-form button[type=submit]`, chromedp.ByQuery),
+		e2etest.WaitTrue(`document.querySelector("input[name=phone][aria-invalid=true]") !== null`),
+		chromedp.Evaluate(`document.getElementById(document.querySelector("input[name=phone]").getAttribute("aria-describedby")).textContent`, &phoneError),
+	)
+	for _, width := range []int64{390, 1280} {
+		tb.Run(t, e2etest.Viewport(width, width < 600))
+		e2etest.KeepScreenshot(t, tb, e2etest.ScreenshotDir(t), fmt.Sprintf("book-by-hand-meeting-en-%d", width), true)
+	}
+	if choices != 2 || phoneError == "" {
+		t.Errorf("the discovery call by hand offers %d meeting choices and says %q of a phone call without a number, want 2 and a sentence", choices, phoneError)
+	}
+	if n := sitetest.Count(t, env.St, `SELECT count(*) FROM bookings`); n != 0 {
+		t.Fatalf("%d bookings made of a phone call without a number", n)
+	}
+	var link string
+	tb.Run(t,
+		chromedp.Click(`input[name=meeting][value=video]`, chromedp.ByQuery),
+		chromedp.Evaluate(`document.querySelector("input[name=phone]") !== null`, &phoneShown),
+		chromedp.Click(`form.ws-form button[type=submit]`, chromedp.ByQuery),
+		e2etest.WaitTrue(`/^\/staff\/bookings\/\d+$/.test(location.pathname) && document.querySelector('main a[href^="`+room+`"]') !== null`),
+		chromedp.Evaluate(`document.querySelector('main a[href^="`+room+`"]').href`, &link),
+	)
+	if phoneShown {
+		t.Error("a video call still asks for a phone number")
+	}
+	if n := sitetest.Count(t, env.St, `SELECT count(*) FROM bookings WHERE meeting_url = ? AND phone = ''`, link); n != 1 {
+		t.Errorf("the video call booked by hand: %d bookings with the room %s the page shows and no phone, want 1", n, link)
 	}
 }

@@ -96,7 +96,7 @@ export function HostChoice({ hosts, service }: { hosts: HostCard[]; service: Ser
           <li key={h.slug}>
             <Link to={withHost(to(`/schedule/${service}`), h.slug)} className="schedule-host">
               <Picture image={h.photo} sizes="3rem" className="host-portrait" lazy />
-              <span>
+              <span className="host-text">
                 <strong className="host-name">{h.name}</strong> <span className="host-role">{h.role}</span>
               </span>
             </Link>

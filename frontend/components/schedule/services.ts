@@ -32,6 +32,14 @@ export function inServiceOrder(names: readonly string[]): ServiceKey[] {
   return serviceKeys.filter((s) => names.includes(s));
 }
 
+/** hostParam is the query parameter that books with one person: /schedule/discovery?with=samira-haddad (here, apart from the host picker, so that a person page links with it without loading that module and its strings). */
+export const hostParam = "with";
+
+/** withHost is the address of a booking page that books with slug. */
+export function withHost(path: string, slug: string | null): string {
+  return slug ? `${path}?${new URLSearchParams({ [hostParam]: slug }).toString()}` : path;
+}
+
 /** hostZone is the consultancy's IANA zone. */
 export const hostZone: string = availability.timeZone;
 
@@ -52,16 +60,4 @@ export function serviceOfPath(path: string): ServiceKey | null {
 /** StepState is the history state of a move between the steps by their own links: the new step takes the focus. */
 export interface StepState {
   focusStep: boolean;
-}
-
-/** hostParam is the query parameter that books with one person: /schedule/discovery?with=samira-haddad. */
-export const hostParam = "with";
-
-/**
- * withHost is the address of a booking page that books with slug. It lives
- * here, in a module without strings, so that a page linking to a booking
- * (a person's) does not load the time step's strings.
- */
-export function withHost(path: string, slug: string | null): string {
-  return slug ? `${path}?${new URLSearchParams({ [hostParam]: slug }).toString()}` : path;
 }

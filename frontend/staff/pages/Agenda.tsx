@@ -1,5 +1,6 @@
 import { useEffect, useId, useState, type FormEvent } from "react";
 import { Link, useNavigate, useSearchParams } from "react-router-dom";
+import { meetingOf, serviceKeys } from "../../components/schedule/services";
 import { languages } from "../../lib/languages";
 import { api } from "../api";
 import { day, isoDate, shortDay, time } from "../format";
@@ -12,7 +13,7 @@ import { BackLink, Button, FieldError, Notice, Pending, Problem } from "../ui";
 import { useZoneName, useZones } from "../zones";
 
 /** consultations are the services a visitor books (content/availability.json). */
-const consultations = ["discovery", "strategy"] as const;
+const consultations = serviceKeys;
 
 /** addDays is the date days after date (YYYY-MM-DD). */
 function addDays(date: string, days: number): string {
@@ -134,11 +135,15 @@ export function NewBooking() {
   const { lang, zone } = useBoot();
   const navigate = useNavigate();
   usePageTitle("agenda.newTitle");
-  const [service, setService] = useState<string>(consultations[0]);
+  const [service, setService] = useState<(typeof consultations)[number]>(consultations[0]);
   const [start, setStart] = useState("");
+  // Where the service may be a phone or a video call, the member says which the caller chose: the phone until they do.
+  const declared = meetingOf(service);
+  const [meeting, setMeeting] = useState<"phone" | "video">("phone");
+  const byPhone = declared === "phone" || (declared === "either" && meeting === "phone");
   const [fields, setFields] = useState({ name: "", email: "", phone: "", company: "", topic: "", timeZone: zone, lang: lang as string });
   const { busy, problem, run } = useAction();
-  const ids = { service: useId(), name: useId(), email: useId(), phone: useId(), company: useId(), topic: useId(), timeZone: useId(), lang: useId() };
+  const ids = { service: useId(), meeting: useId(), name: useId(), email: useId(), phone: useId(), company: useId(), topic: useId(), timeZone: useId(), lang: useId() };
   const zones = useZones(typeof Intl.supportedValuesOf === "function" ? Intl.supportedValuesOf("timeZone") : [zone]);
   // A service's times differ: a new service asks for a time again.
   // biome-ignore lint/correctness/useExhaustiveDependencies(service): the choice of a time belongs to the service
@@ -155,7 +160,10 @@ export function NewBooking() {
   const submit = (e: FormEvent) => {
     e.preventDefault();
     const body: Record<string, string> = { service, start, name: fields.name, email: fields.email, timeZone: fields.timeZone, lang: fields.lang };
-    for (const k of ["phone", "company", "topic"] as const) if (fields[k].trim()) body[k] = fields[k];
+    if (declared === "either") body.meeting = meeting;
+    // A number nobody will call is not sent (the server refuses it).
+    if (byPhone && fields.phone.trim()) body.phone = fields.phone;
+    for (const k of ["company", "topic"] as const) if (fields[k].trim()) body[k] = fields[k];
     // The booking's page takes this one's place: busy ends with it.
     return run(async () => {
       const res = await api<{ booking: Booking }>("POST", "/staff/api/bookings", body);
@@ -169,7 +177,7 @@ export function NewBooking() {
       <p className="ws-hint">{t("agenda.newHint")}</p>
       <form className="ws-form" onSubmit={(e) => void submit(e)} noValidate>
         <label htmlFor={ids.service}>{t("bookings.service")}</label>
-        <select id={ids.service} name="service" value={service} onChange={(e) => setService(e.target.value)}>
+        <select id={ids.service} name="service" value={service} onChange={(e) => setService(e.target.value as (typeof consultations)[number])}>
           {consultations.map((s) => {
             const key = serviceKey(s);
             return (
@@ -186,9 +194,29 @@ export function NewBooking() {
         <label htmlFor={ids.email}>{t("bookings.email")}</label>
         <input {...field("email")} type="email" dir="ltr" autoComplete="off" required />
         {fieldError("email")}
-        <label htmlFor={ids.phone}>{t("agenda.phone")}</label>
-        <input {...field("phone")} type="tel" dir="ltr" autoComplete="off" />
-        {fieldError("phone")}
+        {declared === "either" && (
+          <fieldset
+            className="ws-choice"
+            aria-invalid={problem?.fields.meeting ? true : undefined}
+            aria-describedby={problem?.fields.meeting ? `${ids.meeting}-error` : undefined}
+          >
+            <legend>{t("agenda.meetingLegend")}</legend>
+            {(["phone", "video"] as const).map((kind) => (
+              <label key={kind}>
+                <input type="radio" name="meeting" value={kind} checked={meeting === kind} onChange={() => setMeeting(kind)} />
+                {t(kind === "phone" ? "agenda.meetingPhone" : "agenda.meetingVideo")}
+              </label>
+            ))}
+          </fieldset>
+        )}
+        {problem?.fields.meeting && <FieldError id={`${ids.meeting}-error`}>{problem.fields.meeting}</FieldError>}
+        {byPhone && (
+          <>
+            <label htmlFor={ids.phone}>{t("agenda.phone")}</label>
+            <input {...field("phone")} type="tel" dir="ltr" autoComplete="off" required />
+            {fieldError("phone")}
+          </>
+        )}
         <label htmlFor={ids.company}>{t("bookings.company")}</label>
         <input {...field("company")} dir="auto" autoComplete="off" />
         {fieldError("company")}
