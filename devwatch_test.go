@@ -164,15 +164,17 @@ func TestEditorFilesStartNoBuild(t *testing.T) {
 				if err := os.WriteFile(filepath.Join(root, "frontend/styles/site.css"), fmt.Appendf(nil, "/* %d */", n), 0o600); err != nil {
 					t.Fatal(err)
 				}
-			})
+			}, "content/blog/en/post.md")
 		})
 	}
 }
 
 // onlyReported calls save (with 0, 1, ...) until a batch of changes names
 // rel (the watch starts behind), within the test's deadline, and fails the
-// test on any other file reported meanwhile.
-func onlyReported(t *testing.T, changes <-chan []string, rel string, save func(n int)) {
+// test on any other file reported meanwhile but the real files saved
+// before: on a loaded machine a save repeated because its report came late
+// is reported after the next step has begun, rightly.
+func onlyReported(t *testing.T, changes <-chan []string, rel string, save func(n int), saved ...string) {
 	t.Helper()
 	deadline := time.Now().Add(30 * time.Second)
 	if d, ok := t.Deadline(); ok && d.Before(deadline) {
@@ -186,7 +188,7 @@ func onlyReported(t *testing.T, changes <-chan []string, rel string, save func(n
 			select {
 			case got := <-changes:
 				for _, p := range got {
-					if p != rel {
+					if p != rel && !slices.Contains(saved, p) {
 						t.Errorf("reported %s", p)
 					}
 				}
