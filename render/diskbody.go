@@ -1,9 +1,8 @@
 package render
 
 import (
-	"io"
+	"bytes"
 	"net/http"
-	"os"
 	"sync"
 	"sync/atomic"
 )
@@ -12,8 +11,9 @@ import (
 // file, read on every request rather than held in the heap
 // (docs/ARCHITECTURE.md, Rendering).
 type diskBody struct {
-	path string
-	size int64
+	path  string
+	cpath cPath // path, as readAt takes it
+	size  int64
 	// Where each body starts in the file, and its length (bodyLen 0: the
 	// identity body is made from the gzip one).
 	bodyOff, gzipOff, brotliOff int64
@@ -26,14 +26,32 @@ type diskBody struct {
 	again  atomic.Pointer[Resource]
 }
 
-// copy writes rep's body from f (the resource's file, open).
-func (d *diskBody) copy(w io.Writer, f *os.File, rep *representation) {
+// bodies are the buffers a request reads a body from its file into, and
+// gives back once written: a request allocates nothing.
+var bodies = sync.Pool{New: func() any { return new([]byte) }}
+
+// read reads rep's body from the file into a buffer of bodies; ok is false
+// when the file cannot be read (it is gone).
+func (d *diskBody) read(rep *representation) (buf *[]byte, ok bool) {
+	off, n := rep.off, rep.n
 	if rep.fromGzip {
-		zr := io.NewSectionReader(f, d.gzipOff, d.gzipLen)
-		_, _ = w.Write(gunzip(zr)) // the client is gone: nothing to do
-		return
+		off, n = d.gzipOff, d.gzipLen
 	}
-	_, _ = io.Copy(w, io.NewSectionReader(f, rep.off, rep.n)) // as above
+	buf = bodies.Get().(*[]byte)
+	if int64(cap(*buf)) < n {
+		*buf = make([]byte, n)
+	}
+	*buf = (*buf)[:n]
+	if err := readAt(d.cpath, *buf, off); err != nil {
+		bodies.Put(buf)
+		return nil, false
+	}
+	if rep.fromGzip {
+		// The rare client that accepts no encoding: the identity body,
+		// made from the gzip one.
+		*buf = gunzip(bytes.NewReader(*buf))
+	}
+	return buf, true
 }
 
 // bytes reads the identity body from the file.
@@ -41,22 +59,15 @@ func (d *diskBody) bytes() []byte {
 	if again := d.again.Load(); again != nil {
 		return again.Bytes()
 	}
-	f, err := os.Open(d.path)
-	if err != nil {
+	rep := &representation{off: d.bodyOff, n: d.bodyLen, fromGzip: d.bodyLen == 0 && d.gzipLen > 0}
+	buf, ok := d.read(rep)
+	if !ok {
 		if again := d.made(); again != nil {
 			return again.Bytes()
 		}
 		return nil
 	}
-	defer func() { _ = f.Close() }() // read only
-	if d.bodyLen == 0 && d.gzipLen > 0 {
-		return gunzip(io.NewSectionReader(f, d.gzipOff, d.gzipLen))
-	}
-	b := make([]byte, d.bodyLen)
-	if _, err := f.ReadAt(b, d.bodyOff); err != nil {
-		return nil
-	}
-	return b
+	return *buf // not given back: the caller keeps it
 }
 
 // made is the resource made again (remake) once its file is gone; nil when

@@ -173,7 +173,7 @@ func openResource(p string, remake func() (*Resource, error)) (*Resource, error)
 	if err != nil {
 		return nil, err
 	}
-	d := &diskBody{path: p, size: info.Size(), remake: remake}
+	d := &diskBody{path: p, cpath: newCPath(p), size: info.Size(), remake: remake}
 	d.bodyOff = int64(len(pre)) + n
 	d.gzipOff = d.bodyOff + h.BodyLen
 	d.brotliOff = d.gzipOff + h.GzipLen

@@ -7,7 +7,6 @@ import (
 	"encoding/base64"
 	"io"
 	"net/http"
-	"os"
 	"strconv"
 	"strings"
 
@@ -168,34 +167,14 @@ func brotliBytes(b []byte) []byte {
 // NewResource: it assigns them to the response's header map and allocates
 // nothing.
 func (r *Resource) ServeHTTP(w http.ResponseWriter, req *http.Request) {
-	var file *os.File
 	if r.disk != nil {
 		if again := r.disk.again.Load(); again != nil {
 			again.ServeHTTP(w, req)
 			return
 		}
-		if req.Method != http.MethodHead {
-			f, err := os.Open(r.disk.path)
-			if err != nil {
-				r.disk.serveAgain(w, req)
-				return
-			}
-			defer func() { _ = f.Close() }() // read only
-			file = f
-		}
-	}
-	h := w.Header()
-	h["Content-Type"] = r.fields.contentType
-	if r.fields.cacheControl != nil {
-		h["Cache-Control"] = r.fields.cacheControl
 	}
 	rep := &r.fields.identity
 	if r.fields.encoded {
-		if vary, ok := h["Vary"]; ok {
-			h["Vary"] = append(vary, "Accept-Encoding")
-		} else {
-			h["Vary"] = varyAcceptEncoding
-		}
 		switch acceptedEncoding(headerValue(req.Header, "Accept-Encoding")) {
 		case "br":
 			rep = &r.fields.brotli
@@ -203,9 +182,34 @@ func (r *Resource) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 			rep = &r.fields.gzip
 		}
 	}
+	notModified := rep.etag != nil && r.Status == http.StatusOK && etagMatches(headerValue(req.Header, "If-None-Match"), rep.etag[0])
+	body := rep.body
+	if r.disk != nil && !notModified && req.Method != http.MethodHead {
+		// Read before a header is written: a file that is gone is made
+		// again, and that resource answers.
+		buf, ok := r.disk.read(rep)
+		if !ok {
+			r.disk.serveAgain(w, req)
+			return
+		}
+		defer bodies.Put(buf)
+		body = *buf
+	}
+	h := w.Header()
+	h["Content-Type"] = r.fields.contentType
+	if r.fields.cacheControl != nil {
+		h["Cache-Control"] = r.fields.cacheControl
+	}
+	if r.fields.encoded {
+		if vary, ok := h["Vary"]; ok {
+			h["Vary"] = append(vary, "Accept-Encoding")
+		} else {
+			h["Vary"] = varyAcceptEncoding
+		}
+	}
 	if rep.etag != nil {
 		h["Etag"] = rep.etag
-		if r.Status == http.StatusOK && etagMatches(headerValue(req.Header, "If-None-Match"), rep.etag[0]) {
+		if notModified {
 			w.WriteHeader(http.StatusNotModified)
 			return
 		}
@@ -214,13 +218,7 @@ func (r *Resource) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 		h["Content-Encoding"] = rep.encoding
 	}
 	h["Content-Length"] = rep.length
-	if file != nil {
-		w.WriteHeader(r.Status)
-		r.disk.copy(w, file, rep)
-		return
-	}
-	body := rep.body
-	if rep == &r.fields.identity && body == nil && r.Gzip != nil {
+	if r.disk == nil && rep == &r.fields.identity && body == nil && r.Gzip != nil && req.Method != http.MethodHead {
 		body = r.Bytes() // kept compressed alone (NewCompressed)
 	}
 	w.WriteHeader(r.Status)
