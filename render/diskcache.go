@@ -13,6 +13,7 @@ import (
 	"io"
 	"io/fs"
 	"log/slog"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -231,10 +232,13 @@ func writeResource(p string, r *Resource) error {
 		ETag: r.ETag, GzipETag: r.GzipETag, BrotliETag: r.BrotliETag,
 		Length: int64(r.identityLen()), BodyLen: int64(len(body)), GzipLen: int64(len(r.Gzip)), BrotliLen: int64(len(r.Brotli)),
 	})
+	if err == nil && int64(h.Len()) > math.MaxUint32 {
+		err = errors.New("render: a resource header too large")
+	}
 	w := bufio.NewWriter(f)
 	if err == nil {
 		var n [4]byte
-		binary.BigEndian.PutUint32(n[:], uint32(h.Len()))
+		binary.BigEndian.PutUint32(n[:], uint32(h.Len())) //nolint:gosec // G115: at most MaxUint32, checked above
 		for _, part := range [][]byte{[]byte(fileMagic), n[:], h.Bytes(), body, r.Gzip, r.Brotli} {
 			if _, err = w.Write(part); err != nil {
 				break
