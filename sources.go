@@ -213,6 +213,7 @@ func openRenders(cfg config.Config, log *slog.Logger) *render.DiskCache {
 	if err == nil {
 		var c *render.DiskCache
 		if c, err = render.OpenDiskCache(filepath.Join(cfg.DataDir, rendersDir), salt); err == nil {
+			c.Log = log
 			return c
 		}
 	}

@@ -3,6 +3,9 @@ package handlers
 import (
 	"bytes"
 	"context"
+	"io"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -117,5 +120,109 @@ func TestRendersSurviveARestart(t *testing.T) {
 	page(newBundle, postPath)
 	if rendered, _ := engine.Counts(); rendered != 1 {
 		t.Errorf("with a new server bundle, %s was read from the cache, not rendered", postPath)
+	}
+}
+
+// TestPagesAreServedFromTheRendersFiles: after a prerender, the pages and
+// payloads hold none of their bytes in memory; they are served over HTTP
+// from the renders' files, each encoding and a revalidation as a site
+// without the cache serves them; and a page whose file was deleted is
+// rendered again and served whole, never an error.
+func TestPagesAreServedFromTheRendersFiles(t *testing.T) {
+	shared := sitetest.Site(t)
+	cacheDir := t.TempDir()
+	// build is the site as a start makes it, with the cache or without.
+	build := func(cache *render.DiskCache) (*sitebuild.Build, *render.Engine) {
+		t.Helper()
+		engine, err := render.NewEngine(shared.Bundle.Server, render.Options{Logger: sitetest.QuietLog()})
+		if err != nil {
+			t.Fatal(err)
+		}
+		s, err := sitebuild.New(context.Background(), sitetest.Content(), shared.Bundle, engine,
+			sitebuild.Options{BaseURL: sitetest.BaseURL, Lazy: true, Renders: cache})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return s, engine
+	}
+	cache, err := render.OpenDiskCache(cacheDir, []byte("this program"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, engine := build(cache)
+	if err := s.Prerender(context.Background(), 0); err != nil {
+		t.Fatal(err)
+	}
+	inMemory, _ := build(nil)
+	for _, p := range s.Pages() {
+		r, _, err := s.Page(context.Background(), p.Path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		payload, _ := s.Payload(p.Path)
+		if r.Body != nil || r.Gzip != nil || r.Brotli != nil || payload.Body != nil || payload.Gzip != nil || payload.Brotli != nil {
+			t.Fatalf("%s holds its bytes in memory after the prerender", p.Path)
+		}
+	}
+
+	cached := httptest.NewServer(New(NewServer(s, Services{Log: sitetest.QuietLog()})))
+	defer cached.Close()
+	plain := httptest.NewServer(New(NewServer(inMemory, Services{Log: sitetest.QuietLog()})))
+	defer plain.Close()
+	client := &http.Client{Transport: &http.Transport{DisableCompression: true}}
+	get := func(base, path, enc, etag string) (int, http.Header, []byte) {
+		t.Helper()
+		req, err := http.NewRequest(http.MethodGet, base+path, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if enc != "" {
+			req.Header.Set("Accept-Encoding", enc)
+		}
+		if etag != "" {
+			req.Header.Set("If-None-Match", etag)
+		}
+		res, err := client.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer func() { _ = res.Body.Close() }()
+		body, err := io.ReadAll(res.Body)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res.StatusCode, res.Header, body
+	}
+	lang := shared.Info.DefaultLanguage
+	post := shared.Blog().Posts(lang)[0]
+	paths := []string{"/", "/" + lang + "/blog/" + post.Slug, "/api/page?path=/" + lang + "/blog/" + post.Slug}
+	check := func(when string) {
+		t.Helper()
+		for _, path := range paths {
+			for _, enc := range []string{"br", "gzip", ""} {
+				wantCode, wantHeader, want := get(plain.URL, path, enc, "")
+				code, header, got := get(cached.URL, path, enc, "")
+				if code != wantCode || code != http.StatusOK || !bytes.Equal(got, want) {
+					t.Errorf("%s, %s %q: status %d and %d bytes, want %d and %d bytes", when, path, enc, code, len(got), wantCode, len(want))
+				}
+				for _, h := range []string{"Content-Length", "Content-Encoding", "Etag", "Vary", "Content-Type"} {
+					if header.Get(h) != wantHeader.Get(h) {
+						t.Errorf("%s, %s %q: %s %q, want %q", when, path, enc, h, header.Get(h), wantHeader.Get(h))
+					}
+				}
+				if code, _, _ := get(cached.URL, path, enc, header.Get("Etag")); code != http.StatusNotModified {
+					t.Errorf("%s, %s %q revalidated: status %d, want 304", when, path, enc, code)
+				}
+			}
+		}
+	}
+	check("from the renders' files")
+	rendered, _ := engine.Counts()
+	if err := os.RemoveAll(cacheDir); err != nil {
+		t.Fatal(err)
+	}
+	check("their files deleted")
+	if again, _ := engine.Counts(); again <= rendered {
+		t.Error("the pages whose files were deleted were not rendered again")
 	}
 }

@@ -1,6 +1,8 @@
 package render
 
 import (
+	"bufio"
+	"bytes"
 	"crypto/sha256"
 	"debug/elf"
 	"encoding/binary"
@@ -10,6 +12,8 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"log/slog"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -34,6 +38,11 @@ type DiskCache struct {
 	used map[Key]bool // read or written by this process: kept by Prune
 
 	hits, misses atomic.Int64
+
+	// Log, when set, is told once that a page could not be written, and
+	// is kept in memory instead.
+	Log        *slog.Logger
+	warnedOnce sync.Once
 }
 
 // Key names one cached resource.
@@ -94,12 +103,26 @@ func (c *DiskCache) Key(parts ...[]byte) Key {
 	return k
 }
 
-// cachedResource is a Resource as written on disk.
-type cachedResource struct {
+// A resource's file is its header, then its bodies as they are served:
+//
+//	"NBR2", the header's length (4 bytes, big-endian), the header (gob),
+//	then the stored identity body (only when nothing compresses it), the
+//	gzip body and the brotli body, back to back.
+//
+// Get reads the header alone: the bodies stay on disk, where every request
+// reads them (the operating system's page cache keeps the pages asked for
+// often in memory, and gives the memory back when it is needed), so that
+// the heap holds each page's header fields, not its bytes.
+const fileMagic = "NBR2"
+
+// fileHeader is a Resource's fields as written on disk.
+type fileHeader struct {
 	ContentType, CacheControl  string
 	Status                     int
-	Body, Gzip, Brotli         []byte
 	ETag, GzipETag, BrotliETag string
+	// Length is the identity body's; BodyLen that of the identity body
+	// stored (0 when made from the gzip one).
+	Length, BodyLen, GzipLen, BrotliLen int64
 }
 
 func (c *DiskCache) path(k Key) string {
@@ -113,47 +136,118 @@ func (c *DiskCache) mark(k Key) {
 	c.mu.Unlock()
 }
 
-// Get returns the resource stored under k; ok is false when there is none
-// (or it does not read: it is made again).
-func (c *DiskCache) Get(k Key) (r *Resource, ok bool) {
-	f, err := os.Open(c.path(k))
+// Get returns the resource stored under k, served from its file; ok is
+// false when there is none (or it does not read: it is made again).
+// remake makes it again when its file is gone by the time it is served
+// (another process pruned it, someone deleted it); nil answers 503 then.
+func (c *DiskCache) Get(k Key, remake func() (*Resource, error)) (r *Resource, ok bool) {
+	r, err := openResource(c.path(k), remake)
 	if err != nil {
-		c.misses.Add(1)
-		return nil, false
-	}
-	defer func() { _ = f.Close() }() // read only
-	var cr cachedResource
-	if err := gob.NewDecoder(f).Decode(&cr); err != nil {
 		c.misses.Add(1)
 		return nil, false
 	}
 	c.mark(k)
 	c.hits.Add(1)
-	r = &Resource{
-		ContentType: cr.ContentType, CacheControl: cr.CacheControl, Status: cr.Status,
-		Body: cr.Body, Gzip: cr.Gzip, Brotli: cr.Brotli,
-		ETag: cr.ETag, GzipETag: cr.GzipETag, BrotliETag: cr.BrotliETag,
-	}
-	r.prepare()
 	return r, true
 }
 
-// Put stores r under k, whole or not at all (written beside, then renamed).
-func (c *DiskCache) Put(k Key, r *Resource) error {
+// openResource reads the header of the resource file at p.
+func openResource(p string, remake func() (*Resource, error)) (*Resource, error) {
+	f, err := os.Open(p)
+	if err != nil {
+		return nil, err
+	}
+	defer func() { _ = f.Close() }() // read only
+	var pre [len(fileMagic) + 4]byte
+	if _, err := io.ReadFull(f, pre[:]); err != nil {
+		return nil, err
+	}
+	if string(pre[:len(fileMagic)]) != fileMagic {
+		return nil, errors.New("render: not a resource file")
+	}
+	n := int64(binary.BigEndian.Uint32(pre[len(fileMagic):]))
+	var h fileHeader
+	if err := gob.NewDecoder(io.LimitReader(f, n)).Decode(&h); err != nil {
+		return nil, err
+	}
+	info, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	d := &diskBody{path: p, cpath: newCPath(p), size: info.Size(), remake: remake}
+	d.bodyOff = int64(len(pre)) + n
+	d.gzipOff = d.bodyOff + h.BodyLen
+	d.brotliOff = d.gzipOff + h.GzipLen
+	if h.BodyLen < 0 || h.GzipLen < 0 || h.BrotliLen < 0 || d.brotliOff+h.BrotliLen != d.size {
+		return nil, errors.New("render: a resource file of the wrong size")
+	}
+	r := &Resource{
+		ContentType: h.ContentType, CacheControl: h.CacheControl, Status: h.Status,
+		ETag: h.ETag, GzipETag: h.GzipETag, BrotliETag: h.BrotliETag,
+		length: int(h.Length), disk: d,
+	}
+	d.bodyLen, d.gzipLen, d.brotliLen = h.BodyLen, h.GzipLen, h.BrotliLen
+	r.prepare()
+	return r, nil
+}
+
+// Put stores r under k, whole or not at all (written beside, then
+// renamed), and returns it served from its file (see Get, and remake
+// there); on an error, r as it was.
+func (c *DiskCache) Put(k Key, r *Resource, remake func() (*Resource, error)) (*Resource, error) {
 	c.mark(k)
 	p := c.path(k)
+	onDisk, err := (*Resource)(nil), writeResource(p, r)
+	if err == nil {
+		onDisk, err = openResource(p, remake)
+	}
+	if err != nil {
+		err = fmt.Errorf("render: the renders' cache: %w", err)
+		if c.Log != nil {
+			c.warnedOnce.Do(func() { c.Log.Warn("the renders' cache cannot be written: pages are kept in memory", "err", err) })
+		}
+		return r, err
+	}
+	return onDisk, nil
+}
+
+func writeResource(p string, r *Resource) error {
+	if r.disk != nil {
+		return errors.New("render: a resource already on disk")
+	}
 	if err := os.MkdirAll(filepath.Dir(p), 0o700); err != nil {
-		return fmt.Errorf("render: the renders' cache: %w", err)
+		return err
 	}
 	f, err := os.CreateTemp(filepath.Dir(p), ".put-*")
 	if err != nil {
-		return fmt.Errorf("render: the renders' cache: %w", err)
+		return err
 	}
-	err = gob.NewEncoder(f).Encode(cachedResource{
+	body := r.Body
+	if r.Gzip != nil {
+		body = nil // made from the gzip body
+	}
+	var h bytes.Buffer
+	err = gob.NewEncoder(&h).Encode(fileHeader{
 		ContentType: r.ContentType, CacheControl: r.CacheControl, Status: r.Status,
-		Body: r.Body, Gzip: r.Gzip, Brotli: r.Brotli,
 		ETag: r.ETag, GzipETag: r.GzipETag, BrotliETag: r.BrotliETag,
+		Length: int64(r.identityLen()), BodyLen: int64(len(body)), GzipLen: int64(len(r.Gzip)), BrotliLen: int64(len(r.Brotli)),
 	})
+	if err == nil && int64(h.Len()) > math.MaxUint32 {
+		err = errors.New("render: a resource header too large")
+	}
+	w := bufio.NewWriter(f)
+	if err == nil {
+		var n [4]byte
+		binary.BigEndian.PutUint32(n[:], uint32(h.Len())) //nolint:gosec // G115: at most MaxUint32, checked above
+		for _, part := range [][]byte{[]byte(fileMagic), n[:], h.Bytes(), body, r.Gzip, r.Brotli} {
+			if _, err = w.Write(part); err != nil {
+				break
+			}
+		}
+	}
+	if err == nil {
+		err = w.Flush()
+	}
 	if cerr := f.Close(); err == nil {
 		err = cerr
 	}
@@ -162,9 +256,8 @@ func (c *DiskCache) Put(k Key, r *Resource) error {
 	}
 	if err != nil {
 		_ = os.Remove(f.Name()) // a half-written file: best effort
-		return fmt.Errorf("render: the renders' cache: %w", err)
 	}
-	return nil
+	return err
 }
 
 // Counts returns how many resources Get found, and how many it did not.

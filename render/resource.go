@@ -38,6 +38,11 @@ type Resource struct {
 	BrotliETag string
 
 	fields headerFields // made from the fields above by NewResource
+	// length is the identity body's length, known without it.
+	length int
+	// disk is where a resource read from the renders' cache serves its
+	// bodies from (DiskCache.Get): the exported bodies are nil then.
+	disk *diskBody
 }
 
 // NewResource compresses body and computes its ETags.
@@ -50,6 +55,7 @@ func NewResource(contentType, cacheControl string, status int, body []byte) *Res
 		Status:       status,
 		Body:         body,
 		ETag:         `"` + tag + `"`,
+		length:       len(body),
 	}
 	if len(body) >= 512 && compressible(contentType) {
 		r.Gzip = gzipBytes(body)
@@ -78,17 +84,32 @@ func NewCompressed(contentType, cacheControl string, status int, body []byte) *R
 }
 
 // Bytes returns the identity body, decompressed from Gzip when the
-// resource holds no Body.
+// resource holds no Body, or read from its file (DiskCache.Get).
 func (r *Resource) Bytes() []byte {
+	if r.disk != nil {
+		return r.disk.bytes()
+	}
 	if r.Body != nil || r.Gzip == nil {
 		return r.Body
 	}
-	zr, err := gzip.NewReader(bytes.NewReader(r.Gzip))
+	return gunzip(bytes.NewReader(r.Gzip))
+}
+
+func gunzip(src io.Reader) []byte {
+	zr, err := gzip.NewReader(src)
 	if err != nil {
 		return nil // our own gzip: not reached
 	}
 	b, _ := io.ReadAll(zr)
 	return b
+}
+
+// identityLen is the identity body's length.
+func (r *Resource) identityLen() int {
+	if r.Body != nil {
+		return len(r.Body)
+	}
+	return r.length
 }
 
 // NewAnswer is NewResource for the answer to a request that changes state,
@@ -146,18 +167,14 @@ func brotliBytes(b []byte) []byte {
 // NewResource: it assigns them to the response's header map and allocates
 // nothing.
 func (r *Resource) ServeHTTP(w http.ResponseWriter, req *http.Request) {
-	h := w.Header()
-	h["Content-Type"] = r.fields.contentType
-	if r.fields.cacheControl != nil {
-		h["Cache-Control"] = r.fields.cacheControl
+	if r.disk != nil {
+		if again := r.disk.again.Load(); again != nil {
+			again.ServeHTTP(w, req)
+			return
+		}
 	}
 	rep := &r.fields.identity
-	if r.Gzip != nil {
-		if vary, ok := h["Vary"]; ok {
-			h["Vary"] = append(vary, "Accept-Encoding")
-		} else {
-			h["Vary"] = varyAcceptEncoding
-		}
+	if r.fields.encoded {
 		switch acceptedEncoding(headerValue(req.Header, "Accept-Encoding")) {
 		case "br":
 			rep = &r.fields.brotli
@@ -165,9 +182,34 @@ func (r *Resource) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 			rep = &r.fields.gzip
 		}
 	}
+	notModified := rep.etag != nil && r.Status == http.StatusOK && etagMatches(headerValue(req.Header, "If-None-Match"), rep.etag[0])
+	body := rep.body
+	if r.disk != nil && !notModified && req.Method != http.MethodHead {
+		// Read before a header is written: a file that is gone is made
+		// again, and that resource answers.
+		buf, ok := r.disk.read(rep)
+		if !ok {
+			r.disk.serveAgain(w, req)
+			return
+		}
+		defer bodies.Put(buf)
+		body = *buf
+	}
+	h := w.Header()
+	h["Content-Type"] = r.fields.contentType
+	if r.fields.cacheControl != nil {
+		h["Cache-Control"] = r.fields.cacheControl
+	}
+	if r.fields.encoded {
+		if vary, ok := h["Vary"]; ok {
+			h["Vary"] = append(vary, "Accept-Encoding")
+		} else {
+			h["Vary"] = varyAcceptEncoding
+		}
+	}
 	if rep.etag != nil {
 		h["Etag"] = rep.etag
-		if r.Status == http.StatusOK && etagMatches(headerValue(req.Header, "If-None-Match"), rep.etag[0]) {
+		if notModified {
 			w.WriteHeader(http.StatusNotModified)
 			return
 		}
@@ -175,12 +217,9 @@ func (r *Resource) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 	if rep.encoding != nil {
 		h["Content-Encoding"] = rep.encoding
 	}
-	body := rep.body
-	if rep == &r.fields.identity && body == nil && r.Gzip != nil {
+	h["Content-Length"] = rep.length
+	if r.disk == nil && rep == &r.fields.identity && body == nil && r.Gzip != nil && req.Method != http.MethodHead {
 		body = r.Bytes() // kept compressed alone (NewCompressed)
-		h["Content-Length"] = []string{strconv.Itoa(len(body))}
-	} else {
-		h["Content-Length"] = rep.length
 	}
 	w.WriteHeader(r.Status)
 	if req.Method != http.MethodHead {
@@ -207,12 +246,15 @@ var varyAcceptEncoding = field("Accept-Encoding")
 type headerFields struct {
 	contentType, cacheControl []string
 	identity, gzip, brotli    representation
+	encoded                   bool // gzip and brotli are served
 }
 
 // representation is one encoding of a resource: its body and the fields
 // that describe it.
 type representation struct {
 	body     []byte
+	off, n   int64    // where the body is in its file (Resource.disk)
+	fromGzip bool     // the identity body, made from the gzip one
 	etag     []string // nil: no ETag is sent
 	encoding []string // nil: identity
 	length   []string
@@ -232,17 +274,31 @@ func optionalField(v string) []string {
 // prepare makes the header fields from the resource's exported fields,
 // which must not change afterwards.
 func (r *Resource) prepare() {
-	rep := func(body []byte, etag, encoding string) representation {
-		return representation{body: body, etag: optionalField(etag), encoding: optionalField(encoding), length: field(strconv.Itoa(len(body)))}
+	rep := func(body []byte, length int64, etag, encoding string) representation {
+		return representation{body: body, etag: optionalField(etag), encoding: optionalField(encoding), length: field(strconv.FormatInt(length, 10))}
 	}
 	r.fields = headerFields{
 		contentType:  field(r.ContentType),
 		cacheControl: optionalField(r.CacheControl),
-		identity:     rep(r.Body, r.ETag, ""), // Body nil: made on request (NewCompressed)
+		// Body nil: made on request (NewCompressed)
+		identity: rep(r.Body, int64(r.identityLen()), r.ETag, ""),
+	}
+	if d := r.disk; d != nil {
+		r.fields.identity.off, r.fields.identity.n = d.bodyOff, d.bodyLen
+		if d.gzipLen > 0 {
+			r.fields.encoded = true
+			r.fields.identity.fromGzip = d.bodyLen == 0
+			r.fields.gzip = rep(nil, d.gzipLen, r.GzipETag, "gzip")
+			r.fields.gzip.off, r.fields.gzip.n = d.gzipOff, d.gzipLen
+			r.fields.brotli = rep(nil, d.brotliLen, r.BrotliETag, "br")
+			r.fields.brotli.off, r.fields.brotli.n = d.brotliOff, d.brotliLen
+		}
+		return
 	}
 	if r.Gzip != nil {
-		r.fields.gzip = rep(r.Gzip, r.GzipETag, "gzip")
-		r.fields.brotli = rep(r.Brotli, r.BrotliETag, "br")
+		r.fields.encoded = true
+		r.fields.gzip = rep(r.Gzip, int64(len(r.Gzip)), r.GzipETag, "gzip")
+		r.fields.brotli = rep(r.Brotli, int64(len(r.Brotli)), r.BrotliETag, "br")
 	}
 }
 

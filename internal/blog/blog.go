@@ -76,32 +76,47 @@ func (p *Post) HTML() string {
 	return html
 }
 
-// Body is a post's text, rendered into HTML once, when first asked for,
-// and sent as a JSON string. The load that made it checked the text with
-// the same renderer (markdown.Renderer.Outline), so its rendering finds
-// no mistake the load did not.
+// Body is a post's text, rendered into HTML when first asked for and kept
+// until Forget, and sent as a JSON string. The load that made it checked
+// the text with the same renderer (markdown.Renderer.Outline), so its
+// rendering finds no mistake the load did not.
 type Body struct {
-	once sync.Once
-	md   *markdown.Renderer
-	src  []byte // let go of once rendered
-	html string
-	err  error
+	mu       sync.Mutex
+	md       *markdown.Renderer
+	src      []byte
+	html     string
+	rendered bool
+	err      error
 }
 
 // NewBody returns the text src, to be rendered with md.
 func NewBody(md *markdown.Renderer, src []byte) *Body { return &Body{md: md, src: src} }
 
-// HTML renders the text, the first time it is asked for; a nil Body is
-// no text.
+// HTML renders the text, the first time it is asked for since the load or
+// Forget; a nil Body is no text.
 func (b *Body) HTML() (string, error) {
 	if b == nil {
 		return "", nil
 	}
-	b.once.Do(func() {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if !b.rendered {
 		b.html, b.err = b.md.HTML(b.src)
-		b.src = nil
-	})
+		b.rendered = true
+	}
 	return b.html, b.err
+}
+
+// Forget lets the HTML go, once the pages made from it are rendered: the
+// text, smaller, stays for a page rendered again (docs/ARCHITECTURE.md,
+// Rendering).
+func (b *Body) Forget() {
+	if b == nil {
+		return
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.html, b.rendered, b.err = "", false, nil
 }
 
 // MarshalJSON writes the HTML as a JSON string.
@@ -281,6 +296,15 @@ func (l *Library) Languages() []string {
 // posts).
 func (l *Library) Posts(lang string) []*Post {
 	return slices.Clone(l.byLang[lang])
+}
+
+// ForgetTexts lets go of every post's HTML (Body.Forget).
+func (l *Library) ForgetTexts() {
+	for _, posts := range l.byLang {
+		for _, p := range posts {
+			p.Body.Forget()
+		}
+	}
 }
 
 // Count returns the number of posts of lang: Posts' length, without its

@@ -278,7 +278,7 @@ func parsePost(md *markdown.Renderer, file, lang, slug string, src []byte) (*Pos
 		fail(0, "", err)
 		return nil, errs
 	}
-	p.Body, p.TOC, p.Words = NewBody(md, body), doc.TOC, doc.Words
+	p.Body, p.TOC, p.Words = NewBody(md, bytes.Clone(body)), doc.TOC, doc.Words
 	p.ReadingMinutes = markdown.ReadingMinutes(doc.Words)
 	return p, nil
 }

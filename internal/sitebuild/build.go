@@ -250,7 +250,7 @@ func (s *Build) payloadResource(p page, status int) (*render.Resource, error) {
 	}
 	return s.finished([][]byte{[]byte("payload"), strconv.AppendInt(nil, int64(status), 10), data}, func() (*render.Resource, error) {
 		return render.NewCompressed("application/json", "no-cache", status, data), nil
-	})
+	}, func() (*render.Resource, error) { return s.payloadResource(p, status) })
 }
 
 // pageResource is p's HTML document, rendered, or read back from the
@@ -275,27 +275,32 @@ func (s *Build) pageResource(ctx context.Context, p page) (*render.Resource, err
 			return nil, err
 		}
 		return render.NewCompressed("text/html; charset=utf-8", "no-cache", p.status, html), nil
-	})
+	}, func() (*render.Resource, error) { return s.pageResource(context.Background(), p) })
 }
 
 // finished returns what make makes, or what the renders' cache holds under
-// the key of parts (and then keeps what make made there).
-func (s *Build) finished(parts [][]byte, make func() (*render.Resource, error)) (*render.Resource, error) {
+// the key of parts (and then keeps what make made there), served from its
+// file there: the heap holds no page's bytes (docs/ARCHITECTURE.md,
+// Rendering). again is the whole of it done again, which a resource whose
+// file is gone when it is served calls (it holds nothing of what make
+// holds); a cache that cannot be written keeps the resource in memory.
+func (s *Build) finished(parts [][]byte, make, again func() (*render.Resource, error)) (*render.Resource, error) {
 	c := s.opts.Renders
 	if c == nil {
 		return make()
 	}
 	k := c.Key(parts...)
-	if r, ok := c.Get(k); ok {
+	if r, ok := c.Get(k, again); ok {
 		return r, nil
 	}
 	r, err := make()
-	if err == nil {
-		// A cache that cannot be written costs a render at the next start,
-		// nothing now.
-		_ = c.Put(k, r)
+	if err != nil {
+		return nil, err
 	}
-	return r, err
+	// A cache that cannot be written costs memory, and a render at the
+	// next start; the cache's log says it once.
+	r, _ = c.Put(k, r, again)
+	return r, nil
 }
 
 // document renders a page into its full HTML document.

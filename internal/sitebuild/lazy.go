@@ -265,7 +265,14 @@ func (s *Build) Prerender(ctx context.Context, workers int) error {
 	if workers <= 0 {
 		workers = s.Engine.Size()
 	}
-	return parallel(workers, jobs)
+	err := parallel(workers, jobs)
+	if ctx.Err() == nil && !s.opts.Dev {
+		// Every page that holds a post's text is rendered: the texts'
+		// HTML goes (a page rendered again renders its post's text again).
+		// -dev keeps it, for the payloads of the builds after an edit.
+		s.blog.ForgetTexts()
+	}
+	return err
 }
 
 // Rendered counts the documents rendered so far and those planned.
