@@ -205,7 +205,7 @@ func runAll(root, bin, tmp string) error {
 	ready := time.Since(start)
 	fmt.Printf("\nstart to ready (binary, all static pages rendered): %v   budget 1s  %s\n", ready.Round(time.Millisecond), verdict(ready <= time.Second))
 
-	fmt.Printf("\n%-12s %9s %9s %9s %9s   budgets: HTML 14 KB, JS first visit 120 KB (consent included), returning visitor 110 KB, CSS 10 KB\n",
+	fmt.Printf("\n%-12s %9s %9s %9s %9s   budgets: HTML 14 KB, JS first visit 130 KB (consent included), returning visitor 120 KB, CSS 10 KB\n",
 		"page", "HTML gz", "JS first", "JS again", "CSS gz")
 	for _, p := range pages {
 		html, htmlGz, err := fetchGzip(base + p.path)
@@ -224,7 +224,7 @@ func runAll(root, bin, tmp string) error {
 			return err
 		}
 		first := returning + consent
-		ok := htmlGz <= 14*1024 && l.css <= 10*1024 && first <= 120*1024 && returning <= 110*1024
+		ok := htmlGz <= 14*1024 && l.css <= 10*1024 && first <= 130*1024 && returning <= 120*1024
 		fmt.Printf("%-12s %8.1fK %8.1fK %8.1fK %8.1fK   %s\n", p.name, kb(htmlGz), kb(first), kb(returning), kb(l.css), verdict(ok))
 	}
 	fmt.Println("(JS again: boot, the entry, its static imports and the page's preloads with their strings; JS first adds the consent chunk and its strings, fetched after hydration when no decision is stored)")
