@@ -12,11 +12,22 @@ import (
 // root. The server stops with the test, its log shown if the test failed.
 func startDev(t *testing.T) (*devserver.Server, string) {
 	t.Helper()
+	return startDevOn(t, devserver.CopyTree, sitetest.Root())
+}
+
+// startDevOn is startDev with the copy made by copyTo and the binary built
+// from the folder that build names ("" for the copy itself): the Go restart
+// test copies the module and builds from its copy.
+func startDevOn(t *testing.T, copyTo func(from, to string) error, build string) (*devserver.Server, string) {
+	t.Helper()
 	root := t.TempDir()
-	if err := devserver.CopyTree(sitetest.Root(), root); err != nil {
+	if err := copyTo(sitetest.Root(), root); err != nil {
 		t.Fatal(err)
 	}
-	bin, err := devserver.Build(sitetest.Root(), t.TempDir())
+	if build == "" {
+		build = root
+	}
+	bin, err := devserver.Build(build, t.TempDir())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -16,7 +16,6 @@ import (
 
 	"github.com/northbeam/site/handlers"
 	"github.com/northbeam/site/internal/devserver"
-	"github.com/northbeam/site/internal/sitetest"
 )
 
 // TestGoChangesRestartTheDevServer: `-dev` from the project's sources
@@ -29,24 +28,7 @@ func TestGoChangesRestartTheDevServer(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds and runs the binary, twice more on changes")
 	}
-	root := t.TempDir()
-	if err := devserver.CopyModule(sitetest.Root(), root); err != nil {
-		t.Fatal(err)
-	}
-	bin, err := devserver.Build(root, t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	dev, err := devserver.Start(bin, root)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		if t.Failed() {
-			t.Logf("the dev server's log:\n%s", dev.Log())
-		}
-		dev.Stop()
-	})
+	dev, root := startDevOn(t, devserver.CopyModule, "")
 	within := 5 * time.Minute
 	if d, ok := t.Deadline(); ok {
 		within = time.Until(d) / 3
