@@ -2,6 +2,7 @@ package handlers
 
 import (
 	"bytes"
+	"compress/gzip"
 	"context"
 	"io"
 	"net/http"
@@ -224,5 +225,83 @@ func TestPagesAreServedFromTheRendersFiles(t *testing.T) {
 	check("their files deleted")
 	if again, _ := engine.Counts(); again <= rendered {
 		t.Error("the pages whose files were deleted were not rendered again")
+	}
+}
+
+// TestHotPageFollowsAnEdit: a page asked for often enough to be written
+// from memory (render.HotBodies) answers its edit at once when the site is
+// built again with the same renders' cache, as the -dev loop builds it:
+// the new body and its own ETag, never the body kept before.
+func TestHotPageFollowsAnEdit(t *testing.T) {
+	shared := sitetest.Site(t)
+	contentDir := filepath.Join(t.TempDir(), "content")
+	if err := os.CopyFS(contentDir, sitetest.Content()); err != nil {
+		t.Fatal(err)
+	}
+	cache, err := render.OpenDiskCache(t.TempDir(), []byte("this program"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	engine, err := render.NewEngine(shared.Bundle.Server, render.Options{Logger: sitetest.QuietLog()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	build := func() (*sitebuild.Build, http.Handler) {
+		t.Helper()
+		s, err := sitebuild.New(context.Background(), os.DirFS(contentDir), shared.Bundle, engine,
+			sitebuild.Options{BaseURL: sitetest.BaseURL, Lazy: true, Renders: cache})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return s, New(NewServer(s, Services{Log: sitetest.QuietLog()}))
+	}
+	s, before := build()
+	post := s.Blog().Posts(s.Info.DefaultLanguage)[0]
+	path := ""
+	for _, p := range s.Pages() {
+		if strings.HasSuffix(p.Path, "/blog/"+post.Slug) && p.Lang.Code == post.Lang {
+			path = p.Path
+		}
+	}
+	get := func(h http.Handler) (etag string, html []byte) {
+		t.Helper()
+		rec := sitetest.Get(t, h, path, "Accept-Encoding", "gzip")
+		if rec.Code != http.StatusOK || rec.Header().Get("Content-Encoding") != "gzip" {
+			t.Fatalf("%s: status %d, encoding %q", path, rec.Code, rec.Header().Get("Content-Encoding"))
+		}
+		zr, err := gzip.NewReader(rec.Body)
+		if err != nil {
+			t.Fatal(err)
+		}
+		html, err = io.ReadAll(zr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return rec.Header().Get("ETag"), html
+	}
+
+	var etag string
+	for range 3 {
+		etag, _ = get(before)
+	}
+	if _, n := cache.Hot().Held(); n == 0 {
+		t.Fatalf("%s asked for three times is not kept in memory", path)
+	}
+
+	file := filepath.Join(contentDir, "blog", post.Lang, post.Slug+".md")
+	text, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const added = "A sentence added while the page was hot."
+	if err := os.WriteFile(file, append(text, "\n"+added+"\n"...), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	_, after := build()
+	for i := range 3 { // read from its file, then kept, then from memory
+		newTag, html := get(after)
+		if !bytes.Contains(html, []byte(added)) || newTag == etag {
+			t.Fatalf("request %d after the edit: the page kept before (ETag %q, was %q)", i, newTag, etag)
+		}
 	}
 }

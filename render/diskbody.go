@@ -19,6 +19,11 @@ type diskBody struct {
 	bodyOff, gzipOff, brotliOff int64
 	bodyLen, gzipLen, brotliLen int64
 
+	// hot keeps the bodies asked for often in memory (nil: none is);
+	// slots are this file's identity, gzip and brotli bodies there.
+	hot   *HotBodies
+	slots [3]hotSlot
+
 	// remake makes the resource again when its file is gone; again is what
 	// it made, which serves every later request.
 	remake func() (*Resource, error)

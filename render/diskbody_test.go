@@ -23,6 +23,9 @@ func TestCachedPageIsServedFromItsFile(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// Every body read from its file: a hot page is written from memory
+	// (TestHotPageIsServedFromMemory).
+	c.hot = nil
 	k := c.Key([]byte("page"))
 	remade := 0
 	var remake func() (*Resource, error)

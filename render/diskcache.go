@@ -39,6 +39,10 @@ type DiskCache struct {
 
 	hits, misses atomic.Int64
 
+	// hot keeps the bodies of its pages asked for often in memory
+	// (HotBodies, DefaultHotBytes).
+	hot *HotBodies
+
 	// Log, when set, is told once that a page could not be written, and
 	// is kept in memory instead.
 	Log        *slog.Logger
@@ -54,7 +58,7 @@ func OpenDiskCache(dir string, salt []byte) (*DiskCache, error) {
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return nil, fmt.Errorf("render: the renders' cache: %w", err)
 	}
-	return &DiskCache{dir: dir, salt: sha256.Sum256(salt), used: map[Key]bool{}}, nil
+	return &DiskCache{dir: dir, salt: sha256.Sum256(salt), used: map[Key]bool{}, hot: NewHotBodies(DefaultHotBytes)}, nil
 }
 
 // ExecutableSum identifies the running program: the Go build ID its ELF
@@ -141,7 +145,7 @@ func (c *DiskCache) mark(k Key) {
 // remake makes it again when its file is gone by the time it is served
 // (another process pruned it, someone deleted it); nil answers 503 then.
 func (c *DiskCache) Get(k Key, remake func() (*Resource, error)) (r *Resource, ok bool) {
-	r, err := openResource(c.path(k), remake)
+	r, err := openResource(c.path(k), c.hot, remake)
 	if err != nil {
 		c.misses.Add(1)
 		return nil, false
@@ -151,8 +155,9 @@ func (c *DiskCache) Get(k Key, remake func() (*Resource, error)) (r *Resource, o
 	return r, true
 }
 
-// openResource reads the header of the resource file at p.
-func openResource(p string, remake func() (*Resource, error)) (*Resource, error) {
+// openResource reads the header of the resource file at p; hot keeps its
+// bodies once they are hot.
+func openResource(p string, hot *HotBodies, remake func() (*Resource, error)) (*Resource, error) {
 	f, err := os.Open(p)
 	if err != nil {
 		return nil, err
@@ -174,7 +179,7 @@ func openResource(p string, remake func() (*Resource, error)) (*Resource, error)
 	if err != nil {
 		return nil, err
 	}
-	d := &diskBody{path: p, cpath: newCPath(p), size: info.Size(), remake: remake}
+	d := &diskBody{path: p, cpath: newCPath(p), size: info.Size(), remake: remake, hot: hot}
 	d.bodyOff = int64(len(pre)) + n
 	d.gzipOff = d.bodyOff + h.BodyLen
 	d.brotliOff = d.gzipOff + h.GzipLen
@@ -199,7 +204,7 @@ func (c *DiskCache) Put(k Key, r *Resource, remake func() (*Resource, error)) (*
 	p := c.path(k)
 	onDisk, err := (*Resource)(nil), writeResource(p, r)
 	if err == nil {
-		onDisk, err = openResource(p, remake)
+		onDisk, err = openResource(p, c.hot, remake)
 	}
 	if err != nil {
 		err = fmt.Errorf("render: the renders' cache: %w", err)
@@ -259,6 +264,9 @@ func writeResource(p string, r *Resource) error {
 	}
 	return err
 }
+
+// Hot is what keeps the bodies of its pages asked for often in memory.
+func (c *DiskCache) Hot() *HotBodies { return c.hot }
 
 // Counts returns how many resources Get found, and how many it did not.
 func (c *DiskCache) Counts() (hits, misses int64) { return c.hits.Load(), c.misses.Load() }
