@@ -3,6 +3,7 @@ package render
 import (
 	"sync"
 	"sync/atomic"
+	"weak"
 )
 
 // DefaultHotBytes bounds the bodies a renders' cache keeps in memory
@@ -34,11 +35,14 @@ type HotBodies struct {
 }
 
 // hotBody is one body kept, and the slot of its resource that points at
-// it.
+// it. The resource is held weakly: a resource no page serves any longer
+// (a build before an edit under -dev, and what its remake holds) is let go
+// by the collector while its body waits for the hand.
 type hotBody struct {
 	b     []byte // never changed once kept: requests write it as it is
 	asked atomic.Bool
-	slot  *hotSlot
+	owner weak.Pointer[diskBody]
+	slot  int // in owner.slots
 }
 
 // hotSlot is one encoding of a resource as the hot bodies know it.
@@ -66,18 +70,19 @@ func (h *HotBodies) get(s *hotSlot) []byte {
 	return k.b
 }
 
-// asked tells that s's body b was read from its file for a request: on its
-// second time, a copy of it is kept (b is not kept: its buffer goes back
-// to the pool).
-func (h *HotBodies) asked(s *hotSlot, b []byte) {
+// asked tells that the body b of d's slot i was read from its file for a
+// request: on its second time, a copy of it is kept (b is not kept: its
+// buffer goes back to the pool).
+func (h *HotBodies) asked(d *diskBody, i int, b []byte) {
 	if h == nil || int64(len(b)) > h.limit/8 || len(b) == 0 {
 		return // one body may not take the room of many
 	}
+	s := &d.slots[i]
 	if !s.seen.Load() {
 		s.seen.Store(true)
 		return
 	}
-	k := &hotBody{b: append([]byte(nil), b...), slot: s}
+	k := &hotBody{b: append([]byte(nil), b...), owner: weak.Make(d), slot: i}
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	if s.kept.Load() != nil {
@@ -97,8 +102,10 @@ func (h *HotBodies) asked(s *hotSlot, b []byte) {
 		// Let it go: the last body of the ring takes its place, and the
 		// hand looks at it next. A request that loaded it still writes it
 		// whole; the next one reads the file.
-		old.slot.kept.Store(nil)
-		old.slot.seen.Store(false)
+		if d := old.owner.Value(); d != nil {
+			d.slots[old.slot].kept.Store(nil)
+			d.slots[old.slot].seen.Store(false)
+		}
 		h.held -= int64(len(old.b))
 		last := len(h.ring) - 1
 		h.ring[h.hand] = h.ring[last]

@@ -7,9 +7,12 @@ import (
 	"math/rand/v2"
 	"net/http"
 	"os"
+	goruntime "runtime"
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/northbeam/site/internal/testwait"
 )
 
 // page is a page of n words drawn from seed: it compresses about as a
@@ -241,4 +244,42 @@ func TestPageRenderedAgainIsNeverStale(t *testing.T) {
 	}
 	answers(over, v2, "rendered again over the old file")
 	answers(old, v1, "the old resource, its file written over")
+}
+
+// TestHotBodiesKeepNoPageAlive: a hot page that nothing serves any longer
+// (the build before an edit under -dev, with all its remake holds) is let
+// go by the collector while its body still waits for the CLOCK's hand.
+func TestHotBodiesKeepNoPageAlive(t *testing.T) {
+	c, err := OpenDiskCache(t.TempDir(), []byte("salt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	gone := make(chan struct{})
+	func() {
+		build := make([]byte, 1<<20) // what a build holds, reached from its remake
+		r, err := c.Put(c.Key([]byte("page")), NewCompressed("text/html; charset=utf-8", "no-cache", http.StatusOK, page(1, 2000)),
+			func() (*Resource, error) { return nil, fmt.Errorf("not now (%d)", len(build)) })
+		if err != nil {
+			t.Fatal(err)
+		}
+		for range 2 {
+			serve(r, "Accept-Encoding", "br")
+		}
+		if _, n := c.hot.Held(); n != 1 {
+			t.Fatalf("%d bodies kept, want the page's", n)
+		}
+		goruntime.AddCleanup(&build[0], func(gone chan struct{}) { close(gone) }, gone)
+	}()
+	testwait.Until(t, "the page nothing serves to be let go", func() bool {
+		goruntime.GC()
+		select {
+		case <-gone:
+			return true
+		default:
+			return false
+		}
+	})
+	if _, n := c.hot.Held(); n != 1 {
+		t.Errorf("%d bodies kept, want the page's until the hand lets it go", n)
+	}
 }

@@ -185,7 +185,7 @@ func (r *Resource) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 	notModified := rep.etag != nil && r.Status == http.StatusOK && etagMatches(headerValue(req.Header, "If-None-Match"), rep.etag[0])
 	body := rep.body
 	if r.disk != nil && !notModified && req.Method != http.MethodHead {
-		if hot := r.disk.hot.get(rep.hot); hot != nil {
+		if hot := r.disk.hot.get(&r.disk.slots[rep.slot]); hot != nil {
 			body = hot // a hot page: from memory (HotBodies)
 		} else {
 			// Read before a header is written: a file that is gone is
@@ -197,7 +197,7 @@ func (r *Resource) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 			}
 			defer bodies.Put(buf)
 			body = *buf
-			r.disk.hot.asked(rep.hot, body)
+			r.disk.hot.asked(r.disk, rep.slot, body)
 		}
 	}
 	h := w.Header()
@@ -259,7 +259,7 @@ type headerFields struct {
 type representation struct {
 	body     []byte
 	off, n   int64    // where the body is in its file (Resource.disk)
-	hot      *hotSlot // where the body is kept once hot (Resource.disk)
+	slot     int      // where the body is kept once hot (diskBody.slots)
 	fromGzip bool     // the identity body, made from the gzip one
 	etag     []string // nil: no ETag is sent
 	encoding []string // nil: identity
@@ -291,16 +291,15 @@ func (r *Resource) prepare() {
 	}
 	if d := r.disk; d != nil {
 		r.fields.identity.off, r.fields.identity.n = d.bodyOff, d.bodyLen
-		r.fields.identity.hot = &d.slots[0]
 		if d.gzipLen > 0 {
 			r.fields.encoded = true
 			r.fields.identity.fromGzip = d.bodyLen == 0
 			r.fields.gzip = rep(nil, d.gzipLen, r.GzipETag, "gzip")
 			r.fields.gzip.off, r.fields.gzip.n = d.gzipOff, d.gzipLen
-			r.fields.gzip.hot = &d.slots[1]
+			r.fields.gzip.slot = 1
 			r.fields.brotli = rep(nil, d.brotliLen, r.BrotliETag, "br")
 			r.fields.brotli.off, r.fields.brotli.n = d.brotliOff, d.brotliLen
-			r.fields.brotli.hot = &d.slots[2]
+			r.fields.brotli.slot = 2
 		}
 		return
 	}
