@@ -54,6 +54,7 @@ func startFloor(dir string, body []byte, header http.Header, p placement, timeou
 		stop()
 		return "", nil, err
 	}
+	serverPID[url] = cmd.Process.Pid
 	return url, stop, nil
 }
 

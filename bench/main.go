@@ -37,6 +37,11 @@
 //
 //	go run ./bench slots
 //
+// the cached-page throughput rows alone (the production binary pinned to
+// one core beside the bare net/http servers and nginx, then on two) with
+//
+//	go run ./bench load
+//
 // and the contact and booking POST rows alone with
 //
 //	go run ./bench posts
@@ -147,6 +152,17 @@ func main() {
 		run = func() error {
 			return withBinary(func(_, bin, tmp string) error { return postLoad(bin, tmp) })
 		}
+	case "load":
+		run = func() error {
+			return withBinary(func(_, bin, tmp string) error {
+				base, stop, err := startSite(bin, filepath.Join(tmp, "one-core"), placement{server: "0", workers: 1})
+				if err != nil {
+					return err
+				}
+				defer stop()
+				return load(base, bin, tmp)
+			})
+		}
 	}
 	if err := run(); err != nil {
 		fmt.Fprintln(os.Stderr, "bench:", err)
@@ -203,6 +219,7 @@ func runAll(root, bin, tmp string) error {
 		return err
 	}
 	ready := time.Since(start)
+	serverPID[base+"/de/blog"] = cmd.Process.Pid
 	fmt.Printf("\nstart to ready (binary, all static pages rendered): %v   budget 1s  %s\n", ready.Round(time.Millisecond), verdict(ready <= time.Second))
 
 	fmt.Printf("\n%-12s %9s %9s %9s %9s   budgets: HTML 14 KB, JS first visit 130 KB (consent included), returning visitor 120 KB, CSS 10 KB\n",
