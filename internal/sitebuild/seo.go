@@ -172,7 +172,8 @@ func (s *Build) authorLD(lang site.Language, name string) map[string]string {
 	return author
 }
 
-// buildFiles makes the sitemap, robots.txt, the manifest and the images.
+// buildFiles makes the sitemap, robots.txt and the manifest (the icons
+// are brandImages).
 func (s *Build) buildFiles() error {
 	s.files = map[string]*render.Resource{}
 	sitemaps, err := s.sitemaps()
