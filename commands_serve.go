@@ -150,6 +150,9 @@ func serveCommand(args []string, getenv func(string) string, log *slog.Logger, a
 	}
 	if src.embedded != nil {
 		ready()
+		// What is no page is made behind, on one goroutine: the other
+		// core answers the first requests.
+		go warmFiles(ctx, built, log)
 	} else {
 		log.Info("listening; rendering the pages behind", "addr", front.listener.Addr().String(), "dev", cfg.Dev,
 			"start_to_listen", time.Since(started).Round(time.Millisecond))
@@ -173,6 +176,7 @@ func serveCommand(args []string, getenv func(string) string, log *slog.Logger, a
 			pruneRenders(prerenderCtx, src.kept.renders, log)
 			rendering()
 			ready()
+			warmFiles(prerenderCtx, built, log)
 		}()
 		if srv.Dev != nil {
 			go (&devLoop{src: src, cfg: cfg, srv: srv, log: log, memo: src.memo, stopPrerender: stopPrerender}).run(ctx)
@@ -354,6 +358,14 @@ func newBookingService(st *store.Store, content fs.FS, info *site.Info, dates *i
 		AddressLimit:   cfg.BookingDailyLimit,
 		People:         people,
 	})
+}
+
+// warmFiles makes, once a start is ready, what is no page: the icons and
+// the compressed client files (sitebuild.Build.WarmFiles).
+func warmFiles(ctx context.Context, s *sitebuild.Build, log *slog.Logger) {
+	if err := s.WarmFiles(ctx, 1); err != nil && ctx.Err() == nil {
+		log.Error("making the sitemap and icons", "err", err)
+	}
 }
 
 // warmImages encodes the pictures' WebP copies that s lacks (without a

@@ -42,6 +42,10 @@
 //
 //	go run ./bench load
 //
+// start to ready and the pages' weights alone (no load runs) with
+//
+//	go run ./bench weight
+//
 // and the contact and booking POST rows alone with
 //
 //	go run ./bench posts
@@ -148,6 +152,8 @@ func main() {
 		run = func() error {
 			return withBinary(func(_, bin, tmp string) error { return staffBench(bin, tmp) })
 		}
+	case "weight":
+		run = func() error { return withBinary(weightOnly) }
 	case "posts":
 		run = func() error {
 			return withBinary(func(_, bin, tmp string) error { return postLoad(bin, tmp) })
@@ -192,7 +198,15 @@ func withBinary(fn func(root, bin, tmp string) error) error {
 
 func run() error { return withBinary(runAll) }
 
-func runAll(root, bin, tmp string) error {
+func runAll(root, bin, tmp string) error { return measure(root, bin, tmp, true) }
+
+// weightOnly is start to ready and the pages' weights, without the load,
+// memory and render runs: go run ./bench weight.
+func weightOnly(root, bin, tmp string) error { return measure(root, bin, tmp, false) }
+
+// measure starts the binary, times its start to ready and prints each page
+// type's weight; all adds the load runs, the memory and the render bench.
+func measure(root, bin, tmp string, all bool) error {
 	addr := freeAddr()
 	base := "http://" + addr
 	cmd := exec.Command("taskset", "-c", "0", bin, "-addr", addr, "-data_dir", filepath.Join(tmp, "data"), "-base_url", base)
@@ -250,6 +264,9 @@ func runAll(root, bin, tmp string) error {
 		return err
 	}
 	fmt.Printf("floor: the libraries alone (react-dom, react, react-router, i18next, react-i18next, vanilla-cookieconsent), bundled and minified: %.1fK gzip\n", kb(libs))
+	if !all {
+		return nil
+	}
 
 	if !*skipLoad {
 		if err := load(base, bin, tmp); err != nil {

@@ -61,4 +61,17 @@ func TestPagesRenderOnFirstRequest(t *testing.T) {
 	if res := sitetest.Get(t, h, "/readyz"); res.Code != http.StatusOK {
 		t.Errorf("/readyz after rendering: %d %q", res.Code, res.Body.String())
 	}
+	// Ready without what is no page (the icons, the client files): each
+	// is made on its first request, or by WarmFiles behind the start.
+	for path, ctype := range map[string]string{"/og.png": "image/png", "/favicon.ico": "image/png", shared.Bundle.Manifest.Entry: "text/javascript"} {
+		if res := sitetest.Get(t, h, path); res.Code != http.StatusOK || !strings.HasPrefix(res.Header().Get("Content-Type"), ctype) {
+			t.Errorf("%s once ready: %d %q, want %s", path, res.Code, res.Header().Get("Content-Type"), ctype)
+		}
+	}
+	if err := s.WarmFiles(context.Background(), 1); err != nil {
+		t.Errorf("WarmFiles: %v", err)
+	}
+	if res := sitetest.Get(t, h, "/icon-192.png"); res.Code != http.StatusOK || res.Body.Len() == 0 {
+		t.Errorf("/icon-192.png after WarmFiles: %d, %d bytes", res.Code, res.Body.Len())
+	}
 }

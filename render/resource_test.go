@@ -3,10 +3,13 @@ package render
 import (
 	"bytes"
 	"compress/gzip"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"strconv"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/andybalholm/brotli"
@@ -108,4 +111,56 @@ func TestAnswerHasNoETag(t *testing.T) {
 		t.Errorf("answer: %d, ETag %q, Cache-Control %q, encoding %q", rec.Code, rec.Header().Get("ETag"),
 			rec.Header().Get("Cache-Control"), rec.Header().Get("Content-Encoding"))
 	}
+}
+
+// TestReusedCompressorsKeepEachBodyItsOwn: the compressors are kept
+// between resources (gzipBytes, brotliBytes); each body, compressed after
+// others of other sizes and beside them on other goroutines, still decodes
+// to itself, in the bytes a new compressor writes.
+func TestReusedCompressorsKeepEachBodyItsOwn(t *testing.T) {
+	var bodies [][]byte
+	for i, n := range []int{600, 70_000, 3_000, 300_000, 40_000, 600, 70_000} {
+		var b strings.Builder
+		for b.Len() < n {
+			fmt.Fprintf(&b, "<p class=%q>page %d, line %d: Grüße, مرحبا</p>\n", strconv.Itoa(b.Len()%7), i, b.Len())
+		}
+		bodies = append(bodies, []byte(b.String()))
+	}
+	fresh := func(body []byte) (gz, br []byte) {
+		var g, r bytes.Buffer
+		zw, _ := gzip.NewWriterLevel(&g, gzip.BestCompression)
+		_, _ = zw.Write(body)
+		_ = zw.Close()
+		window := 16
+		for window < 24 && 1<<window < len(body) {
+			window++
+		}
+		bw := brotli.NewWriterOptions(&r, brotli.WriterOptions{Quality: 6, LGWin: window})
+		_, _ = bw.Write(body)
+		_ = bw.Close()
+		return g.Bytes(), r.Bytes()
+	}
+	var wg sync.WaitGroup
+	for range 4 {
+		wg.Go(func() {
+			for _, body := range bodies {
+				r := NewResource("text/html; charset=utf-8", "no-cache", http.StatusOK, body)
+				zr, err := gzip.NewReader(bytes.NewReader(r.Gzip))
+				if err != nil {
+					t.Error(err)
+					return
+				}
+				if got, _ := io.ReadAll(zr); !bytes.Equal(got, body) {
+					t.Errorf("a body of %d bytes: its gzip decodes to %d other bytes", len(body), len(got))
+				}
+				if got, _ := io.ReadAll(brotli.NewReader(bytes.NewReader(r.Brotli))); !bytes.Equal(got, body) {
+					t.Errorf("a body of %d bytes: its brotli decodes to %d other bytes", len(body), len(got))
+				}
+				if gz, br := fresh(body); !bytes.Equal(r.Gzip, gz) || !bytes.Equal(r.Brotli, br) {
+					t.Errorf("a body of %d bytes: compressed otherwise than by a new compressor", len(body))
+				}
+			}
+		})
+	}
+	wg.Wait()
 }

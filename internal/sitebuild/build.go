@@ -101,8 +101,10 @@ type Build struct {
 	shareImages map[string]*shareImage
 	mu          sync.Mutex                  // guards the maps below while the site is built
 	index       []page                      // every page with a path, for the sitemap
-	files       map[string]*render.Resource // sitemap, robots.txt, manifest, icons, made by filesOnce
+	files       map[string]*render.Resource // sitemap, robots.txt, manifest, made by filesOnce
 	filesOnce   once
+	brand       map[string]*render.Resource // icons and the default share image (brandPaths), drawn by brandOnce
+	brandOnce   once
 	pages       map[string]*lazyPage        // canonical path (and decoded) -> document and payload
 	notFound    map[string]*lazyPage        // language -> the 404 page, whose payload /api/page answers for any path that holds no page
 	assets      map[string]*lazyAsset       // name under /assets/ -> file
@@ -177,6 +179,10 @@ func New(ctx context.Context, contentFS fs.FS, bundle *assets.Bundle, engine *re
 		s.assets[name] = s.newLazyAsset(name, data)
 	}
 	s.filesOnce.fill = func(context.Context) error { return s.buildFiles() }
+	s.brandOnce.fill = func(context.Context) (err error) {
+		s.brand, err = s.brandImages()
+		return err
+	}
 	s.feedsOnce.fill = func(context.Context) error {
 		var jobs []func() error
 		for _, lang := range info.Languages {

@@ -122,8 +122,9 @@ func (s *Build) addContactAnswers(lang site.Language) {
 	}
 }
 
-// lazyAsset is a client file, compressed on its first request: at start,
-// the compression of every file would delay the first page.
+// lazyAsset is a client file, compressed on its first request or by
+// WarmFiles: at start, the compression of every file would delay the
+// first page.
 type lazyAsset struct {
 	o    sync.Once
 	r    *render.Resource
@@ -231,10 +232,7 @@ func (s *Build) KeepAssets(before *Build) {
 // not stop the others: the error names each that failed, and the page
 // answers its requests with it.
 func (s *Build) Prerender(ctx context.Context, workers int) error {
-	jobs := []func() error{func() error { return s.filesOnce.do(ctx) }, func() error { return s.feedsOnce.do(ctx) }}
-	for _, a := range s.assets {
-		jobs = append(jobs, func() error { a.resource(); return nil })
-	}
+	jobs := []func() error{func() error { return s.feedsOnce.do(ctx) }}
 	seen := map[*lazyPage]bool{}
 	add := func(lp *lazyPage) {
 		if seen[lp] {
@@ -273,6 +271,28 @@ func (s *Build) Prerender(ctx context.Context, workers int) error {
 		s.blog.ForgetTexts()
 	}
 	return err
+}
+
+// WarmFiles makes what a start is ready without, as it is no page, until
+// ctx ends: the sitemap, robots.txt and the manifest if no route asked for
+// them yet, the icons and the default share image (drawn), then the client
+// files no request has compressed yet, workers at once.
+// Each is otherwise made on its first request; a start warms them behind,
+// so that its time to ready goes to the pages.
+func (s *Build) WarmFiles(ctx context.Context, workers int) error {
+	if err := errors.Join(s.filesOnce.do(ctx), s.brandOnce.do(ctx)); err != nil {
+		return err
+	}
+	jobs := make([]func() error, 0, len(s.assets))
+	for _, a := range s.assets {
+		jobs = append(jobs, func() error {
+			if ctx.Err() == nil {
+				a.resource()
+			}
+			return nil
+		})
+	}
+	return parallel(workers, jobs) // compressing does not fail
 }
 
 // Rendered counts the documents rendered so far and those planned.

@@ -38,6 +38,12 @@ func (s *Build) Feed(path string) (*render.Resource, bool) {
 
 // File returns the file at path among those FilePaths lists.
 func (s *Build) File(path string) (*render.Resource, bool) {
+	if slices.Contains(brandPaths, path) {
+		if s.brandOnce.do(context.Background()) != nil {
+			return nil, false
+		}
+		return s.brand[path], true
+	}
 	if s.filesOnce.do(context.Background()) != nil {
 		return nil, false
 	}
@@ -52,7 +58,9 @@ func (s *Build) FilePaths() []string {
 	if s.filesOnce.do(context.Background()) != nil {
 		return nil
 	}
-	return slices.Sorted(maps.Keys(s.files))
+	paths := append(slices.Collect(maps.Keys(s.files)), brandPaths...)
+	slices.Sort(paths)
+	return paths
 }
 
 // ShareImage returns the share image of a post, case study or person at

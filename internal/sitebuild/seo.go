@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"maps"
 	"net/http"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -171,12 +172,9 @@ func (s *Build) authorLD(lang site.Language, name string) map[string]string {
 	return author
 }
 
-// buildFiles makes the sitemap, robots.txt, the manifest and the images.
+// buildFiles makes the sitemap, robots.txt and the manifest (the icons
+// are brandImages).
 func (s *Build) buildFiles() error {
-	images, err := s.brandImages()
-	if err != nil {
-		return err
-	}
 	s.files = map[string]*render.Resource{}
 	sitemaps, err := s.sitemaps()
 	if err != nil {
@@ -207,9 +205,12 @@ func (s *Build) buildFiles() error {
 		return err
 	}
 	s.files["/manifest.webmanifest"] = render.NewResource("application/manifest+json", day, http.StatusOK, manifest)
-	maps.Copy(s.files, images)
 	return nil
 }
+
+// brandPaths are the paths of brandImages, known before they are drawn:
+// the routes are made from them.
+var brandPaths = []string{"/apple-touch-icon.png", "/favicon.ico", "/favicon.svg", "/icon-192.png", "/icon-32.png", "/icon-512.png", "/og.png"}
 
 // robots is robots.txt: the API and every page meant for one visitor (the
 // static routes marked NoIndex: cancelling and moving a booking) in every
@@ -230,7 +231,8 @@ func (s *Build) robots() []byte {
 }
 
 // brandImages draws the icons and the default share image: on their first
-// request or by Prerender, as drawing takes as long as several pages.
+// request or by WarmFiles, behind a start, as drawing takes as long as
+// several pages.
 func (s *Build) brandImages() (map[string]*render.Resource, error) {
 	const day = "public, max-age=86400"
 	files := map[string]*render.Resource{}
@@ -246,6 +248,9 @@ func (s *Build) brandImages() (map[string]*render.Resource, error) {
 		return nil, err
 	}
 	files["/og.png"] = render.NewResource("image/png", day, http.StatusOK, og)
+	if drawn := slices.Sorted(maps.Keys(files)); !slices.Equal(drawn, brandPaths) {
+		return nil, fmt.Errorf("sitebuild: the brand images drawn, %v, are not brandPaths, %v", drawn, brandPaths)
+	}
 	return files, nil
 }
 

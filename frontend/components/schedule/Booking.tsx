@@ -6,20 +6,26 @@ import { startTransition, useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { isolate } from "../../lib/bidi";
 import { useLang } from "../../lib/lang";
-import { fetchOpenDays, type CreatedBooking, type OpenDays, type Slot, type SlotsResponse } from "./api";
+import type { CreatedBooking } from "./api";
 import { Calendar } from "./Calendar";
 import { Details } from "./Details";
-import { HostOffers, type HostCard } from "./hosts";
+import { HostOffers } from "./HostOffers";
+import type { HostCard } from "./hosts";
 import { Loading, TimesError } from "./Intro";
 import { MoveForm } from "./MoveForm";
 import { draftOf, updateDraft } from "./draft";
 import { daysAhead, type ServiceKey } from "./services";
 import { Times } from "./Times";
-import { addDays, monthOf, type CivilDate, type Month } from "./time";
+import { addDays, type CivilDate, type Month } from "./dates";
+import { fetchOpenDays, type OpenDays, type Slot, type SlotsResponse } from "./slots";
+import { monthOf } from "./time";
 import { ZonePicker } from "./ZonePicker";
 import { utcZone, type ZoneCatalog } from "./zones";
 
 export { Confirmation } from "./Confirmation";
+// The time step names the zones with the catalog it gets from here, so
+// that the page's own chunks carry none of it.
+export { zoneCatalog } from "./zones";
 
 export interface BookingProps {
   service: ServiceKey;

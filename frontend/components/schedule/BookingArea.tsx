@@ -2,7 +2,6 @@ import type { BookingProps } from "./Booking";
 import { BookingPending } from "./Intro";
 import type { ServiceKey } from "./services";
 import type { useBookingChunk } from "./useBookingChunk";
-import { zoneCatalog } from "./zones";
 
 /**
  * BookingArea is the space kept for the booking's chunk (useBookingChunk):
@@ -25,7 +24,7 @@ export function BookingArea({
       {ready && Booking ? (
         <Booking
           service={service}
-          catalog={zoneCatalog(ready.cldr)}
+          catalog={ready.module.zoneCatalog(ready.cldr)}
           weekdaysShort={ready.cldr.weekdaysShort}
           detected={ready.detected}
           zone={ready.zone}

@@ -2,19 +2,8 @@ import { useEffect, useId, useRef, useState, type KeyboardEvent } from "react";
 import { useTranslation } from "react-i18next";
 import { useLang } from "../../lib/lang";
 import { language } from "../../lib/languages";
-import {
-  addDays,
-  addMonths,
-  firstDayOfWeek,
-  formatFullDay,
-  formatMonth,
-  monthDays,
-  monthOf,
-  weekday,
-  weekdayNames,
-  type CivilDate,
-  type Month,
-} from "./time";
+import { addDays, type CivilDate, type Month } from "./dates";
+import { addMonths, firstDayOfWeek, formatFullDay, formatMonth, monthDays, monthOf, weekday, weekdayNames } from "./time";
 
 export interface CalendarProps {
   /** month is the month shown. */

@@ -3,11 +3,13 @@ import { useTranslation } from "react-i18next";
 import { Link } from "react-router-dom";
 import { isolate } from "../../lib/bidi";
 import { useLang, useLocalPath } from "../../lib/lang";
-import { postBooking, type CreatedBooking, type Slot, type SlotsResponse } from "./api";
+import { postBooking, type CreatedBooking } from "./api";
 import type { HostCard } from "./hosts";
 import { draftOf, updateDraft, type DetailField as Field } from "./draft";
 import { meetingOf, type ServiceKey } from "./services";
-import { dateIn, formatDay, formatTime } from "./time";
+import { dateIn } from "./dates";
+import type { Slot, SlotsResponse } from "./slots";
+import { formatDay, formatTime } from "./time";
 
 const fields: readonly Field[] = ["name", "email", "phone", "company", "topic"];
 

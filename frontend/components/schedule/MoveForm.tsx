@@ -1,10 +1,11 @@
 import { useId, useState, type FormEvent } from "react";
 import { useTranslation } from "react-i18next";
 import { useLang } from "../../lib/lang";
-import { postReschedule, type CreatedBooking, type Slot, type SlotsResponse } from "./api";
+import { postReschedule, type CreatedBooking } from "./api";
 import { SlotSummary } from "./Details";
 import type { HostCard } from "./hosts";
 import type { ServiceKey } from "./services";
+import type { Slot, SlotsResponse } from "./slots";
 
 export interface MoveFormProps {
   service: ServiceKey;

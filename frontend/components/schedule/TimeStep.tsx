@@ -8,7 +8,6 @@ import { HostChoice, HostLine, hostsOf, useChosenHost, type HostCard } from "./h
 import { ContactLink, Loading } from "./Intro";
 import { serviceMinutes, type ServiceKey, type StepState } from "./services";
 import { useBookingChunk } from "./useBookingChunk";
-import { zoneCatalog } from "./zones";
 
 /**
  * TimeStep is step 2, "Select Your Preferred Time", and once booked its
@@ -45,7 +44,7 @@ export function TimeStep({ service, hosts = [], choice = false }: { service: Ser
 
   if (booked) {
     if (!ready) return <Loading />;
-    const { Confirmation } = ready.module;
+    const { Confirmation, zoneCatalog } = ready.module;
     return <Confirmation booking={booked.booking} email={booked.email} catalog={zoneCatalog(ready.cldr)} />;
   }
   return (

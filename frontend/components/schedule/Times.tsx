@@ -1,9 +1,10 @@
 import { useId } from "react";
 import { useTranslation } from "react-i18next";
 import { useLang } from "../../lib/lang";
-import type { Slot } from "./api";
+import type { Slot } from "./slots";
 import { ContactLink } from "./Intro";
-import { atNight, formatDay, formatTime, nightBounds, type CivilDate } from "./time";
+import type { CivilDate } from "./dates";
+import { atNight, formatDay, formatTime, nightBounds } from "./time";
 
 export interface TimesProps {
   date: CivilDate;

@@ -2,9 +2,10 @@
 // life of the page: switching language re-renders the step from scratch (a
 // new route), and must not lose the chosen time or the typed name. Nothing
 // here is stored in the browser or sent anywhere before the visitor books.
-import type { CreatedBooking, Slot } from "./api";
+import type { CreatedBooking } from "./api";
 import type { ServiceKey } from "./services";
-import type { CivilDate } from "./time";
+import type { CivilDate } from "./dates";
+import type { Slot } from "./slots";
 
 /** DetailField is a field of the details form. */
 export type DetailField = "name" | "email" | "phone" | "company" | "topic";

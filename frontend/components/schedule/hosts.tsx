@@ -3,10 +3,7 @@ import { useTranslation } from "react-i18next";
 import { Link, useLocation } from "react-router-dom";
 import { useLocalPath } from "../../lib/lang";
 import { Picture, type PictureData } from "../picture";
-import type { Slot } from "./api";
-import { updateDraft } from "./draft";
 import { hostParam, type ServiceKey, withHost } from "./services";
-import type { CivilDate } from "./time";
 
 /** HostCard is a person who takes consultations, as the booking pages show them (internal/sitebuild HostCard). */
 export interface HostCard {
@@ -57,30 +54,6 @@ export function HostLine({ host, service, others }: { host: HostCard; service: S
         {others > 0 ? <Link to={to(`/schedule/${service}`)}>{t("schedule.host.anyone")}</Link> : null}
       </p>
     </div>
-  );
-}
-
-/**
- * HostOffers offers the time a visitor just lost to another with the
- * hosts still free then: each leads to that host's times, with the time
- * already chosen.
- */
-export function HostOffers({ service, hosts, slot, date }: { service: ServiceKey; hosts: HostCard[]; slot: Slot; date: CivilDate }) {
-  const { t } = useTranslation();
-  const to = useLocalPath();
-  return (
-    <p className="host-offers">
-      {hosts.map((h) => (
-        <Link
-          key={h.slug}
-          className="button button-secondary"
-          to={withHost(to(`/schedule/${service}`), h.slug)}
-          onClick={() => updateDraft(service, { date, slot })}
-        >
-          {t("schedule.host.bookWith", { name: h.name })}
-        </Link>
-      ))}
-    </p>
   );
 }
 

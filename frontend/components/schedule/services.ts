@@ -1,4 +1,6 @@
-import availability from "../../../content/availability.json";
+// Named imports: the bundle takes these fields of the file alone, not the
+// weekly hours, closed dates or staff addresses that only the server reads.
+import { daysAhead as declaredDaysAhead, services, timeZone } from "../../../content/availability.json";
 import { splitPath } from "../../lib/languages";
 
 /** The consultation types, in the order step 1 shows them (keys of content/availability.json). */
@@ -13,7 +15,7 @@ export const featureKeys: Record<ServiceKey, readonly string[]> = {
 
 /** serviceMinutes is a service's length, as the consultancy declares it. */
 export function serviceMinutes(service: ServiceKey): number {
-  return availability.services[service].minutes;
+  return services[service].minutes;
 }
 
 /** MeetingKind is how a consultation happens: a video call, or a call to the visitor's phone. */
@@ -21,7 +23,7 @@ export type MeetingKind = "video" | "phone";
 
 /** meetingOf says how a service's consultations happen, as content/availability.json declares it: "either" lets the visitor choose. */
 export function meetingOf(service: ServiceKey): MeetingKind | "either" | null {
-  const declared: { meeting?: { type: string } } = availability.services[service];
+  const declared: { meeting?: { type: string } } = services[service];
   const kind = declared.meeting?.type;
   if (kind === "phone-or-video") return "either";
   return kind === "video" || kind === "phone" ? kind : null;
@@ -41,10 +43,10 @@ export function withHost(path: string, slug: string | null): string {
 }
 
 /** hostZone is the consultancy's IANA zone. */
-export const hostZone: string = availability.timeZone;
+export const hostZone: string = timeZone;
 
 /** daysAhead is how many days after today can still be booked. */
-export const daysAhead: number = availability.daysAhead;
+export const daysAhead: number = declaredDaysAhead;
 
 function isService(value: string): value is ServiceKey {
   return (serviceKeys as readonly string[]).includes(value);

@@ -1,9 +1,9 @@
 import { startTransition, useEffect, useState } from "react";
 import { loadCldr, type Cldr } from "#cldr";
 import type { Lang } from "../../lib/languages";
-import { fetchOpenDays, type OpenDays } from "./api";
+import { detectZone } from "./dates";
 import type { ServiceKey } from "./services";
-import { detectZone } from "./time";
+import { fetchOpenDays, type OpenDays } from "./slots";
 
 type BookingModule = typeof import("./Booking");
 
