@@ -36,8 +36,8 @@ type Bundle struct {
 	// object by language code (serverStrings), which the render engine
 	// gives it (render.Options.Strings): data beside the bundle, not in
 	// it, so that a saved string builds nothing (Builder.WithStrings).
-	Strings []byte
-	Manifest  Manifest
+	Strings  []byte
+	Manifest Manifest
 	// CLDR is the Unicode CLDR data laid out as node_modules, which
 	// internal/intl reads: the project's own in a build from the project,
 	// the files the site's languages need (cldrFiles) in one read back.
