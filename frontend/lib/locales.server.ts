@@ -1,9 +1,9 @@
 // Server: every language's strings, whole (the groups of the client,
 // locales.ts, are all there), are data the render engine gives the bundle
 // in a global (render.Options.Strings), not part of the bundle: a saved
-// string builds no bundle (docs/ARCHITECTURE.md, The dev loop). The
-// instances are made once per runtime and strings: again only when the
-// engine gives the runtime other strings.
+// string builds no bundle (docs/ARCHITECTURE.md, The dev loop). A
+// language's instance is made on its first render in a runtime, and again
+// only when the engine gives the runtime other strings.
 import type { i18n as I18n, InitOptions } from "i18next";
 import { createI18n, type StringGroup, type Translate } from "./i18n";
 import { defaultLang, languages, type Lang } from "./languages";
@@ -12,20 +12,23 @@ export { pageGroups, type StringGroup, type Translate } from "./i18n";
 
 type Strings = Record<string, Record<string, unknown>>;
 
-/** The strings the instances were made from, and the instances. */
+/** The strings the instances were made from, and the instances made so far. */
 let madeFrom: Strings | undefined;
 let instances = new Map<Lang, I18n>();
 
-/** current returns the instances of the strings the engine gives now (globalThis.__siteStrings), made again when they changed. */
-function current(): Map<Lang, I18n> {
+/** instanceOf returns lang's instance of the strings the engine gives now (globalThis.__siteStrings), made on first use: again when they changed. */
+function instanceOf(lang: Lang): I18n | undefined {
   const strings = (globalThis as { __siteStrings?: Strings }).__siteStrings ?? {};
   if (strings !== madeFrom) {
     madeFrom = strings;
-    instances = new Map<Lang, I18n>(
-      languages.map((l) => [l.code, rememberTranslations(createI18n(l.code, strings[l.code] ?? {}, reportingMissing(l.code)))]),
-    );
+    instances = new Map<Lang, I18n>();
   }
-  return instances;
+  let inst = instances.get(lang);
+  if (!inst && languages.some((l) => l.code === lang)) {
+    inst = rememberTranslations(createI18n(lang, strings[lang] ?? {}, reportingMissing(lang)));
+    instances.set(lang, inst);
+  }
+  return inst;
 }
 
 /** missed counts the strings asked for that a language lacks: t keeps none of them, so each render reports them. */
@@ -110,8 +113,7 @@ function keepKey(key: unknown, options: unknown, rest: unknown[]): string | unde
 }
 
 function instance(lang: Lang): I18n {
-  const made = current();
-  return (made.get(lang) ?? made.get(defaultLang))!;
+  return (instanceOf(lang) ?? instanceOf(defaultLang))!;
 }
 
 export function loadStrings(lang: Lang, _groups: readonly StringGroup[]): Promise<I18n> {
