@@ -137,7 +137,7 @@ func (d *devLoop) rebuild(ctx context.Context, changed []string) {
 		// And by the new strings' renders.
 		d.srv.Dev.ClearProblems("strings")
 		engine = old.Engine.WithStrings(bundle.Strings)
-		engineErr <- nil
+		go func() { engineErr <- engine.Prepare() }()
 	default:
 		engineErr <- nil
 	}

@@ -160,6 +160,29 @@ func (e *Engine) WithStrings(strings []byte) *Engine {
 	return n
 }
 
+// Prepare gives the runtimes idle now the engine's strings, so that the
+// next render does not wait for them (-dev, after WithStrings, beside the
+// build's other work). A runtime in use takes them when it renders.
+func (e *Engine) Prepare() error {
+	for range cap(e.pool) {
+		var rt *runtime
+		select {
+		case rt = <-e.pool:
+		default:
+			return nil
+		}
+		var err error
+		if rt != nil {
+			err = rt.useStrings(e.strings)
+		}
+		e.pool <- rt
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // Release lets go of the runtimes not in use, with all they hold: once
 // every page is rendered at start, renders are rare (a form posted without
 // JavaScript), and a runtime starts again on the next one.

@@ -17,7 +17,7 @@ globalThis.renderPage = function (p) {
 };`
 
 // TestStringsAreGivenNotCompiled: an engine renders with the strings it is
-// given; WithStrings renders with others on the same runtimes, without
+// given; WithStrings (and Prepare) renders with others on the same runtimes, without
 // evaluating the bundle again, while the engine before still renders with
 // its own; the memo keeps each one's renders apart.
 func TestStringsAreGivenNotCompiled(t *testing.T) {
@@ -41,6 +41,9 @@ func TestStringsAreGivenNotCompiled(t *testing.T) {
 		t.Fatalf("got %q", hello)
 	}
 	after := before.WithStrings([]byte(`{"en":{"hello":"Hello there"},"fr":{"hello":"Bonjour"}}`))
+	if err := after.Prepare(); err != nil {
+		t.Fatal(err)
+	}
 	hello, second := render(after, `{"lang":"en"}`)
 	if hello != "<p>Hello there</p>" {
 		t.Errorf("with the new strings: %q, want the new string", hello)
