@@ -81,10 +81,15 @@ func (g *StringGroups) languages(root string) ([]string, error) {
 // language's file. A prefix that matches no key is an error: the groups
 // file and the strings have drifted apart.
 func (g *StringGroups) Group(root, lang, group string) (map[string]any, error) {
-	prefixes, ok := g.Groups[group]
-	if !ok {
-		return nil, fmt.Errorf("no group %q", group)
+	all, err := g.read(root, lang)
+	if err != nil {
+		return nil, err
 	}
+	return g.group(all, lang, group)
+}
+
+// read returns a language's strings, its whole file.
+func (g *StringGroups) read(root, lang string) (map[string]any, error) {
 	name := filepath.Join(root, g.Source, lang+".json")
 	b, err := os.ReadFile(name)
 	if err != nil {
@@ -95,10 +100,19 @@ func (g *StringGroups) Group(root, lang, group string) (map[string]any, error) {
 		// Named from the project's directory, where the developer finds it.
 		return nil, jsonpos.Wrap(filepath.ToSlash(filepath.Join(g.Source, lang+".json")), b, err)
 	}
+	return all, nil
+}
+
+// group picks one group's strings out of all of a language's.
+func (g *StringGroups) group(all map[string]any, lang, group string) (map[string]any, error) {
+	prefixes, ok := g.Groups[group]
+	if !ok {
+		return nil, fmt.Errorf("no group %q", group)
+	}
 	out := map[string]any{}
 	for _, prefix := range prefixes {
 		if !pick(all, out, strings.Split(prefix, ".")) {
-			return nil, fmt.Errorf("%s: group %s: no string under %q", name, group, prefix)
+			return nil, fmt.Errorf("%s: group %s: no string under %q", filepath.Join(g.Source, lang+".json"), group, prefix)
 		}
 	}
 	return out, nil
@@ -176,8 +190,12 @@ func (g *StringGroups) Files(root string) (*StringFiles, error) {
 	}
 	sort.Strings(names)
 	for _, lang := range langs {
+		all, err := g.read(root, lang)
+		if err != nil {
+			return nil, fmt.Errorf("assets: strings: %w", err)
+		}
 		for _, group := range names {
-			tree, err := g.Group(root, lang, group)
+			tree, err := g.group(all, lang, group)
 			if err != nil {
 				return nil, fmt.Errorf("assets: strings: %w", err)
 			}
