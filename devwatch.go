@@ -39,6 +39,11 @@ import (
 // watched are the parts of the project a change of which makes a build.
 var watched = []string{"frontend", "content", "esbuild.config.mjs"}
 
+// stringsFolder holds the visitors' strings, content/locales/<lang>.json:
+// data that no bundle holds (the staff's, content/staff/locales, are in
+// its bundle).
+const stringsFolder = "content/locales/"
+
 // configFiles are read when a Builder is made (assets.NewBuilder): a change
 // to one of them makes a new one.
 var configFiles = []string{"esbuild.config.mjs", "content/site.json", "frontend/lib/strings.json", "frontend/pages/table.ts"}
@@ -53,6 +58,10 @@ type devLoop struct {
 	// stopPrerender ends the start's rendering of every page, which a
 	// new build makes useless.
 	stopPrerender context.CancelFunc
+	// broken is whether the last build of the bundles failed: the next
+	// change, whatever it is, builds them again (their error shows until
+	// it is fixed).
+	broken bool
 	// release gives the memory back to the system after the rebuilds
 	// (releaseLater).
 	releaseMu sync.Mutex
@@ -82,28 +91,41 @@ func (d *devLoop) rebuild(ctx context.Context, changed []string) {
 	// The start's rendering of every page is of no use now: the build it
 	// renders is about to go.
 	d.stopPrerender()
-	if slices.ContainsFunc(changed, func(p string) bool { return slices.Contains(configFiles, p) }) {
-		builder, err := assets.NewBuilder(d.src.root)
-		if err != nil {
-			d.failed(err)
-			return
+	old := d.srv.Build()
+	// Strings are data, in no bundle: a change to them alone runs no
+	// esbuild (unless a bundle imports one of their files as code, or the
+	// last build failed).
+	stringsOnly := !d.broken && !slices.ContainsFunc(changed, func(p string) bool { return !strings.HasPrefix(p, stringsFolder) }) &&
+		!d.src.builder.Reads(changed...)
+	var bundle *assets.Bundle
+	var err error
+	if stringsOnly {
+		bundle, err = d.src.builder.WithStrings(old.Bundle)
+	} else {
+		if slices.ContainsFunc(changed, func(p string) bool { return slices.Contains(configFiles, p) }) {
+			builder, err := assets.NewBuilder(d.src.root)
+			if err != nil {
+				d.broken = true
+				d.failed(err)
+				return
+			}
+			d.src.builder.Dispose()
+			d.src.builder = builder
 		}
-		d.src.builder.Dispose()
-		d.src.builder = builder
+		bundle, err = d.src.builder.Build(changed...)
+		d.broken = err != nil
 	}
-	bundle, err := d.src.builder.Build(changed...)
 	if err != nil {
 		d.failed(err)
 		return
 	}
 	bundled := time.Now()
-	old := d.srv.Build()
 	// A new server bundle's engine starts beside the content's loading: the
-	// lazy build renders nothing before it is swapped in.
+	// lazy build renders nothing before it is swapped in. New strings alone
+	// go to the runtimes of the engine before (render.Engine.WithStrings).
 	engine, engineErr := old.Engine, make(chan error, 1)
-	if bytes.Equal(bundle.Server, old.Bundle.Server) {
-		engineErr <- nil
-	} else {
+	switch {
+	case !bytes.Equal(bundle.Server, old.Bundle.Server):
 		// The strings missing are found again by the new bundle's renders.
 		d.srv.Dev.ClearProblems("strings")
 		go func() {
@@ -111,6 +133,13 @@ func (d *devLoop) rebuild(ctx context.Context, changed []string) {
 			engine, err = newEngine(bundle, d.log, d.memo, d.src.missing.tell)
 			engineErr <- err
 		}()
+	case !bytes.Equal(bundle.Strings, old.Bundle.Strings):
+		// And by the new strings' renders.
+		d.srv.Dev.ClearProblems("strings")
+		engine = old.Engine.WithStrings(bundle.Strings)
+		go func() { engineErr <- engine.Prepare() }()
+	default:
+		engineErr <- nil
 	}
 	content, err := d.src.content()
 	var s *sitebuild.Build
@@ -143,10 +172,10 @@ func (d *devLoop) rebuild(ctx context.Context, changed []string) {
 	d.srv.Dev.Built(s, cssOnly, problems)
 	d.log.Info("rebuilt", "in", time.Since(started).Round(time.Millisecond), "bundles", bundled.Sub(started).Round(time.Millisecond),
 		"site", planned.Sub(bundled).Round(time.Millisecond), "open_pages", time.Since(planned).Round(time.Millisecond),
-		"css_only", cssOnly, "render_errors", len(problems))
-	// The renders of the bundles before are of no use now (a page whose
-	// document did not change is in the renders' cache on disk).
-	d.memo.KeepOnly(bundle.Server)
+		"css_only", cssOnly, "esbuild", !stringsOnly, "render_errors", len(problems))
+	// The renders of the bundles and strings before are of no use now (a
+	// page whose document did not change is in the renders' cache on disk).
+	d.memo.KeepOnly(engine)
 	d.releaseLater()
 	go warmImages(ctx, s, d.log)
 }

@@ -28,9 +28,10 @@ export default {
   // The site's languages, declared once in content/site.json: every bundle
   // may import what the build derives from them (internal/assets,
   // languageModules): "virtual:languages", the language table;
-  // "virtual:locales", every language's strings, for the server bundle;
   // "virtual:cldr", the time step's CLDR data of each language, a chunk per
-  // file. No language is named in frontend/.
+  // file. No language is named in frontend/. The strings are in no bundle:
+  // the server's are given to it by the render engine, the client's are
+  // modules of their own whose place each page's payload gives.
   site: "content/site.json",
 
   // The browser bundle: ES modules, one chunk per page (pages are React.lazy)
@@ -54,7 +55,7 @@ export default {
     // Each language's strings (content/locales/<lang>.json, one file that
     // translators edit) are cut into the groups this file declares, a chunk
     // per language and group: a page loads the shell's group and its own
-    // (internal/assets, StringGroups). The server bundle has them all.
+    // (internal/assets, StringGroups). The server has them all.
     strings: "frontend/lib/strings.json",
     // The page table: every page type, declared once. The build makes the
     // page list that frontend/pages/index.ts imports from it, each page a

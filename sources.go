@@ -184,7 +184,8 @@ func newSite(ctx context.Context, content fs.FS, bundle *assets.Bundle, cfg conf
 // newEngine starts the render engine of bundle's server bundle.
 // missing, when not nil, is told the strings each render lacks.
 func newEngine(bundle *assets.Bundle, log *slog.Logger, memo *render.Memo, missing func([]render.MissingString)) (*render.Engine, error) {
-	return render.NewEngine(bundle.Server, render.Options{Runtimes: runtime.GOMAXPROCS(0), Logger: log, Memo: memo, SourceMap: bundle.ServerMap, Missing: missing})
+	return render.NewEngine(bundle.Server, render.Options{Runtimes: runtime.GOMAXPROCS(0), Logger: log, Memo: memo, SourceMap: bundle.ServerMap, Missing: missing,
+		Strings: bundle.Strings})
 }
 
 // siteWith builds the site with bundle and its engine, as newSite, with

@@ -55,7 +55,7 @@ func renderBench(root string, warmup, samples int) error {
 		return err
 	}
 	quiet := slog.New(slog.NewTextHandler(io.Discard, nil))
-	engine, err := render.NewEngine(bundle.Server, render.Options{Runtimes: 1, Logger: quiet})
+	engine, err := render.NewEngine(bundle.Server, render.Options{Runtimes: 1, Logger: quiet, Strings: bundle.Strings})
 	if err != nil {
 		return err
 	}

@@ -3,7 +3,7 @@ import "./styles/site.css";
 import "./consent/gtag";
 import { StrictMode, startTransition } from "react";
 import { hydrateRoot } from "react-dom/client";
-import { loadStrings, pageGroups } from "#locales";
+import { loadStrings, pageGroups, stringsFrom } from "#locales";
 import { pages } from "#pages";
 import { App } from "./App";
 import { startConsent } from "./consent/start";
@@ -17,6 +17,8 @@ function start() {
   // The not-found page is rendered once per language and served at any unknown path: it belongs to this one.
   if (payload.status === 404) payload.path = window.location.pathname;
   rememberPayload(payload);
+  // Where the strings are, before any is loaded (the banner's included).
+  stringsFrom(payload.config.strings);
   // The banner's chunk and strings start downloading now, beside the page's,
   // not after hydration; the banner itself still waits for the hydrated page.
   startConsent(payload.config, payload.lang);

@@ -1,16 +1,6 @@
 declare module "*.css";
 
 /**
- * Where the strings are: every language's strings, cut into the groups of
- * frontend/lib/strings.json, are modules <lang>-<group>.js under this path
- * (made by the build: internal/assets, StringGroups).
- */
-declare module "virtual:strings" {
-  const stringsDir: string;
-  export default stringsDir;
-}
-
-/**
  * The pages of the page table (frontend/pages/table.ts), made by the build
  * (internal/assets, PageTable): a function that makes a record of every
  * page from its module, frontend/pages/<name>.tsx. Lazy: each module is
@@ -52,12 +42,6 @@ declare module "virtual:languages" {
     storageKey: string;
   };
   export default table;
-}
-
-/** Every language's strings (content/locales/<code>.json), by code: the server bundle's. */
-declare module "virtual:locales" {
-  const strings: Record<string, Record<string, unknown>>;
-  export default strings;
 }
 
 /**

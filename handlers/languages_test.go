@@ -120,7 +120,7 @@ func startSiteAt(t *testing.T, root string) (*httptest.Server, *sitebuild.Build,
 	if err != nil {
 		t.Fatal(err)
 	}
-	engine, err := render.NewEngine(bundle.Server, render.Options{Logger: sitetest.QuietLog()})
+	engine, err := render.NewEngine(bundle.Server, render.Options{Logger: sitetest.QuietLog(), Strings: bundle.Strings})
 	if err != nil {
 		t.Fatal(err)
 	}

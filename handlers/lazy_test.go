@@ -16,7 +16,7 @@ import (
 // rest are rendered behind, and answers once they are.
 func TestPagesRenderOnFirstRequest(t *testing.T) {
 	shared := sitetest.Site(t)
-	engine, err := render.NewEngine(shared.Bundle.Server, render.Options{Logger: sitetest.QuietLog()})
+	engine, err := render.NewEngine(shared.Bundle.Server, render.Options{Logger: sitetest.QuietLog(), Strings: shared.Bundle.Strings})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -66,7 +66,7 @@ func TestAMissingStringNamesTheLineThatAskedForIt(t *testing.T) {
 	var log logtest.Buffer
 	memo := render.NewMemo()
 	serve := func() http.Handler {
-		engine, err := render.NewEngine(bundle.Server, render.Options{Logger: log.Logger(), SourceMap: bundle.ServerMap, Memo: memo, Missing: missing})
+		engine, err := render.NewEngine(bundle.Server, render.Options{Logger: log.Logger(), SourceMap: bundle.ServerMap, Memo: memo, Missing: missing, Strings: bundle.Strings})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -34,7 +34,7 @@ func TestRendersSurviveARestart(t *testing.T) {
 	// (every page asked for, unless lazy).
 	start := func(bundle *assets.Bundle, withCache, lazy bool) (*sitebuild.Build, *render.Engine, *render.DiskCache) {
 		t.Helper()
-		engine, err := render.NewEngine(bundle.Server, render.Options{Logger: sitetest.QuietLog()})
+		engine, err := render.NewEngine(bundle.Server, render.Options{Logger: sitetest.QuietLog(), Strings: bundle.Strings})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -135,7 +135,7 @@ func TestPagesAreServedFromTheRendersFiles(t *testing.T) {
 	// build is the site as a start makes it, with the cache or without.
 	build := func(cache *render.DiskCache) (*sitebuild.Build, *render.Engine) {
 		t.Helper()
-		engine, err := render.NewEngine(shared.Bundle.Server, render.Options{Logger: sitetest.QuietLog()})
+		engine, err := render.NewEngine(shared.Bundle.Server, render.Options{Logger: sitetest.QuietLog(), Strings: shared.Bundle.Strings})
 		if err != nil {
 			t.Fatal(err)
 		}

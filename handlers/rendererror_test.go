@@ -45,7 +45,7 @@ func TestAPageThatThrowsAnswers500(t *testing.T) {
 	}
 	var log logtest.Buffer
 	logger := log.Logger()
-	engine, err := render.NewEngine(bundle.Server, render.Options{Logger: logger, SourceMap: bundle.ServerMap})
+	engine, err := render.NewEngine(bundle.Server, render.Options{Logger: logger, SourceMap: bundle.ServerMap, Strings: bundle.Strings})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -20,29 +20,48 @@ import (
 var ErrTimeout = errors.New("render: timed out")
 
 // Engine renders pages with a pool of goja runtimes that share one compiled
-// program. A runtime is used by one goroutine at a time.
+// program. A runtime is used by one goroutine at a time. The strings the
+// bundle renders with are the engine's (Options.Strings), given to each
+// runtime before it renders: WithStrings makes an engine of other strings
+// on the same program and runtimes.
 type Engine struct {
 	program *goja.Program
 	pool    chan *runtime
 	timeout time.Duration
 	log     *slog.Logger
 	plurals *pluralRules
+	strings *stringSet
 
-	memo      *Memo
-	bundleSum [sha256.Size]byte
-	srcMap    *sourceMap // parsed on the first render error
+	memo *Memo
+	// sum names what renders a page: the server bundle and the strings
+	// (the memo's key, with the payload).
+	sum    [sha256.Size]byte
+	srcMap *sourceMap // parsed on the first render error
 	// missing is told the strings each render lacked (Options.Missing);
 	// missingLogged keeps the log to one line each.
 	missing       func([]MissingString)
-	missingLogged missingLog
+	missingLogged *missingLog
 
-	rendered, remembered atomic.Int64 // renders done in goja, and answered by the memo
+	rendered, remembered *atomic.Int64 // renders done in goja, and answered by the memo
 }
 
 type runtime struct {
 	vm     *goja.Runtime
 	render goja.Callable
+	// strings are those the runtime holds now (stringsGlobal).
+	strings *stringSet
 }
+
+// stringSet is the strings of an engine, as JSON.
+type stringSet struct {
+	json []byte
+}
+
+// stringsGlobal is the global through which the server bundle reads every
+// language's strings (frontend/lib/locales.server.ts): an object by
+// language code, which the bundle makes its translations from again when
+// it is another object.
+const stringsGlobal = "__siteStrings"
 
 // Options tune an Engine.
 type Options struct {
@@ -60,6 +79,10 @@ type Options struct {
 	// that lacks them, the memo's answers included. Each is logged once
 	// whether or not Missing is set.
 	Missing func([]MissingString)
+	// Strings are every language's strings, a JSON object by language
+	// code (assets.Bundle.Strings), which the bundle reads from the global
+	// __siteStrings; nil gives it none.
+	Strings []byte
 }
 
 // NewEngine compiles the server bundle once and starts the pool's runtimes.
@@ -78,18 +101,20 @@ func NewEngine(serverBundle []byte, opts Options) (*Engine, error) {
 		return nil, fmt.Errorf("render: compiling the server bundle: %w", err)
 	}
 	e := &Engine{
-		program: prog,
-		pool:    make(chan *runtime, opts.Runtimes),
-		timeout: opts.Timeout,
-		log:     opts.Logger,
-		plurals: &pluralRules{},
-		memo:    opts.Memo,
-		srcMap:  &sourceMap{data: opts.SourceMap, bundle: serverBundle},
-		missing: opts.Missing,
+		program:       prog,
+		pool:          make(chan *runtime, opts.Runtimes),
+		timeout:       opts.Timeout,
+		log:           opts.Logger,
+		plurals:       &pluralRules{},
+		strings:       &stringSet{json: opts.Strings},
+		memo:          opts.Memo,
+		srcMap:        &sourceMap{data: opts.SourceMap, bundle: serverBundle},
+		missing:       opts.Missing,
+		missingLogged: &missingLog{},
+		rendered:      &atomic.Int64{},
+		remembered:    &atomic.Int64{},
 	}
-	if e.memo != nil {
-		e.bundleSum = sha256.Sum256(serverBundle)
-	}
+	e.sum = renderSum(serverBundle, opts.Strings)
 	// One runtime at once, so that a bundle that cannot run fails here; the
 	// others start on first use (an empty slot is nil).
 	rt, err := e.newRuntime()
@@ -101,6 +126,61 @@ func NewEngine(serverBundle []byte, opts Options) (*Engine, error) {
 		e.pool <- nil
 	}
 	return e, nil
+}
+
+// renderSum names the renders of a server bundle with strings: the
+// bundle's SHA-256 when it has none, so that a memo of renders without
+// strings is still found.
+func renderSum(serverBundle, strings []byte) [sha256.Size]byte {
+	if strings == nil {
+		return sha256.Sum256(serverBundle)
+	}
+	h := sha256.New()
+	bundle := sha256.Sum256(serverBundle)
+	h.Write(bundle[:])
+	h.Write([]byte("strings\x00"))
+	h.Write(strings)
+	var sum [sha256.Size]byte
+	h.Sum(sum[:0])
+	return sum
+}
+
+// WithStrings returns an engine that renders with strings (as
+// Options.Strings) on e's compiled bundle and runtimes: each runtime takes
+// the strings of the engine it renders for before it renders, far cheaper
+// than evaluating the bundle again in a new one. e renders with its own
+// strings still. The new engine logs the strings missing anew.
+func (e *Engine) WithStrings(strings []byte) *Engine {
+	n := &Engine{
+		program: e.program, pool: e.pool, timeout: e.timeout, log: e.log, plurals: e.plurals,
+		strings: &stringSet{json: strings}, memo: e.memo, srcMap: e.srcMap, missing: e.missing,
+		missingLogged: &missingLog{}, rendered: e.rendered, remembered: e.remembered,
+	}
+	n.sum = renderSum(e.srcMap.bundle, strings)
+	return n
+}
+
+// Prepare gives the runtimes idle now the engine's strings, so that the
+// next render does not wait for them (-dev, after WithStrings, beside the
+// build's other work). A runtime in use takes them when it renders.
+func (e *Engine) Prepare() error {
+	for range cap(e.pool) {
+		var rt *runtime
+		select {
+		case rt = <-e.pool:
+		default:
+			return nil
+		}
+		var err error
+		if rt != nil {
+			err = rt.useStrings(e.strings)
+		}
+		e.pool <- rt
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // Release lets go of the runtimes not in use, with all they hold: once
@@ -124,6 +204,10 @@ func (e *Engine) newRuntime() (*runtime, error) {
 	if err := installShims(vm, e.log, e.plurals); err != nil {
 		return nil, fmt.Errorf("render: shims: %w", err)
 	}
+	rt := &runtime{vm: vm}
+	if err := rt.useStrings(e.strings); err != nil {
+		return nil, err
+	}
 	if _, err := vm.RunProgram(e.program); err != nil {
 		return nil, fmt.Errorf("render: evaluating the server bundle: %w", err)
 	}
@@ -131,7 +215,31 @@ func (e *Engine) newRuntime() (*runtime, error) {
 	if !ok {
 		return nil, errors.New("render: the server bundle defines no renderPage function")
 	}
-	return &runtime{vm: vm, render: fn}, nil
+	rt.render = fn
+	return rt, nil
+}
+
+// useStrings gives the runtime's bundle the strings s, unless it has them.
+func (rt *runtime) useStrings(s *stringSet) error {
+	if rt.strings == s {
+		return nil
+	}
+	v := goja.Undefined()
+	if s.json != nil {
+		parse, ok := goja.AssertFunction(rt.vm.Get("JSON").ToObject(rt.vm).Get("parse"))
+		if !ok {
+			return errors.New("render: no JSON.parse")
+		}
+		var err error
+		if v, err = parse(goja.Undefined(), rt.vm.ToValue(string(s.json))); err != nil {
+			return fmt.Errorf("render: the strings: %w", err)
+		}
+	}
+	if err := rt.vm.Set(stringsGlobal, v); err != nil {
+		return fmt.Errorf("render: the strings: %w", err)
+	}
+	rt.strings = s
+	return nil
 }
 
 // Size is the number of runtimes: how many renders can run at once.
@@ -145,15 +253,15 @@ func (e *Engine) Render(ctx context.Context, payloadJSON []byte) (string, error)
 		e.tellMissing(missing)
 		return html, err
 	}
-	k := memoKey(e.bundleSum, payloadJSON)
-	if html, missing, ok := e.memo.get(e.bundleSum, k); ok {
+	k := memoKey(e.sum, payloadJSON)
+	if html, missing, ok := e.memo.get(e.sum, k); ok {
 		e.remembered.Add(1)
 		e.tellMissing(missing)
 		return html, nil
 	}
 	html, missing, err := e.render(ctx, payloadJSON)
 	if err == nil {
-		e.memo.put(e.bundleSum, k, html, missing)
+		e.memo.put(e.sum, k, html, missing)
 	}
 	e.tellMissing(missing)
 	return html, err
@@ -198,6 +306,10 @@ func (e *Engine) render(ctx context.Context, payloadJSON []byte) (string, []Miss
 			return "", nil, err
 		}
 		rt = fresh
+	}
+	if err := rt.useStrings(e.strings); err != nil {
+		e.pool <- rt
+		return "", nil, err
 	}
 	missingList := rt.vm.NewArray()
 	if err := rt.vm.Set(missingGlobal, missingList); err != nil {

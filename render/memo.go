@@ -11,9 +11,9 @@ import (
 	"sync"
 )
 
-// Memo holds page bodies already rendered, keyed by the server bundle and
-// the page's payload: the same bundle and payload always render the same
-// HTML. The production build renders every static page once and ships the
+// Memo holds page bodies already rendered, keyed by the server bundle, its
+// strings and the page's payload: the same bundle, strings and payload
+// always render the same HTML. The production build renders every static page once and ships the
 // memo inside the binary, so that a start renders only the pages whose
 // payload differs from the build's (another analytics ID, a new year)
 // instead of all of them.
@@ -31,8 +31,8 @@ type Memo struct {
 	// earlier answers what this memo lacks (Seed); a body taken from it
 	// is recorded here too.
 	earlier *Memo
-	// bundles is the server bundle (its SHA-256) each body recorded was
-	// rendered with, for KeepOnly.
+	// bundles is the server bundle and strings (Engine.sum) each body
+	// recorded was rendered with, for KeepOnly.
 	bundles map[[sha256.Size]byte][sha256.Size]byte
 }
 
@@ -105,16 +105,16 @@ func (m *Memo) Forget() {
 }
 
 // KeepOnly lets go of the bodies a recording memo holds (-dev) that were
-// rendered with another server bundle than those given: each string or
-// component edit makes a new bundle, and the renders of every bundle of a
-// session would otherwise stay in memory until it ends.
-func (m *Memo) KeepOnly(serverBundles ...[]byte) {
+// rendered by other engines than those given (another server bundle, or
+// other strings): each edit makes new ones, and the renders of every one
+// of a session would otherwise stay in memory until it ends.
+func (m *Memo) KeepOnly(engines ...*Engine) {
 	if m == nil || !m.recording {
 		return
 	}
 	keep := map[[sha256.Size]byte]bool{}
-	for _, b := range serverBundles {
-		keep[sha256.Sum256(b)] = true
+	for _, e := range engines {
+		keep[e.sum] = true
 	}
 	m.mu.Lock()
 	defer m.mu.Unlock()

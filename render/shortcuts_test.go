@@ -50,7 +50,7 @@ func TestServerShortcutsWriteTheLibrariesHTML(t *testing.T) {
 			bundle = f.Contents
 		}
 	}
-	plain, err := render.NewEngine(bundle, render.Options{Runtimes: 1, Logger: sitetest.QuietLog()})
+	plain, err := render.NewEngine(bundle, render.Options{Runtimes: 1, Logger: sitetest.QuietLog(), Strings: s.Bundle.Strings})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -102,6 +102,22 @@ func TestDevLoopShowsMistakesBesideTheBuild(t *testing.T) {
 	edit("frontend/components/Footer.tsx", "          <p>{t(\"footer.devxMissingKey\")}</p>\n", "")
 	tb.Run(t, chromedp.WaitNotPresent("#dev-overlay", chromedp.ByQuery))
 
+	// A string taken out of its language (a string edit alone, which
+	// builds no bundle): the page shows its key, the overlay and the log
+	// the TSX line that asks for it; putting it back clears them.
+	tb = open()
+	from = dev.Lines()
+	edit("content/locales/en.json", `"tagline": "Custom software`, `"devxTagline": "Custom software`)
+	n = lineOf("frontend/components/Footer.tsx", `t("footer.tagline")`)
+	overlay(tb, "Missing string", "frontend/components/Footer.tsx:"+strconv.Itoa(n)+":16", `"footer.tagline"`)
+	tb.Run(t, e2etest.WaitTrue(`document.querySelector("footer")?.innerText.includes("footer.tagline")`))
+	if _, err := dev.WaitLog(regexp.MustCompile(`missing="frontend/components/Footer\.tsx:`+strconv.Itoa(n)+`:16: no string \\"footer\.tagline\\" in en`), from, within); err != nil {
+		t.Error(err)
+	}
+	edit("content/locales/en.json", `"devxTagline": "Custom software`, `"tagline": "Custom software`)
+	tb.Run(t, chromedp.WaitNotPresent("#dev-overlay", chromedp.ByQuery),
+		e2etest.WaitTrue(`document.querySelector("footer")?.innerText.includes("Custom software")`))
+
 	// A JSON mistake in the strings: line, column and the line's text.
 	tb = open()
 	edit("content/locales/en.json", `"title": "The people you work with"`, `"title": "The people you work with",,`)

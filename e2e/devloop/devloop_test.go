@@ -37,9 +37,35 @@ func TestDevLoop(t *testing.T) {
 		t.Fatalf("h1 %q", h1)
 	}
 
-	// A string: the open page shows it by itself (it reloads).
+	// A string: the open page shows it by itself (it reloads), rendered
+	// by the server and hydrated with the same string (no mismatch: the
+	// console stays clean), and no bundle was built for it: the client's
+	// entry is the same file, and the log says esbuild did not run.
+	entry := func() string {
+		var src string
+		tb.Run(t, chromedp.Evaluate(`document.querySelector("script[data-entry]")?.dataset.entry ?? ""`, &src))
+		return src
+	}
+	entryBefore := entry()
+	from := dev.Lines()
 	edit("content/locales/en.json", `"title": "The people you will work with"`, `"title": "The people you will build with"`)
-	tb.Run(t, e2etest.WaitTrue(`document.querySelector("h1")?.textContent === "The people you will build with"`))
+	tb.Run(t, e2etest.WaitTrue(`document.querySelector("h1")?.textContent === "The people you will build with"`), e2etest.WaitHydrated())
+	if line, err := dev.WaitLog(regexp.MustCompile(`msg=rebuilt .*`), from, 30*time.Second); err != nil {
+		t.Error(err)
+	} else if !strings.Contains(line, "esbuild=false") {
+		t.Errorf("a string edit ran esbuild: %s", line)
+	}
+	if after := entry(); entryBefore == "" || after != entryBefore {
+		t.Errorf("the client's entry was %q, is %q after a string edit: want the same bundle", entryBefore, after)
+	}
+	var fetched bool
+	tb.Run(t, chromedp.Evaluate(`performance.getEntriesByType("resource").some((e) => e.name.includes("/assets/strings/") && e.name.endsWith("/en-common.js"))`, &fetched))
+	if !fetched {
+		t.Error("the page loaded no strings from /assets/strings/")
+	}
+	if problems := tb.ConsoleProblems(); len(problems) > 0 {
+		t.Errorf("console after the string edit: %q", problems)
+	}
 
 	// A syntax error: the overlay names the file and line, over the page.
 	edit("frontend/pages/Team.tsx", `<p className="lead">{t("team.lead")}</p>`, `<p className="lead">{t("team.lead")}</p`)
@@ -67,7 +93,7 @@ func TestDevLoop(t *testing.T) {
 
 	// A throw during the render: its message and TSX line, in the page and
 	// in the log.
-	from := dev.Lines()
+	from = dev.Lines()
 	edit("frontend/pages/Team.tsx", "  const data = payload.data as TeamData;\n",
 		"  const data = payload.data as TeamData;\n  if (data.people.length > 0) throw new Error(\"the team is on a break\");\n")
 	tb.Run(t, chromedp.WaitVisible("#dev-overlay", chromedp.ByQuery), chromedp.Text("#dev-overlay", &overlay, chromedp.ByQuery))

@@ -1,16 +1,35 @@
-// Server: every language is bundled whole and initialised once per runtime;
-// the groups of the client (locales.ts) are all there. The languages and
-// their strings are those of content/site.json ("virtual:locales").
+// Server: every language's strings, whole (the groups of the client,
+// locales.ts, are all there), are data the render engine gives the bundle
+// in a global (render.Options.Strings), not part of the bundle: a saved
+// string builds no bundle (docs/ARCHITECTURE.md, The dev loop). A
+// language's instance is made on its first render in a runtime, and again
+// only when the engine gives the runtime other strings.
 import type { i18n as I18n, InitOptions } from "i18next";
-import strings from "virtual:locales";
 import { createI18n, type StringGroup, type Translate } from "./i18n";
 import { defaultLang, languages, type Lang } from "./languages";
 
 export { pageGroups, type StringGroup, type Translate } from "./i18n";
 
-const instances = new Map<Lang, I18n>(
-  languages.map((l) => [l.code, rememberTranslations(createI18n(l.code, strings[l.code] ?? {}, reportingMissing(l.code)))]),
-);
+type Strings = Record<string, Record<string, unknown>>;
+
+/** The strings the instances were made from, and the instances made so far. */
+let madeFrom: Strings | undefined;
+let instances = new Map<Lang, I18n>();
+
+/** instanceOf returns lang's instance of the strings the engine gives now (globalThis.__siteStrings), made on first use: again when they changed. */
+function instanceOf(lang: Lang): I18n | undefined {
+  const strings = (globalThis as { __siteStrings?: Strings }).__siteStrings ?? {};
+  if (strings !== madeFrom) {
+    madeFrom = strings;
+    instances = new Map<Lang, I18n>();
+  }
+  let inst = instances.get(lang);
+  if (!inst && languages.some((l) => l.code === lang)) {
+    inst = rememberTranslations(createI18n(lang, strings[lang] ?? {}, reportingMissing(lang)));
+    instances.set(lang, inst);
+  }
+  return inst;
+}
 
 /** missed counts the strings asked for that a language lacks: t keeps none of them, so each render reports them. */
 let missed = 0;
@@ -45,7 +64,8 @@ const keptPerT = 4096;
  * options, so that a string is translated once per runtime rather than on
  * every render: in goja, i18next's lookup, with its copies of the options,
  * was a fifth of a render. The server's instances never change language
- * or strings, so a kept string stays right. Only a string key whose
+ * or strings (other strings make other instances), so a kept string stays
+ * right. Only a string key whose
  * options are all strings, numbers or booleans is kept, and only what
  * translates to a string.
  */
@@ -93,7 +113,7 @@ function keepKey(key: unknown, options: unknown, rest: unknown[]): string | unde
 }
 
 function instance(lang: Lang): I18n {
-  return (instances.get(lang) ?? instances.get(defaultLang))!;
+  return (instanceOf(lang) ?? instanceOf(defaultLang))!;
 }
 
 export function loadStrings(lang: Lang, _groups: readonly StringGroup[]): Promise<I18n> {

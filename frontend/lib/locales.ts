@@ -2,11 +2,23 @@
 // strings.json), a module per language and group, loaded on demand: a page
 // loads the shell's group (common) and its own, the consent banner its own.
 import type { i18n as I18n } from "i18next";
-import stringsDir from "virtual:strings";
 import { addStrings, createI18n, type StringGroup, type Translate } from "./i18n";
 import type { Lang } from "./languages";
 
 export { pageGroups, type StringGroup, type Translate } from "./i18n";
+
+/**
+ * Where the strings are: the modules <lang>-<group>.js are under this URL
+ * (the build's, internal/assets StringFiles), which the page's payload
+ * gives (config.strings), so that no bundle holds it and a saved string
+ * builds none.
+ */
+let stringsDir = "";
+
+/** stringsFrom sets where the strings are (the payload's config.strings), before any is loaded. */
+export function stringsFrom(dir: string): void {
+  stringsDir = dir;
+}
 
 const instances = new Map<Lang, I18n>();
 const loading = new Map<string, Promise<void>>();

@@ -7,6 +7,8 @@ export interface ClientConfig {
   gaMeasurementId: string;
   /** consentCSS is the URL of the consent banner's stylesheet, linked when the banner starts. */
   consentCSS: string;
+  /** strings is the URL the string groups' modules are under ("/assets/strings/<version>/"). */
+  strings: string;
 }
 
 /** Payload is what the server knows of a page: it is serialized into the HTML and served by /api/page for client navigation. */

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"os"
 	"path"
 	"path/filepath"
@@ -31,7 +32,12 @@ type Bundle struct {
 	// ServerMap is the server bundle's source map: nil in a bundle read
 	// back without one.
 	ServerMap []byte
-	Manifest  Manifest
+	// Strings are every language's strings for the server bundle, a JSON
+	// object by language code (serverStrings), which the render engine
+	// gives it (render.Options.Strings): data beside the bundle, not in
+	// it, so that a saved string builds nothing (Builder.WithStrings).
+	Strings  []byte
+	Manifest Manifest
 	// CLDR is the Unicode CLDR data laid out as node_modules, which
 	// internal/intl reads: the project's own in a build from the project,
 	// the files the site's languages need (cldrFiles) in one read back.
@@ -41,6 +47,10 @@ type Bundle struct {
 
 // cldrDir holds the CLDR files in a written bundle.
 const cldrDir = "cldr"
+
+// serverStringsFile holds the server's strings (Bundle.Strings) in a
+// written bundle.
+const serverStringsFile = "strings.json"
 
 // Build builds the bundles from the project in dir, as esbuild.config.mjs
 // declares them.
@@ -61,13 +71,13 @@ const clientOutdir = "dist/client"
 // esbuild build context per bundle, whose Rebuild parses again only the
 // files that changed. It reads esbuild.config.mjs, the site's languages,
 // the string groups and the page table once: a change to one of them
-// (ConfigFiles) needs a new Builder.
+// (ConfigFiles) needs a new Builder. The strings themselves are read at
+// every build, and are in no bundle: WithStrings reads them alone.
 type Builder struct {
 	dir                   string
 	cfg                   *Config
 	client, server, staff *step
-	strings               *currentStrings // the string files of the build running, which the client's plugin names
-	mu                    sync.Mutex      // one build at a time
+	mu                    sync.Mutex // one build at a time
 }
 
 // step is one bundle's build context and its last good result.
@@ -79,8 +89,8 @@ type step struct {
 
 // build builds the bundle again unless none of its inputs is among changed
 // (relative paths; nil: anything may have changed).
-func (s *step) build(changed []string, force bool) api.BuildResult {
-	if s.last != nil && changed != nil && !force && !slices.ContainsFunc(changed, func(p string) bool { return s.inputs[p] }) {
+func (s *step) build(changed []string) api.BuildResult {
+	if s.last != nil && changed != nil && !slices.ContainsFunc(changed, func(p string) bool { return s.inputs[p] }) {
 		return *s.last
 	}
 	r := s.ctx.Rebuild()
@@ -105,7 +115,7 @@ func NewBuilder(dir string) (*Builder, error) {
 	if err != nil {
 		return nil, err
 	}
-	b := &Builder{dir: dir, cfg: cfg, strings: &currentStrings{}, client: &step{}, server: &step{}, staff: &step{}}
+	b := &Builder{dir: dir, cfg: cfg, client: &step{}, server: &step{}, staff: &step{}}
 	for _, step := range []struct {
 		name    string
 		options func(dir string) (api.BuildOptions, error)
@@ -122,12 +132,6 @@ func NewBuilder(dir string) (*Builder, error) {
 			return nil, fmt.Errorf("assets: %s: %w", step.name, err)
 		}
 		step.place(&opts)
-		if step.name == "client" && cfg.Client.Strings != "" {
-			// The strings' files change from one build to the next: the
-			// module naming where they are is the Builder's.
-			opts.Plugins = slices.DeleteFunc(opts.Plugins, func(p api.Plugin) bool { return p.Name == "strings" })
-			opts.Plugins = append(opts.Plugins, stringsPlugin(cfg.Client.PublicPath, b.strings))
-		}
 		if step.name == "server" {
 			// The server bundle's map, which turns a render error's
 			// position into its TSX file and line (render, Error).
@@ -159,27 +163,17 @@ func (b *Builder) Dispose() {
 func (b *Builder) Build(changed ...string) (*Bundle, error) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	var groups *StringGroups
-	newStrings := false // the strings' files are not the last build's
-	if b.cfg.Client.Strings != "" {
-		var err error
-		if groups, err = LoadStringGroups(filepath.Join(b.dir, b.cfg.Client.Strings)); err != nil {
-			return nil, err
-		}
-		files, err := groups.Files(b.dir)
-		if err != nil {
-			return nil, err
-		}
-		newStrings = b.strings.set(files)
+	strs, err := b.readStrings()
+	if err != nil {
+		return nil, err
 	}
 	var client, server, staff api.BuildResult
 	var wg sync.WaitGroup
 	for _, run := range []struct {
 		step   *step
 		result *api.BuildResult
-		force  bool
-	}{{b.client, &client, newStrings}, {b.server, &server, false}, {b.staff, &staff, false}} {
-		wg.Go(func() { *run.result = run.step.build(changed, run.force) })
+	}{{b.client, &client}, {b.server, &server}, {b.staff, &staff}} {
+		wg.Go(func() { *run.result = run.step.build(changed) })
 	}
 	wg.Wait()
 	var failed []api.Message
@@ -214,14 +208,11 @@ func (b *Builder) Build(changed ...string) (*Bundle, error) {
 	if out.Server == nil {
 		return nil, fmt.Errorf("assets: the server build produced no script")
 	}
-	var err error
 	if out.Manifest, err = manifest(client.Metafile, clientOutdir); err != nil {
 		return nil, err
 	}
-	if groups != nil {
-		if err := out.addStrings(b.dir, b.cfg, b.strings.get()); err != nil {
-			return nil, err
-		}
+	if err := out.addStrings(b.dir, b.cfg, strs); err != nil {
+		return nil, err
 	}
 	if out.Manifest.Staff, err = staffManifest(staff.Metafile, clientOutdir); err != nil {
 		return nil, err
@@ -239,10 +230,80 @@ func (b *Builder) Build(changed ...string) (*Bundle, error) {
 	return out, nil
 }
 
+// Reads reports whether the last build of a bundle read one of the files
+// (paths relative to the project).
+func (b *Builder) Reads(files ...string) bool {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	for _, s := range []*step{b.client, b.server, b.staff} {
+		if s.last == nil || slices.ContainsFunc(files, func(p string) bool { return s.inputs[p] }) {
+			return true
+		}
+	}
+	return false
+}
+
+// readStrings reads the strings as they are now: the client's files of
+// the string groups, and the server's.
+func (b *Builder) readStrings() (*projectStrings, error) {
+	out := &projectStrings{}
+	if b.cfg.Client.Strings != "" {
+		groups, err := LoadStringGroups(filepath.Join(b.dir, b.cfg.Client.Strings))
+		if err != nil {
+			return nil, err
+		}
+		if out.files, err = groups.Files(b.dir); err != nil {
+			return nil, err
+		}
+	}
+	if b.cfg.Site != "" {
+		var err error
+		if out.server, err = serverStrings(b.dir, b.cfg.Site); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+// projectStrings are the strings of a build: the client's files (nil
+// without string groups) and the server's.
+type projectStrings struct {
+	files  *StringFiles
+	server []byte
+}
+
+// WithStrings returns old with the strings as they are now, read again
+// without esbuild: the client's string files and the server's strings.
+// No bundle holds a string, so a change to content/locales/ alone needs
+// nothing more (docs/ARCHITECTURE.md, The dev loop).
+func (b *Builder) WithStrings(old *Bundle) (*Bundle, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	strs, err := b.readStrings()
+	if err != nil {
+		return nil, err
+	}
+	out := *old
+	// The files of old's strings are the build before's: KeepAssets serves
+	// them to the pages that still load them.
+	out.Client = maps.Clone(old.Client)
+	maps.DeleteFunc(out.Client, func(name string, _ []byte) bool { return strings.HasPrefix(name, stringsDir) })
+	if err := out.addStrings(b.dir, b.cfg, strs); err != nil {
+		return nil, err
+	}
+	return &out, nil
+}
+
 // addStrings adds the modules of the string groups to the client's files,
 // and says in the manifest where each is and which a page loads (as the
-// page table says).
-func (b *Bundle) addStrings(dir string, cfg *Config, files *StringFiles) error {
+// page table says); and sets the server's strings.
+func (b *Bundle) addStrings(dir string, cfg *Config, strs *projectStrings) error {
+	b.Strings = strs.server
+	files := strs.files
+	if files == nil {
+		return nil
+	}
+	b.Manifest.StringsBase = URLPrefix + files.Dir()
 	b.Manifest.Strings = map[string]map[string]string{}
 	for name, data := range files.Files {
 		lang, group, _ := strings.Cut(strings.TrimSuffix(name, ".js"), "-")
@@ -289,6 +350,9 @@ func (b *Bundle) Write(dir string) error {
 	if err := write("server.js", b.Server); err != nil {
 		return fmt.Errorf("assets: %w", err)
 	}
+	if err := write(serverStringsFile, b.Strings); err != nil {
+		return fmt.Errorf("assets: %w", err)
+	}
 	if b.ServerMap != nil {
 		if err := write("server.js.map", b.ServerMap); err != nil {
 			return fmt.Errorf("assets: %w", err)
@@ -320,6 +384,9 @@ func Read(fsys fs.FS) (*Bundle, error) {
 		return nil, fmt.Errorf("assets: manifest.json: %w", err)
 	}
 	if b.Server, err = fs.ReadFile(fsys, "server.js"); err != nil {
+		return nil, fmt.Errorf("assets: %w", err)
+	}
+	if b.Strings, err = fs.ReadFile(fsys, serverStringsFile); err != nil {
 		return nil, fmt.Errorf("assets: %w", err)
 	}
 	if b.ServerMap, err = fs.ReadFile(fsys, "server.js.map"); err != nil && !errors.Is(err, fs.ErrNotExist) {

@@ -197,11 +197,6 @@ func (s spec) options(dir string) (api.BuildOptions, error) {
 		if err != nil {
 			return o, err
 		}
-		files, err := g.Files(dir)
-		if err != nil {
-			return o, err
-		}
-		o.Plugins = append(o.Plugins, stringsPlugin(s.PublicPath, &currentStrings{files: files}))
 		groups = g
 	}
 	if s.Pages != "" {

@@ -1,6 +1,7 @@
 package assets
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -12,6 +13,7 @@ import (
 	"github.com/evanw/esbuild/pkg/api"
 
 	"github.com/northbeam/site/internal/intl"
+	"github.com/northbeam/site/internal/jsonpos"
 	"github.com/northbeam/site/internal/site"
 )
 
@@ -21,13 +23,10 @@ import (
 //     file the pages import already) with its locale, defaults filled in,
 //     and the first day of its week (CLDR); the default language and the
 //     storage key;
-//   - localesModule, every language's strings (content/locales/<code>.json)
-//     for the server bundle, which renders any page in any language at once;
 //   - cldrModule, for each language a loader of the time step's CLDR data
 //     in it (zone names and short weekday names, a chunk per file).
 const (
 	languagesModule = "virtual:languages"
-	localesModule   = "virtual:locales"
 	cldrModule      = "virtual:cldr"
 )
 
@@ -58,11 +57,9 @@ func newLanguageModules(dir, siteFile string) (*languageModules, error) {
 	cldr := os.DirFS(filepath.Join(dir, cldrNodeModules))
 	localesDir := filepath.Join(dir, filepath.FromSlash(path.Dir(siteFile)), "locales")
 	added := map[string]derived{}
-	var locales, cldrLoaders strings.Builder
-	locales.WriteString("export default {\n")
+	var cldrLoaders strings.Builder
 	cldrLoaders.WriteString("export default {\n")
-	var imports strings.Builder
-	for i, l := range info.Languages {
+	for _, l := range info.Languages {
 		first, err := intl.FirstDayOfWeek(cldr, l.Locale)
 		if err != nil {
 			return nil, fmt.Errorf("assets: language %s: %w", l.Code, err)
@@ -71,11 +68,6 @@ func newLanguageModules(dir, siteFile string) (*languageModules, error) {
 		if _, err := os.Stat(filepath.Join(localesDir, l.Code+".json")); err != nil {
 			return nil, fmt.Errorf("assets: language %s: %w", l.Code, err)
 		}
-		// Relative to the project (the modules' ResolveDir), so that no
-		// path of the build machine reaches a bundle or its source map.
-		stringsFile := "./" + path.Join(path.Dir(siteFile), "locales", l.Code+".json")
-		fmt.Fprintf(&imports, "import strings%d from %s;\n", i, quote(stringsFile))
-		fmt.Fprintf(&locales, "  %s: strings%d,\n", quote(l.Code), i)
 		// The time step names zones in the page's language, as its tag
 		// (<html lang>) names it.
 		data, err := intl.DataLocale(cldr, l.Tag)
@@ -86,7 +78,6 @@ func newLanguageModules(dir, siteFile string) (*languageModules, error) {
 			quote(l.Code), quote(data),
 			quote("cldr-dates-full/main/"+data+"/timeZoneNames.json"), quote("cldr-dates-full/main/"+data+"/ca-gregorian.json"))
 	}
-	locales.WriteString("};\n")
 	cldrLoaders.WriteString("};\n")
 	addedJSON, err := json.Marshal(added)
 	if err != nil {
@@ -101,7 +92,6 @@ func newLanguageModules(dir, siteFile string) (*languageModules, error) {
 		"};\n"
 	return &languageModules{dir: dir, contents: map[string]string{
 		languagesModule: table,
-		localesModule:   imports.String() + locales.String(),
 		cldrModule:      cldrLoaders.String(),
 	}}, nil
 }
@@ -117,7 +107,7 @@ func (m *languageModules) plugin() api.Plugin {
 	return api.Plugin{
 		Name: "languages",
 		Setup: func(build api.PluginBuild) {
-			filter := "^(" + regexp.QuoteMeta(languagesModule) + "|" + regexp.QuoteMeta(localesModule) + "|" + regexp.QuoteMeta(cldrModule) + ")$"
+			filter := "^(" + regexp.QuoteMeta(languagesModule) + "|" + regexp.QuoteMeta(cldrModule) + ")$"
 			build.OnResolve(api.OnResolveOptions{Filter: filter}, func(args api.OnResolveArgs) (api.OnResolveResult, error) {
 				return api.OnResolveResult{Path: args.Path, Namespace: namespace}, nil
 			})
@@ -128,4 +118,40 @@ func (m *languageModules) plugin() api.Plugin {
 			})
 		},
 	}
+}
+
+// serverStrings returns every language's strings, for the server bundle,
+// which renders any page in any language: a JSON object of the languages
+// of siteFile (a path under dir) by code, each its file beside it
+// (locales/<code>.json) as it is. They are data the render engine gives
+// the bundle (render.Options.Strings), not part of it, so that a saved
+// string builds no bundle (docs/ARCHITECTURE.md, The dev loop).
+func serverStrings(dir, siteFile string) ([]byte, error) {
+	info, err := site.Load(os.DirFS(dir), siteFile)
+	if err != nil {
+		return nil, fmt.Errorf("assets: %w", err)
+	}
+	var out bytes.Buffer
+	out.WriteString("{")
+	for i, l := range info.Languages {
+		rel := path.Join(path.Dir(siteFile), "locales", l.Code+".json")
+		data, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(rel)))
+		if err != nil {
+			return nil, fmt.Errorf("assets: language %s: %w", l.Code, err)
+		}
+		var tree map[string]any
+		if err := json.Unmarshal(data, &tree); err != nil {
+			// Named from the project's directory, where the developer finds it.
+			return nil, jsonpos.Wrap(rel, data, err)
+		}
+		if i > 0 {
+			out.WriteString(",")
+		}
+		out.WriteString(quote(l.Code) + ":")
+		if err := json.Compact(&out, data); err != nil {
+			return nil, fmt.Errorf("assets: %s: %w", rel, err)
+		}
+	}
+	out.WriteString("}")
+	return out.Bytes(), nil
 }

@@ -1,8 +1,10 @@
 package assets
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -10,8 +12,8 @@ import (
 )
 
 // TestLanguageModules derives the client's modules from site.json: every
-// language's strings for the server, its CLDR loader for the time step,
-// and its locale and first day of the week for the table.
+// language's CLDR loader for the time step, and its locale and first day
+// of the week for the table.
 func TestLanguageModules(t *testing.T) {
 	root, _ := filepath.Abs("../..")
 	m, err := newLanguageModules(root, "content/site.json")
@@ -26,7 +28,6 @@ func TestLanguageModules(t *testing.T) {
 	for _, l := range info.Languages {
 		for module, want := range map[string]string{
 			languagesModule: `"` + l.Code + `":{"locale":"` + l.Locale + `","firstDay":`,
-			localesModule:   `"` + l.Code + `": strings`,
 			cldrModule:      `"` + l.Code + `": { locale: "`,
 		} {
 			if !strings.Contains(m.contents[module], want) {
@@ -42,12 +43,41 @@ func TestLanguageModules(t *testing.T) {
 			t.Errorf("%s lacks %s:\n%s", languagesModule, want, m.contents[languagesModule])
 		}
 	}
-	for _, l := range info.Languages {
-		if want := `content/locales/` + l.Code + `.json"`; !strings.Contains(m.contents[localesModule], want) {
-			t.Errorf("%s lacks %s:\n%s", localesModule, want, m.contents[localesModule])
-		}
-	}
 	if want := `"de": { locale: "de", load: () => Promise.all([import("cldr-dates-full/main/de/timeZoneNames.json"), import("cldr-dates-full/main/de/ca-gregorian.json")]) }`; !strings.Contains(m.contents[cldrModule], want) {
 		t.Errorf("%s lacks %s:\n%s", cldrModule, want, m.contents[cldrModule])
+	}
+}
+
+// TestServerStrings: the server's strings are every language of site.json,
+// each its file's strings as they are.
+func TestServerStrings(t *testing.T) {
+	root, _ := filepath.Abs("../..")
+	data, err := serverStrings(root, "content/site.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got map[string]map[string]any
+	if err := json.Unmarshal(data, &got); err != nil {
+		t.Fatal(err)
+	}
+	info, err := site.Load(os.DirFS(filepath.Join(root, "content")), site.File)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != len(info.Languages) {
+		t.Errorf("%d languages, want %d", len(got), len(info.Languages))
+	}
+	for _, l := range info.Languages {
+		file, err := os.ReadFile(filepath.Join(root, "content", "locales", l.Code+".json"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var want map[string]any
+		if err := json.Unmarshal(file, &want); err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(got[l.Code], want) {
+			t.Errorf("%s: the server's strings are not its file's", l.Code)
+		}
 	}
 }

@@ -19,6 +19,10 @@ type Manifest struct {
 	// (see StringGroups).
 	Strings     map[string]map[string]string `json:"strings"`
 	PageStrings map[string][]string          `json:"pageStrings"`
+	// StringsBase is the URL the string groups' modules are under
+	// ("/assets/strings/<version>/"), which each page's payload gives the
+	// client: no bundle holds it.
+	StringsBase string `json:"stringsBase"`
 	// ConsentCSS is the consent banner's stylesheet, which its chunk links
 	// when it starts: in no page's stylesheet.
 	ConsentCSS string `json:"consentCSS"`

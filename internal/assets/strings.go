@@ -11,9 +11,6 @@ import (
 	"regexp"
 	"sort"
 	"strings"
-	"sync"
-
-	"github.com/evanw/esbuild/pkg/api"
 
 	"github.com/northbeam/site/internal/jsonpos"
 )
@@ -23,9 +20,10 @@ import (
 // language that the translators edit, are cut into groups, so that a page
 // loads only the strings it shows (the page table says which: PageTable).
 // The build makes a module of each language and group (Files), served
-// beside the client's chunks; the app finds them through the virtual
-// module "virtual:strings", and each page's HTML preloads those of its
-// page.
+// beside the client's chunks under a directory named by their version
+// (StringFiles.Dir); each page says where in its payload (the manifest's
+// StringsBase), so that no bundle holds it and a saved string builds
+// none, and its HTML preloads those of its page.
 type StringGroups struct {
 	// Source is the directory of the <lang>.json files, from the project root.
 	Source string `json:"source"`
@@ -38,12 +36,6 @@ type StringGroups struct {
 
 // CommonGroup is the group every page loads: the shell's strings.
 const CommonGroup = "common"
-
-// stringsModule is the virtual module that holds where the strings are:
-// "/assets/strings/<version>/", under which each group of each language is
-// the module <lang>-<group>.js, its strings as the default export. The
-// version changes with any string, so the files are cached for good.
-const stringsModule = "virtual:strings"
 
 // LoadStringGroups reads a groups file and checks the groups' names.
 func LoadStringGroups(path string) (*StringGroups, error) {
@@ -89,10 +81,15 @@ func (g *StringGroups) languages(root string) ([]string, error) {
 // language's file. A prefix that matches no key is an error: the groups
 // file and the strings have drifted apart.
 func (g *StringGroups) Group(root, lang, group string) (map[string]any, error) {
-	prefixes, ok := g.Groups[group]
-	if !ok {
-		return nil, fmt.Errorf("no group %q", group)
+	all, err := g.read(root, lang)
+	if err != nil {
+		return nil, err
 	}
+	return g.group(all, lang, group)
+}
+
+// read returns a language's strings, its whole file.
+func (g *StringGroups) read(root, lang string) (map[string]any, error) {
 	name := filepath.Join(root, g.Source, lang+".json")
 	b, err := os.ReadFile(name)
 	if err != nil {
@@ -103,10 +100,19 @@ func (g *StringGroups) Group(root, lang, group string) (map[string]any, error) {
 		// Named from the project's directory, where the developer finds it.
 		return nil, jsonpos.Wrap(filepath.ToSlash(filepath.Join(g.Source, lang+".json")), b, err)
 	}
+	return all, nil
+}
+
+// group picks one group's strings out of all of a language's.
+func (g *StringGroups) group(all map[string]any, lang, group string) (map[string]any, error) {
+	prefixes, ok := g.Groups[group]
+	if !ok {
+		return nil, fmt.Errorf("no group %q", group)
+	}
 	out := map[string]any{}
 	for _, prefix := range prefixes {
 		if !pick(all, out, strings.Split(prefix, ".")) {
-			return nil, fmt.Errorf("%s: group %s: no string under %q", name, group, prefix)
+			return nil, fmt.Errorf("%s: group %s: no string under %q", filepath.Join(g.Source, lang+".json"), group, prefix)
 		}
 	}
 	return out, nil
@@ -161,8 +167,14 @@ type StringFiles struct {
 	Files   map[string][]byte
 }
 
-// Dir returns the path of the files under the client's URL prefix.
-func (f *StringFiles) Dir() string { return "strings/" + f.Version + "/" }
+// Dir returns the path of the files under the client's URL prefix:
+// "strings/<version>/", under which each group of each language is the
+// module <lang>-<group>.js, its strings as the default export. The version
+// changes with any string, so the files are cached for good.
+func (f *StringFiles) Dir() string { return stringsDir + f.Version + "/" }
+
+// stringsDir is the directory of every version's string files.
+const stringsDir = "strings/"
 
 // Files makes the module of every group of every language.
 func (g *StringGroups) Files(root string) (*StringFiles, error) {
@@ -178,8 +190,12 @@ func (g *StringGroups) Files(root string) (*StringFiles, error) {
 	}
 	sort.Strings(names)
 	for _, lang := range langs {
+		all, err := g.read(root, lang)
+		if err != nil {
+			return nil, fmt.Errorf("assets: strings: %w", err)
+		}
 		for _, group := range names {
-			tree, err := g.Group(root, lang, group)
+			tree, err := g.group(all, lang, group)
 			if err != nil {
 				return nil, fmt.Errorf("assets: strings: %w", err)
 			}
@@ -197,43 +213,4 @@ func (g *StringGroups) Files(root string) (*StringFiles, error) {
 	}
 	out.Version = base32.StdEncoding.EncodeToString(sum.Sum(nil))[:8]
 	return out, nil
-}
-
-// currentStrings are the string files of the build running: the strings
-// change between two builds of one Builder.
-type currentStrings struct {
-	mu    sync.Mutex
-	files *StringFiles
-}
-
-// set makes f the current files, and reports whether they differ from the
-// files before.
-func (c *currentStrings) set(f *StringFiles) bool {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	changed := c.files == nil || c.files.Version != f.Version
-	c.files = f
-	return changed
-}
-
-func (c *currentStrings) get() *StringFiles {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.files
-}
-
-// stringsPlugin serves the module that says where the strings are.
-func stringsPlugin(publicPath string, files *currentStrings) api.Plugin {
-	return api.Plugin{
-		Name: "strings",
-		Setup: func(build api.PluginBuild) {
-			build.OnResolve(api.OnResolveOptions{Filter: "^" + regexp.QuoteMeta(stringsModule) + "$"}, func(args api.OnResolveArgs) (api.OnResolveResult, error) {
-				return api.OnResolveResult{Path: args.Path, Namespace: "strings"}, nil
-			})
-			build.OnLoad(api.OnLoadOptions{Filter: `.*`, Namespace: "strings"}, func(args api.OnLoadArgs) (api.OnLoadResult, error) {
-				contents := fmt.Sprintf("export default %q;\n", publicPath+files.get().Dir())
-				return api.OnLoadResult{Contents: &contents, Loader: api.LoaderJS}, nil
-			})
-		},
-	}
 }

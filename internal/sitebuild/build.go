@@ -76,8 +76,8 @@ type Build struct {
 	Bundle *assets.Bundle
 	Engine *render.Engine
 	opts   Options
-	// serverSum is the server bundle's SHA-256, part of a cached
-	// document's key (Options.Renders).
+	// serverSum is the SHA-256 of the server bundle and its strings, part
+	// of a cached document's key (Options.Renders).
 	serverSum [sha256.Size]byte
 
 	// StaffLocales are the staff workspace's strings (content/staff/locales),
@@ -172,7 +172,11 @@ func New(ctx context.Context, contentFS fs.FS, bundle *assets.Bundle, engine *re
 		contactAnswers: map[string]map[int]*lazyAnswers{},
 	}
 	if opts.Renders != nil {
-		s.serverSum = sha256.Sum256(bundle.Server)
+		h := sha256.New()
+		h.Write(bundle.Server)
+		h.Write([]byte("\x00strings\x00"))
+		h.Write(bundle.Strings)
+		h.Sum(s.serverSum[:0])
 	}
 	s.planShareImages()
 	for name, data := range bundle.Client {
@@ -390,6 +394,9 @@ type clientConfig struct {
 	ConsentHideFromBots bool   `json:"consentHideFromBots"`
 	GAMeasurementID     string `json:"gaMeasurementId"`
 	ConsentCSS          string `json:"consentCSS"`
+	// Strings is where the string groups' modules are (the manifest's
+	// StringsBase): the client finds them through the page, not a bundle.
+	Strings string `json:"strings"`
 }
 
 func (s *Build) payload(p page) payload {
@@ -408,7 +415,7 @@ func (s *Build) payload(p page) payload {
 		Year:       time.Now().Year(),
 		Config: clientConfig{
 			ConsentHideFromBots: s.opts.ConsentHideFromBots, GAMeasurementID: s.opts.GAMeasurementID,
-			ConsentCSS: s.Bundle.Manifest.ConsentCSS,
+			ConsentCSS: s.Bundle.Manifest.ConsentCSS, Strings: s.Bundle.Manifest.StringsBase,
 		},
 	}
 }

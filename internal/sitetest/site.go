@@ -67,7 +67,7 @@ func Site(t testing.TB) *sitebuild.Build {
 			return
 		}
 		var engine *render.Engine
-		if engine, builds.err = render.NewEngine(bundle.Server, render.Options{Logger: QuietLog()}); builds.err != nil {
+		if engine, builds.err = render.NewEngine(bundle.Server, render.Options{Logger: QuietLog(), Strings: bundle.Strings}); builds.err != nil {
 			return
 		}
 		builds.site, builds.err = sitebuild.New(context.Background(), Content(), bundle, engine, sitebuild.Options{
