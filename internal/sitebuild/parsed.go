@@ -18,6 +18,9 @@ type Parsed struct {
 	Posts   *blog.Parsed
 	Studies *work.Parsed
 	People  *team.Parsed
+	// indexFile is where SaveIndex writes the posts for the next start,
+	// under indexVersion (OpenParsed); "" writes nothing.
+	indexFile, indexVersion string
 }
 
 // NewParsed returns an empty Parsed.
@@ -28,6 +31,9 @@ func NewParsed() *Parsed {
 // Parses counts the files of each kind parsed through p, rather than
 // taken from it.
 func (p *Parsed) Parses() (posts, studies, people int) {
+	if p == nil {
+		return 0, 0, 0
+	}
 	return p.Posts.Parses(), p.Studies.Parses(), p.People.Parses()
 }
 
