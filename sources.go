@@ -226,7 +226,7 @@ func openRenders(cfg config.Config, log *slog.Logger) *render.DiskCache {
 const rendersDir = "renders"
 
 // indexFile is the content's index, under DATA_DIR: the posts as the last
-// start parsed them (docs/ARCHITECTURE.md, The content's index).
+// start parsed them (docs/ARCHITECTURE.md, Starting).
 const indexFile = "content-index"
 
 // openParsed returns what the start's build takes of the posts parsed by

@@ -17,8 +17,7 @@ import (
 // no post and serves what a fresh start serves; a post edited while the
 // server was stopped is parsed again, alone, and its page shows the edit;
 // an index that is corrupt, cut short or another program's costs a parse
-// of every post, never the start (docs/ARCHITECTURE.md, The content's
-// index).
+// of every post, never the start (docs/ARCHITECTURE.md, Starting).
 func TestARestartTakesThePostsFromTheContentIndex(t *testing.T) {
 	shared := sitetest.Site(t)
 	dir := filepath.Join(t.TempDir(), "content")

@@ -13,7 +13,7 @@ import (
 )
 
 // The posts a Parsed keeps, written to a file and read back by the next
-// start (docs/ARCHITECTURE.md, The content's index): each post as its
+// start (docs/ARCHITECTURE.md, Starting): each post as its
 // parse made it, under its file and the SHA-256 of the file's bytes. Its
 // text is not written: the file holds it, and a load that takes a post
 // from the index has read the file to know it did not change.

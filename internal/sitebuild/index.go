@@ -17,7 +17,7 @@ const (
 )
 
 // OpenParsed returns a Parsed holding the posts of the content's index
-// file (docs/ARCHITECTURE.md, The content's index), which an earlier
+// file (docs/ARCHITECTURE.md, Starting), which an earlier
 // start of the same program (version: what makes its parse, such as the
 // executable's build ID) wrote with SaveIndex; a start then parses only
 // the posts whose file changed since. A file missing, of another program,
