@@ -62,7 +62,7 @@ func (p *Parsed) SaveIndex() error {
 	if p == nil || p.indexFile == "" || !p.Posts.Changed() {
 		return nil
 	}
-	if err := os.MkdirAll(filepath.Dir(p.indexFile), 0o755); err != nil {
+	if err := os.MkdirAll(filepath.Dir(p.indexFile), 0o750); err != nil {
 		return err
 	}
 	tmp, err := os.CreateTemp(filepath.Dir(p.indexFile), filepath.Base(p.indexFile)+".*.tmp")
