@@ -199,6 +199,7 @@ func siteWith(ctx context.Context, content fs.FS, bundle *assets.Bundle, engine 
 		Dev:                 cfg.Dev,
 		RetentionMonths:     cfg.Retention,
 		ImageCopies:         imageCopies,
+		KeepImageCopies:     imageCopiesDir(cfg, imageCopies),
 		Renders:             k.renders,
 		Parsed:              k.parsed,
 		Lazy:                lazy,
@@ -224,6 +225,18 @@ func openRenders(cfg config.Config, log *slog.Logger) *render.DiskCache {
 
 // rendersDir is the renders' cache folder, under DATA_DIR.
 const rendersDir = "renders"
+
+// imageCopiesDir is where a start from the project's sources keeps the
+// WebP copies of the content's pictures it encodes, under DATA_DIR, and
+// the next start reads them back rather than encode them again beside its
+// prerender (docs/ARCHITECTURE.md, Starting); "" with the copies of a
+// build (prebuilt).
+func imageCopiesDir(cfg config.Config, prebuilt fs.FS) string {
+	if prebuilt != nil {
+		return ""
+	}
+	return filepath.Join(cfg.DataDir, "image-copies")
+}
 
 // indexFile is the content's index, under DATA_DIR: the posts as the last
 // start parsed them (docs/ARCHITECTURE.md, Starting).
