@@ -125,6 +125,17 @@ func (parsed *Parsed) keep(file string, sum [sha256.Size]byte, p *Post) {
 	parsed.changed = true
 }
 
+// keepBody gives the post kept for file, read back from the index, its
+// text: the loads after it (-dev) share it, as they share a parsed post's.
+func (parsed *Parsed) keepBody(file string, sum [sha256.Size]byte, b *Body) {
+	parsed.mu.Lock()
+	defer parsed.mu.Unlock()
+	if pp, ok := parsed.posts[file]; ok && pp.sum == sum && pp.post.Body == nil {
+		pp.post.Body = b
+		parsed.posts[file] = pp
+	}
+}
+
 func (parsed *Parsed) parsing() {
 	parsed.mu.Lock()
 	defer parsed.mu.Unlock()
@@ -192,6 +203,8 @@ func LoadAgain(fsys fs.FS, root string, includeDrafts bool, writeDate DateWriter
 				p.Body = NewBody(md, bytes.Clone(body))
 				if err != nil {
 					p = nil
+				} else {
+					parsed.keepBody(f.name, sum, p.Body)
 				}
 			}
 			if p != nil {
