@@ -95,7 +95,7 @@ func serveCommand(args []string, getenv func(string) string, log *slog.Logger, a
 	var serving atomic.Pointer[handlers.Server]
 	people := func(lang, slug string) (booking.HostProfile, bool) {
 		srv := serving.Load()
-		if srv == nil {
+		if srv == nil || srv.Build() == nil {
 			return booking.HostProfile{}, false
 		}
 		card, ok := srv.Build().HostCard(lang, slug)
@@ -108,9 +108,17 @@ func serveCommand(args []string, getenv func(string) string, log *slog.Logger, a
 	services.AccessLog = accessLog
 
 	src.kept.renders = <-renders
-	built, err := src.buildSite(ctx, cfg, log)
-	if err != nil {
-		return err
+	// `go run .` listens before the content is loaded: requests wait for
+	// the site (handlers.Starting); the dev loop and a production binary
+	// build it first (docs/ARCHITECTURE.md, Starting).
+	var built *sitebuild.Build
+	early := src.embedded == nil && src.builder == nil
+	if !early {
+		src.kept.parsed = openParsed(cfg, src.kept.parsed, log)
+		if built, err = src.buildSite(ctx, cfg, log); err != nil {
+			return err
+		}
+		saveIndex(src.kept.parsed, log)
 	}
 	srv := handlers.NewServer(built, services)
 	serving.Store(srv)
@@ -130,9 +138,34 @@ func serveCommand(args []string, getenv func(string) string, log *slog.Logger, a
 		pruneRenders(ctx, src.kept.renders, log)
 		rendering()
 	}
-	front, err := listen(cfg, srv, log)
+	var starting *handlers.Starting
+	var handler http.Handler
+	if early {
+		locales, err := site.LoadLocales(content, "locales", info)
+		if err != nil {
+			return err
+		}
+		starting = handlers.NewStarting(srv, info, locales, handlers.StartingWait)
+		handler = starting
+	} else {
+		handler = handlers.New(srv)
+	}
+	front, err := listen(cfg, srv, handler, log)
 	if err != nil {
 		return err
+	}
+	if early {
+		log.Info("listening; rendering the pages behind", "addr", front.listener.Addr().String(), "dev", cfg.Dev,
+			"start_to_listen", time.Since(started).Round(time.Millisecond))
+		src.kept.parsed = openParsed(cfg, src.kept.parsed, log)
+		if built, err = src.buildSite(ctx, cfg, log); err != nil {
+			_ = front.http.Close()
+			return err
+		}
+		starting.Serve(built)
+		posts, _, _ := src.kept.parsed.Parses()
+		log.Info("content loaded", "start_to_loaded", time.Since(started).Round(time.Millisecond), "posts_parsed", posts)
+		saveIndex(src.kept.parsed, log)
 	}
 	// The retention job, which may be due at a start (and its first run on
 	// a large database takes a while), runs behind the listening server,
@@ -154,8 +187,10 @@ func serveCommand(args []string, getenv func(string) string, log *slog.Logger, a
 		// core answers the first requests.
 		go warmFiles(ctx, built, log)
 	} else {
-		log.Info("listening; rendering the pages behind", "addr", front.listener.Addr().String(), "dev", cfg.Dev,
-			"start_to_listen", time.Since(started).Round(time.Millisecond))
+		if !early {
+			log.Info("listening; rendering the pages behind", "addr", front.listener.Addr().String(), "dev", cfg.Dev,
+				"start_to_listen", time.Since(started).Round(time.Millisecond))
+		}
 		if cfg.Dev {
 			warnIfExposed(log, front.listener.Addr())
 		}
@@ -382,11 +417,13 @@ type front struct {
 	srv      *handlers.Server
 	http     *http.Server
 	listener *onceCloseListener
+	errc     chan error // Serve's end
 }
 
-// listen opens cfg's address for srv, in the site's http.Server.
-func listen(cfg config.Config, srv *handlers.Server, log *slog.Logger) (*front, error) {
-	httpServer := handlers.HTTPServer(handlers.New(srv))
+// listen opens cfg's address for srv and serves h there (the site's
+// http.Server) from now on.
+func listen(cfg config.Config, srv *handlers.Server, h http.Handler, log *slog.Logger) (*front, error) {
+	httpServer := handlers.HTTPServer(h)
 	httpServer.Addr = cfg.Addr
 	httpServer.ErrorLog = slog.NewLogLogger(log.Handler(), slog.LevelWarn)
 	var ln net.Listener
@@ -399,16 +436,16 @@ func listen(cfg config.Config, srv *handlers.Server, log *slog.Logger) (*front, 
 	if err != nil {
 		return nil, fmt.Errorf("listen: %w", err)
 	}
-	return &front{srv: srv, http: httpServer, listener: &onceCloseListener{Listener: ln}}, nil
+	f := &front{srv: srv, http: httpServer, listener: &onceCloseListener{Listener: ln}, errc: make(chan error, 1)}
+	go func() { f.errc <- f.http.Serve(f.listener) }()
+	return f, nil
 }
 
 // serve answers requests until ctx ends, then stops gracefully, draining
 // for drain. A database that never answered ends it too, with its error.
 func (f *front) serve(ctx context.Context, drain time.Duration, bg *background, log *slog.Logger) error {
-	errc := make(chan error, 1)
-	go func() { errc <- f.http.Serve(f.listener) }()
 	select {
-	case err := <-errc:
+	case err := <-f.errc:
 		return fmt.Errorf("serve: %w", err)
 	case err := <-bg.dbFailed:
 		// The signal also ends the wait for the database: that is a stop.

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"encoding/hex"
 	"io/fs"
 	"log/slog"
 	"os"
@@ -199,6 +200,7 @@ func siteWith(ctx context.Context, content fs.FS, bundle *assets.Bundle, engine 
 		Dev:                 cfg.Dev,
 		RetentionMonths:     cfg.Retention,
 		ImageCopies:         imageCopies,
+		KeepImageCopies:     imageCopiesDir(cfg, imageCopies),
 		Renders:             k.renders,
 		Parsed:              k.parsed,
 		Lazy:                lazy,
@@ -224,6 +226,47 @@ func openRenders(cfg config.Config, log *slog.Logger) *render.DiskCache {
 
 // rendersDir is the renders' cache folder, under DATA_DIR.
 const rendersDir = "renders"
+
+// imageCopiesDir is where a start from the project's sources keeps the
+// WebP copies of the content's pictures it encodes, under DATA_DIR, and
+// the next start reads them back rather than encode them again beside its
+// prerender (docs/ARCHITECTURE.md, Starting); "" with the copies of a
+// build (prebuilt).
+func imageCopiesDir(cfg config.Config, prebuilt fs.FS) string {
+	if prebuilt != nil {
+		return ""
+	}
+	return filepath.Join(cfg.DataDir, "image-copies")
+}
+
+// indexFile is the content's index, under DATA_DIR: the posts as the last
+// start parsed them (docs/ARCHITECTURE.md, Starting).
+const indexFile = "content-index"
+
+// openParsed returns what the start's build takes of the posts parsed by
+// the starts before it (their index under cfg's DATA_DIR, made by this
+// same program), in place of kept; without the program's build ID, kept.
+// An index that cannot be read is said in the log and made anew.
+func openParsed(cfg config.Config, kept *sitebuild.Parsed, log *slog.Logger) *sitebuild.Parsed {
+	sum, err := render.ExecutableSum()
+	if err != nil {
+		log.Warn("no content index: every post is parsed", "err", err)
+		return kept
+	}
+	p, err := sitebuild.OpenParsed(filepath.Join(cfg.DataDir, indexFile), hex.EncodeToString(sum))
+	if err != nil {
+		log.Warn("the content index is unreadable: every post is parsed, and the index made anew", "err", err)
+	}
+	return p
+}
+
+// saveIndex writes the content's index for the next start, when the
+// start's build parsed a post (or forgot one).
+func saveIndex(p *sitebuild.Parsed, log *slog.Logger) {
+	if err := p.SaveIndex(); err != nil {
+		log.Warn("writing the content index", "err", err)
+	}
+}
 
 // openStore opens and migrates the database cfg names, for a command:
 // PostgreSQL when DATABASE_URL is set (waiting up to wait for it to

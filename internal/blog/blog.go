@@ -9,6 +9,8 @@ package blog
 
 import (
 	"cmp"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"slices"
@@ -87,6 +89,8 @@ type Body struct {
 	html     string
 	rendered bool
 	err      error
+	// digest marshals the text's SHA-256 rather than its HTML (Digest).
+	digest bool
 }
 
 // NewBody returns the text src, to be rendered with md.
@@ -119,8 +123,25 @@ func (b *Body) Forget() {
 	b.html, b.rendered, b.err = "", false, nil
 }
 
-// MarshalJSON writes the HTML as a JSON string.
+// Digest returns the text of b as a payload's key sees it: it marshals
+// as the SHA-256 of the Markdown, so that a start finds a finished page in
+// the renders' cache without rendering the post's text first
+// (docs/ARCHITECTURE.md, Starting). What else the HTML depends on (the
+// program, the renderer's options) is in the cache's key beside it.
+func (b *Body) Digest() *Body {
+	if b == nil {
+		return nil
+	}
+	return &Body{md: b.md, src: b.src, digest: true}
+}
+
+// MarshalJSON writes the HTML as a JSON string (the digest of the text for
+// a Body made by Digest).
 func (b *Body) MarshalJSON() ([]byte, error) {
+	if b.digest {
+		sum := sha256.Sum256(b.src)
+		return json.Marshal("sha256:" + hex.EncodeToString(sum[:]))
+	}
 	html, err := b.HTML()
 	if err != nil {
 		return nil, err

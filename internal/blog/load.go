@@ -75,6 +75,9 @@ type Parsed struct {
 	salt   string
 	posts  map[string]parsedPost // by file
 	parses int                   // files parsed through it
+	// changed is set when posts changes: a post parsed or forgotten, a
+	// new salt (WriteIndex has something new to write).
+	changed bool
 }
 
 // Parses counts the files loads parsed through parsed, rather than took.
@@ -100,7 +103,7 @@ func (parsed *Parsed) Salt(salt string) {
 	parsed.mu.Lock()
 	defer parsed.mu.Unlock()
 	if parsed.salt != salt {
-		parsed.salt, parsed.posts = salt, map[string]parsedPost{}
+		parsed.salt, parsed.posts, parsed.changed = salt, map[string]parsedPost{}, true
 	}
 }
 
@@ -119,6 +122,18 @@ func (parsed *Parsed) keep(file string, sum [sha256.Size]byte, p *Post) {
 	parsed.mu.Lock()
 	defer parsed.mu.Unlock()
 	parsed.posts[file] = parsedPost{sum: sum, post: *p.clone()}
+	parsed.changed = true
+}
+
+// keepBody gives the post kept for file, read back from the index, its
+// text: the loads after it (-dev) share it, as they share a parsed post's.
+func (parsed *Parsed) keepBody(file string, sum [sha256.Size]byte, b *Body) {
+	parsed.mu.Lock()
+	defer parsed.mu.Unlock()
+	if pp, ok := parsed.posts[file]; ok && pp.sum == sum && pp.post.Body == nil {
+		pp.post.Body = b
+		parsed.posts[file] = pp
+	}
 }
 
 func (parsed *Parsed) parsing() {
@@ -134,6 +149,7 @@ func (parsed *Parsed) forgetAllBut(files map[string]bool) {
 	for f := range parsed.posts {
 		if !files[f] {
 			delete(parsed.posts, f)
+			parsed.changed = true
 		}
 	}
 }
@@ -180,8 +196,21 @@ func LoadAgain(fsys fs.FS, root string, includeDrafts bool, writeDate DateWriter
 		}
 		sum := sha256.Sum256(f.src)
 		if p, ok := parsed.take(f.name, sum); ok {
-			results[i].post = p
-			return
+			// A post read back from the index (ReadIndex) has no text
+			// yet: its file, unchanged, holds it.
+			if p.Body == nil {
+				body, err := postText(f.src)
+				p.Body = NewBody(md, bytes.Clone(body))
+				if err != nil {
+					p = nil
+				} else {
+					parsed.keepBody(f.name, sum, p.Body)
+				}
+			}
+			if p != nil {
+				results[i].post = p
+				return
+			}
 		}
 		parsed.parsing()
 		p, fileErrs := parsePost(md, f.name, f.lang, f.slug, f.src)

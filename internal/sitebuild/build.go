@@ -79,6 +79,9 @@ type Build struct {
 	// serverSum is the SHA-256 of the server bundle and its strings, part
 	// of a cached document's key (Options.Renders).
 	serverSum [sha256.Size]byte
+	// textSalt is what the posts' HTML depends on beside their text, part
+	// of a cached page's key, where a post's text is its digest (keyOf).
+	textSalt []byte
 
 	// StaffLocales are the staff workspace's strings (content/staff/locales),
 	// apart from the visitors' so that no page of theirs carries them.
@@ -177,6 +180,7 @@ func New(ctx context.Context, contentFS fs.FS, bundle *assets.Bundle, engine *re
 		h.Write([]byte("\x00strings\x00"))
 		h.Write(bundle.Strings)
 		h.Sum(s.serverSum[:0])
+		s.textSalt = []byte(textSalt(opts, contentImgs))
 	}
 	s.planShareImages()
 	for name, data := range bundle.Client {
@@ -254,32 +258,56 @@ func loadCollections(contentFS fs.FS, bundle *assets.Bundle, info *site.Info, op
 
 // payloadResource is p's payload, answered with status.
 func (s *Build) payloadResource(p page, status int) (*render.Resource, error) {
-	data, err := json.Marshal(s.payload(p))
-	if err != nil {
-		return nil, fmt.Errorf("payload of %s: %w", p.path, err)
+	var key [][]byte
+	if s.opts.Renders != nil {
+		keyed, err := json.Marshal(s.payload(keyOf(p)))
+		if err != nil {
+			return nil, fmt.Errorf("payload of %s: %w", p.path, err)
+		}
+		key = [][]byte{[]byte("payload"), strconv.AppendInt(nil, int64(status), 10), keyed, s.textSalt}
 	}
-	return s.finished([][]byte{[]byte("payload"), strconv.AppendInt(nil, int64(status), 10), data}, func() (*render.Resource, error) {
+	return s.finished(key, func() (*render.Resource, error) {
+		data, err := json.Marshal(s.payload(p))
+		if err != nil {
+			return nil, fmt.Errorf("payload of %s: %w", p.path, err)
+		}
 		return render.NewCompressed("application/json", "no-cache", status, data), nil
 	}, func() (*render.Resource, error) { return s.payloadResource(p, status) })
+}
+
+// keyOf is p as a renders' key sees it: a post's text as the digest of
+// its Markdown rather than its HTML (blog.Body.Digest), so that a start
+// finds the post's page and payload in the renders' cache without
+// rendering its text (docs/ARCHITECTURE.md, Starting).
+func keyOf(p page) page {
+	if d, ok := p.data.(blogPostData); ok {
+		d.HTML = d.HTML.Digest()
+		p.data = d
+	}
+	return p
 }
 
 // pageResource is p's HTML document, rendered, or read back from the
 // renders' cache when nothing that makes it changed: the server bundle,
 // and the document's every other part, payload included.
 func (s *Build) pageResource(ctx context.Context, p page) (*render.Resource, error) {
-	doc, pj, err := s.shell(p)
-	if err != nil {
-		return nil, err
-	}
 	var key [][]byte
 	if s.opts.Renders != nil {
+		doc, _, err := s.shell(keyOf(p))
+		if err != nil {
+			return nil, err
+		}
 		shell, err := json.Marshal(doc)
 		if err != nil {
 			return nil, fmt.Errorf("document of %s: %w", p.path, err)
 		}
-		key = [][]byte{[]byte("document"), s.serverSum[:], strconv.AppendInt(nil, int64(p.status), 10), shell}
+		key = [][]byte{[]byte("document"), s.serverSum[:], strconv.AppendInt(nil, int64(p.status), 10), shell, s.textSalt}
 	}
 	return s.finished(key, func() (*render.Resource, error) {
+		doc, pj, err := s.shell(p)
+		if err != nil {
+			return nil, err
+		}
 		html, err := s.renderDocument(ctx, doc, pj, p)
 		if err != nil {
 			return nil, err

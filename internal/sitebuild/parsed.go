@@ -18,6 +18,9 @@ type Parsed struct {
 	Posts   *blog.Parsed
 	Studies *work.Parsed
 	People  *team.Parsed
+	// indexFile is where SaveIndex writes the posts for the next start,
+	// under indexVersion (OpenParsed); "" writes nothing.
+	indexFile, indexVersion string
 }
 
 // NewParsed returns an empty Parsed.
@@ -28,6 +31,9 @@ func NewParsed() *Parsed {
 // Parses counts the files of each kind parsed through p, rather than
 // taken from it.
 func (p *Parsed) Parses() (posts, studies, people int) {
+	if p == nil {
+		return 0, 0, 0
+	}
 	return p.Posts.Parses(), p.Studies.Parses(), p.People.Parses()
 }
 
@@ -35,12 +41,7 @@ func (p *Parsed) Parses() (posts, studies, people int) {
 // the file changed: the site's address (a text's links) and the pictures
 // (their hashed addresses, sizes).
 func (p *Parsed) salt(opts Options, images *contentImages) {
-	h := sha256.New()
-	h.Write([]byte(opts.BaseURL))
-	for _, src := range images.lib.Sources() {
-		fmt.Fprintf(h, "\x00%s %s %d %d", src.Path, src.Hashed, src.Width, src.Height)
-	}
-	salt := string(h.Sum(nil))
+	salt := textSalt(opts, images)
 	p.Posts.Salt(salt)
 	p.Studies.Salt(salt)
 	p.People.Salt(salt)
@@ -66,4 +67,16 @@ func (p *Parsed) people() *team.Parsed {
 		return nil
 	}
 	return p.People
+}
+
+// textSalt names what the HTML of a post, a case study or a person depends
+// on beside its file: the site's address (a text's links) and the pictures
+// (their hashed addresses, sizes).
+func textSalt(opts Options, images *contentImages) string {
+	h := sha256.New()
+	h.Write([]byte(opts.BaseURL))
+	for _, src := range images.lib.Sources() {
+		fmt.Fprintf(h, "\x00%s %s %d %d", src.Path, src.Hashed, src.Width, src.Height)
+	}
+	return string(h.Sum(nil))
 }
