@@ -8,9 +8,12 @@
 package blog
 
 import (
+	"bytes"
 	"cmp"
+	"compress/flate"
 	"encoding/json"
 	"errors"
+	"io"
 	"slices"
 	"sync"
 	"time"
@@ -77,13 +80,15 @@ func (p *Post) HTML() string {
 }
 
 // Body is a post's text, rendered into HTML when first asked for and kept
-// until Forget, and sent as a JSON string. The load that made it checked
-// the text with the same renderer (markdown.Renderer.Outline), so its
-// rendering finds no mistake the load did not.
+// until Library.ForgetTexts, and sent as a JSON string. The load that made
+// it checked the text with the same renderer (markdown.Renderer.Outline),
+// so its rendering finds no mistake the load did not.
 type Body struct {
-	mu       sync.Mutex
-	md       *markdown.Renderer
-	src      []byte
+	mu  sync.Mutex
+	md  *markdown.Renderer
+	src []byte
+	// packed is src compressed (DEFLATE), once forget has let src go.
+	packed   []byte
 	html     string
 	rendered bool
 	err      error
@@ -93,7 +98,7 @@ type Body struct {
 func NewBody(md *markdown.Renderer, src []byte) *Body { return &Body{md: md, src: src} }
 
 // HTML renders the text, the first time it is asked for since the load or
-// Forget; a nil Body is no text.
+// ForgetTexts; a nil Body is no text.
 func (b *Body) HTML() (string, error) {
 	if b == nil {
 		return "", nil
@@ -101,22 +106,35 @@ func (b *Body) HTML() (string, error) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	if !b.rendered {
-		b.html, b.err = b.md.HTML(b.src)
+		src := b.src
+		if src == nil && b.packed != nil {
+			// Our own DEFLATE stream, in memory: it does not fail.
+			src, _ = io.ReadAll(flate.NewReader(bytes.NewReader(b.packed)))
+		}
+		b.html, b.err = b.md.HTML(src)
 		b.rendered = true
 	}
 	return b.html, b.err
 }
 
-// Forget lets the HTML go, once the pages made from it are rendered: the
-// text, smaller, stays for a page rendered again (docs/ARCHITECTURE.md,
-// Rendering).
-func (b *Body) Forget() {
+// forget lets the HTML go, once the pages made from it are rendered, and
+// keeps the text compressed with zw (into buf), under half its size, for a
+// page rendered again (docs/ARCHITECTURE.md, Rendering): at a thousand
+// posts a language the texts alone were 33 MB of the heap.
+func (b *Body) forget(zw *flate.Writer, buf *bytes.Buffer) {
 	if b == nil {
 		return
 	}
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	b.html, b.rendered, b.err = "", false, nil
+	if b.src != nil {
+		buf.Reset()
+		zw.Reset(buf)
+		_, _ = zw.Write(b.src) // into memory: no error
+		_ = zw.Close()
+		b.packed, b.src = bytes.Clone(buf.Bytes()), nil
+	}
 }
 
 // MarshalJSON writes the HTML as a JSON string.
@@ -298,11 +316,14 @@ func (l *Library) Posts(lang string) []*Post {
 	return slices.Clone(l.byLang[lang])
 }
 
-// ForgetTexts lets go of every post's HTML (Body.Forget).
+// ForgetTexts lets go of every post's HTML, and keeps its text compressed:
+// a page made again renders it again (Body.HTML).
 func (l *Library) ForgetTexts() {
+	var buf bytes.Buffer
+	zw, _ := flate.NewWriter(&buf, flate.BestSpeed) // a valid level: no error
 	for _, posts := range l.byLang {
 		for _, p := range posts {
-			p.Body.Forget()
+			p.Body.forget(zw, &buf)
 		}
 	}
 }
