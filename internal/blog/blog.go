@@ -80,14 +80,14 @@ func (p *Post) HTML() string {
 }
 
 // Body is a post's text, rendered into HTML when first asked for and kept
-// until Library.ForgetTexts, and sent as a JSON string. The load that made
-// it checked the text with the same renderer (markdown.Renderer.Outline),
-// so its rendering finds no mistake the load did not.
+// until Forget, and sent as a JSON string. The load that made it checked
+// the text with the same renderer (markdown.Renderer.Outline), so its
+// rendering finds no mistake the load did not.
 type Body struct {
 	mu  sync.Mutex
 	md  *markdown.Renderer
 	src []byte
-	// packed is src compressed (DEFLATE), once forget has let src go.
+	// packed is src compressed (DEFLATE), once Forget has let src go.
 	packed   []byte
 	html     string
 	rendered bool
@@ -98,7 +98,7 @@ type Body struct {
 func NewBody(md *markdown.Renderer, src []byte) *Body { return &Body{md: md, src: src} }
 
 // HTML renders the text, the first time it is asked for since the load or
-// ForgetTexts; a nil Body is no text.
+// Forget; a nil Body is no text.
 func (b *Body) HTML() (string, error) {
 	if b == nil {
 		return "", nil
@@ -117,11 +117,11 @@ func (b *Body) HTML() (string, error) {
 	return b.html, b.err
 }
 
-// forget lets the HTML go, once the pages made from it are rendered, and
-// keeps the text compressed with zw (into buf), under half its size, for a
-// page rendered again (docs/ARCHITECTURE.md, Rendering): at a thousand
-// posts a language the texts alone were 33 MB of the heap.
-func (b *Body) forget(zw *flate.Writer, buf *bytes.Buffer) {
+// Forget lets the HTML go, once the pages made from it are rendered, and
+// keeps the text compressed, under half its size, for a page rendered
+// again (docs/ARCHITECTURE.md, Rendering): at a thousand posts a language
+// the texts alone were 33 MB of the heap.
+func (b *Body) Forget() {
 	if b == nil {
 		return
 	}
@@ -129,13 +129,22 @@ func (b *Body) forget(zw *flate.Writer, buf *bytes.Buffer) {
 	defer b.mu.Unlock()
 	b.html, b.rendered, b.err = "", false, nil
 	if b.src != nil {
-		buf.Reset()
-		zw.Reset(buf)
+		zw := packers.Get().(*flate.Writer)
+		var buf bytes.Buffer
+		zw.Reset(&buf)
 		_, _ = zw.Write(b.src) // into memory: no error
 		_ = zw.Close()
+		packers.Put(zw)
 		b.packed, b.src = bytes.Clone(buf.Bytes()), nil
 	}
 }
+
+// packers are the compressors of Forget: each allocates most of a
+// megabyte, so thousands of posts share a few.
+var packers = sync.Pool{New: func() any {
+	zw, _ := flate.NewWriter(nil, flate.BestSpeed) // a valid level: no error
+	return zw
+}}
 
 // MarshalJSON writes the HTML as a JSON string.
 func (b *Body) MarshalJSON() ([]byte, error) {
@@ -319,11 +328,9 @@ func (l *Library) Posts(lang string) []*Post {
 // ForgetTexts lets go of every post's HTML, and keeps its text compressed:
 // a page made again renders it again (Body.HTML).
 func (l *Library) ForgetTexts() {
-	var buf bytes.Buffer
-	zw, _ := flate.NewWriter(&buf, flate.BestSpeed) // a valid level: no error
 	for _, posts := range l.byLang {
 		for _, p := range posts {
-			p.Body.forget(zw, &buf)
+			p.Body.Forget()
 		}
 	}
 }

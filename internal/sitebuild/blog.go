@@ -190,6 +190,7 @@ func (s *Build) blogPostPage(lang site.Language, slug string) (page, error) {
 		alternates:  alternates,
 		data:        data,
 		links:       s.feedLinks(lang),
+		text:        post.Body,
 	}, nil
 }
 

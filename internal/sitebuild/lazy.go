@@ -268,7 +268,15 @@ func (s *Build) Prerender(ctx context.Context, workers int) error {
 			if err := lp.data.do(ctx); err != nil {
 				return err
 			}
-			return lp.doc.do(ctx)
+			err := lp.doc.do(ctx)
+			if !s.opts.Dev {
+				// The page is made: its post's HTML goes now, rather than
+				// after the whole site, so that a start never holds every
+				// post's HTML at once (docs/ARCHITECTURE.md, Rendering). A
+				// feed or a page that asks for it later renders it again.
+				lp.p.text.Forget()
+			}
+			return err
 		})
 	}
 	for _, lp := range s.pages {

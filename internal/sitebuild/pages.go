@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/northbeam/site/internal/blog"
 	"github.com/northbeam/site/internal/site"
 	"github.com/northbeam/site/render"
 )
@@ -31,6 +32,10 @@ type page struct {
 	modified time.Time // last change, for the sitemap (posts)
 	article  bool      // Open Graph type article rather than website
 	jsonLD   []any     // structured data (schema.org)
+
+	// text is the post a post's page shows, whose HTML the prerender lets
+	// go once the page is rendered (not in -dev).
+	text *blog.Body
 }
 
 // lazyData makes a page's data when its payload is written, rather than
