@@ -95,7 +95,7 @@ func (s *Build) addPage(p page) {
 // compactLD holds each value of a page's structured data as the JSON it is
 // written as: the same bytes in the document and in its key in the renders'
 // cache (encoding/json writes a json.RawMessage compacted and escaped, as
-// it writes the maps), in a tenth of the memory of the maps, which every
+// it writes the maps), in a fraction of the memory of the maps, which every
 // page of the plan keeps for the life of the build (at a thousand posts a
 // language, 19 MB).
 func compactLD(values []any) []any {
