@@ -245,6 +245,7 @@ func prerender(ctx context.Context, b *sitebuild.Build, workers int, log *slog.L
 	// rather than keep it resident until the runtime's scavenger gets to it.
 	b.Engine.Release()
 	debug.FreeOSMemory()
+	releaseReadOnlyData()
 }
 
 // pruneRenders removes from the renders' cache what this start did not

@@ -11,8 +11,7 @@ import (
 // file, read on every request rather than held in the heap
 // (docs/ARCHITECTURE.md, Rendering).
 type diskBody struct {
-	path  string
-	cpath cPath // path, as readAt takes it
+	cpath cPath // the file's path, as readAt takes it
 	size  int64
 	// Where each body starts in the file, and its length (bodyLen 0: the
 	// identity body is made from the gzip one).

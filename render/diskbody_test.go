@@ -114,7 +114,7 @@ func TestCachedPageIsServedFromItsFile(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_ = os.Remove(lost.disk.path)
+	_ = os.Remove(lost.disk.filePath())
 	if rec := serve(lost); rec.Code != http.StatusServiceUnavailable || rec.Header().Get("Retry-After") == "" {
 		t.Errorf("a page that cannot be made again: status %d, Retry-After %q", rec.Code, rec.Header().Get("Retry-After"))
 	}

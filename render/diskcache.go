@@ -179,16 +179,20 @@ func openResource(p string, hot *HotBodies, remake func() (*Resource, error)) (*
 	if err != nil {
 		return nil, err
 	}
-	d := &diskBody{path: p, cpath: newCPath(p), size: info.Size(), remake: remake, hot: hot}
+	d := &diskBody{cpath: newCPath(p), size: info.Size(), remake: remake, hot: hot}
 	d.bodyOff = int64(len(pre)) + n
 	d.gzipOff = d.bodyOff + h.BodyLen
 	d.brotliOff = d.gzipOff + h.GzipLen
 	if h.BodyLen < 0 || h.GzipLen < 0 || h.BrotliLen < 0 || d.brotliOff+h.BrotliLen != d.size {
 		return nil, errors.New("render: a resource file of the wrong size")
 	}
+	// The three tags in one string, which the resource keeps for its life
+	// (see prepare).
+	tags := h.ETag + h.GzipETag + h.BrotliETag
+	gzipAt, brotliAt := len(h.ETag), len(h.ETag)+len(h.GzipETag)
 	r := &Resource{
-		ContentType: h.ContentType, CacheControl: h.CacheControl, Status: h.Status,
-		ETag: h.ETag, GzipETag: h.GzipETag, BrotliETag: h.BrotliETag,
+		ContentType: known(h.ContentType), CacheControl: known(h.CacheControl), Status: h.Status,
+		ETag: tags[:gzipAt], GzipETag: tags[gzipAt:brotliAt], BrotliETag: tags[brotliAt:],
 		length: int(h.Length), disk: d,
 	}
 	d.bodyLen, d.gzipLen, d.brotliLen = h.BodyLen, h.GzipLen, h.BrotliLen

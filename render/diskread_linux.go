@@ -37,3 +37,6 @@ func readAt(p cPath, b []byte, off int64) error {
 // atFDCWD is AT_FDCWD (-100): p is absolute, or relative to the working
 // directory.
 var atFDCWD = ^uintptr(99)
+
+// filePath is the path of the file d reads.
+func (d *diskBody) filePath() string { return string(d.cpath[:len(d.cpath)-1]) }

@@ -18,3 +18,6 @@ func readAt(p cPath, b []byte, off int64) error {
 	_, err = f.ReadAt(b, off)
 	return err
 }
+
+// filePath is the path of the file d reads.
+func (d *diskBody) filePath() string { return string(d.cpath) }

@@ -71,7 +71,7 @@ func TestHotPageIsServedFromMemory(t *testing.T) {
 		t.Fatalf("after two requests, %d bodies (%d bytes) kept, want the brotli body (%d bytes)", n, held, len(mem.Brotli))
 	}
 
-	if err := os.Remove(r.disk.path); err != nil {
+	if err := os.Remove(r.disk.filePath()); err != nil {
 		t.Fatal(err)
 	}
 	for range 3 {
@@ -152,7 +152,7 @@ func TestHotBodiesStayWithinTheirBound(t *testing.T) {
 		t.Errorf("%d bodies kept in %d bytes, for %d pages asked for and a bound of %d", n, held, len(pages), limit)
 	}
 	for _, r := range pages {
-		_ = os.Remove(r.disk.path)
+		_ = os.Remove(r.disk.filePath())
 	}
 	if rec := serve(pages[0], "Accept-Encoding", "br"); rec.Code != http.StatusOK || !bytes.Equal(rec.Body.Bytes(), mems[0].Brotli) {
 		t.Errorf("the page asked for most, its file deleted: status %d, not from memory", rec.Code)

@@ -294,35 +294,49 @@ type representation struct {
 // field returns a header value that a response can share (see headerFields).
 func field(v string) []string { return []string{v}[:1:1] }
 
-// optionalField is field, or nil for an empty value.
-func optionalField(v string) []string {
-	if v == "" {
-		return nil
-	}
-	return field(v)
-}
-
 // prepare makes the header fields from the resource's exported fields,
-// which must not change afterwards.
+// which must not change afterwards. The fields' values share one array,
+// and the lengths one string: a process holds thousands of resources for
+// its life, made among the garbage of the renders, and each small object
+// kept can keep a whole span of the heap in memory (docs/ARCHITECTURE.md,
+// Rendering).
 func (r *Resource) prepare() {
-	rep := func(body []byte, length int64, etag, encoding string) representation {
-		return representation{body: body, etag: optionalField(etag), encoding: optionalField(encoding), length: field(strconv.FormatInt(length, 10))}
+	values := make([]string, 0, 10)
+	value := func(v string) []string { // nil for an empty value
+		if v == "" {
+			return nil
+		}
+		values = append(values, v) // within the capacity: never moves
+		return values[len(values)-1 : len(values) : len(values)]
+	}
+	lengths := []int64{int64(r.identityLen())}
+	if d := r.disk; d != nil && d.gzipLen > 0 {
+		lengths = append(lengths, d.gzipLen, d.brotliLen)
+	} else if d == nil && r.Gzip != nil {
+		lengths = append(lengths, int64(len(r.Gzip)), int64(len(r.Brotli)))
+	}
+	length := numbers(lengths)
+	rep := func(body []byte, length, etag, encoding string) representation {
+		return representation{body: body, etag: value(etag), encoding: value(encoding), length: value(length)}
 	}
 	r.fields = headerFields{
-		contentType:  field(r.ContentType),
-		cacheControl: optionalField(r.CacheControl),
+		contentType:  value(known(r.ContentType)),
+		cacheControl: value(known(r.CacheControl)),
 		// Body nil: made on request (NewCompressed)
-		identity: rep(r.Body, int64(r.identityLen()), r.ETag, ""),
+		identity: rep(r.Body, length[0], r.ETag, ""),
+	}
+	if r.fields.contentType == nil {
+		r.fields.contentType = []string{""} // sent as it always was
 	}
 	if d := r.disk; d != nil {
 		r.fields.identity.off, r.fields.identity.n = d.bodyOff, d.bodyLen
 		if d.gzipLen > 0 {
 			r.fields.encoded = true
 			r.fields.identity.fromGzip = d.bodyLen == 0
-			r.fields.gzip = rep(nil, d.gzipLen, r.GzipETag, "gzip")
+			r.fields.gzip = rep(nil, length[1], r.GzipETag, "gzip")
 			r.fields.gzip.off, r.fields.gzip.n = d.gzipOff, d.gzipLen
 			r.fields.gzip.slot = 1
-			r.fields.brotli = rep(nil, d.brotliLen, r.BrotliETag, "br")
+			r.fields.brotli = rep(nil, length[2], r.BrotliETag, "br")
 			r.fields.brotli.off, r.fields.brotli.n = d.brotliOff, d.brotliLen
 			r.fields.brotli.slot = 2
 		}
@@ -330,9 +344,44 @@ func (r *Resource) prepare() {
 	}
 	if r.Gzip != nil {
 		r.fields.encoded = true
-		r.fields.gzip = rep(r.Gzip, int64(len(r.Gzip)), r.GzipETag, "gzip")
-		r.fields.brotli = rep(r.Brotli, int64(len(r.Brotli)), r.BrotliETag, "br")
+		r.fields.gzip = rep(r.Gzip, length[1], r.GzipETag, "gzip")
+		r.fields.brotli = rep(r.Brotli, length[2], r.BrotliETag, "br")
 	}
+}
+
+// numbers writes each of ns in decimal, the strings sharing one
+// allocation.
+func numbers(ns []int64) []string {
+	var b []byte
+	ends := make([]int, len(ns))
+	for i, n := range ns {
+		b = strconv.AppendInt(b, n, 10)
+		ends[i] = len(b)
+	}
+	all := string(b)
+	out := make([]string, len(ns))
+	start := 0
+	for i, end := range ends {
+		out[i], start = all[start:end], end
+	}
+	return out
+}
+
+// known returns v, as the constant of the same value when it is one that
+// thousands of resources hold (a resource read from its file decodes a
+// string of its own).
+func known(v string) string {
+	switch v {
+	case "text/html; charset=utf-8":
+		return "text/html; charset=utf-8"
+	case "application/json":
+		return "application/json"
+	case "no-cache":
+		return "no-cache"
+	case "no-store":
+		return "no-store"
+	}
+	return v
 }
 
 // etagMatches reports whether an If-None-Match header names etag, weakly

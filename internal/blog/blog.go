@@ -8,11 +8,14 @@
 package blog
 
 import (
+	"bytes"
 	"cmp"
+	"compress/flate"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
+	"io"
 	"slices"
 	"sync"
 	"time"
@@ -83,14 +86,18 @@ func (p *Post) HTML() string {
 // the text with the same renderer (markdown.Renderer.Outline), so its
 // rendering finds no mistake the load did not.
 type Body struct {
-	mu       sync.Mutex
-	md       *markdown.Renderer
-	src      []byte
+	mu  sync.Mutex
+	md  *markdown.Renderer
+	src []byte
+	// packed is src compressed (DEFLATE), once Forget has let src go.
+	packed   []byte
 	html     string
 	rendered bool
 	err      error
-	// digest marshals the text's SHA-256 rather than its HTML (Digest).
+	// digest marshals the text's SHA-256, sum, rather than its HTML
+	// (Digest).
 	digest bool
+	sum    [sha256.Size]byte
 }
 
 // NewBody returns the text src, to be rendered with md.
@@ -105,15 +112,16 @@ func (b *Body) HTML() (string, error) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	if !b.rendered {
-		b.html, b.err = b.md.HTML(b.src)
+		b.html, b.err = b.md.HTML(b.text())
 		b.rendered = true
 	}
 	return b.html, b.err
 }
 
-// Forget lets the HTML go, once the pages made from it are rendered: the
-// text, smaller, stays for a page rendered again (docs/ARCHITECTURE.md,
-// Rendering).
+// Forget lets the HTML go, once the pages made from it are rendered, and
+// keeps the text compressed, under half its size, for a page rendered
+// again (docs/ARCHITECTURE.md, Rendering): at a thousand posts a language
+// the texts alone were 33 MB of the heap.
 func (b *Body) Forget() {
 	if b == nil {
 		return
@@ -121,7 +129,23 @@ func (b *Body) Forget() {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	b.html, b.rendered, b.err = "", false, nil
+	if b.src != nil {
+		zw := packers.Get().(*flate.Writer)
+		var buf bytes.Buffer
+		zw.Reset(&buf)
+		_, _ = zw.Write(b.src) // into memory: no error
+		_ = zw.Close()
+		packers.Put(zw)
+		b.packed, b.src = bytes.Clone(buf.Bytes()), nil
+	}
 }
+
+// packers are the compressors of Forget: each allocates most of a
+// megabyte, so thousands of posts share a few.
+var packers = sync.Pool{New: func() any {
+	zw, _ := flate.NewWriter(nil, flate.BestSpeed) // a valid level: no error
+	return zw
+}}
 
 // Digest returns the text of b as a payload's key sees it: it marshals
 // as the SHA-256 of the Markdown, so that a start finds a finished page in
@@ -132,15 +156,26 @@ func (b *Body) Digest() *Body {
 	if b == nil {
 		return nil
 	}
-	return &Body{md: b.md, src: b.src, digest: true}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return &Body{md: b.md, digest: true, sum: sha256.Sum256(b.text())}
+}
+
+// text is the Markdown, unpacked if Forget packed it; b.mu is held.
+func (b *Body) text() []byte {
+	if b.src == nil && b.packed != nil {
+		// Our own DEFLATE stream, in memory: it does not fail.
+		src, _ := io.ReadAll(flate.NewReader(bytes.NewReader(b.packed)))
+		return src
+	}
+	return b.src
 }
 
 // MarshalJSON writes the HTML as a JSON string (the digest of the text for
 // a Body made by Digest).
 func (b *Body) MarshalJSON() ([]byte, error) {
 	if b.digest {
-		sum := sha256.Sum256(b.src)
-		return json.Marshal("sha256:" + hex.EncodeToString(sum[:]))
+		return json.Marshal("sha256:" + hex.EncodeToString(b.sum[:]))
 	}
 	html, err := b.HTML()
 	if err != nil {
@@ -319,7 +354,8 @@ func (l *Library) Posts(lang string) []*Post {
 	return slices.Clone(l.byLang[lang])
 }
 
-// ForgetTexts lets go of every post's HTML (Body.Forget).
+// ForgetTexts lets go of every post's HTML, and keeps its text compressed:
+// a page made again renders it again (Body.HTML).
 func (l *Library) ForgetTexts() {
 	for _, posts := range l.byLang {
 		for _, p := range posts {

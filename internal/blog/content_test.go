@@ -117,3 +117,31 @@ func TestSeedContent(t *testing.T) {
 		}
 	}
 }
+
+// TestForgottenTextsRenderAgain: once a start's pages are rendered the
+// posts' HTML goes and their text is kept compressed (Library.ForgetTexts);
+// a page made again later (its file in the renders' cache gone) must show
+// the very text it showed before, code highlighting included.
+func TestForgottenTextsRenderAgain(t *testing.T) {
+	lib, err := Load(os.DirFS("../.."), "content/blog", false, writeDate(t))
+	if err != nil {
+		t.Fatalf("Load(content/blog): %v", err)
+	}
+	before := map[*Post]string{}
+	for _, lang := range lib.Languages() {
+		for _, p := range lib.Posts(lang) {
+			before[p] = p.HTML()
+			if before[p] == "" {
+				t.Fatalf("%s: no HTML", p.File)
+			}
+		}
+	}
+	for range 2 { // forgetting twice keeps the same text
+		lib.ForgetTexts()
+		for p, html := range before {
+			if got := p.HTML(); got != html {
+				t.Errorf("%s: rendered again after ForgetTexts, the HTML differs (%d bytes, was %d)", p.File, len(got), len(html))
+			}
+		}
+	}
+}

@@ -97,10 +97,16 @@ func (s *Build) blogListPage(lang site.Language, number int, tag string) (page, 
 	if err != nil {
 		return page{}, err
 	}
-	list := blogListData{Page: data}
+	var feed string
 	if s.blog.Count(lang.Code) > 0 {
-		list.Feed = FeedPath(lang)
+		feed = FeedPath(lang)
 	}
+	// The list is made again when its payload is written (lazyData): the
+	// library does not change within a build.
+	list := lazyData(func() any {
+		data, _ := s.blog.Page(lang.Code, number, tag) // found above
+		return blogListData{Page: data, Feed: feed}
+	})
 	p := page{
 		path:       listPath(lang, tag, number),
 		lang:       lang,
@@ -146,24 +152,31 @@ func (s *Build) authorPath(lang site.Language, name string) string {
 
 // blogPostPage is the page of lang's post with slug, or blog.ErrNotFound.
 func (s *Build) blogPostPage(lang site.Language, slug string) (page, error) {
-	article, err := s.blog.Article(lang.Code, slug)
+	post, err := s.blog.Post(lang.Code, slug)
 	if err != nil {
 		return page{}, err
 	}
 	// Only real translations, and only in the site's languages.
 	alternates := map[string]string{lang.Code: postPath(lang, slug)}
-	translations := make([]blog.Translation, 0, len(article.Translations))
-	for _, t := range article.Translations {
+	translations, _ := s.blog.Translations(lang.Code, slug)
+	for _, t := range translations {
 		if l, ok := s.Info.Language(t.Lang); ok {
 			alternates[l.Code] = postPath(l, t.Slug)
-			translations = append(translations, t)
 		}
 	}
-	article.Translations = translations
-	post, err := s.blog.Post(lang.Code, slug)
-	if err != nil {
-		return page{}, err
-	}
+	// The article is made again when its payload is written (lazyData):
+	// the library does not change within a build.
+	data := lazyData(func() any {
+		article, _ := s.blog.Article(lang.Code, slug) // found above
+		translations := make([]blog.Translation, 0, len(article.Translations))
+		for _, t := range article.Translations {
+			if _, ok := s.Info.Language(t.Lang); ok {
+				translations = append(translations, t)
+			}
+		}
+		article.Translations = translations
+		return blogPostData{Article: article, AuthorPath: s.authorPath(lang, post.Author)}
+	})
 	return page{
 		modified:    post.LastModified(),
 		article:     true,
@@ -172,11 +185,12 @@ func (s *Build) blogPostPage(lang site.Language, slug string) (page, error) {
 		lang:        lang,
 		component:   "BlogPost",
 		status:      http.StatusOK,
-		title:       s.siteTitle(lang.Code, article.Title),
-		description: article.Description,
+		title:       s.siteTitle(lang.Code, post.Title),
+		description: post.Description,
 		alternates:  alternates,
-		data:        blogPostData{Article: article, AuthorPath: s.authorPath(lang, post.Author)},
+		data:        data,
 		links:       s.feedLinks(lang),
+		text:        post.Body,
 	}, nil
 }
 

@@ -428,6 +428,10 @@ type clientConfig struct {
 }
 
 func (s *Build) payload(p page) payload {
+	data := p.data
+	if made, ok := data.(lazyData); ok {
+		data = made()
+	}
 	alternates := p.alternates
 	if p.status != http.StatusOK {
 		alternates = map[string]string{}
@@ -439,7 +443,7 @@ func (s *Build) payload(p page) payload {
 		Path: p.path, Lang: p.lang.Code, Page: p.component, Status: p.status,
 		Head:       head{Title: p.title, Description: p.description},
 		Alternates: alternates,
-		Data:       p.data,
+		Data:       data,
 		Year:       time.Now().Year(),
 		Config: clientConfig{
 			ConsentHideFromBots: s.opts.ConsentHideFromBots, GAMeasurementID: s.opts.GAMeasurementID,

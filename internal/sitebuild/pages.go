@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/northbeam/site/internal/blog"
 	"github.com/northbeam/site/internal/site"
 	"github.com/northbeam/site/render"
 )
@@ -19,8 +20,8 @@ type page struct {
 	title       string
 	description string
 	alternates  map[string]string // language code -> path of the same page
-	data        any
-	links       []render.Link // more head links, such as the blog's feed
+	data        any               // or a lazyData, which makes it
+	links       []render.Link     // more head links, such as the blog's feed
 	// noScript leaves the client app out: for a page answering a form post,
 	// whose address is the form's endpoint rather than the page's own path,
 	// which the app would route by.
@@ -31,7 +32,18 @@ type page struct {
 	modified time.Time // last change, for the sitemap (posts)
 	article  bool      // Open Graph type article rather than website
 	jsonLD   []any     // structured data (schema.org)
+
+	// text is the post a post's page shows, whose HTML the prerender lets
+	// go once the page is rendered (not in -dev).
+	text *blog.Body
 }
+
+// lazyData makes a page's data when its payload is written, rather than
+// keep it with the plan for the life of the build: a post's article and a
+// list's entries are made again from the library, in a page made again
+// (its file in the renders' cache gone) as in the first (docs/ARCHITECTURE.md,
+// Rendering).
+type lazyData func() any
 
 // StaticRoute is a page whose content depends only on its language.
 type StaticRoute struct {
