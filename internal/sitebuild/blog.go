@@ -194,52 +194,35 @@ func (s *Build) blogPostPage(lang site.Language, slug string) (page, error) {
 	}, nil
 }
 
-// blogPages lists the blog's pages of one language but the first page of
-// the list, which is a static route (see staticPages): the other pages of
-// the list, every tag's pages and every post.
-func (s *Build) blogPages(lang site.Language) ([]page, error) {
-	var pages []page
-	add := func(p page, err error) error {
-		if err != nil {
-			return err
-		}
-		pages = append(pages, p)
-		return nil
-	}
+// planBlog plans lang's blog pages but the first page of the list, which
+// is a static route (see staticPages): the other pages of the list, every
+// tag's pages and every post, each made on its first use (addPlannedPage):
+// what New does for each is to name its path.
+func (s *Build) planBlog(lang site.Language) {
 	first, err := s.blog.Page(lang.Code, 1, "")
 	if err != nil {
-		return nil, err
+		return // page 1 exists, without posts too
+	}
+	list := func(n int, tag string) {
+		s.addPlannedPage(lang, listPath(lang, tag, n), "BlogList", func() page {
+			p, _ := s.blogListPage(lang, n, tag) // found: the library lists it
+			return p
+		})
 	}
 	for n := 2; n <= first.TotalPages; n++ {
-		if err := add(s.blogListPage(lang, n, "")); err != nil {
-			return nil, err
-		}
+		list(n, "")
 	}
 	for _, tc := range s.blog.Tags(lang.Code) {
 		for n := 1; n <= (tc.Count+blog.PerPage-1)/blog.PerPage; n++ {
-			if err := add(s.blogListPage(lang, n, tc.Tag)); err != nil {
-				return nil, err
-			}
+			list(n, tc.Tag)
 		}
 	}
 	for _, post := range s.blog.Posts(lang.Code) {
-		if err := add(s.blogPostPage(lang, post.Slug)); err != nil {
-			return nil, err
-		}
+		s.addPlannedPage(lang, postPath(lang, post.Slug), "BlogPost", func() page {
+			p, _ := s.blogPostPage(lang, post.Slug) // found: the library lists it
+			return p
+		})
 	}
-	return pages, nil
-}
-
-// planBlog plans lang's blog pages.
-func (s *Build) planBlog(lang site.Language) error {
-	pages, err := s.blogPages(lang)
-	if err != nil {
-		return fmt.Errorf("blog (%s): %w", lang.Code, err)
-	}
-	for _, p := range pages {
-		s.addPage(p)
-	}
-	return nil
 }
 
 // buildFeed builds lang's Atom feed, if lang has posts.

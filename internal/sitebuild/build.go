@@ -103,7 +103,7 @@ type Build struct {
 	shareByPage map[string]string
 	shareImages map[string]*shareImage
 	mu          sync.Mutex                  // guards the maps below while the site is built
-	index       []page                      // every page with a path, for the sitemap
+	index       []*lazyPage                 // every page with a path, for the sitemap
 	files       map[string]*render.Resource // sitemap, robots.txt, manifest, made by filesOnce
 	filesOnce   once
 	brand       map[string]*render.Resource // icons and the default share image (brandPaths), drawn by brandOnce
@@ -202,9 +202,7 @@ func New(ctx context.Context, contentFS fs.FS, bundle *assets.Bundle, engine *re
 		for _, p := range s.staticPages(lang) {
 			s.addPage(p)
 		}
-		if err := s.planBlog(lang); err != nil {
-			return nil, err
-		}
+		s.planBlog(lang)
 		if err := s.planWork(lang); err != nil {
 			return nil, err
 		}

@@ -53,17 +53,48 @@ func (l *once) do(ctx context.Context) error {
 
 // lazyPage is a page with its document and payload, each made on first
 // use: a client navigation needs only the payload, which takes no render.
+// A page made from a collection's entry (a post, a page of a list) is
+// itself planned on first use (make): what New knows of it up front is
+// what a lookup and Pages need (its path, language, component, status), so
+// that a -dev rebuild does not grow with the number of posts
+// (docs/ARCHITECTURE.md, Rendering).
 type lazyPage struct {
-	p         page
+	path      string
+	lang      site.Language
+	component string
+	status    int
+	noIndex   bool
+
+	plan sync.Once
+	make func() page // nil once planned
+	p    page
+
 	doc, data once
 	html      *render.Resource
 	payload   *render.Resource
 }
 
+// page is the page planned, made now if this is its first use.
+func (lp *lazyPage) page() page {
+	lp.plan.Do(func() {
+		if lp.make != nil {
+			lp.p = lp.make()
+			lp.p.jsonLD = compactLD(lp.p.jsonLD)
+			lp.make = nil
+		}
+	})
+	return lp.p
+}
+
 func (s *Build) newLazyPage(p page, payloadStatus int) *lazyPage {
-	lp := &lazyPage{p: p}
+	lp := &lazyPage{path: p.path, lang: p.lang, component: p.component, status: p.status, noIndex: p.noIndex, p: p}
+	s.fillLazyPage(lp, payloadStatus)
+	return lp
+}
+
+func (s *Build) fillLazyPage(lp *lazyPage, payloadStatus int) {
 	lp.doc.fill = func(ctx context.Context) error {
-		html, err := s.pageResource(ctx, p)
+		html, err := s.pageResource(ctx, lp.page())
 		if err != nil {
 			return err
 		}
@@ -71,25 +102,37 @@ func (s *Build) newLazyPage(p page, payloadStatus int) *lazyPage {
 		return nil
 	}
 	lp.data.fill = func(context.Context) error {
-		r, err := s.payloadResource(p, payloadStatus)
+		r, err := s.payloadResource(lp.page(), payloadStatus)
 		lp.payload = r
 		return err
 	}
-	return lp
 }
 
 // addPage plans a page served at its path (and at its decoded path, for a
 // path with escapes: a request's path arrives decoded).
 func (s *Build) addPage(p page) {
 	p.jsonLD = compactLD(p.jsonLD)
-	lp := s.newLazyPage(p, http.StatusOK)
+	s.register(s.newLazyPage(p, http.StatusOK))
+}
+
+// addPlannedPage serves at path the page of lang and component that make
+// makes on its first use (a 200, for search engines): make is called at
+// most once, and its page's path, language, component and status are
+// these.
+func (s *Build) addPlannedPage(lang site.Language, path, component string, make func() page) {
+	lp := &lazyPage{path: path, lang: lang, component: component, status: http.StatusOK, make: make}
+	s.fillLazyPage(lp, http.StatusOK)
+	s.register(lp)
+}
+
+func (s *Build) register(lp *lazyPage) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.pages[p.path] = lp
-	if decoded, err := url.PathUnescape(p.path); err == nil && decoded != p.path {
+	s.pages[lp.path] = lp
+	if decoded, err := url.PathUnescape(lp.path); err == nil && decoded != lp.path {
 		s.pages[decoded] = lp
 	}
-	s.index = append(s.index, p)
+	s.index = append(s.index, lp)
 }
 
 // compactLD holds each value of a page's structured data as the JSON it is
@@ -272,7 +315,7 @@ func (s *Build) Prerender(ctx context.Context, workers int) error {
 				// after the whole site, so that a start never holds every
 				// post's HTML at once (docs/ARCHITECTURE.md, Rendering). A
 				// feed or a page that asks for it later renders it again.
-				lp.p.text.Forget()
+				lp.page().text.Forget()
 			}
 			return err
 		})

@@ -415,7 +415,8 @@ func (s *Build) sitemapURLs() (urls []sitemapURL, langs []string, err error) {
 	}
 	var entries []entry
 	seen := map[string]bool{}
-	for _, p := range s.index {
+	for _, lp := range s.index {
+		p := lp.page()
 		if p.status != http.StatusOK || p.noIndex || p.noScript || seen[p.path] {
 			continue
 		}
