@@ -177,10 +177,13 @@ func (s *Build) blogPostPage(lang site.Language, slug string) (page, error) {
 		article.Translations = translations
 		return blogPostData{Article: article, AuthorPath: s.authorPath(lang, post.Author)}
 	})
+	share := s.sharePath(lang, s.Locales.T(lang.Code, "blog.title"), post.Title)
 	return page{
 		modified:    post.LastModified(),
 		article:     true,
-		jsonLD:      s.postLD(lang, post, postPath(lang, slug)),
+		share:       share,
+		shareAlt:    post.Title,
+		jsonLD:      s.postLD(lang, post, postPath(lang, slug), share),
 		path:        postPath(lang, slug),
 		lang:        lang,
 		component:   "BlogPost",

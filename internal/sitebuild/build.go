@@ -98,10 +98,10 @@ type Build struct {
 	choice []string
 	// images are the files of content/img/.
 	images *contentImages
-	// shareByPage is the path of the share image of a page that has its
-	// own (by the page's path); shareImages the images, by their path.
-	shareByPage map[string]string
+	// shareImages are the share images of the pages that have their own,
+	// by their path, listed on first use (planShareImages).
 	shareImages map[string]*shareImage
+	shareOnce   sync.Once
 	mu          sync.Mutex                  // guards the maps below while the site is built
 	index       []*lazyPage                 // every page with a path, for the sitemap
 	files       map[string]*render.Resource // sitemap, robots.txt, manifest, made by filesOnce
@@ -182,7 +182,6 @@ func New(ctx context.Context, contentFS fs.FS, bundle *assets.Bundle, engine *re
 		h.Sum(s.serverSum[:0])
 		s.textSalt = []byte(textSalt(opts, contentImgs))
 	}
-	s.planShareImages()
 	for name, data := range bundle.Client {
 		s.assets[name] = s.newLazyAsset(name, data)
 	}

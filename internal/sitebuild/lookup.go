@@ -67,6 +67,7 @@ func (s *Build) FilePaths() []string {
 // path (/og/<hash>.png), drawing it on its first request. It is nil when
 // path holds none.
 func (s *Build) ShareImage(path string) (*render.Resource, error) {
+	s.planShareImages()
 	im, ok := s.shareImages[path]
 	if !ok {
 		return nil, nil

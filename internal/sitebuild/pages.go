@@ -32,6 +32,9 @@ type page struct {
 	modified time.Time // last change, for the sitemap (posts)
 	article  bool      // Open Graph type article rather than website
 	jsonLD   []any     // structured data (schema.org)
+	// share is the path of the page's own share image (sharePath), or ""
+	// for the site's; shareAlt its text.
+	share, shareAlt string
 
 	// text is the post a post's page shows, whose HTML the prerender lets
 	// go once the page is rendered (not in -dev).

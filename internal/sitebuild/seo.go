@@ -26,9 +26,9 @@ func (s *Build) describeForSharing(doc *render.Document, p page) {
 	}
 	doc.Image = s.opts.BaseURL + "/og.png"
 	doc.ImageAlt = s.Info.Name
-	if img, ok := s.shareByPage[p.path]; ok {
-		doc.Image = s.opts.BaseURL + img
-		doc.ImageAlt = s.shareImages[img].title
+	if p.share != "" {
+		doc.Image = s.opts.BaseURL + p.share
+		doc.ImageAlt = p.shareAlt
 	}
 	doc.OGLocale = p.lang.OpenGraph
 	for code := range p.alternates {
@@ -118,7 +118,7 @@ func (s *Build) organizationLD(lang site.Language) any {
 }
 
 // postLD describes a post and where it sits (home, blog, post).
-func (s *Build) postLD(lang site.Language, post *blog.Post, path string) []any {
+func (s *Build) postLD(lang site.Language, post *blog.Post, path, share string) []any {
 	url := s.opts.BaseURL + path
 	keywords := make([]string, len(post.Tags))
 	for i, t := range post.Tags {
@@ -139,8 +139,8 @@ func (s *Build) postLD(lang site.Language, post *blog.Post, path string) []any {
 		"image":            s.opts.BaseURL + "/og.png",
 		"keywords":         strings.Join(keywords, ", "),
 	}
-	if img, ok := s.shareByPage[path]; ok {
-		posting["image"] = s.opts.BaseURL + img
+	if share != "" {
+		posting["image"] = s.opts.BaseURL + share
 	}
 	if post.Cover != nil {
 		posting["image"] = s.opts.BaseURL + post.Cover.Src

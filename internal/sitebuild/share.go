@@ -7,6 +7,7 @@ import (
 	"sync"
 
 	"github.com/northbeam/site/internal/brand"
+	"github.com/northbeam/site/internal/site"
 	"github.com/northbeam/site/render"
 )
 
@@ -41,38 +42,50 @@ func (im *shareImage) resource() (*render.Resource, error) {
 	return im.res, im.err
 }
 
-// planShareImages decides the share image of every post, case study and
-// person, before the pages that name them are rendered.
-func (s *Build) planShareImages() {
-	s.shareByPage = map[string]string{}
-	s.shareImages = map[string]*shareImage{}
-	for _, lang := range s.Info.Languages {
-		add := func(pagePath, kind, title string) {
-			if !brand.CanDraw(s.Info.Name, kind, title) {
-				return
-			}
-			sum := sha256.Sum256([]byte(s.Info.Name + "\x00" + kind + "\x00" + title + "\x00" + lang.Dir + "\x00" + lang.Tag))
-			path := "/og/" + hex.EncodeToString(sum[:8]) + ".png"
-			s.shareByPage[pagePath] = path
-			s.shareImages[path] = &shareImage{name: s.Info.Name, kind: kind, title: title, dir: lang.Dir, lang: lang.Tag}
-		}
-		for _, post := range s.blog.Posts(lang.Code) {
-			add(postPath(lang, post.Slug), s.Locales.T(lang.Code, "blog.title"), post.Title)
-		}
-		for _, st := range s.work.Studies(lang.Code) {
-			add(studyPath(lang, st.Slug), s.Locales.T(lang.Code, "work.kind"), st.Title)
-		}
-		for _, p := range s.team.People(lang.Code) {
-			add(personPath(lang, p.Slug), p.Role, p.Name)
-		}
+// sharePath is the address of the share image of a page of lang showing
+// kind and title (a post, a case study, a person), or "" when the image
+// fonts cannot draw it: the page keeps the site's image.
+func (s *Build) sharePath(lang site.Language, kind, title string) string {
+	if !brand.CanDraw(s.Info.Name, kind, title) {
+		return ""
 	}
+	sum := sha256.Sum256([]byte(s.Info.Name + "\x00" + kind + "\x00" + title + "\x00" + lang.Dir + "\x00" + lang.Tag))
+	return "/og/" + hex.EncodeToString(sum[:8]) + ".png"
 }
 
-// shareImageURL is the absolute address of the share image of the page
-// at path: its own, or the site's.
+// Each page's share image is decided with the page (sharePath); the images
+// by their address are listed on the first request of one (ShareImage), so
+// that a -dev rebuild does not measure every post's title.
+
+// planShareImages lists the share image of every post, case study and
+// person by its address, once.
+func (s *Build) planShareImages() {
+	s.shareOnce.Do(func() {
+		s.shareImages = map[string]*shareImage{}
+		for _, lang := range s.Info.Languages {
+			add := func(kind, title string) {
+				if path := s.sharePath(lang, kind, title); path != "" {
+					s.shareImages[path] = &shareImage{name: s.Info.Name, kind: kind, title: title, dir: lang.Dir, lang: lang.Tag}
+				}
+			}
+			for _, post := range s.blog.Posts(lang.Code) {
+				add(s.Locales.T(lang.Code, "blog.title"), post.Title)
+			}
+			for _, st := range s.work.Studies(lang.Code) {
+				add(s.Locales.T(lang.Code, "work.kind"), st.Title)
+			}
+			for _, p := range s.team.People(lang.Code) {
+				add(p.Role, p.Name)
+			}
+		}
+	})
+}
+
+// shareImageURL is the absolute address of a share image at path (from
+// sharePath), or of the site's when path is "".
 func (s *Build) shareImageURL(path string) string {
-	if img, ok := s.shareByPage[path]; ok {
-		return s.opts.BaseURL + img
+	if path != "" {
+		return s.opts.BaseURL + path
 	}
 	return s.opts.BaseURL + "/og.png"
 }

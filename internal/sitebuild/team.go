@@ -62,14 +62,21 @@ func (s *Build) personPage(lang site.Language, slug string) (page, error) {
 			alternates[l.Code] = personPath(l, slug)
 		}
 	}
-	posts := []blog.Summary{}
-	for _, post := range s.blog.Posts(lang.Code) {
-		if post.Author == person.Name {
-			posts = append(posts, post.Summary())
+	// What they wrote is found when the payload is written (lazyData): a
+	// -dev rebuild does not go through every post for every person.
+	data := lazyData(func() any {
+		posts := []blog.Summary{}
+		for _, post := range s.blog.Posts(lang.Code) {
+			if post.Author == person.Name {
+				posts = append(posts, post.Summary())
+			}
 		}
-	}
+		return personData{Person: person, Posts: posts, Hosts: s.hostedBy(slug)}
+	})
 	path := personPath(lang, slug)
 	return page{
+		share:       s.sharePath(lang, person.Role, person.Name),
+		shareAlt:    person.Name,
 		path:        path,
 		lang:        lang,
 		component:   "Person",
@@ -77,7 +84,7 @@ func (s *Build) personPage(lang site.Language, slug string) (page, error) {
 		title:       s.siteTitle(lang.Code, person.Name),
 		description: person.Description,
 		alternates:  alternates,
-		data:        personData{Person: person, Posts: posts, Hosts: s.hostedBy(slug)},
+		data:        data,
 		jsonLD:      []any{s.personLD(lang, person)},
 	}, nil
 }

@@ -61,7 +61,10 @@ func (s *Build) studyPage(lang site.Language, slug string) (page, error) {
 		}
 	}
 	path := studyPath(lang, slug)
+	share := s.sharePath(lang, s.Locales.T(lang.Code, "work.kind"), st.Title)
 	return page{
+		share:       share,
+		shareAlt:    st.Title,
 		path:        path,
 		lang:        lang,
 		component:   "CaseStudy",
@@ -72,7 +75,7 @@ func (s *Build) studyPage(lang site.Language, slug string) (page, error) {
 		data:        studyData{Study: st, Translations: translations, More: more},
 		modified:    st.Published,
 		article:     true,
-		jsonLD:      s.studyLD(lang, st, path),
+		jsonLD:      s.studyLD(lang, st, path, share),
 	}, nil
 }
 
@@ -90,7 +93,7 @@ func (s *Build) planWork(lang site.Language) error {
 
 // studyLD describes a case study as an Article about the client's
 // engagement, and where it sits (home, case studies, study).
-func (s *Build) studyLD(lang site.Language, st *work.Study, path string) []any {
+func (s *Build) studyLD(lang site.Language, st *work.Study, path, share string) []any {
 	u := s.opts.BaseURL + path
 	org := s.organizationRef()
 	sep := s.Locales.T(lang.Code, "work.separator")
@@ -108,7 +111,7 @@ func (s *Build) studyLD(lang site.Language, st *work.Study, path string) []any {
 		"mainEntityOfPage": u,
 		"url":              u,
 		// The cover (16:9, 1600 px wide), then the share image.
-		"image":    []string{s.opts.BaseURL + st.Cover.Src, s.shareImageURL(path)},
+		"image":    []string{s.opts.BaseURL + st.Cover.Src, s.shareImageURL(share)},
 		"about":    map[string]string{"@type": "Organization", "description": st.Client + " (" + st.Sector + sep + st.Size + ")"},
 		"keywords": st.Stack,
 	}
