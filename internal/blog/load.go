@@ -90,6 +90,51 @@ func (parsed *Parsed) Parses() int {
 type parsedPost struct {
 	sum  [sha256.Size]byte
 	post Post // as parsePost made it, before a load adds to it
+	// stat is the file's size and modification time when it was read
+	// (the zero value: unknown), read is when.
+	stat fileStat
+	read time.Time
+}
+
+// fileStat is what a file's metadata says of its bytes.
+type fileStat struct {
+	size int64
+	mod  time.Time
+}
+
+func statOf(info fs.FileInfo) fileStat { return fileStat{info.Size(), info.ModTime()} }
+
+// racyWindow is how long after its modification time a file read may
+// still be changed without its modification time changing (file systems
+// with coarse timestamps): a file read within it is read again by the next
+// load, whatever its metadata says (as git's "racy" entries).
+const racyWindow = 2 * time.Second
+
+// unchanged returns a copy of the post kept for file when the file's
+// metadata is that of when it was read, and it was read well after its
+// last modification: its bytes did not change (-dev: a load after an edit
+// reads only the files whose metadata changed, not every post's).
+func (parsed *Parsed) unchanged(file string, info fs.FileInfo) (*Post, bool) {
+	parsed.mu.Lock()
+	defer parsed.mu.Unlock()
+	pp, ok := parsed.posts[file]
+	st := statOf(info)
+	if !ok || pp.post.Body == nil || pp.stat.mod.IsZero() || pp.stat.size != st.size || !pp.stat.mod.Equal(st.mod) ||
+		pp.read.Sub(st.mod) < racyWindow {
+		return nil, false
+	}
+	return pp.post.clone(), true
+}
+
+// readAt records that file, kept with sum, had the metadata info when it
+// was read at read.
+func (parsed *Parsed) readAt(file string, sum [sha256.Size]byte, info fs.FileInfo, read time.Time) {
+	parsed.mu.Lock()
+	defer parsed.mu.Unlock()
+	if pp, ok := parsed.posts[file]; ok && pp.sum == sum {
+		pp.stat, pp.read = statOf(info), read
+		parsed.posts[file] = pp
+	}
 }
 
 // NewParsed returns an empty Parsed.
@@ -174,12 +219,16 @@ func LoadAgain(fsys fs.FS, root string, includeDrafts bool, writeDate DateWriter
 		src              []byte
 	}
 	var files []file
-	err := content.EachFile(fsys, root, func(lang, slug, name string, src []byte) {
-		files = append(files, file{lang, slug, name, src})
+	err := content.EachName(fsys, root, func(lang, slug, name string) error {
+		files = append(files, file{lang: lang, slug: slug, name: name})
+		return nil
 	})
 	if err != nil {
 		return nil, fmt.Errorf("blog: %w", err)
 	}
+	// Each file is read on the goroutine that parses it, unless parsed
+	// holds its post and its metadata did not change since it was read.
+	readErrs := make([]error, len(files))
 	// The files are parsed on every core (the Markdown's code blocks are
 	// most of a start's time at a thousand posts a language), then taken
 	// in the order of the files.
@@ -189,7 +238,24 @@ func LoadAgain(fsys fs.FS, root string, includeDrafts bool, writeDate DateWriter
 	}
 	results := make([]result, len(files))
 	parse := func(i int) {
-		f := files[i]
+		f := &files[i]
+		var info fs.FileInfo
+		if parsed != nil {
+			var err error
+			if info, err = fs.Stat(fsys, f.name); err == nil {
+				if p, ok := parsed.unchanged(f.name, info); ok {
+					results[i].post = p
+					return
+				}
+			}
+		}
+		read := time.Now()
+		src, err := fs.ReadFile(fsys, f.name)
+		if err != nil {
+			readErrs[i] = fmt.Errorf("blog: reading %s: %w", f.name, err)
+			return
+		}
+		f.src = src
 		if parsed == nil {
 			results[i].post, results[i].errs = parsePost(md, f.name, f.lang, f.slug, f.src)
 			return
@@ -208,6 +274,9 @@ func LoadAgain(fsys fs.FS, root string, includeDrafts bool, writeDate DateWriter
 				}
 			}
 			if p != nil {
+				if info != nil {
+					parsed.readAt(f.name, sum, info, read)
+				}
 				results[i].post = p
 				return
 			}
@@ -216,6 +285,9 @@ func LoadAgain(fsys fs.FS, root string, includeDrafts bool, writeDate DateWriter
 		p, fileErrs := parsePost(md, f.name, f.lang, f.slug, f.src)
 		if p != nil && len(fileErrs) == 0 {
 			parsed.keep(f.name, sum, p)
+			if info != nil {
+				parsed.readAt(f.name, sum, info, read)
+			}
 		}
 		results[i] = result{p, fileErrs}
 	}
@@ -229,6 +301,9 @@ func LoadAgain(fsys fs.FS, root string, includeDrafts bool, writeDate DateWriter
 		})
 	}
 	wg.Wait()
+	if err := errors.Join(readErrs...); err != nil {
+		return nil, err
+	}
 	var posts []*Post
 	var errs []error
 	seen := map[string]bool{}

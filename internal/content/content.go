@@ -56,6 +56,19 @@ func (e *Error) Unwrap() error { return e.Err }
 // skipped. A folder or file that cannot be read stops the walk with an
 // error that wraps the reason (fs.ErrNotExist for a missing root).
 func EachFile(fsys fs.FS, root string, fn func(lang, slug, file string, src []byte)) error {
+	return EachName(fsys, root, func(lang, slug, file string) error {
+		src, err := fs.ReadFile(fsys, file)
+		if err != nil {
+			return fmt.Errorf("reading %s: %w", file, err)
+		}
+		fn(lang, slug, file, src)
+		return nil
+	})
+}
+
+// EachName is EachFile without reading the files: fn reads what it needs,
+// and its error stops the walk.
+func EachName(fsys fs.FS, root string, fn func(lang, slug, file string) error) error {
 	langs, err := fs.ReadDir(fsys, root)
 	if err != nil {
 		return fmt.Errorf("reading %s: %w", root, err)
@@ -75,11 +88,9 @@ func EachFile(fsys fs.FS, root string, fn func(lang, slug, file string, src []by
 				continue
 			}
 			file := path.Join(dir, f.Name())
-			src, err := fs.ReadFile(fsys, file)
-			if err != nil {
-				return fmt.Errorf("reading %s: %w", file, err)
+			if err := fn(lang, strings.TrimSuffix(f.Name(), ".md"), file); err != nil {
+				return err
 			}
-			fn(lang, strings.TrimSuffix(f.Name(), ".md"), file, src)
 		}
 	}
 	return nil
