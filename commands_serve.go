@@ -58,6 +58,10 @@ func serveCommand(args []string, getenv func(string) string, log *slog.Logger, a
 			return err
 		}
 		src.memo = render.NewMemo()
+		// The session's renders wait on disk, not in the heap.
+		if err := src.memo.SpillTo(devCache(cfg)); err != nil {
+			log.Warn("the renders of the session stay in memory", "err", err)
+		}
 		src.missing = &missingSink{root: src.root}
 		src.kept.parsed = sitebuild.NewParsed()
 	}
