@@ -193,10 +193,11 @@ func superviseGo(cfg config.Config, args []string, log *slog.Logger) error {
 	if err != nil {
 		return err
 	}
-	// The watcher runs no site: the executable's read-only data its start
-	// read (the packages' tables) are of no use to it, and were most of
-	// its resident memory (docs/ARCHITECTURE.md, The dev loop).
-	releaseReadOnlyData()
+	// The watcher runs no site: the executable's read-only data and code
+	// its start read (the packages' tables and initialization) are of no
+	// use to it, and were most of its resident memory (docs/ARCHITECTURE.md,
+	// The dev loop).
+	releaseReadOnlyPages()
 	changes := make(chan []string)
 	go watchGo(ctx, module, log, changes)
 	for n := 1; ; n++ {
