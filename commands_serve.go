@@ -58,6 +58,10 @@ func serveCommand(args []string, getenv func(string) string, log *slog.Logger, a
 			return err
 		}
 		src.memo = render.NewMemo()
+		// The session's renders wait on disk, not in the heap.
+		if err := src.memo.SpillTo(devCache(cfg)); err != nil {
+			log.Warn("the renders of the session stay in memory", "err", err)
+		}
 		src.missing = &missingSink{root: src.root}
 		src.kept.parsed = sitebuild.NewParsed()
 	}
@@ -207,11 +211,13 @@ func serveCommand(args []string, getenv func(string) string, log *slog.Logger, a
 			case <-time.After(2 * time.Second):
 			case <-prerenderCtx.Done():
 			}
+			restoreGC := denseDuringPrerender(cfg.Dev)
 			prerender(prerenderCtx, built, built.Engine.Size()-1, log, nil)
 			pruneRenders(prerenderCtx, src.kept.renders, log)
 			rendering()
 			ready()
 			warmFiles(prerenderCtx, built, log)
+			restoreGC() // an edit ends both at once (stopPrerender)
 		}()
 		if srv.Dev != nil {
 			go (&devLoop{src: src, cfg: cfg, srv: srv, log: log, memo: src.memo, stopPrerender: stopPrerender}).run(ctx)
@@ -246,6 +252,28 @@ func prerender(ctx context.Context, b *sitebuild.Build, workers int, log *slog.L
 	b.Engine.Release()
 	debug.FreeOSMemory()
 	releaseReadOnlyData()
+}
+
+// prerenderGCPercent is the collector's target under -dev while the start
+// renders every page (GOGC, 100 by default).
+const prerenderGCPercent = 50
+
+// denseDuringPrerender lowers the collector's target for -dev's prerender
+// and the files warmed after it, and returns what sets it back. What a session keeps for its life (the
+// plan's pages, the pages' resources, the posts) is made among the
+// renders' garbage, and a span of the heap one object keeps stays
+// resident: a smaller heap while they are made packs them into fewer
+// spans (at 1,000 posts a language, about 30 MB less once ready, for a
+// collection twice as often while the start renders).
+func denseDuringPrerender(dev bool) (restore func()) {
+	if !dev {
+		return func() {}
+	}
+	old := debug.SetGCPercent(prerenderGCPercent)
+	if old < prerenderGCPercent { // GOGC asked for less, or for none
+		debug.SetGCPercent(old)
+	}
+	return func() { debug.SetGCPercent(old) }
 }
 
 // pruneRenders removes from the renders' cache what this start did not

@@ -193,6 +193,19 @@ func superviseGo(cfg config.Config, args []string, log *slog.Logger) error {
 	if err != nil {
 		return err
 	}
+	// The watcher runs no site: the executable's read-only data and code
+	// its start read (the packages' tables and initialization) are of no
+	// use to it, and were most of its resident memory (docs/ARCHITECTURE.md,
+	// The dev loop). Once now, and again when the child serves, after the
+	// watch of the Go code has started (which reads as much again).
+	releaseReadOnlyPages()
+	go func() {
+		select {
+		case <-cur.serving:
+			releaseReadOnlyPages()
+		case <-ctx.Done():
+		}
+	}()
 	changes := make(chan []string)
 	go watchGo(ctx, module, log, changes)
 	for n := 1; ; n++ {

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -18,7 +19,17 @@ import (
 // (docs/ARCHITECTURE.md, Rendering). Only mappings of the file that hold
 // no page of their own are released: a page the process wrote (the
 // dynamic loader's relocations) would be lost, not released.
-func releaseReadOnlyData() {
+func releaseReadOnlyData() { releaseExecutable("r--p") }
+
+// releaseReadOnlyPages does what releaseReadOnlyData does for the
+// executable's code too: the -dev watcher, which runs no site, runs
+// little of it once its start ran (a page of code it runs again is mapped
+// again from the page cache, as data is).
+func releaseReadOnlyPages() { releaseExecutable("r--p", "r-xp") }
+
+// releaseExecutable releases the mappings of the executable with those
+// permissions that hold no page of their own.
+func releaseExecutable(perms ...string) {
 	exe, err := os.Executable()
 	if err != nil {
 		return
@@ -37,7 +48,7 @@ func releaseReadOnlyData() {
 		if len(fields) >= 6 && strings.Contains(fields[0], "-") && len(fields[1]) == 4 {
 			// A mapping's first line: "start-end perms offset dev inode path".
 			candidate = nil
-			if fields[1] == "r--p" && strings.Join(fields[5:], " ") == exe {
+			if slices.Contains(perms, fields[1]) && strings.Join(fields[5:], " ") == exe {
 				lo, hi, _ := strings.Cut(fields[0], "-")
 				start, err1 := strconv.ParseUint(lo, 16, 64)
 				end, err2 := strconv.ParseUint(hi, 16, 64)

@@ -2,6 +2,8 @@ package main
 
 import (
 	"bytes"
+	"crypto/sha256"
+	"encoding/json"
 	"io/fs"
 	"os"
 	"strconv"
@@ -66,4 +68,18 @@ func TestReleasedReadOnlyDataReadsTheSame(t *testing.T) {
 		}
 	}
 	t.Logf("read-only data resident: %d kB once the content was read, %d kB after the release; %d files read the same", read, released, len(before))
+}
+
+// TestReleasedCodeRunsTheSame: the -dev watcher releases the executable's
+// code as well as its data (releaseReadOnlyPages); the process keeps
+// running it, mapped again from the page cache, and computes the same.
+func TestReleasedCodeRunsTheSame(t *testing.T) {
+	want := sha256.Sum256([]byte(strings.Repeat("northbeam", 1000)))
+	releaseReadOnlyPages()
+	if got := sha256.Sum256([]byte(strings.Repeat("northbeam", 1000))); got != want {
+		t.Fatalf("after the release the same hash is %x, was %x", got, want)
+	}
+	if data, err := json.Marshal(map[string]int{"pages": 5804}); err != nil || string(data) != `{"pages":5804}` {
+		t.Fatalf("after the release: %s, %v", data, err)
+	}
 }

@@ -1,6 +1,8 @@
 package render
 
 import (
+	"bytes"
+	"compress/flate"
 	"compress/gzip"
 	"crypto/sha256"
 	"encoding/gob"
@@ -8,6 +10,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"os"
 	"sync"
 )
 
@@ -34,6 +37,9 @@ type Memo struct {
 	// bundles is the server bundle and strings (Engine.sum) each body
 	// recorded was rendered with, for KeepOnly.
 	bundles map[[sha256.Size]byte][sha256.Size]byte
+	// spill, when not nil, holds the bodies recorded instead of bodies
+	// (SpillTo).
+	spill *memoFile
 }
 
 // NewMemo returns an empty memo that records renders.
@@ -46,7 +52,11 @@ func NewMemo() *Memo {
 func (m *Memo) Len() int {
 	m.mu.RLock()
 	defer m.mu.RUnlock()
-	return len(m.bodies)
+	n := len(m.bodies)
+	if m.spill != nil {
+		n += len(m.spill.at)
+	}
+	return n
 }
 
 func memoKey(bundleSum [sha256.Size]byte, payloadJSON []byte) [sha256.Size]byte {
@@ -61,6 +71,9 @@ func memoKey(bundleSum [sha256.Size]byte, payloadJSON []byte) [sha256.Size]byte 
 func (m *Memo) get(bundle, k [sha256.Size]byte) (string, []MissingString, bool) {
 	m.mu.RLock()
 	body, ok := m.bodies[k]
+	if !ok && m.spill != nil {
+		body, ok = m.spill.get(k)
+	}
 	missing := m.missing[k]
 	m.mu.RUnlock()
 	if ok || m.earlier == nil {
@@ -82,9 +95,17 @@ func (m *Memo) put(bundle, k [sha256.Size]byte, body string, missing []MissingSt
 	if !m.recording {
 		return
 	}
+	var packed []byte
+	if m.spill != nil {
+		packed = packBody(body) // outside the lock: renders record at once
+	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	m.bodies[k] = body
+	if packed != nil && m.spill.put(k, packed) {
+		delete(m.bodies, k)
+	} else {
+		m.bodies[k] = body
+	}
 	m.bundles[k] = bundle
 	if len(missing) > 0 {
 		m.missing[k] = missing
@@ -123,7 +144,13 @@ func (m *Memo) KeepOnly(engines ...*Engine) {
 			delete(m.bodies, k)
 			delete(m.missing, k)
 			delete(m.bundles, k)
+			if m.spill != nil {
+				m.spill.drop(k)
+			}
 		}
+	}
+	if m.spill != nil {
+		m.spill.compact()
 	}
 }
 
@@ -131,12 +158,24 @@ func (m *Memo) KeepOnly(engines ...*Engine) {
 func (m *Memo) WriteTo(w io.Writer) (int64, error) {
 	m.mu.RLock()
 	defer m.mu.RUnlock()
+	bodies := m.bodies
+	if m.spill != nil {
+		bodies = make(map[[sha256.Size]byte]string, len(m.bodies)+len(m.spill.at))
+		for k, b := range m.bodies {
+			bodies[k] = b
+		}
+		for k := range m.spill.at {
+			if b, ok := m.spill.get(k); ok {
+				bodies[k] = b
+			}
+		}
+	}
 	cw := &countingWriter{w: w}
 	zw, err := gzip.NewWriterLevel(cw, gzip.BestCompression)
 	if err != nil {
 		return 0, err
 	}
-	if err := gob.NewEncoder(zw).Encode(m.bodies); err != nil {
+	if err := gob.NewEncoder(zw).Encode(bodies); err != nil {
 		return cw.n, fmt.Errorf("render: writing the memo: %w", err)
 	}
 	if err := zw.Close(); err != nil {
@@ -182,3 +221,142 @@ func (c *countingWriter) Write(p []byte) (int, error) {
 	c.n += int64(n)
 	return n, err
 }
+
+// SpillTo makes a recording memo (-dev) keep the bodies it records from
+// now on in a file of dir, compressed, rather than in the heap: a session
+// renders every page of the site once, and their bodies held in memory
+// were most of its heap (docs/ARCHITECTURE.md, The dev loop). The file is
+// removed at once and lives while the process holds it open, so that no
+// session leaves one behind. A body that cannot be written stays in
+// memory, and one that cannot be read back is rendered again.
+func (m *Memo) SpillTo(dir string) error {
+	if m == nil || !m.recording {
+		return nil
+	}
+	f, err := newMemoFile(dir)
+	if err != nil {
+		return err
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.spill = f
+	return nil
+}
+
+// memoFile holds a memo's bodies, DEFLATE-compressed, one after another
+// in an unlinked file; at is where each is. Its callers hold the memo's
+// lock (put, drop and compact the write lock).
+type memoFile struct {
+	dir  string
+	f    *os.File
+	at   map[[sha256.Size]byte]memoSpan
+	end  int64 // where the next body goes
+	live int64 // the bytes of the bodies in at
+}
+
+type memoSpan struct{ off, n int64 }
+
+func newMemoFile(dir string) (*memoFile, error) {
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return nil, fmt.Errorf("render: the memo's file: %w", err)
+	}
+	f, err := os.CreateTemp(dir, "memo-*")
+	if err != nil {
+		return nil, fmt.Errorf("render: the memo's file: %w", err)
+	}
+	if err := os.Remove(f.Name()); err != nil {
+		_ = f.Close() // never written
+		return nil, fmt.Errorf("render: the memo's file: %w", err)
+	}
+	return &memoFile{dir: dir, f: f, at: map[[sha256.Size]byte]memoSpan{}}, nil
+}
+
+// put appends packed, the body of k; false when it cannot be written.
+func (f *memoFile) put(k [sha256.Size]byte, packed []byte) bool {
+	if old, ok := f.at[k]; ok {
+		f.live -= old.n
+	}
+	if _, err := f.f.WriteAt(packed, f.end); err != nil {
+		delete(f.at, k)
+		return false
+	}
+	n := int64(len(packed))
+	f.at[k] = memoSpan{f.end, n}
+	f.end += n
+	f.live += n
+	return true
+}
+
+// get reads the body of k back; false when it holds none (or its bytes
+// cannot be read).
+func (f *memoFile) get(k [sha256.Size]byte) (string, bool) {
+	span, ok := f.at[k]
+	if !ok {
+		return "", false
+	}
+	packed := make([]byte, span.n)
+	if _, err := f.f.ReadAt(packed, span.off); err != nil {
+		return "", false
+	}
+	var body bytes.Buffer
+	if _, err := body.ReadFrom(flate.NewReader(bytes.NewReader(packed))); err != nil {
+		return "", false
+	}
+	return body.String(), true
+}
+
+func (f *memoFile) drop(k [sha256.Size]byte) {
+	if span, ok := f.at[k]; ok {
+		f.live -= span.n
+		delete(f.at, k)
+	}
+}
+
+// compactAbove is the room the bodies let go may take in the file before
+// compact copies the others into a new one.
+const compactAbove = 32 << 20
+
+// compact gives the disk back the bodies let go took: at once when none
+// is left, otherwise once they take more than the others and compactAbove.
+func (f *memoFile) compact() {
+	dead := f.end - f.live
+	switch {
+	case len(f.at) == 0:
+		if f.f.Truncate(0) == nil {
+			f.end, f.live = 0, 0
+		}
+	case dead > f.live && dead > compactAbove:
+		next, err := newMemoFile(f.dir)
+		if err != nil {
+			return // the file keeps growing until the next time
+		}
+		for k, span := range f.at {
+			packed := make([]byte, span.n)
+			if _, err := f.f.ReadAt(packed, span.off); err != nil || !next.put(k, packed) {
+				_ = next.f.Close() // unlinked: nothing to clean
+				return
+			}
+		}
+		_ = f.f.Close() // unlinked: closing it frees its room
+		*f = *next
+	}
+}
+
+// packBody compresses a body for the memo's file: DEFLATE at its fastest,
+// a fraction of a render's time.
+func packBody(body string) []byte {
+	zw := bodyPackers.Get().(*flate.Writer)
+	defer bodyPackers.Put(zw)
+	var buf bytes.Buffer
+	zw.Reset(&buf)
+	_, _ = io.WriteString(zw, body) // into memory: no error
+	_ = zw.Close()
+	return buf.Bytes()
+}
+
+// bodyPackers are packBody's compressors: each allocates most of a
+// megabyte.
+var bodyPackers = sync.Pool{New: func() any {
+	zw, _ := flate.NewWriter(nil, flate.BestSpeed) // a valid level: no error
+	return zw
+}}

@@ -3,6 +3,8 @@ package render
 import (
 	"bytes"
 	"context"
+	"slices"
+	"strings"
 	"testing"
 )
 
@@ -106,5 +108,67 @@ func TestADevSessionKeepsTheRendersOfItsBundleOnly(t *testing.T) {
 	}
 	if rendered, remembered := e.Counts(); rendered != 0 || remembered != 1 {
 		t.Errorf("rendered %d and remembered %d, want 0 and 1: the new bundle's renders were let go", rendered, remembered)
+	}
+}
+
+// TestADevMemoKeepsItsBodiesOnDisk: -dev's memo spilled to a file answers
+// every render it recorded, byte for byte, without holding the bodies in
+// the heap, before and after an edit lets the renders of a bundle go.
+func TestADevMemoKeepsItsBodiesOnDisk(t *testing.T) {
+	ctx := context.Background()
+	memo := NewMemo()
+	if err := memo.SpillTo(t.TempDir()); err != nil {
+		t.Fatal(err)
+	}
+	payloads := []string{`{"text":"home"}`, `{"text":"blog"}`, `{"text":"` + strings.Repeat("long ", 5000) + `"}`}
+	render := func(bundle []byte) (*Engine, []string) {
+		e, err := NewEngine(bundle, Options{Runtimes: 1, Memo: memo})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out []string
+		for _, p := range payloads {
+			html, err := e.Render(ctx, []byte(p))
+			if err != nil {
+				t.Fatal(err)
+			}
+			out = append(out, html)
+		}
+		return e, out
+	}
+	before, first := render([]byte(echoBundle))
+	if len(memo.bodies) != 0 || memo.Len() != 3 {
+		t.Fatalf("the memo holds %d bodies in the heap and %d in all, want 0 and 3", len(memo.bodies), memo.Len())
+	}
+	again, second := render([]byte(echoBundle))
+	if !slices.Equal(first, second) {
+		t.Fatal("the memo's answers differ from the renders")
+	}
+	if rendered, remembered := again.Counts(); rendered != 0 || remembered != 3 {
+		t.Fatalf("rendered %d and remembered %d, want 0 and 3", rendered, remembered)
+	}
+
+	// An edit: a new bundle, whose renders alone stay; the file is
+	// emptied of the others and takes new ones.
+	after := []byte(`globalThis.renderPage = function (p) { return "<p>edited " + p.text + "</p>"; };`)
+	edited, _ := render(after)
+	memo.KeepOnly(edited)
+	memo.KeepOnly(edited)
+	if memo.Len() != 3 {
+		t.Fatalf("after the edit the memo holds %d bodies, want 3", memo.Len())
+	}
+	memo.KeepOnly(before) // the edit undone: nothing of the edited bundle stays
+	if memo.Len() != 0 || memo.spill.end != 0 {
+		t.Fatalf("the memo holds %d bodies in %d bytes, want none", memo.Len(), memo.spill.end)
+	}
+	e, third := render([]byte(echoBundle))
+	if !slices.Equal(first, third) {
+		t.Fatal("the renders after the file was emptied differ")
+	}
+	if _, third = render([]byte(echoBundle)); !slices.Equal(first, third) {
+		t.Fatal("the memo's answers after the file was emptied differ")
+	}
+	if rendered, _ := e.Counts(); rendered != 3 {
+		t.Errorf("rendered %d, want 3", rendered)
 	}
 }

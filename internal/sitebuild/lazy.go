@@ -306,11 +306,14 @@ func (s *Build) Prerender(ctx context.Context, workers int) error {
 			if ctx.Err() != nil {
 				return nil // stopped: the page renders on its request
 			}
+			// A page a request made before (-dev: one open in a browser,
+			// whose next edit renders it again) keeps its post's HTML.
+			asked := lp.doc.done.Load()
 			if err := lp.data.do(ctx); err != nil {
 				return err
 			}
 			err := lp.doc.do(ctx)
-			if !s.opts.Dev {
+			if !s.opts.Dev || !asked {
 				// The page is made: its post's HTML goes now, rather than
 				// after the whole site, so that a start never holds every
 				// post's HTML at once (docs/ARCHITECTURE.md, Rendering). A
@@ -338,7 +341,9 @@ func (s *Build) Prerender(ctx context.Context, workers int) error {
 	if ctx.Err() == nil && !s.opts.Dev {
 		// Every page that holds a post's text is rendered: the texts'
 		// HTML goes (a page rendered again renders its post's text again).
-		// -dev keeps it, for the payloads of the builds after an edit.
+		// -dev has let go of those of the pages no request asked for, and
+		// keeps the others' (the pages open in a browser), for the
+		// payloads of the builds after an edit.
 		s.blog.ForgetTexts()
 	}
 	return err
