@@ -430,6 +430,11 @@ func warmFiles(ctx context.Context, s *sitebuild.Build, log *slog.Logger) {
 	if err := s.WarmFiles(ctx, 1); err != nil && ctx.Err() == nil {
 		log.Error("making the sitemap and icons", "err", err)
 	}
+	// Compressing the client files and drawing the icons leave their
+	// compressors' windows and the drawings' garbage behind: give that
+	// back now, as prerender does, rather than when the scavenger gets to
+	// it.
+	debug.FreeOSMemory()
 }
 
 // warmImages encodes the pictures' WebP copies that s lacks (without a
