@@ -1,8 +1,6 @@
 package render
 
 import (
-	"bytes"
-	"compress/flate"
 	"compress/gzip"
 	"crypto/sha256"
 	"encoding/gob"
@@ -12,6 +10,8 @@ import (
 	"io/fs"
 	"os"
 	"sync"
+
+	"github.com/northbeam/site/internal/packed"
 )
 
 // Memo holds page bodies already rendered, keyed by the server bundle, its
@@ -95,13 +95,13 @@ func (m *Memo) put(bundle, k [sha256.Size]byte, body string, missing []MissingSt
 	if !m.recording {
 		return
 	}
-	var packed []byte
+	var stored []byte
 	if m.spill != nil {
-		packed = packBody(body) // outside the lock: renders record at once
+		stored = packed.Pack(body) // outside the lock: renders record at once
 	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	if packed != nil && m.spill.put(k, packed) {
+	if stored != nil && m.spill.put(k, stored) {
 		delete(m.bodies, k)
 	} else {
 		m.bodies[k] = body
@@ -271,16 +271,16 @@ func newMemoFile(dir string) (*memoFile, error) {
 	return &memoFile{dir: dir, f: f, at: map[[sha256.Size]byte]memoSpan{}}, nil
 }
 
-// put appends packed, the body of k; false when it cannot be written.
-func (f *memoFile) put(k [sha256.Size]byte, packed []byte) bool {
+// put appends stored, the body of k as packed.Pack made it; false when it cannot be written.
+func (f *memoFile) put(k [sha256.Size]byte, stored []byte) bool {
 	if old, ok := f.at[k]; ok {
 		f.live -= old.n
 	}
-	if _, err := f.f.WriteAt(packed, f.end); err != nil {
+	if _, err := f.f.WriteAt(stored, f.end); err != nil {
 		delete(f.at, k)
 		return false
 	}
-	n := int64(len(packed))
+	n := int64(len(stored))
 	f.at[k] = memoSpan{f.end, n}
 	f.end += n
 	f.live += n
@@ -294,15 +294,15 @@ func (f *memoFile) get(k [sha256.Size]byte) (string, bool) {
 	if !ok {
 		return "", false
 	}
-	packed := make([]byte, span.n)
-	if _, err := f.f.ReadAt(packed, span.off); err != nil {
+	stored := make([]byte, span.n)
+	if _, err := f.f.ReadAt(stored, span.off); err != nil {
 		return "", false
 	}
-	var body bytes.Buffer
-	if _, err := body.ReadFrom(flate.NewReader(bytes.NewReader(packed))); err != nil {
+	body, err := packed.Unpack(stored)
+	if err != nil {
 		return "", false
 	}
-	return body.String(), true
+	return string(body), true
 }
 
 func (f *memoFile) drop(k [sha256.Size]byte) {
@@ -331,8 +331,8 @@ func (f *memoFile) compact() {
 			return // the file keeps growing until the next time
 		}
 		for k, span := range f.at {
-			packed := make([]byte, span.n)
-			if _, err := f.f.ReadAt(packed, span.off); err != nil || !next.put(k, packed) {
+			stored := make([]byte, span.n)
+			if _, err := f.f.ReadAt(stored, span.off); err != nil || !next.put(k, stored) {
 				_ = next.f.Close() // unlinked: nothing to clean
 				return
 			}
@@ -341,22 +341,3 @@ func (f *memoFile) compact() {
 		*f = *next
 	}
 }
-
-// packBody compresses a body for the memo's file: DEFLATE at its fastest,
-// a fraction of a render's time.
-func packBody(body string) []byte {
-	zw := bodyPackers.Get().(*flate.Writer)
-	defer bodyPackers.Put(zw)
-	var buf bytes.Buffer
-	zw.Reset(&buf)
-	_, _ = io.WriteString(zw, body) // into memory: no error
-	_ = zw.Close()
-	return buf.Bytes()
-}
-
-// bodyPackers are packBody's compressors: each allocates most of a
-// megabyte.
-var bodyPackers = sync.Pool{New: func() any {
-	zw, _ := flate.NewWriter(nil, flate.BestSpeed) // a valid level: no error
-	return zw
-}}

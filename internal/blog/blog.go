@@ -8,19 +8,17 @@
 package blog
 
 import (
-	"bytes"
 	"cmp"
-	"compress/flate"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
-	"io"
 	"slices"
 	"sync"
 	"time"
 
 	"github.com/northbeam/site/internal/markdown"
+	"github.com/northbeam/site/internal/packed"
 )
 
 // PerPage is the number of posts on a page of the list.
@@ -89,7 +87,8 @@ type Body struct {
 	mu  sync.Mutex
 	md  *markdown.Renderer
 	src []byte
-	// packed is src compressed (DEFLATE), once Forget has let src go.
+	// packed is src compressed (internal/packed), once Forget has let src
+	// go.
 	packed   []byte
 	html     string
 	rendered bool
@@ -130,22 +129,9 @@ func (b *Body) Forget() {
 	defer b.mu.Unlock()
 	b.html, b.rendered, b.err = "", false, nil
 	if b.src != nil {
-		zw := packers.Get().(*flate.Writer)
-		var buf bytes.Buffer
-		zw.Reset(&buf)
-		_, _ = zw.Write(b.src) // into memory: no error
-		_ = zw.Close()
-		packers.Put(zw)
-		b.packed, b.src = bytes.Clone(buf.Bytes()), nil
+		b.packed, b.src = packed.Pack(b.src), nil
 	}
 }
-
-// packers are the compressors of Forget: each allocates most of a
-// megabyte, so thousands of posts share a few.
-var packers = sync.Pool{New: func() any {
-	zw, _ := flate.NewWriter(nil, flate.BestSpeed) // a valid level: no error
-	return zw
-}}
 
 // Digest returns the text of b as a payload's key sees it: it marshals
 // as the SHA-256 of the Markdown, so that a start finds a finished page in
@@ -164,8 +150,7 @@ func (b *Body) Digest() *Body {
 // text is the Markdown, unpacked if Forget packed it; b.mu is held.
 func (b *Body) text() []byte {
 	if b.src == nil && b.packed != nil {
-		// Our own DEFLATE stream, in memory: it does not fail.
-		src, _ := io.ReadAll(flate.NewReader(bytes.NewReader(b.packed)))
+		src, _ := packed.Unpack(b.packed) // packed in memory by Forget: it does not fail
 		return src
 	}
 	return b.src
