@@ -201,8 +201,9 @@ func serveCommand(args []string, getenv func(string) string, log *slog.Logger, a
 		if devChild() && srv.Dev != nil {
 			childServes(srv.Dev, log)
 		}
-		// Behind the start, after the first page (or a moment), one runtime
-		// kept for the requests.
+		// Behind the start, after the first page (or a moment), on every
+		// runtime: a request's render takes the next one free, before the
+		// pages behind (render.Behind).
 		prerenderCtx, stopPrerender := context.WithCancel(ctx)
 		defer stopPrerender()
 		go func() {
@@ -212,7 +213,7 @@ func serveCommand(args []string, getenv func(string) string, log *slog.Logger, a
 			case <-prerenderCtx.Done():
 			}
 			restoreGC := denseDuringPrerender(cfg.Dev)
-			prerender(prerenderCtx, built, built.Engine.Size()-1, log, nil)
+			prerender(render.Behind(prerenderCtx), built, 0, log, nil)
 			pruneRenders(prerenderCtx, src.kept.renders, log)
 			rendering()
 			ready()

@@ -26,7 +26,7 @@ var ErrTimeout = errors.New("render: timed out")
 // on the same program and runtimes.
 type Engine struct {
 	program *goja.Program
-	pool    chan *runtime
+	pool    *runtimePool
 	timeout time.Duration
 	log     *slog.Logger
 	plurals *pluralRules
@@ -102,7 +102,7 @@ func NewEngine(serverBundle []byte, opts Options) (*Engine, error) {
 	}
 	e := &Engine{
 		program:       prog,
-		pool:          make(chan *runtime, opts.Runtimes),
+		pool:          newRuntimePool(opts.Runtimes),
 		timeout:       opts.Timeout,
 		log:           opts.Logger,
 		plurals:       &pluralRules{},
@@ -121,9 +121,9 @@ func NewEngine(serverBundle []byte, opts Options) (*Engine, error) {
 	if err != nil {
 		return nil, err
 	}
-	e.pool <- rt
+	e.pool.put(rt)
 	for range opts.Runtimes - 1 {
-		e.pool <- nil
+		e.pool.put(nil)
 	}
 	return e, nil
 }
@@ -164,36 +164,19 @@ func (e *Engine) WithStrings(strings []byte) *Engine {
 // next render does not wait for them (-dev, after WithStrings, beside the
 // build's other work). A runtime in use takes them when it renders.
 func (e *Engine) Prepare() error {
-	for range cap(e.pool) {
-		var rt *runtime
-		select {
-		case rt = <-e.pool:
-		default:
-			return nil
+	return e.pool.eachIdle(func(rt *runtime) (*runtime, error) {
+		if rt == nil {
+			return nil, nil
 		}
-		var err error
-		if rt != nil {
-			err = rt.useStrings(e.strings)
-		}
-		e.pool <- rt
-		if err != nil {
-			return err
-		}
-	}
-	return nil
+		return rt, rt.useStrings(e.strings)
+	})
 }
 
 // Release lets go of the runtimes not in use, with all they hold: once
 // every page is rendered at start, renders are rare (a form posted without
 // JavaScript), and a runtime starts again on the next one.
 func (e *Engine) Release() {
-	for range len(e.pool) {
-		select {
-		case <-e.pool:
-			e.pool <- nil
-		default:
-		}
-	}
+	_ = e.pool.eachIdle(func(*runtime) (*runtime, error) { return nil, nil })
 }
 
 // ForgetMemo lets go of the bodies of a memo read back (Memo.Forget).
@@ -243,7 +226,7 @@ func (rt *runtime) useStrings(s *stringSet) error {
 }
 
 // Size is the number of runtimes: how many renders can run at once.
-func (e *Engine) Size() int { return cap(e.pool) }
+func (e *Engine) Size() int { return e.pool.size }
 
 // Render renders the React tree of a page from its JSON payload and returns
 // the HTML of the root element's content.
@@ -293,27 +276,25 @@ func (e *Engine) Counts() (rendered, remembered int64) {
 // render lacked too.
 func (e *Engine) render(ctx context.Context, payloadJSON []byte) (string, []MissingString, error) {
 	e.rendered.Add(1)
-	var rt *runtime
-	select {
-	case rt = <-e.pool:
-	case <-ctx.Done():
-		return "", nil, fmt.Errorf("render: waiting for a runtime: %w", ctx.Err())
+	rt, err := e.pool.get(ctx)
+	if err != nil {
+		return "", nil, fmt.Errorf("render: waiting for a runtime: %w", err)
 	}
 	if rt == nil {
 		fresh, err := e.newRuntime()
 		if err != nil {
-			e.pool <- nil
+			e.pool.put(nil)
 			return "", nil, err
 		}
 		rt = fresh
 	}
 	if err := rt.useStrings(e.strings); err != nil {
-		e.pool <- rt
+		e.pool.put(rt)
 		return "", nil, err
 	}
 	missingList := rt.vm.NewArray()
 	if err := rt.vm.Set(missingGlobal, missingList); err != nil {
-		e.pool <- rt
+		e.pool.put(rt)
 		return "", nil, fmt.Errorf("render: %w", err)
 	}
 	timer := time.AfterFunc(e.timeout, func() { rt.vm.Interrupt(ErrTimeout) })
@@ -340,7 +321,7 @@ func (e *Engine) render(ctx context.Context, payloadJSON []byte) (string, []Miss
 			rt.vm.ClearInterrupt()
 		}
 	}
-	e.pool <- rt
+	e.pool.put(rt)
 	if err != nil {
 		var interrupted *goja.InterruptedError
 		var thrown *goja.Exception

@@ -3,7 +3,10 @@ package render
 import (
 	"context"
 	"errors"
+	"fmt"
+	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 )
@@ -121,12 +124,8 @@ func TestRendersAfterRelease(t *testing.T) {
 		t.Fatal(err)
 	}
 	e.Release()
-	for i := range len(e.pool) {
-		if rt := <-e.pool; rt != nil {
-			t.Fatalf("slot %d still holds a runtime after Release", i)
-		} else {
-			e.pool <- rt
-		}
+	if started := slices.DeleteFunc(slices.Clone(e.pool.idle), func(rt *runtime) bool { return rt == nil }); len(started) > 0 {
+		t.Fatalf("%d runtimes still held after Release", len(started))
 	}
 	done := make(chan string, 4)
 	for range 4 {
@@ -143,7 +142,78 @@ func TestRendersAfterRelease(t *testing.T) {
 			t.Errorf("after Release: %q", html)
 		}
 	}
-	if n := len(e.pool); n != 2 {
+	if n := len(e.pool.idle); n != 2 {
 		t.Errorf("the pool has %d slots after the renders, want 2", n)
+	}
+}
+
+// TestARequestRendersBeforeThePagesBehind: while a start renders its
+// pages behind on every runtime, a visitor's page takes the next runtime
+// free, before the pages behind that asked first.
+func TestARequestRendersBeforeThePagesBehind(t *testing.T) {
+	e, err := NewEngine([]byte(echoBundle), Options{Runtimes: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	behind := Behind(context.Background())
+	var order []string
+	var mu sync.Mutex
+	var wg sync.WaitGroup
+	render := func(ctx context.Context, text string) {
+		defer wg.Done()
+		if _, err := e.Render(ctx, []byte(`{"text":"`+text+`"}`)); err != nil {
+			t.Error(err)
+		}
+		mu.Lock()
+		order = append(order, text)
+		mu.Unlock()
+	}
+	// The runtime is busy with a page behind; three more wait for it.
+	held, err := e.pool.get(behind)
+	if err != nil {
+		t.Fatal(err)
+	}
+	waiting := func(front, back int) {
+		t.Helper()
+		for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(time.Millisecond) {
+			e.pool.mu.Lock()
+			f, b := len(e.pool.front), len(e.pool.back)
+			e.pool.mu.Unlock()
+			if f == front && b == back {
+				return
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("waiting: %d requests and %d behind, want %d and %d", f, b, front, back)
+			}
+		}
+	}
+	for i := range 3 {
+		wg.Add(1)
+		go render(behind, fmt.Sprint("behind ", i))
+		waiting(0, i+1)
+	}
+	wg.Add(1)
+	go render(context.Background(), "request")
+	waiting(1, 3)
+	e.pool.put(held)
+	wg.Wait()
+	if want := []string{"request", "behind 0", "behind 1", "behind 2"}; !slices.Equal(order, want) {
+		t.Errorf("rendered in the order %q, want %q", order, want)
+	}
+	// A render behind whose context ends leaves the line; the runtime
+	// goes to the next.
+	held, _ = e.pool.get(behind)
+	ctx, cancel := context.WithCancel(behind)
+	gaveUp := make(chan error, 1)
+	go func() { _, err := e.Render(ctx, []byte(`{"text":"left"}`)); gaveUp <- err }()
+	waiting(0, 1)
+	cancel()
+	if err := <-gaveUp; !errors.Is(err, context.Canceled) {
+		t.Errorf("a render whose context ended: %v", err)
+	}
+	waiting(0, 0)
+	e.pool.put(held)
+	if html, err := e.Render(behind, []byte(`{"text":"next"}`)); err != nil || html != "<p>next</p>" {
+		t.Errorf("after one left the line: %q, %v", html, err)
 	}
 }
