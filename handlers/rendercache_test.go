@@ -70,6 +70,13 @@ func TestRendersSurviveARestart(t *testing.T) {
 	if rendered, _ := engine.Counts(); rendered < int64(planned) {
 		t.Fatalf("the first start rendered %d pages of %d", rendered, planned)
 	}
+	// A client navigation asks for each page's payload (made on its first
+	// request, not by the prerender).
+	for _, p := range first.Pages() {
+		if _, ok := first.Payload(p.Path); !ok {
+			t.Fatalf("%s: no payload", p.Path)
+		}
+	}
 
 	again, engine, cache := start(shared.Bundle, true, false)
 	if rendered, _ := engine.Counts(); rendered != 0 {
@@ -77,6 +84,19 @@ func TestRendersSurviveARestart(t *testing.T) {
 	}
 	if hits, _ := cache.Counts(); hits < int64(planned) {
 		t.Errorf("a restart read %d pages from the cache, want every one of %d", hits, planned)
+	}
+	// Its pages and payloads need no post's HTML (the feeds, made behind,
+	// do: they are not from the cache): their keys hold the digest of the
+	// Markdown.
+	served, _, _ := start(shared.Bundle, true, true)
+	for _, p := range served.Pages() {
+		page(served, p.Path)
+		if _, ok := served.Payload(p.Path); !ok {
+			t.Fatalf("%s: no payload", p.Path)
+		}
+	}
+	if n := served.Blog().TextRenders(); n != 0 {
+		t.Errorf("a restart with nothing changed rendered %d posts' Markdown for its pages, want none", n)
 	}
 	for _, p := range first.Pages() {
 		if !bytes.Equal(page(first, p.Path), page(again, p.Path)) {

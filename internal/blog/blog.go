@@ -93,6 +93,7 @@ type Body struct {
 	html     string
 	rendered bool
 	err      error
+	renders  int // how many times the text was rendered into HTML
 	// digest marshals the text's SHA-256, sum, rather than its HTML
 	// (Digest).
 	digest bool
@@ -113,6 +114,7 @@ func (b *Body) HTML() (string, error) {
 	if !b.rendered {
 		b.html, b.err = b.md.HTML(b.text())
 		b.rendered = true
+		b.renders++
 	}
 	return b.html, b.err
 }
@@ -347,6 +349,21 @@ func (l *Library) ForgetTexts() {
 			p.Body.Forget()
 		}
 	}
+}
+
+// TextRenders counts the renders of the posts' texts into HTML since
+// the load: a start that finds its pages in the renders' cache makes none
+// (docs/ARCHITECTURE.md, Starting).
+func (l *Library) TextRenders() int {
+	n := 0
+	for _, posts := range l.byLang {
+		for _, p := range posts {
+			p.Body.mu.Lock()
+			n += p.Body.renders
+			p.Body.mu.Unlock()
+		}
+	}
+	return n
 }
 
 // Count returns the number of posts of lang: Posts' length, without its

@@ -277,6 +277,9 @@ func (s *Build) payloadResource(p page, status int) (*render.Resource, error) {
 // finds the post's page and payload in the renders' cache without
 // rendering its text (docs/ARCHITECTURE.md, Starting).
 func keyOf(p page) page {
+	if made, ok := p.data.(lazyData); ok {
+		p.data = made()
+	}
 	if d, ok := p.data.(blogPostData); ok {
 		d.HTML = d.HTML.Digest()
 		p.data = d
