@@ -308,10 +308,10 @@ func (s *Build) Prerender(ctx context.Context, workers int) error {
 			}
 			// A page a request made before (-dev: one open in a browser,
 			// whose next edit renders it again) keeps its post's HTML.
+			// Its payload, which only a client navigation asks for, is made
+			// on that request: a start does not wait for thousands of them
+			// (docs/ARCHITECTURE.md, Rendering).
 			asked := lp.doc.done.Load()
-			if err := lp.data.do(ctx); err != nil {
-				return err
-			}
 			err := lp.doc.do(ctx)
 			if !s.opts.Dev || !asked {
 				// The page is made: its post's HTML goes now, rather than
