@@ -34,19 +34,28 @@ var contentGoals = struct {
 	build                                   time.Duration
 }{2 * time.Second, 1500 * time.Millisecond, time.Minute, 5 * time.Second, 500 * time.Millisecond, 200, 300, 3 * time.Minute}
 
-func contentBench(root string, posts int, modes string) error {
+func contentBench(root string, posts int, modes, keep string) error {
 	tmp, err := os.MkdirTemp("", "site-content-")
 	if err != nil {
 		return err
 	}
 	defer func() { _ = os.RemoveAll(tmp) }()
 	tree := filepath.Join(tmp, "tree")
+	if keep != "" {
+		tree = keep
+		if _, err := os.Stat(keep); err == nil {
+			return fmt.Errorf("%s exists: -keep makes a new folder", keep)
+		}
+	}
 	if err := copyProject(root, tree); err != nil {
 		return err
 	}
 	postPath, err := multiplyPosts(tree, posts)
 	if err != nil {
 		return err
+	}
+	if keep != "" {
+		fmt.Printf("the project with %d posts a language is in %s (post: %s)\n", posts, keep, postPath)
 	}
 	fmt.Printf("content bench: %d posts a language; machine: %d-core, load average at start %s\n", posts, numCPU(), loadAverage())
 

@@ -93,6 +93,7 @@ var (
 	renderSamples = flag.Int("render-samples", 40, "measured renders of each page type (render bench)")
 	contentPosts  = flag.Int("posts", 100, "posts a language (content bench)")
 	contentModes  = flag.String("modes", "run,dev,binary", "what the content bench measures: run (go run .), dev (-dev), binary")
+	contentKeep   = flag.String("keep", "", "make the content bench's copy of the project in this folder and keep it, to profile by hand")
 	renderKeep    = flag.String("render-keep", "", "keep the server bundle, the payloads and the Node script in this folder (render bench)")
 )
 
@@ -146,7 +147,7 @@ func main() {
 		_ = flag.CommandLine.Parse(flag.Args()[1:]) // ExitOnError: a bad flag exits
 		run = func() error {
 			root, _ := filepath.Abs(".")
-			return contentBench(root, *contentPosts, *contentModes)
+			return contentBench(root, *contentPosts, *contentModes, *contentKeep)
 		}
 	case "staff":
 		run = func() error {
