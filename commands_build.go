@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -16,8 +17,13 @@ import (
 	"github.com/northbeam/site/render"
 )
 
-// memoFile holds, beside the bundles, the pages the build rendered.
-const memoFile = "renders.gob.gz"
+// memoFile holds, beside the bundles, the pages the build rendered
+// (render.Memo.WriteTo); legacyMemoFile is where builds before its format
+// wrote them, removed by a build so that no binary embeds both.
+const (
+	memoFile       = "renders.memo"
+	legacyMemoFile = "renders.gob.gz"
+)
 
 // buildCommand writes into -out what a production binary embeds: the
 // bundles, every page rendered once with them, and the WebP copies of the
@@ -84,13 +90,29 @@ func buildCommand(args []string, getenv func(string) string, report io.Writer) e
 		total += c.Bytes
 	}
 	fmt.Fprintf(report, "build: %d picture copies, %d KB, encoded in %s\n", len(copies), total/1024, time.Since(started).Round(time.Millisecond))
-	f, err := os.Create(filepath.Join(*out, memoFile))
+	// Written beside, then renamed: the last build's memo, which earlier
+	// reads its bodies from, is never overwritten while it is open.
+	f, err := os.CreateTemp(*out, memoFile+".*")
 	if err != nil {
 		return err
 	}
 	if _, err := memo.WriteTo(f); err != nil {
-		_ = f.Close() // the write's error is the one to report
+		_ = f.Close()           // the write's error is the one to report
+		_ = os.Remove(f.Name()) // half written
 		return err
 	}
-	return f.Close()
+	if err := f.Close(); err != nil {
+		_ = os.Remove(f.Name())
+		return err
+	}
+	if err := os.Chmod(f.Name(), 0o644); err != nil {
+		return err
+	}
+	if err := os.Rename(f.Name(), filepath.Join(*out, memoFile)); err != nil {
+		return err
+	}
+	if err := os.Remove(filepath.Join(*out, legacyMemoFile)); err != nil && !errors.Is(err, os.ErrNotExist) {
+		return err
+	}
+	return nil
 }

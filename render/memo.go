@@ -1,15 +1,19 @@
 package render
 
 import (
-	"compress/gzip"
+	"bytes"
 	"crypto/sha256"
-	"encoding/gob"
+	"encoding/binary"
 	"errors"
 	"fmt"
+	"hash/crc32"
 	"io"
 	"io/fs"
 	"os"
+	goruntime "runtime"
+	"slices"
 	"sync"
+	"sync/atomic"
 
 	"github.com/northbeam/site/internal/packed"
 )
@@ -40,6 +44,8 @@ type Memo struct {
 	// spill, when not nil, holds the bodies recorded instead of bodies
 	// (SpillTo).
 	spill *memoFile
+	// shipped, in a memo read back (ReadMemo), is where its bodies are.
+	shipped *shippedMemo
 }
 
 // NewMemo returns an empty memo that records renders.
@@ -55,6 +61,9 @@ func (m *Memo) Len() int {
 	n := len(m.bodies)
 	if m.spill != nil {
 		n += len(m.spill.at)
+	}
+	if m.shipped != nil {
+		n += len(m.shipped.at)
 	}
 	return n
 }
@@ -73,6 +82,9 @@ func (m *Memo) get(bundle, k [sha256.Size]byte) (string, []MissingString, bool) 
 	body, ok := m.bodies[k]
 	if !ok && m.spill != nil {
 		body, ok = m.spill.get(k)
+	}
+	if !ok && m.shipped != nil {
+		body, ok = m.shipped.get(k)
 	}
 	missing := m.missing[k]
 	m.mu.RUnlock()
@@ -123,6 +135,10 @@ func (m *Memo) Forget() {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	m.bodies = nil
+	if m.shipped != nil && m.shipped.file != nil {
+		_ = m.shipped.file.Close() // read only
+	}
+	m.shipped = nil
 }
 
 // KeepOnly lets go of the bodies a recording memo holds (-dev) that were
@@ -154,51 +170,113 @@ func (m *Memo) KeepOnly(engines ...*Engine) {
 	}
 }
 
-// WriteTo writes the memo, gzip-compressed.
+// memoMagic begins a memo written by WriteTo. After it: the number of
+// bodies (uint32), then for each, by key, its key, where its bytes begin
+// after the index (uint64), their length (uint32) and the body's CRC-32
+// (IEEE), all little-endian;
+// then the bodies, each DEFLATE-compressed on its own (internal/packed),
+// so that a memo read back takes one body at a time and holds only its
+// index: a production binary at 1,000 posts a language ships 117 MB of
+// bodies, which a start held whole in the heap, and decompressed, before
+// (docs/ARCHITECTURE.md, Rendering).
+const memoMagic = "northbeam renders 2\n"
+
+const memoEntry = sha256.Size + 8 + 4 + 4
+
+// WriteTo writes the memo, each body compressed on its own, keys in order
+// (the same memo writes the same bytes).
 func (m *Memo) WriteTo(w io.Writer) (int64, error) {
 	m.mu.RLock()
 	defer m.mu.RUnlock()
-	bodies := m.bodies
+	keys := make([][sha256.Size]byte, 0, len(m.bodies))
+	for k := range m.bodies {
+		keys = append(keys, k)
+	}
 	if m.spill != nil {
-		bodies = make(map[[sha256.Size]byte]string, len(m.bodies)+len(m.spill.at))
-		for k, b := range m.bodies {
-			bodies[k] = b
-		}
 		for k := range m.spill.at {
-			if b, ok := m.spill.get(k); ok {
-				bodies[k] = b
+			if _, ok := m.bodies[k]; !ok {
+				keys = append(keys, k)
 			}
 		}
 	}
+	slices.SortFunc(keys, func(a, b [sha256.Size]byte) int { return bytes.Compare(a[:], b[:]) })
+	stored := make([][]byte, len(keys))
+	var failed atomic.Bool
+	var wg sync.WaitGroup
+	next := atomic.Int64{}
+	for range goruntime.GOMAXPROCS(0) {
+		wg.Go(func() {
+			for i := int(next.Add(1) - 1); i < len(keys); i = int(next.Add(1) - 1) {
+				body, ok := m.bodies[keys[i]]
+				if !ok {
+					if body, ok = m.spill.get(keys[i]); !ok {
+						failed.Store(true)
+						continue
+					}
+				}
+				stored[i] = binary.LittleEndian.AppendUint32(packed.PackSmall(body), crc32.ChecksumIEEE([]byte(body)))
+			}
+		})
+	}
+	wg.Wait()
+	if failed.Load() {
+		return 0, errors.New("render: writing the memo: a body kept on disk could not be read back")
+	}
+	index := make([]byte, 0, len(memoMagic)+4+len(keys)*memoEntry)
+	index = append(index, memoMagic...)
+	index = binary.LittleEndian.AppendUint32(index, uint32(len(keys)))
+	var off uint64
+	for i, k := range keys {
+		index = append(index, k[:]...)
+		index = binary.LittleEndian.AppendUint64(index, off)
+		index = binary.LittleEndian.AppendUint32(index, uint32(len(stored[i])-4))
+		index = append(index, stored[i][len(stored[i])-4:]...)
+		off += uint64(len(stored[i]) - 4)
+	}
 	cw := &countingWriter{w: w}
-	zw, err := gzip.NewWriterLevel(cw, gzip.BestCompression)
-	if err != nil {
-		return 0, err
-	}
-	if err := gob.NewEncoder(zw).Encode(bodies); err != nil {
+	if _, err := cw.Write(index); err != nil {
 		return cw.n, fmt.Errorf("render: writing the memo: %w", err)
 	}
-	if err := zw.Close(); err != nil {
-		return cw.n, fmt.Errorf("render: writing the memo: %w", err)
+	for _, b := range stored {
+		if _, err := cw.Write(b[:len(b)-4]); err != nil {
+			return cw.n, fmt.Errorf("render: writing the memo: %w", err)
+		}
 	}
 	return cw.n, nil
 }
 
-// ReadMemo reads a memo written by WriteTo; it does not record.
-func ReadMemo(r io.Reader) (*Memo, error) {
-	zr, err := gzip.NewReader(r)
-	if err != nil {
+// ReadMemo reads the index of a memo written by WriteTo; each body is read
+// from r when a render asks for it, until Forget. It does not record.
+func ReadMemo(r io.ReaderAt) (*Memo, error) {
+	head := make([]byte, len(memoMagic)+4)
+	if _, err := r.ReadAt(head, 0); err != nil || string(head[:len(memoMagic)]) != memoMagic {
+		return nil, errors.New("render: reading the memo: not a memo of this version")
+	}
+	n := int64(binary.LittleEndian.Uint32(head[len(memoMagic):]))
+	if n > 1<<24 {
+		return nil, errors.New("render: reading the memo: its index is damaged")
+	}
+	index := make([]byte, n*memoEntry)
+	if _, err := r.ReadAt(index, int64(len(head))); err != nil {
 		return nil, fmt.Errorf("render: reading the memo: %w", err)
 	}
-	m := &Memo{}
-	if err := gob.NewDecoder(zr).Decode(&m.bodies); err != nil {
-		return nil, fmt.Errorf("render: reading the memo: %w", err)
+	base := int64(len(head)) + int64(len(index))
+	sh := &shippedMemo{r: r, at: make(map[[sha256.Size]byte]shippedSpan, n)}
+	for e := range slices.Chunk(index, memoEntry) {
+		k := [sha256.Size]byte(e[:sha256.Size])
+		off := binary.LittleEndian.Uint64(e[sha256.Size:])
+		size := binary.LittleEndian.Uint32(e[sha256.Size+8:])
+		if off > 1<<40 {
+			return nil, errors.New("render: reading the memo: its index is damaged")
+		}
+		sh.at[k] = shippedSpan{memoSpan{off: base + int64(off), n: int64(size)}, binary.LittleEndian.Uint32(e[sha256.Size+12:])}
 	}
-	return m, nil
+	return &Memo{shipped: sh}, nil
 }
 
-// ReadMemoFS reads the memo at name in fsys; a missing file is an empty
-// memo (a binary built without one renders every page at start).
+// ReadMemoFS reads the memo at name in fsys (see ReadMemo), taking its
+// bodies from the open file; a missing file is an empty memo (a binary
+// built without one renders every page at start).
 func ReadMemoFS(fsys fs.FS, name string) (*Memo, error) {
 	f, err := fsys.Open(name)
 	if errors.Is(err, fs.ErrNotExist) {
@@ -207,8 +285,55 @@ func ReadMemoFS(fsys fs.FS, name string) (*Memo, error) {
 	if err != nil {
 		return nil, fmt.Errorf("render: %w", err)
 	}
-	defer func() { _ = f.Close() }() // read only: closing it loses nothing
-	return ReadMemo(f)
+	r, ok := f.(io.ReaderAt) // an embedded file or a file on disk
+	if !ok {
+		data, err := io.ReadAll(f)
+		_ = f.Close() // read only: closing it loses nothing
+		if err != nil {
+			return nil, fmt.Errorf("render: reading the memo: %w", err)
+		}
+		r, f = bytes.NewReader(data), nil
+	}
+	m, err := ReadMemo(r)
+	if err != nil {
+		if f != nil {
+			_ = f.Close() // read only
+		}
+		return nil, err
+	}
+	m.shipped.file = f
+	return m, nil
+}
+
+// shippedMemo is a memo read back: where each body is in r.
+type shippedMemo struct {
+	r    io.ReaderAt
+	file io.Closer // r's file, closed by Forget; nil when none
+	at   map[[sha256.Size]byte]shippedSpan
+}
+
+// shippedSpan is where a body is, and its CRC-32.
+type shippedSpan struct {
+	memoSpan
+	crc uint32
+}
+
+// get reads the body of k; false when the memo holds none, or when its
+// bytes cannot be read (the page renders).
+func (s *shippedMemo) get(k [sha256.Size]byte) (string, bool) {
+	span, ok := s.at[k]
+	if !ok {
+		return "", false
+	}
+	stored := make([]byte, span.n)
+	if _, err := s.r.ReadAt(stored, span.off); err != nil {
+		return "", false
+	}
+	body, err := packed.Unpack(stored)
+	if err != nil || crc32.ChecksumIEEE(body) != span.crc {
+		return "", false
+	}
+	return string(body), true
 }
 
 type countingWriter struct {

@@ -3,9 +3,12 @@ package render
 import (
 	"bytes"
 	"context"
+	"fmt"
+	goruntime "runtime"
 	"slices"
 	"strings"
 	"testing"
+	"testing/fstest"
 )
 
 // The build renders with a recording memo and ships it; a start with the
@@ -170,5 +173,87 @@ func TestADevMemoKeepsItsBodiesOnDisk(t *testing.T) {
 	}
 	if rendered, _ := e.Counts(); rendered != 3 {
 		t.Errorf("rendered %d, want 3", rendered)
+	}
+}
+
+// TestAShippedMemoIsReadABodyAtATime: a production binary's memo, read
+// from its file, holds only where each body is; each is read when a render
+// asks for it, the same as it was written; the same memo writes the same
+// bytes; a body whose bytes are damaged is rendered again, never served.
+func TestAShippedMemoIsReadABodyAtATime(t *testing.T) {
+	ctx := context.Background()
+	memo := NewMemo()
+	build, err := NewEngine([]byte(echoBundle), Options{Runtimes: 1, Memo: memo})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// 200 pages of 64 KB each: 12.5 MB of bodies.
+	filler := strings.Repeat("a line of a long page, ", 64<<10/23)
+	payloads := make([]string, 200)
+	for i := range payloads {
+		payloads[i] = fmt.Sprintf(`{"text":"page %d %s"}`, i, filler)
+		if _, err := build.Render(ctx, []byte(payloads[i])); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var file, again bytes.Buffer
+	if _, err := memo.WriteTo(&file); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := memo.WriteTo(&again); err != nil || !bytes.Equal(file.Bytes(), again.Bytes()) {
+		t.Errorf("the same memo wrote other bytes (%v)", err)
+	}
+	fsys := fstest.MapFS{"renders.memo": {Data: file.Bytes()}}
+
+	var before, after goruntime.MemStats
+	goruntime.GC()
+	goruntime.ReadMemStats(&before)
+	shipped, err := ReadMemoFS(fsys, "renders.memo")
+	if err != nil {
+		t.Fatal(err)
+	}
+	goruntime.GC()
+	goruntime.ReadMemStats(&after)
+	if grew := int64(after.HeapAlloc) - int64(before.HeapAlloc); grew > 1<<20 {
+		t.Errorf("reading a memo of 12.5 MB of bodies took %d KB of the heap, want its index alone", grew>>10)
+	}
+	start, err := NewEngine([]byte(echoBundle), Options{Runtimes: 1, Memo: shipped})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, p := range payloads {
+		html, err := start.Render(ctx, []byte(p))
+		if want := fmt.Sprintf("<p>page %d %s</p>", i, filler); err != nil || html != want {
+			t.Fatalf("page %d from the memo: %.40q, %v", i, html, err)
+		}
+	}
+	if rendered, remembered := start.Counts(); rendered != 0 || remembered != int64(len(payloads)) {
+		t.Errorf("rendered %d and remembered %d, want 0 and %d", rendered, remembered, len(payloads))
+	}
+	goruntime.KeepAlive(shipped)
+
+	// The last body's bytes damaged: that page renders, the same HTML.
+	damaged := bytes.Clone(file.Bytes())
+	for i := len(damaged) - 64; i < len(damaged); i++ {
+		damaged[i] ^= 0xff
+	}
+	broken, err := ReadMemo(bytes.NewReader(damaged))
+	if err != nil {
+		t.Fatal(err)
+	}
+	e, err := NewEngine([]byte(echoBundle), Options{Runtimes: 1, Memo: broken})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, p := range payloads {
+		if html, err := e.Render(ctx, []byte(p)); err != nil || html != fmt.Sprintf("<p>page %d %s</p>", i, filler) {
+			t.Fatalf("page %d from a damaged memo: %.40q, %v", i, html, err)
+		}
+	}
+	if rendered, _ := e.Counts(); rendered != 1 {
+		t.Errorf("a damaged memo: %d pages rendered, want the damaged one", rendered)
+	}
+	if _, err := ReadMemo(bytes.NewReader(file.Bytes()[:40])); err == nil {
+		t.Error("a memo cut short in its index was read")
 	}
 }

@@ -25,7 +25,7 @@ func TestBuildTakesTheLastBuildsRenders(t *testing.T) {
 	if _, err := last.WriteTo(&file); err != nil {
 		t.Fatal(err)
 	}
-	shipped, err := ReadMemo(&file)
+	shipped, err := ReadMemo(bytes.NewReader(file.Bytes()))
 	if err != nil {
 		t.Fatal(err)
 	}

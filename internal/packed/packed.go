@@ -12,9 +12,16 @@ import (
 )
 
 // Pack returns src compressed, in a slice of its own exact size.
-func Pack[T string | []byte](src T) []byte {
-	zw := writers.Get().(*flate.Writer)
-	defer writers.Put(zw)
+func Pack[T string | []byte](src T) []byte { return pack(&writers, src) }
+
+// PackSmall is Pack at DEFLATE's best compression, several times slower:
+// for bytes written once and shipped (a production build's memo of
+// renders); Unpack reads both.
+func PackSmall[T string | []byte](src T) []byte { return pack(&smallWriters, src) }
+
+func pack[T string | []byte](pool *sync.Pool, src T) []byte {
+	zw := pool.Get().(*flate.Writer)
+	defer pool.Put(zw)
 	var buf bytes.Buffer
 	zw.Reset(&buf)
 	switch s := any(src).(type) {
@@ -37,5 +44,10 @@ func Unpack(p []byte) ([]byte, error) {
 // thousands of packs share a few.
 var writers = sync.Pool{New: func() any {
 	zw, _ := flate.NewWriter(nil, flate.BestSpeed) // a valid level: no error
+	return zw
+}}
+
+var smallWriters = sync.Pool{New: func() any {
+	zw, _ := flate.NewWriter(nil, flate.BestCompression) // a valid level: no error
 	return zw
 }}
