@@ -4,8 +4,10 @@ import (
 	"context"
 	_ "embed" // the Node half of the render bench
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"log/slog"
 	"os"
 	"os/exec"
@@ -13,6 +15,7 @@ import (
 	"runtime"
 	"runtime/debug"
 	"slices"
+	"strings"
 	"syscall"
 	"time"
 
@@ -73,28 +76,72 @@ func renderBench(root string, warmup, samples int) error {
 		samplesIn = append(samplesIn, renderSample{p.name, string(r.Bytes())})
 	}
 
-	rows, err := compareRenders(bundle.Server, engine, samplesIn, warmup, samples)
+	rows, err := compareRenders(bundle.Server, bundle.Strings, engine, samplesIn, warmup, samples)
 	if err != nil {
 		return err
 	}
 	fmt.Printf("\nrender time per page type: CPU time per render over %d renders (after %d unmeasured of every page type), and the median wall time\n", samples, warmup)
 	fmt.Printf("  %-12s %9s %9s %7s   %9s %9s  %9s %9s  %s\n", "page", "goja CPU", "Node CPU", "ratio", "goja wall", "Node wall", "no JIT", "ratio", "same HTML")
 	var worst float64
+	var differ []string
 	for _, r := range rows {
 		worst = max(worst, r.ratio())
 		same := "yes"
-		if r.goja.HTML != r.node.HTML {
+		if !r.sameHTML() {
 			same = "NO"
+			differ = append(differ, r.name)
 		}
 		fmt.Printf("  %-12s %6.2f ms %6.2f ms %6.1f×   %6.2f ms %6.2f ms  %6.2f ms %8.1f×  %s\n", r.name, r.goja.CPU, r.node.CPU, r.ratio(),
 			median(r.goja.MS), median(r.node.MS), r.nodeNoJIT.CPU, r.goja.CPU/r.nodeNoJIT.CPU, same)
 	}
 	fmt.Printf("  worst ratio %.1f×   goal: goja at most 8× Node  %s\n", worst, verdict(worst <= 8))
+	fmt.Printf("  same HTML in goja and Node (with and without JIT): %d of %d page types  %s\n", len(rows)-len(differ), len(rows), sameVerdict(differ))
 	fmt.Println("  (no JIT: Node with --jitless, V8's interpreter alone, CPU time per render, and goja's ratio to it)")
+	if err := keepDifferent(rows); err != nil {
+		return err
+	}
 	if err := collectorShare(engine, samplesIn[0], samples); err != nil {
 		return err
 	}
-	return renderFloors(root, warmup, samples)
+	if err := renderFloors(root, warmup, samples); err != nil {
+		return err
+	}
+	if len(differ) > 0 {
+		// The times above compare different pages: a run that measured
+		// them is no measure, so it fails.
+		return fmt.Errorf("render: Node's HTML differs from goja's for %s", strings.Join(differ, ", "))
+	}
+	return nil
+}
+
+// sameVerdict is the same-HTML line's verdict: ok, or the page types whose
+// HTML differs.
+func sameVerdict(differ []string) string {
+	if len(differ) == 0 {
+		return "ok"
+	}
+	return "DIFFERENT: " + strings.Join(differ, ", ")
+}
+
+// keepDifferent writes, with -render-keep, the HTML of each page type that
+// differs, goja's and Node's, to diff them: <n>.goja.html, <n>.node.html
+// and <n>.node-jitless.html, n the page type's row from 1.
+func keepDifferent(rows []renderRow) error {
+	if *renderKeep == "" {
+		return nil
+	}
+	for i, r := range rows {
+		if r.sameHTML() {
+			continue
+		}
+		for suffix, html := range map[string]string{"goja": r.goja.HTML, "node": r.node.HTML, "node-jitless": r.nodeNoJIT.HTML} {
+			name := filepath.Join(*renderKeep, fmt.Sprintf("%d.%s.html", i+1, suffix))
+			if err := os.WriteFile(name, []byte(html), 0o600); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
 }
 
 // collectorShare renders one page type again with Go's garbage collector
@@ -131,15 +178,22 @@ type renderRow struct {
 
 func (r renderRow) ratio() float64 { return r.goja.CPU / r.node.CPU }
 
-// compareRenders renders each sample with engine, which runs bundle, and
-// with Node on the same bundle. In each engine every sample is rendered
-// warmup times before any is measured.
-func compareRenders(bundle []byte, engine *render.Engine, in []renderSample, warmup, samples int) ([]renderRow, error) {
-	node, err := nodeRenders(bundle, in, warmup, samples)
+// sameHTML tells whether Node, with its JIT and without, rendered the HTML
+// goja did.
+func (r renderRow) sameHTML() bool {
+	return r.goja.HTML == r.node.HTML && r.goja.HTML == r.nodeNoJIT.HTML
+}
+
+// compareRenders renders each sample with engine, which runs bundle with
+// strings (render.Options.Strings), and with Node on the same bundle and
+// strings. In each engine every sample is rendered warmup times before any
+// is measured.
+func compareRenders(bundle, siteStrings []byte, engine *render.Engine, in []renderSample, warmup, samples int) ([]renderRow, error) {
+	node, err := nodeRenders(bundle, siteStrings, in, warmup, samples)
 	if err != nil {
 		return nil, err
 	}
-	noJIT, err := nodeRenders(bundle, in, warmup, samples, "--jitless", "--no-expose-wasm")
+	noJIT, err := nodeRenders(bundle, siteStrings, in, warmup, samples, "--jitless", "--no-expose-wasm")
 	if err != nil {
 		return nil, err
 	}
@@ -187,7 +241,10 @@ func cpuTime() time.Duration {
 }
 
 // nodeRenders runs render_node.mjs on the server bundle and the payloads.
-func nodeRenders(serverBundle []byte, in []renderSample, warmup, samples int, nodeFlags ...string) (map[string]renderTimes, error) {
+// siteStrings, when not nil, are every language's strings as the render engine
+// gives them (render.Options.Strings): the script sets them as the global
+// __siteStrings before it evaluates the bundle, as the engine does.
+func nodeRenders(serverBundle, siteStrings []byte, in []renderSample, warmup, samples int, nodeFlags ...string) (map[string]renderTimes, error) {
 	dir := *renderKeep
 	if dir == "" {
 		tmp, err := os.MkdirTemp("", "render-bench-")
@@ -210,6 +267,14 @@ func nodeRenders(serverBundle []byte, in []renderSample, warmup, samples int, no
 		}
 	}
 	args := append(nodeFlags, "render.mjs", "server.js", "payloads.json", fmt.Sprint(warmup), fmt.Sprint(samples))
+	if siteStrings != nil {
+		if err := os.WriteFile(filepath.Join(dir, "strings.json"), siteStrings, 0o600); err != nil {
+			return nil, err
+		}
+		args = append(args, "strings.json")
+	} else if err := os.Remove(filepath.Join(dir, "strings.json")); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return nil, err
+	}
 	cmd := exec.Command("node", args...)
 	cmd.Dir = dir
 	cmd.Stderr = os.Stderr

@@ -2,7 +2,14 @@
 // bundle goja runs and times its renderPage on the same payloads, called as
 // the render engine calls it (one JSON string in, one HTML string out).
 //
-//   node render_node.mjs server.js payloads.json warmup samples
+//   node render_node.mjs server.js payloads.json warmup samples [strings.json]
+//
+// strings.json is every language's strings, an object by language code
+// (render.Options.Strings): set as the global __siteStrings before the
+// bundle is evaluated, as the render engine sets them (render/engine.go,
+// useStrings), since the bundle holds no strings of its own
+// (frontend/lib/locales.server.ts). Without it the global stays unset, as
+// in an engine given none.
 //
 // payloads.json is [{name, payload}]; it prints {name: {ms, cpu, html}}:
 // the wall time of each measured render, the process's CPU time (all its
@@ -10,7 +17,8 @@
 import { readFileSync } from "node:fs";
 import { runInThisContext } from "node:vm";
 
-const [bundlePath, payloadsPath, warmupArg, samplesArg] = process.argv.slice(2);
+const [bundlePath, payloadsPath, warmupArg, samplesArg, stringsPath] = process.argv.slice(2);
+if (stringsPath) globalThis.__siteStrings = JSON.parse(readFileSync(stringsPath, "utf8"));
 runInThisContext(readFileSync(bundlePath, "utf8"), { filename: "server.js" });
 const renderPage = globalThis.renderPage;
 const pages = JSON.parse(readFileSync(payloadsPath, "utf8"));

@@ -66,7 +66,7 @@ func renderFloors(root string, warmup, samples int) error {
 		if err != nil {
 			return fmt.Errorf("%s: %w", f.name, err)
 		}
-		rows, err := compareRenders([]byte(f.bundle), engine, []renderSample{{f.name, f.payload}}, warmup, samples)
+		rows, err := compareRenders([]byte(f.bundle), nil, engine, []renderSample{{f.name, f.payload}}, warmup, samples)
 		if err != nil {
 			return err
 		}
