@@ -46,6 +46,10 @@ type kept struct {
 	// parsed keeps the posts, case studies and people parsed by the
 	// builds before (-dev); nil parses every file at every build.
 	parsed *sitebuild.Parsed
+	// collections, when not nil, are the posts, case studies, team,
+	// pictures and dates a start loaded beside the bundles' build, for its
+	// first build (sitebuild.Options.Collections).
+	collections *sitebuild.Build
 }
 
 type bundleOrError struct {
@@ -121,9 +125,26 @@ func (s sources) buildSite(ctx context.Context, cfg config.Config, log *slog.Log
 	}
 	if s.embedded == nil {
 		build := assets.Build
+		k := s.kept
 		switch {
 		case s.early != nil:
-			build = func(string) (*assets.Bundle, error) { b := <-s.early; return b.bundle, b.err }
+			// The collections load while the bundles build, which they do
+			// not need (sitebuild.LoadCollections): both are most of a
+			// restart's time to its first page.
+			loaded := make(chan error, 1)
+			go func() {
+				var err error
+				cldr := os.DirFS(filepath.Join(s.root, "node_modules"))
+				k.collections, err = sitebuild.LoadCollections(content, cldr, siteOptions(cfg, s.kept, nil, nil, true))
+				loaded <- err
+			}()
+			build = func(string) (*assets.Bundle, error) {
+				b := <-s.early
+				if err := <-loaded; b.err == nil && err != nil {
+					return nil, err
+				}
+				return b.bundle, b.err
+			}
 		case s.builder != nil:
 			build = func(string) (*assets.Bundle, error) { return s.builder.Build() }
 		}
@@ -131,7 +152,7 @@ func (s sources) buildSite(ctx context.Context, cfg config.Config, log *slog.Log
 		if err != nil {
 			return nil, err
 		}
-		return newSite(ctx, content, bundle, cfg, log, s.memo, s.kept, nil, true, s.missing.tell)
+		return newSite(ctx, content, bundle, cfg, log, s.memo, k, nil, true, s.missing.tell)
 	}
 	bundle, err := assets.Read(s.embedded)
 	if err != nil {
@@ -193,7 +214,16 @@ func newEngine(bundle *assets.Bundle, log *slog.Logger, memo *render.Memo, missi
 // the collections of same when not nil (sitebuild.Options.Collections).
 func siteWith(ctx context.Context, content fs.FS, bundle *assets.Bundle, engine *render.Engine, cfg config.Config, k kept,
 	imageCopies fs.FS, same *sitebuild.Build, lazy bool) (*sitebuild.Build, error) {
-	return sitebuild.New(ctx, content, bundle, engine, sitebuild.Options{
+	return sitebuild.New(ctx, content, bundle, engine, siteOptions(cfg, k, imageCopies, same, lazy))
+}
+
+// siteOptions are the options of a build of the site (siteWith): same,
+// or else k.collections, gives it its collections.
+func siteOptions(cfg config.Config, k kept, imageCopies fs.FS, same *sitebuild.Build, lazy bool) sitebuild.Options {
+	if same == nil {
+		same = k.collections
+	}
+	return sitebuild.Options{
 		BaseURL:             cfg.BaseURL,
 		GAMeasurementID:     cfg.GAMeasurementID,
 		ConsentHideFromBots: cfg.ConsentHideFromBots,
@@ -205,7 +235,7 @@ func siteWith(ctx context.Context, content fs.FS, bundle *assets.Bundle, engine 
 		Parsed:              k.parsed,
 		Lazy:                lazy,
 		Collections:         same,
-	})
+	}
 }
 
 // openRenders opens the renders' cache under cfg's DATA_DIR, its keys

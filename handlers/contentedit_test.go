@@ -177,3 +177,31 @@ func sameSite(t *testing.T, name string, a, b *sitebuild.Build) {
 		}
 	}
 }
+
+// TestCollectionsLoadedBesideTheBundlesMakeTheSameSite: a start loads the
+// posts, case studies, team, pictures and dates while the bundles build
+// (sitebuild.LoadCollections); the site built with them is the site New
+// builds alone.
+func TestCollectionsLoadedBesideTheBundlesMakeTheSameSite(t *testing.T) {
+	shared := sitetest.Site(t)
+	opts := sitebuild.Options{BaseURL: sitetest.BaseURL, Lazy: true, Parsed: sitebuild.NewParsed()}
+	collections, err := sitebuild.LoadCollections(sitetest.Content(), shared.Bundle.CLDR, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	withOpts := opts
+	withOpts.Collections = collections
+	beside, err := sitebuild.New(context.Background(), sitetest.Content(), shared.Bundle, shared.Engine, withOpts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	opts.Parsed = sitebuild.NewParsed()
+	alone, err := sitebuild.New(context.Background(), sitetest.Content(), shared.Bundle, shared.Engine, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := len(beside.Blog().Posts(beside.Info.DefaultLanguage)); n == 0 {
+		t.Fatal("no posts loaded beside the bundles")
+	}
+	sameSite(t, "collections loaded beside the bundles", beside, alone)
+}

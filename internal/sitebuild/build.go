@@ -138,7 +138,7 @@ func New(ctx context.Context, contentFS fs.FS, bundle *assets.Bundle, engine *re
 	if err != nil {
 		return nil, err
 	}
-	c, err := loadCollections(contentFS, bundle, info, opts)
+	c, err := loadCollections(contentFS, bundle.CLDR, info, opts)
 	if err != nil {
 		return nil, err
 	}
@@ -221,13 +221,27 @@ func New(ctx context.Context, contentFS fs.FS, bundle *assets.Bundle, engine *re
 	return s, nil
 }
 
+// LoadCollections loads the posts, case studies, team, pictures and dates
+// of contentFS, as New does with the same opts, to be given to New as
+// opts.Collections: they need the CLDR data (laid out as node_modules) and
+// not the bundles, so a start loads them while the bundles build
+// (docs/ARCHITECTURE.md, Starting).
+func LoadCollections(contentFS, cldr fs.FS, opts Options) (*Build, error) {
+	info, err := site.Load(contentFS, "site.json")
+	if err != nil {
+		return nil, err
+	}
+	opts.Collections = nil
+	return loadCollections(contentFS, cldr, info, opts)
+}
+
 // loadCollections loads the posts, case studies, team, pictures and dates,
 // or takes those of opts.Collections.
-func loadCollections(contentFS fs.FS, bundle *assets.Bundle, info *site.Info, opts Options) (*Build, error) {
+func loadCollections(contentFS, cldr fs.FS, info *site.Info, opts Options) (*Build, error) {
 	if opts.Collections != nil {
 		return opts.Collections, nil
 	}
-	dates, err := intl.Load(bundle.CLDR, info.Languages)
+	dates, err := intl.Load(cldr, info.Languages)
 	if err != nil {
 		return nil, err
 	}
