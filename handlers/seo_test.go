@@ -5,6 +5,7 @@ import (
 	"encoding/xml"
 	"net/http"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -171,6 +172,23 @@ func TestSitemapAndRobots(t *testing.T) {
 	for path, ctype := range map[string]string{"/manifest.webmanifest": "application/manifest+json", "/favicon.svg": "image/svg+xml", "/og.png": "image/png", "/icon-192.png": "image/png", "/apple-touch-icon.png": "image/png"} {
 		if rec := sitetest.Get(t, h, path); rec.Code != http.StatusOK || rec.Header().Get("Content-Type") != ctype {
 			t.Errorf("%s: %d %s", path, rec.Code, rec.Header().Get("Content-Type"))
+		}
+	}
+}
+
+// TestFilePathsAreTheFilesMade: the routes of the files beside the pages
+// are made from paths known before the files (sitebuild.FilePaths, so
+// that a start does not make its sitemaps before it serves): each is a
+// file once they are made.
+func TestFilePathsAreTheFilesMade(t *testing.T) {
+	s := sitetest.Site(t)
+	paths := s.FilePaths()
+	if !slices.Contains(paths, "/sitemap.xml") || !slices.Contains(paths, "/robots.txt") {
+		t.Fatalf("FilePaths: %q", paths)
+	}
+	for _, p := range paths {
+		if r, ok := s.File(p); !ok || r == nil {
+			t.Errorf("%s is listed but no file is made there", p)
 		}
 	}
 }

@@ -2,7 +2,6 @@ package sitebuild
 
 import (
 	"context"
-	"maps"
 	"slices"
 
 	"github.com/northbeam/site/internal/blog"
@@ -51,17 +50,18 @@ func (s *Build) File(path string) (*render.Resource, bool) {
 	return r, ok
 }
 
-// FilePaths lists the paths of the files made beside the pages: the
-// sitemap, robots.txt, the web app manifest, the icons and the default
-// share image.
+// FilePaths lists the paths of the files made beside the pages, known
+// before any is made, as the routes are made from them when a start
+// serves (the sitemaps of a thousand posts a language took a third of a
+// second to make there): the sitemap or the index of its parts (the parts
+// are under SitemapPartPrefix), robots.txt, the web app manifest, the
+// icons and the default share image.
 func (s *Build) FilePaths() []string {
-	if s.filesOnce.do(context.Background()) != nil {
-		return nil
-	}
-	paths := append(slices.Collect(maps.Keys(s.files)), brandPaths...)
-	slices.Sort(paths)
-	return paths
+	return slices.Sorted(slices.Values(append(slices.Clone(filePaths), brandPaths...)))
 }
+
+// filePaths are the paths of buildFiles, but for the sitemap's parts.
+var filePaths = []string{"/manifest.webmanifest", "/robots.txt", "/sitemap.xml"}
 
 // ShareImage returns the share image of a post, case study or person at
 // path (/og/<hash>.png), drawing it on its first request. It is nil when
