@@ -65,12 +65,23 @@ func serveCommand(args []string, getenv func(string) string, log *slog.Logger, a
 		src.missing = &missingSink{root: src.root}
 		src.kept.parsed = sitebuild.NewParsed()
 	}
+	// What a start keeps for its life (the posts, the plan, the pages'
+	// headers) is made among the garbage of the bundles' build, the loading
+	// and, in a production binary, its pages: the collector runs at half
+	// its target until the content is loaded (until the pages are taken,
+	// in a production binary), which packs what is kept into fewer spans
+	// (denseDuringPrerender).
+	restoreGC := denseDuringPrerender(true)
 	// The bundles build while the database and the services start.
 	src.prebuild()
 	// The renders' cache is salted with this program's hash, read beside
 	// the rest of the start.
 	renders := make(chan *render.DiskCache, 1)
 	go func() { renders <- openRenders(cfg, log) }()
+	// So is the content's index (a JSON file of megabytes at a thousand
+	// posts a language).
+	parsed := make(chan *sitebuild.Parsed, 1)
+	go func(kept *sitebuild.Parsed) { parsed <- openParsed(cfg, kept, log) }(src.kept.parsed)
 	content, info, err := src.siteContent()
 	if err != nil {
 		return err
@@ -117,12 +128,8 @@ func serveCommand(args []string, getenv func(string) string, log *slog.Logger, a
 	// build it first (docs/ARCHITECTURE.md, Starting).
 	var built *sitebuild.Build
 	early := src.embedded == nil && src.builder == nil
-	// A production binary loads its content and takes its pages from its
-	// build before it listens, with the collector's target lowered as in
-	// -dev's prerender (denseDuringPrerender).
-	restoreGC := denseDuringPrerender(src.embedded != nil)
 	if !early {
-		src.kept.parsed = openParsed(cfg, src.kept.parsed, log)
+		src.kept.parsed = <-parsed
 		if built, err = src.buildSite(ctx, cfg, log); err != nil {
 			return err
 		}
@@ -148,7 +155,9 @@ func serveCommand(args []string, getenv func(string) string, log *slog.Logger, a
 		})
 		rendering()
 	}
-	restoreGC()
+	if !early {
+		restoreGC() // -dev's prerender sets its own
+	}
 	var starting *handlers.Starting
 	var handler http.Handler
 	if early {
@@ -168,7 +177,7 @@ func serveCommand(args []string, getenv func(string) string, log *slog.Logger, a
 	if early {
 		log.Info("listening; rendering the pages behind", "addr", front.listener.Addr().String(), "dev", cfg.Dev,
 			"start_to_listen", time.Since(started).Round(time.Millisecond))
-		src.kept.parsed = openParsed(cfg, src.kept.parsed, log)
+		src.kept.parsed = <-parsed
 		if built, err = src.buildSite(ctx, cfg, log); err != nil {
 			_ = front.http.Close()
 			return err
@@ -176,6 +185,7 @@ func serveCommand(args []string, getenv func(string) string, log *slog.Logger, a
 		starting.Serve(built)
 		posts, _, _ := src.kept.parsed.Parses()
 		log.Info("content loaded", "start_to_loaded", time.Since(started).Round(time.Millisecond), "posts_parsed", posts)
+		restoreGC()
 		saveIndex(src.kept.parsed, log)
 	}
 	// The retention job, which may be due at a start (and its first run on
