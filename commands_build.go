@@ -105,9 +105,6 @@ func buildCommand(args []string, getenv func(string) string, report io.Writer) e
 		_ = os.Remove(f.Name())
 		return err
 	}
-	if err := os.Chmod(f.Name(), 0o644); err != nil {
-		return err
-	}
 	if err := os.Rename(f.Name(), filepath.Join(*out, memoFile)); err != nil {
 		return err
 	}

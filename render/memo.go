@@ -9,6 +9,7 @@ import (
 	"hash/crc32"
 	"io"
 	"io/fs"
+	"math"
 	"os"
 	goruntime "runtime"
 	"slices"
@@ -183,6 +184,9 @@ const memoMagic = "northbeam renders 2\n"
 
 const memoEntry = sha256.Size + 8 + 4 + 4
 
+// maxMemoBodies bounds the index a memo read back allocates.
+const maxMemoBodies = 1 << 24
+
 // WriteTo writes the memo, each body compressed on its own, keys in order
 // (the same memo writes the same bytes).
 func (m *Memo) WriteTo(w io.Writer) (int64, error) {
@@ -222,16 +226,19 @@ func (m *Memo) WriteTo(w io.Writer) (int64, error) {
 	if failed.Load() {
 		return 0, errors.New("render: writing the memo: a body kept on disk could not be read back")
 	}
+	if len(keys) > maxMemoBodies || slices.ContainsFunc(stored, func(b []byte) bool { return uint64(len(b)) > math.MaxUint32 }) {
+		return 0, errors.New("render: writing the memo: more bodies, or a larger one, than its index holds")
+	}
 	index := make([]byte, 0, len(memoMagic)+4+len(keys)*memoEntry)
 	index = append(index, memoMagic...)
-	index = binary.LittleEndian.AppendUint32(index, uint32(len(keys)))
+	index = binary.LittleEndian.AppendUint32(index, uint32(len(keys))) //nolint:gosec // G115: at most maxMemoBodies, checked above
 	var off uint64
 	for i, k := range keys {
 		index = append(index, k[:]...)
 		index = binary.LittleEndian.AppendUint64(index, off)
-		index = binary.LittleEndian.AppendUint32(index, uint32(len(stored[i])-4))
+		index = binary.LittleEndian.AppendUint32(index, uint32(len(stored[i])-4)) //nolint:gosec // G115: at most MaxUint32, checked above
 		index = append(index, stored[i][len(stored[i])-4:]...)
-		off += uint64(len(stored[i]) - 4)
+		off += uint64(len(stored[i]) - 4) //nolint:gosec // G115: a length, never negative
 	}
 	cw := &countingWriter{w: w}
 	if _, err := cw.Write(index); err != nil {
@@ -253,7 +260,7 @@ func ReadMemo(r io.ReaderAt) (*Memo, error) {
 		return nil, errors.New("render: reading the memo: not a memo of this version")
 	}
 	n := int64(binary.LittleEndian.Uint32(head[len(memoMagic):]))
-	if n > 1<<24 {
+	if n > maxMemoBodies {
 		return nil, errors.New("render: reading the memo: its index is damaged")
 	}
 	index := make([]byte, n*memoEntry)
