@@ -204,7 +204,10 @@ func TestHostTakenWhileConfirming(t *testing.T) {
 		// The heading names the colleague once React has rendered the
 		// choice (until then it still names Jonas).
 		e2etest.Poll(`(() => { const e = document.querySelector("div.schedule-host .host-name"); return e && !e.textContent.includes(`+strconv.Quote(jonas.Name)+`) ? e.textContent : ""; })()`, &with),
-		chromedp.Evaluate(`document.querySelector('.time-grid input:checked').value`, &checked),
+		// The colleague's times load after the heading names them: the
+		// grid holds no choice until they are there (a loaded machine
+		// showed it between the two).
+		e2etest.Poll(`(() => { const e = document.querySelector('.time-grid input:checked'); return e ? e.value : ""; })()`, &checked),
 		chromedp.Click(`button.booking-confirm`, chromedp.ByQuery),
 		chromedp.WaitVisible(`.booking-confirmed .fact-host`, chromedp.ByQuery),
 	)
