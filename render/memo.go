@@ -204,7 +204,12 @@ func (m *Memo) WriteTo(w io.Writer) (int64, error) {
 		}
 	}
 	slices.SortFunc(keys, func(a, b [sha256.Size]byte) int { return bytes.Compare(a[:], b[:]) })
-	stored := make([][]byte, len(keys))
+	// Each body compressed, with the CRC-32 of what it holds.
+	type packedBody struct {
+		data []byte
+		crc  uint32
+	}
+	stored := make([]packedBody, len(keys))
 	var failed atomic.Bool
 	var wg sync.WaitGroup
 	next := atomic.Int64{}
@@ -218,7 +223,7 @@ func (m *Memo) WriteTo(w io.Writer) (int64, error) {
 						continue
 					}
 				}
-				stored[i] = binary.LittleEndian.AppendUint32(packed.PackSmall(body), crc32.ChecksumIEEE([]byte(body)))
+				stored[i] = packedBody{packed.PackSmall(body), crc32.ChecksumIEEE([]byte(body))}
 			}
 		})
 	}
@@ -226,7 +231,7 @@ func (m *Memo) WriteTo(w io.Writer) (int64, error) {
 	if failed.Load() {
 		return 0, errors.New("render: writing the memo: a body kept on disk could not be read back")
 	}
-	if len(keys) > maxMemoBodies || slices.ContainsFunc(stored, func(b []byte) bool { return uint64(len(b)) > math.MaxUint32 }) {
+	if len(keys) > maxMemoBodies || slices.ContainsFunc(stored, func(b packedBody) bool { return uint64(len(b.data)) > math.MaxUint32 }) {
 		return 0, errors.New("render: writing the memo: more bodies, or a larger one, than its index holds")
 	}
 	index := make([]byte, 0, len(memoMagic)+4+len(keys)*memoEntry)
@@ -236,16 +241,16 @@ func (m *Memo) WriteTo(w io.Writer) (int64, error) {
 	for i, k := range keys {
 		index = append(index, k[:]...)
 		index = binary.LittleEndian.AppendUint64(index, off)
-		index = binary.LittleEndian.AppendUint32(index, uint32(len(stored[i])-4)) //nolint:gosec // G115: at most MaxUint32, checked above
-		index = append(index, stored[i][len(stored[i])-4:]...)
-		off += uint64(len(stored[i]) - 4) //nolint:gosec // G115: a length, never negative
+		index = binary.LittleEndian.AppendUint32(index, uint32(len(stored[i].data))) //nolint:gosec // G115: at most MaxUint32, checked above
+		index = binary.LittleEndian.AppendUint32(index, stored[i].crc)
+		off += uint64(len(stored[i].data))
 	}
 	cw := &countingWriter{w: w}
 	if _, err := cw.Write(index); err != nil {
 		return cw.n, fmt.Errorf("render: writing the memo: %w", err)
 	}
 	for _, b := range stored {
-		if _, err := cw.Write(b[:len(b)-4]); err != nil {
+		if _, err := cw.Write(b.data); err != nil {
 			return cw.n, fmt.Errorf("render: writing the memo: %w", err)
 		}
 	}
@@ -332,12 +337,8 @@ func (s *shippedMemo) get(k [sha256.Size]byte) (string, bool) {
 	if !ok {
 		return "", false
 	}
-	stored := make([]byte, span.n)
-	if _, err := s.r.ReadAt(stored, span.off); err != nil {
-		return "", false
-	}
-	body, err := packed.Unpack(stored)
-	if err != nil || crc32.ChecksumIEEE(body) != span.crc {
+	body, ok := span.unpack(s.r)
+	if !ok || crc32.ChecksumIEEE(body) != span.crc {
 		return "", false
 	}
 	return string(body), true
@@ -388,6 +389,17 @@ type memoFile struct {
 
 type memoSpan struct{ off, n int64 }
 
+// unpack reads the body packed at the span of r; false when its bytes
+// cannot be read whole, or were not packed there.
+func (span memoSpan) unpack(r io.ReaderAt) ([]byte, bool) {
+	stored := make([]byte, span.n)
+	if _, err := r.ReadAt(stored, span.off); err != nil {
+		return nil, false
+	}
+	body, err := packed.Unpack(stored)
+	return body, err == nil
+}
+
 func newMemoFile(dir string) (*memoFile, error) {
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return nil, fmt.Errorf("render: the memo's file: %w", err)
@@ -426,15 +438,8 @@ func (f *memoFile) get(k [sha256.Size]byte) (string, bool) {
 	if !ok {
 		return "", false
 	}
-	stored := make([]byte, span.n)
-	if _, err := f.f.ReadAt(stored, span.off); err != nil {
-		return "", false
-	}
-	body, err := packed.Unpack(stored)
-	if err != nil {
-		return "", false
-	}
-	return string(body), true
+	body, ok := span.unpack(f.f)
+	return string(body), ok
 }
 
 func (f *memoFile) drop(k [sha256.Size]byte) {
