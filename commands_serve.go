@@ -202,6 +202,10 @@ func serveCommand(args []string, getenv func(string) string, log *slog.Logger, a
 			"start_to_ready", time.Since(started).Round(time.Millisecond), "pages_rendered", rendered, "pages_from_build", fromBuild,
 			"from_renders_cache", fromCache)
 	}
+	// The pictures' copies are made behind, and those the content no
+	// longer has removed once they are (imageCopies).
+	copies := &imageCopies{}
+	copies.start(ctx, built, log)
 	if src.embedded != nil {
 		ready()
 		// What is no page is made behind, on one goroutine: the other
@@ -237,7 +241,8 @@ func serveCommand(args []string, getenv func(string) string, log *slog.Logger, a
 			restoreGC() // an edit ends both at once (stopPrerender)
 		}()
 		if srv.Dev != nil {
-			go (&devLoop{src: src, cfg: cfg, srv: srv, log: log, memo: src.memo, stopPrerender: stopPrerender}).run(ctx)
+			go (&devLoop{src: src, cfg: cfg, srv: srv, log: log, memo: src.memo, stopPrerender: stopPrerender,
+				copies: copies}).run(ctx)
 			checked := make(chan struct{})
 			go func() {
 				defer close(checked)
@@ -248,7 +253,6 @@ func serveCommand(args []string, getenv func(string) string, log *slog.Logger, a
 			defer func() { stop(); <-checked }()
 		}
 	}
-	go warmImages(ctx, built, log)
 	return front.serve(ctx, cfg.ShutdownDrain, bg, log)
 }
 
@@ -477,9 +481,66 @@ func warmFiles(ctx context.Context, s *sitebuild.Build, log *slog.Logger) {
 // warmImages encodes the pictures' WebP copies that s lacks (without a
 // build, all of them) behind the start, so that they are ready before a
 // browser asks for them.
-func warmImages(ctx context.Context, s *sitebuild.Build, log *slog.Logger) {
-	if err := s.WarmImages(ctx); err != nil && ctx.Err() == nil {
+func warmImages(ctx context.Context, s *sitebuild.Build, log *slog.Logger) error {
+	err := s.WarmImages(ctx)
+	if err != nil && ctx.Err() == nil {
 		log.Error("encoding the pictures' copies", "err", err)
+	}
+	return err
+}
+
+// imageCopies makes the WebP copies of the pictures of the build served
+// behind it (warmImages), and then removes from the folder they are kept
+// in, DATA_DIR/image-copies, the copies that build does not have: those of
+// pictures changed or deleted since they were made
+// (Build.PruneImageCopies), as the renders' cache is pruned once every
+// page was asked for. Under -dev a new build stops the warming and pruning
+// of the one before (stopWarming) before it is served, and prunes with its
+// own copies once it has made them: the build served answers every
+// picture's address, so it serves no copy it lacks (a request still under
+// way with the build before encodes again a copy it no longer finds). A
+// production binary keeps no copy there.
+type imageCopies struct {
+	mu   sync.Mutex
+	stop context.CancelFunc // the warming under way, nil when none
+}
+
+// start stops the warming under way and starts that of b, which is, or is
+// about to be, the build served.
+func (w *imageCopies) start(ctx context.Context, b *sitebuild.Build, log *slog.Logger) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.stop != nil {
+		w.stop()
+	}
+	ctx, w.stop = context.WithCancel(ctx)
+	go func() {
+		if warmImages(ctx, b, log) != nil {
+			return // not every copy made: what is there may be needed
+		}
+		w.mu.Lock()
+		defer w.mu.Unlock()
+		if ctx.Err() != nil {
+			return // another build is being served
+		}
+		removed, err := b.PruneImageCopies()
+		if err != nil {
+			log.Warn("pruning the pictures' copies", "err", err)
+		}
+		if removed > 0 {
+			log.Info("pictures' copies pruned", "removed", removed)
+		}
+	}()
+}
+
+// stopWarming stops the warming under way, and waits for its pruning when
+// it is pruning: a new build is about to be served.
+func (w *imageCopies) stopWarming() {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.stop != nil {
+		w.stop()
+		w.stop = nil
 	}
 }
 

@@ -58,6 +58,9 @@ type devLoop struct {
 	// stopPrerender ends the start's rendering of every page, which a
 	// new build makes useless.
 	stopPrerender context.CancelFunc
+	// copies makes the pictures' copies of the build served, and prunes
+	// those it lacks (imageCopies).
+	copies *imageCopies
 	// broken is whether the last build of the bundles failed: the next
 	// change, whatever it is, builds them again (their error shows until
 	// it is fixed).
@@ -168,6 +171,7 @@ func (d *devLoop) rebuild(ctx context.Context, changed []string) {
 		return err == nil && !strings.HasSuffix(p, ".css")
 	}) && sameScripts(old.Bundle, bundle)
 	problems := d.renderOpenPages(ctx, s)
+	d.copies.stopWarming() // no pruning with the copies of the build before
 	d.srv.Swap(s)
 	d.srv.Dev.Built(s, cssOnly, problems)
 	d.log.Info("rebuilt", "in", time.Since(started).Round(time.Millisecond), "bundles", bundled.Sub(started).Round(time.Millisecond),
@@ -177,7 +181,7 @@ func (d *devLoop) rebuild(ctx context.Context, changed []string) {
 	// page whose document did not change is in the renders' cache on disk).
 	d.memo.KeepOnly(engine)
 	d.releaseLater()
-	go warmImages(ctx, s, d.log)
+	d.copies.start(ctx, s, d.log)
 }
 
 // releaseQuiet is how long after the last rebuild the memory the builds

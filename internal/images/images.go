@@ -13,8 +13,10 @@
 // The copies are made at build time (Library.WriteVariants, called by
 // `go run . build`) and embedded in the production binary; elsewhere
 // (go run ., tests) each is encoded the first time it is asked for, or
-// ahead of time by Library.Warm, and kept in memory; the tests also keep
-// them in a folder that their processes share (Library.KeepCopiesIn).
+// ahead of time by Library.Warm, and kept in memory, and in a folder that
+// later starts read them back from (Library.KeepCopiesIn: DATA_DIR's for
+// go run ., one the test processes share), which Library.PruneCopies rids
+// of the copies the content no longer has.
 //
 // A Library is safe for concurrent use.
 package images
@@ -38,6 +40,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	_ "golang.org/x/image/webp" // sizes and pixels of WebP files
 )
@@ -295,6 +298,117 @@ func (v *Variant) keepCopy() {
 	if err != nil {
 		_ = os.Remove(f.Name()) // a half-written file: best effort
 	}
+}
+
+// staleWrite is how old a half-written copy (".put-*", keepCopy) must be
+// for PruneCopies to remove it: a write takes milliseconds, so one older
+// than this died with its process.
+const staleWrite = time.Hour
+
+// PruneCopies removes from the folder l keeps its copies in (KeepCopiesIn)
+// every copy l does not have: the copies of a picture changed or deleted
+// since they were made, of a width no longer made, of another recipe. A
+// copy is a file "<hash>/<path>-<width>.webp" (the hash, 12 hexadecimal
+// digits, its first folder): only those are removed, with the folders
+// under a hash that they leave empty, and the half-written copies of a
+// write that died (".put-*", older than staleWrite); any other file there
+// is left as it is. Call it once l has made every copy (Warm): what it
+// removes is then what no build of l's content reads. A process that used
+// a copy removed here (another start on the same folder) encodes it again,
+// and keeps it again: removing one costs an encoding, never a picture.
+// Without a folder it removes nothing.
+func (l *Library) PruneCopies() (removed int, err error) {
+	if l.keep == "" || l.prebuilt != nil {
+		return 0, nil
+	}
+	root, err := os.OpenRoot(l.keep)
+	if errors.Is(err, fs.ErrNotExist) {
+		return 0, nil
+	}
+	if err != nil {
+		return 0, fmt.Errorf("images: the pictures' copies: %w", err)
+	}
+	defer func() { _ = root.Close() }() // a directory, read
+	var dirs []string                   // under a hash, parents first
+	err = fs.WalkDir(root.FS(), ".", func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		first, rest, _ := strings.Cut(p, "/")
+		switch {
+		case p == ".":
+			return nil
+		case !isCopyHash(first):
+			if d.IsDir() {
+				return fs.SkipDir // not ours
+			}
+			return nil
+		case d.IsDir():
+			dirs = append(dirs, p)
+			return nil
+		}
+		name := d.Name()
+		switch {
+		case strings.HasPrefix(name, ".put-"):
+			info, err := d.Info()
+			if err != nil || time.Since(info.ModTime()) < staleWrite {
+				return nil // gone meanwhile, or a write under way
+			}
+		case !isCopyName(rest):
+			return nil // not ours
+		case l.variants["/img/"+p] != nil:
+			return nil
+		}
+		if err := root.Remove(p); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return err
+		}
+		if !strings.HasPrefix(name, ".put-") {
+			removed++
+		}
+		return nil
+	})
+	// The folders left empty, children before their parents; one that is
+	// not empty stays.
+	for _, d := range slices.Backward(dirs) {
+		_ = root.Remove(d)
+	}
+	if err != nil {
+		return removed, fmt.Errorf("images: the pictures' copies: %w", err)
+	}
+	return removed, nil
+}
+
+// isCopyHash reports whether name is a copy's hash, the first folder of
+// its address (plan).
+func isCopyHash(name string) bool {
+	if len(name) != 12 {
+		return false
+	}
+	for _, c := range name {
+		if (c < '0' || c > '9') && (c < 'a' || c > 'f') {
+			return false
+		}
+	}
+	return true
+}
+
+// isCopyName reports whether rel, a path under a copy's hash, names a
+// copy: "<path>-<width>.webp".
+func isCopyName(rel string) bool {
+	stem, ok := strings.CutSuffix(rel, ".webp")
+	if !ok {
+		return false
+	}
+	i := strings.LastIndexByte(stem, '-')
+	if i <= 0 || i == len(stem)-1 {
+		return false
+	}
+	for _, c := range stem[i+1:] {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return true
 }
 
 // Adopt takes over the copies earlier has made that l has too (the same

@@ -2,15 +2,20 @@ package images
 
 import (
 	"bytes"
+	"context"
+	"errors"
 	"fmt"
 	"image"
 	"image/color"
 	"image/png"
+	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"testing/fstest"
+	"time"
 
 	"golang.org/x/image/webp"
 )
@@ -248,5 +253,127 @@ func BenchmarkEncode(b *testing.B) {
 			}
 			b.ReportMetric(float64(n), "bytes")
 		})
+	}
+}
+
+// TestPruneRemovesTheCopiesTheContentNoLongerHas: after a picture changed
+// and another was deleted, pruning the folder the copies were kept in
+// removes their copies, and the folders they leave empty, and keeps the
+// copies of the pictures unchanged, a file that is not a copy, and a
+// write under way; a copy removed is encoded again when asked for.
+func TestPruneRemovesTheCopiesTheContentNoLongerHas(t *testing.T) {
+	dir := t.TempDir()
+	files := fstest.MapFS{
+		"img/work/cover.png":  {Data: drawnPNG(t, 1600, 900)},
+		"img/team/person.png": {Data: drawnPNG(t, 800, 800)},
+		"img/small.png":       {Data: drawnPNG(t, 150, 100)},
+		"img/anim.gif":        {Data: gifBytes(t)},
+	}
+	load := func() *Library {
+		t.Helper()
+		lib, err := Load(files, "img", nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		lib.KeepCopiesIn(dir)
+		return lib
+	}
+	before := load()
+	if err := before.Warm(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	kept := func() []string {
+		t.Helper()
+		var out []string
+		err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+			if err == nil && !d.IsDir() {
+				rel, _ := filepath.Rel(dir, p)
+				out = append(out, filepath.ToSlash(rel))
+			}
+			return err
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return out
+	}
+	if n := len(kept()); n != 5+3+1 {
+		t.Fatalf("%d copies kept, want 9: %v", n, kept())
+	}
+	// Nothing the content has is removed.
+	if removed, err := before.PruneCopies(); removed != 0 || err != nil {
+		t.Fatalf("pruning with nothing changed removed %d (%v)", removed, err)
+	}
+
+	// Beside them: what is not a copy, and a write under way and one
+	// that died an hour ago.
+	hash := strings.Split(before.sources["/img/small.png"].Variants[0].Path, "/")[2]
+	foreign := []string{"README.txt", "notes/cover-800.webp", "0123456789ab/work/cover.webp", "0123456789ab/cover-800.png"}
+	for _, f := range append(foreign, hash+"/.put-123", hash+"/.put-456") {
+		p := filepath.Join(dir, filepath.FromSlash(f))
+		if err := os.MkdirAll(filepath.Dir(p), 0o700); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte("not a copy"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	old := time.Now().Add(-staleWrite - time.Minute)
+	if err := os.Chtimes(filepath.Join(dir, hash, ".put-456"), old, old); err != nil {
+		t.Fatal(err)
+	}
+
+	// The cover changes, the small picture goes.
+	files["img/work/cover.png"] = &fstest.MapFile{Data: drawnPNG(t, 1600, 800)}
+	delete(files, "img/small.png")
+	after := load()
+	if err := after.Warm(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	removed, err := after.PruneCopies()
+	if err != nil || removed != 5+1 {
+		t.Errorf("pruning removed %d copies (%v), want the cover's 5 and the small picture's", removed, err)
+	}
+	var want []string
+	for _, src := range after.Sources() {
+		for _, v := range src.Variants {
+			want = append(want, strings.TrimPrefix(v.Path, "/img/"))
+		}
+	}
+	want = append(want, foreign...)
+	want = append(want, hash+"/.put-123")
+	got := kept()
+	slices.Sort(got)
+	slices.Sort(want)
+	if !slices.Equal(got, want) {
+		t.Errorf("kept after pruning:\n%v\nwant\n%v", got, want)
+	}
+	for _, v := range before.sources["/img/work/cover.png"].Variants {
+		if _, err := os.Stat(filepath.Join(dir, strings.Split(v.Path, "/")[2])); !errors.Is(err, fs.ErrNotExist) {
+			t.Errorf("the old cover's folder: %v, want it removed", err)
+		}
+	}
+
+	// A copy removed under a library that had not made it is made again.
+	again := load()
+	want0 := before.sources["/img/team/person.png"].Variants[0]
+	if err := os.Remove(filepath.Join(dir, strings.TrimPrefix(want0.Path, "/img/"))); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := again.sources["/img/team/person.png"].Variants[0].Data(); err != nil || !bytes.HasPrefix(got, []byte("RIFF")) {
+		t.Errorf("a copy removed from the folder: %d bytes, %v; want it encoded", len(got), err)
+	}
+}
+
+// TestPruneWithoutAFolderRemovesNothing: a library that keeps its copies
+// in memory, or whose folder was never made, prunes nothing.
+func TestPruneWithoutAFolderRemovesNothing(t *testing.T) {
+	lib := testLibrary(t)
+	if removed, err := lib.PruneCopies(); removed != 0 || err != nil {
+		t.Errorf("without a folder: %d, %v", removed, err)
+	}
+	lib.KeepCopiesIn(filepath.Join(t.TempDir(), "never-made"))
+	if removed, err := lib.PruneCopies(); removed != 0 || err != nil {
+		t.Errorf("with a folder never made: %d, %v", removed, err)
 	}
 }

@@ -128,6 +128,12 @@ func (ci *contentImages) resource(p string) (*render.Resource, error) {
 // not made yet, one at a time, until ctx ends (see images.Library.Warm).
 func (s *Build) WarmImages(ctx context.Context) error { return s.images.lib.Warm(ctx) }
 
+// PruneImageCopies removes from the folder the build keeps its WebP copies
+// in (Options.KeepImageCopies) those of pictures it does not have, or not
+// at those widths, and returns how many it removed: call it once the
+// build has made every copy (WarmImages). See images.Library.PruneCopies.
+func (s *Build) PruneImageCopies() (removed int, err error) { return s.images.lib.PruneCopies() }
+
 // KeepImageCopies takes over the WebP copies earlier made that s has too,
 // so that -dev mode does not encode them again after a change.
 func (s *Build) KeepImageCopies(earlier *Build) { s.images.lib.Adopt(earlier.images.lib) }
