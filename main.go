@@ -13,7 +13,6 @@
 package main
 
 import (
-	"embed"
 	"fmt"
 	"log/slog"
 	"os"
@@ -27,12 +26,6 @@ import (
 // program is the binary's name, as deploy/ installs it: its errors and
 // usage lines say it.
 const program = "northbeam-site"
-
-// embeddedContent is the content a production binary serves; `go run .`
-// reads content/ from disk instead, so that -dev sees edits.
-//
-//go:embed all:content
-var embeddedContent embed.FS
 
 func main() {
 	// The access log's lines are written in batches, off the request path;

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"crypto/sha256"
+	"embed"
 	"encoding/json"
 	"io/fs"
 	"os"
@@ -38,17 +39,23 @@ func residentKB(t *testing.T) int {
 	return total
 }
 
+// testContent is the project's content, embedded in the test binary as a
+// production binary embeds it (content_prod.go).
+//
+//go:embed all:content
+var testContent embed.FS
+
 // TestReleasedReadOnlyDataReadsTheSame: once the start has let go of the
 // executable's read-only pages it read (a production binary's embedded
 // content, bundles and renders), the process's resident memory is smaller
 // and every embedded file still reads the same, from the page cache.
 func TestReleasedReadOnlyDataReadsTheSame(t *testing.T) {
 	before := map[string][]byte{}
-	err := fs.WalkDir(embeddedContent, ".", func(path string, d fs.DirEntry, err error) error {
+	err := fs.WalkDir(testContent, ".", func(path string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() {
 			return err
 		}
-		b, err := fs.ReadFile(embeddedContent, path)
+		b, err := fs.ReadFile(testContent, path)
 		before[path] = b
 		return err
 	})
@@ -62,7 +69,7 @@ func TestReleasedReadOnlyDataReadsTheSame(t *testing.T) {
 		t.Errorf("read-only data resident: %d kB after the release, %d kB before", released, read)
 	}
 	for path, want := range before {
-		got, err := fs.ReadFile(embeddedContent, path)
+		got, err := fs.ReadFile(testContent, path)
 		if err != nil || !bytes.Equal(got, want) {
 			t.Errorf("%s after the release: %d bytes (%v), want the %d it had", path, len(got), err, len(want))
 		}

@@ -110,3 +110,31 @@ func TestStartListensBeforeRendering(t *testing.T) {
 		}
 	}
 }
+
+// TestAnEditedPostLeavesTheProgramTheSame: `go run .` embeds none of
+// content/, and a production build all of it. A file a build embeds is one
+// of its inputs, so a post embedded in `go run .`'s program would make each
+// edit of it a new program, with a new Go build ID: the salt of the renders'
+// cache and the name of the content's index, so that a restart after one
+// post changed would render every page and parse every post again
+// (content_dev.go).
+func TestAnEditedPostLeavesTheProgramTheSame(t *testing.T) {
+	embedded := func(tags ...string) []string {
+		t.Helper()
+		args := append([]string{"list"}, tags...)
+		out, err := exec.Command("go", append(args, "-f", `{{join .EmbedFiles "\n"}}`, ".")...).CombinedOutput()
+		if err != nil {
+			t.Fatalf("go %s: %v\n%s", strings.Join(args, " "), err, out)
+		}
+		return strings.Fields(string(out))
+	}
+	if files := embedded(); len(files) > 0 {
+		t.Errorf("`go run .` embeds %d files (%s ...): an edit to one is a new program, and a restart renders the whole site", len(files), files[0])
+	}
+	prod := strings.Join(embedded("-tags", "prod"), "\n")
+	for _, want := range []string{"content/site.json", "content/locales/ar.json", "content/blog/en/"} {
+		if !strings.Contains(prod, want) {
+			t.Errorf("the production binary does not embed %s", want)
+		}
+	}
+}
