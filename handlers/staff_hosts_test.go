@@ -5,6 +5,7 @@ import (
 	"context"
 	"io"
 	"log/slog"
+	"maps"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -130,6 +131,43 @@ func TestStaffBookingsByHost(t *testing.T) {
 		}
 		if h := staffJSON[staffHostsView](t, env.do(t, "GET", "/staff/api/hosts", "", ops)); h.Mine != "" {
 			t.Errorf("a member who is no host is %q", h.Mine)
+		}
+	})
+}
+
+// The agenda's tabs count what its lists hold: with a host filter on,
+// that host's consultations alone ("my bookings" of a member who is no
+// host: none); without, the whole team's.
+func TestStaffBookingCountsFollowTheHostFilter(t *testing.T) {
+	forEachBackend(t, func(t *testing.T, backend store.Backend) {
+		benv, env := newStaffHostsEnv(t, backend)
+		lang := sitetest.OtherAt(t, 0).Code
+		bookWith(t, benv, sitetest.HostSamira, "10:00", "amira@example.com", lang)
+		bookWith(t, benv, sitetest.HostJonas, "10:00", "bo@example.com", lang)
+		bookWith(t, benv, sitetest.HostSamira, "14:00", "cy@example.com", lang)
+		execSQL(t, env.st, `UPDATE bookings SET cancelled_at = created_at WHERE email = 'cy@example.com'`)
+		samira := env.signIn(t, "samira@northbeam.test")
+		ops := env.signIn(t, "ops@northbeam.test")
+		for _, c := range []struct {
+			target, cookie            string
+			upcoming, past, cancelled int
+		}{
+			{"/staff/api/bookings", samira, 2, 0, 1},
+			{"/staff/api/bookings?host=mine", samira, 1, 0, 1},
+			{"/staff/api/bookings?view=cancelled&host=mine", samira, 1, 0, 1},
+			{"/staff/api/bookings?view=past&host=" + sitetest.HostJonas, samira, 1, 0, 0},
+			{"/staff/api/bookings?host=" + sitetest.HostJonas + "&q=bo", samira, 1, 0, 0},
+			{"/staff/api/bookings?host=mine", ops, 0, 0, 0},
+		} {
+			rec := env.do(t, "GET", c.target, "", c.cookie)
+			if rec.Code != http.StatusOK {
+				t.Fatalf("%s: %d %s", c.target, rec.Code, rec.Body)
+			}
+			got := staffJSON[staffBookings](t, rec).Counts
+			want := map[string]int{"upcoming": c.upcoming, "past": c.past, "cancelled": c.cancelled}
+			if !maps.Equal(got, want) {
+				t.Errorf("%s: the tabs count %v, want %v", c.target, got, want)
+			}
 		}
 	})
 }

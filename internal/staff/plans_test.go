@@ -108,7 +108,9 @@ func TestWorkspacePlans(t *testing.T) {
 		must(err)
 		_, err = w.Notes(ctx, NoteOnMessage, someRef)
 		must(err)
-		_, err = w.BookingCounts(ctx)
+		_, err = w.BookingCounts(ctx, "")
+		must(err)
+		_, err = w.BookingCounts(ctx, "jonas-becker")
 		must(err)
 		for _, view := range []string{ViewUpcoming, ViewPast, ViewCancelled} {
 			for _, search := range []string{"", "Amélie", "+49 30 901820"} {
