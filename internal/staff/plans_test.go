@@ -142,7 +142,7 @@ func TestWorkspacePlans(t *testing.T) {
 		_, _, err = w.FeedBookings(ctx, feedURL[strings.Index(feedURL, "token=")+len("token="):])
 		must(err)
 		must(w.RevokePrivateFeed(ctx, member))
-		feed, err := w.AddOwnFeed(ctx, member, "https://calendar.example.test/secret/basic.ics")
+		feed, _, err := w.AddOwnFeed(ctx, member, "https://calendar.example.test/secret/basic.ics")
 		must(err)
 		_, err = w.OwnFeeds(ctx, member)
 		must(err)
