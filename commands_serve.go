@@ -425,7 +425,7 @@ func newServices(st *store.Store, content fs.FS, info *site.Info, dates *intl.Fo
 	if err != nil {
 		return handlers.Services{}, err
 	}
-	workspace, err := newStaffWorkspace(st, content, info, dates, cfg, bookings, bg.worker.Wake, log)
+	workspace, err := newStaffWorkspace(st, content, info, dates, cfg, bookings, bg.feeds, bg.worker.Wake, log)
 	if err != nil {
 		return handlers.Services{}, err
 	}

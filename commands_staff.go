@@ -61,7 +61,7 @@ func staffCommand(args []string, getenv func(string) string, out io.Writer) erro
 		return err
 	}
 	defer st.Close()
-	ws, err := newStaffWorkspace(st, content, info, dates, cfg, nil, nil, slog.New(slog.NewTextHandler(io.Discard, nil)))
+	ws, err := newStaffWorkspace(st, content, info, dates, cfg, nil, nil, nil, slog.New(slog.NewTextHandler(io.Discard, nil)))
 	if err != nil {
 		return err
 	}
@@ -120,14 +120,14 @@ func staffCommand(args []string, getenv func(string) string, out io.Writer) erro
 // no cancellations, as in the staff command). cfg's mail settings are
 // filled (withSiteEmail).
 func newStaffWorkspace(st *store.Store, content fs.FS, info *site.Info, dates *intl.Formatter, cfg config.Config, bookings *booking.Service,
-	queued func(), log *slog.Logger) (*staff.Workspace, error) {
+	calendars staff.MemberCalendars, queued func(), log *slog.Logger) (*staff.Workspace, error) {
 	texts, err := site.LoadLocales(content, "staff/locales", info)
 	if err != nil {
 		return nil, err
 	}
 	wc := staff.Config{
 		BaseURL: cfg.BaseURL, Name: info.Name, RetentionMonths: cfg.Retention,
-		Texts: texts, Content: content, Queued: queued, Logger: log,
+		Texts: texts, Content: content, Queued: queued, Logger: log, Calendars: calendars,
 	}
 	if bookings != nil {
 		wc.Location = bookings.Availability().Location

@@ -202,9 +202,14 @@ func (h *staffHandlers) bookings(c echo.Context) error {
 			return h.refusal(c, err)
 		}
 	}
-	counts, err := ws.BookingCounts(ctx)
-	if err != nil {
-		return h.failure(c, err)
+	// The tabs count what the lists hold: one host's bookings beside their
+	// lists, none for "my bookings" of a member who is no host.
+	counts := map[string]int{staff.ViewUpcoming: 0, staff.ViewPast: 0, staff.ViewCancelled: 0}
+	if !none {
+		var err error
+		if counts, err = ws.BookingCounts(ctx, host); err != nil {
+			return h.failure(c, err)
+		}
 	}
 	out := staffBookings{View: view, Next: page.Next, Counts: counts}
 	if view == staff.ViewUpcoming && !page.Searched {

@@ -107,6 +107,13 @@ type staffFeed struct {
 	Created time.Time `json:"created"`
 }
 
+// addedFeed is a feed just added, and whether its first reading worked
+// (its busy times count now) or it waits for the next refresh.
+type addedFeed struct {
+	Feed staffFeed `json:"feed"`
+	Read bool      `json:"read"`
+}
+
 type staffFeeds struct {
 	Feeds   []staffFeed `json:"feeds"`
 	Host    string      `json:"host"` // the slug of the host the member is; "": their feeds count for nothing yet
@@ -149,7 +156,7 @@ func (h *staffHandlers) addOwnFeed(c echo.Context) error {
 	if err := decodeJSON(c, staffBodyLimit, &body); err != nil {
 		return err
 	}
-	f, err := h.srv.Staff.AddOwnFeed(c.Request().Context(), h.member(c).Member, body.URL)
+	f, read, err := h.srv.Staff.AddOwnFeed(c.Request().Context(), h.member(c).Member, body.URL)
 	switch {
 	case errors.Is(err, calendar.ErrFeedURL):
 		return h.fail(c, http.StatusUnprocessableEntity, "invalid", "errors.feedURL", map[string]string{"url": "errors.feedURL"})
@@ -158,7 +165,7 @@ func (h *staffHandlers) addOwnFeed(c echo.Context) error {
 	case err != nil:
 		return h.failure(c, err)
 	}
-	return c.JSON(http.StatusCreated, map[string]staffFeed{"feed": feedView(f)})
+	return c.JSON(http.StatusCreated, addedFeed{Feed: feedView(f), Read: read})
 }
 
 func (h *staffHandlers) removeOwnFeed(c echo.Context) error {

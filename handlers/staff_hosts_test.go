@@ -5,6 +5,7 @@ import (
 	"context"
 	"io"
 	"log/slog"
+	"maps"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -22,6 +23,7 @@ import (
 	"github.com/northbeam/site/internal/mail"
 	"github.com/northbeam/site/internal/mail/mailtest"
 	"github.com/northbeam/site/internal/sitetest"
+	"github.com/northbeam/site/internal/staff"
 	"github.com/northbeam/site/internal/store"
 	"github.com/northbeam/site/internal/store/storetest"
 )
@@ -130,6 +132,43 @@ func TestStaffBookingsByHost(t *testing.T) {
 		}
 		if h := staffJSON[staffHostsView](t, env.do(t, "GET", "/staff/api/hosts", "", ops)); h.Mine != "" {
 			t.Errorf("a member who is no host is %q", h.Mine)
+		}
+	})
+}
+
+// The agenda's tabs count what its lists hold: with a host filter on,
+// that host's consultations alone ("my bookings" of a member who is no
+// host: none); without, the whole team's.
+func TestStaffBookingCountsFollowTheHostFilter(t *testing.T) {
+	forEachBackend(t, func(t *testing.T, backend store.Backend) {
+		benv, env := newStaffHostsEnv(t, backend)
+		lang := sitetest.OtherAt(t, 0).Code
+		bookWith(t, benv, sitetest.HostSamira, "10:00", "amira@example.com", lang)
+		bookWith(t, benv, sitetest.HostJonas, "10:00", "bo@example.com", lang)
+		bookWith(t, benv, sitetest.HostSamira, "14:00", "cy@example.com", lang)
+		execSQL(t, env.st, `UPDATE bookings SET cancelled_at = created_at WHERE email = 'cy@example.com'`)
+		samira := env.signIn(t, "samira@northbeam.test")
+		ops := env.signIn(t, "ops@northbeam.test")
+		for _, c := range []struct {
+			target, cookie            string
+			upcoming, past, cancelled int
+		}{
+			{"/staff/api/bookings", samira, 2, 0, 1},
+			{"/staff/api/bookings?host=mine", samira, 1, 0, 1},
+			{"/staff/api/bookings?view=cancelled&host=mine", samira, 1, 0, 1},
+			{"/staff/api/bookings?view=past&host=" + sitetest.HostJonas, samira, 1, 0, 0},
+			{"/staff/api/bookings?host=" + sitetest.HostJonas + "&q=bo", samira, 1, 0, 0},
+			{"/staff/api/bookings?host=mine", ops, 0, 0, 0},
+		} {
+			rec := env.do(t, "GET", c.target, "", c.cookie)
+			if rec.Code != http.StatusOK {
+				t.Fatalf("%s: %d %s", c.target, rec.Code, rec.Body)
+			}
+			got := staffJSON[staffBookings](t, rec).Counts
+			want := map[string]int{"upcoming": c.upcoming, "past": c.past, "cancelled": c.cancelled}
+			if !maps.Equal(got, want) {
+				t.Errorf("%s: the tabs count %v, want %v", c.target, got, want)
+			}
 		}
 	})
 }
@@ -413,14 +452,21 @@ func TestStaffPrivateFeed(t *testing.T) {
 }
 
 // A calendar a member adds in the workspace is their busy time as a host
-// from the calendar's next refresh: their link no longer offers its busy
-// hours, a colleague's still does; removed, the hours are offered again.
-func TestStaffOwnFeedTakesTheirTime(t *testing.T) {
+// at once, with no refresh of the calendars in between: the answer says it
+// was read, their link no longer offers its busy hours, a colleague's
+// still does; removed, the hours are offered again at once. A calendar
+// that cannot be read is added all the same, and the answer says so,
+// without its address.
+func TestStaffOwnFeedTakesTheirTimeAtOnce(t *testing.T) {
 	forEachBackend(t, func(t *testing.T, backend store.Backend) {
 		ctx := context.Background()
 		feed := "BEGIN:VCALENDAR\r\nBEGIN:VEVENT\r\nUID:busy\r\nDTSTART;TZID=Europe/Berlin:20270608T090000\r\n" +
 			"DTEND;TZID=Europe/Berlin:20270608T120000\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n"
-		cal := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		cal := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if strings.Contains(r.URL.Path, "gone") {
+				http.NotFound(w, r)
+				return
+			}
 			w.Header().Set("Content-Type", "text/calendar")
 			_, _ = io.WriteString(w, feed)
 		}))
@@ -439,7 +485,9 @@ func TestStaffOwnFeedTakesTheirTime(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		ws := staffWithBookings(t, st, benv.service.Now, cancellation)
+		ws := sitetest.StaffWorkspace(t, st, sitetest.BaseURL, benv.service.Now, func(cfg *staff.Config) {
+			cfg.Bookings, cfg.Contact, cfg.Calendars = cancellation, nil, source
+		})
 		clock := sitetest.NewClock(monday7am)
 		env := &staffEnv{st: st, ws: ws, clock: clock,
 			h: New(NewServer(sitetest.HostsSite(t, sitetest.HostsFixture), Services{Log: sitetest.QuietLog(), Store: st, Booking: benv.service, Staff: ws, Now: clock.Now}))}
@@ -451,10 +499,9 @@ func TestStaffOwnFeedTakesTheirTime(t *testing.T) {
 		}
 
 		rec := env.do(t, "POST", "/staff/api/me/feeds", `{"url":"`+cal.URL+`/private/s3cr3t/basic.ics"}`, samira)
-		if rec.Code != http.StatusCreated {
-			t.Fatalf("adding the calendar: %d %s", rec.Code, rec.Body)
+		if rec.Code != http.StatusCreated || !staffJSON[struct{ Read bool }](t, rec).Read {
+			t.Fatalf("adding the calendar: %d %s; want it read", rec.Code, rec.Body)
 		}
-		source.Refresh(ctx)
 		if offeredWith(t, benv, sitetest.HostSamira)[ten] {
 			t.Error("Samira's link still offers 10:00, which her calendar holds")
 		}
@@ -462,13 +509,21 @@ func TestStaffOwnFeedTakesTheirTime(t *testing.T) {
 			t.Error("Samira's calendar takes Jonas's time too")
 		}
 
-		id := staffJSON[map[string]struct{ ID int64 }](t, rec)["feed"].ID
+		id := staffJSON[struct{ Feed struct{ ID int64 } }](t, rec).Feed.ID
 		if rec := env.do(t, "DELETE", "/staff/api/me/feeds/"+strconv.FormatInt(id, 10), "", samira); rec.Code != http.StatusNoContent {
 			t.Fatalf("removing: %d", rec.Code)
 		}
-		source.Refresh(ctx)
 		if !offeredWith(t, benv, sitetest.HostSamira)[ten] {
 			t.Error("Samira is still busy at 10:00 once her calendar is removed")
 		}
+
+		rec = env.do(t, "POST", "/staff/api/me/feeds", `{"url":"`+cal.URL+`/private/gone-7f3a/basic.ics"}`, samira)
+		if rec.Code != http.StatusCreated || staffJSON[struct{ Read bool }](t, rec).Read || strings.Contains(rec.Body.String(), "gone-7f3a") {
+			t.Errorf("adding a calendar that cannot be read: %d %s; want it added, not read, its address not shown", rec.Code, rec.Body)
+		}
+		if !offeredWith(t, benv, sitetest.HostSamira)[ten] {
+			t.Error("a calendar that could not be read takes Samira's time")
+		}
+		source.Refresh(ctx)
 	})
 }

@@ -83,6 +83,18 @@ func TestBrowserStaffHosts(t *testing.T) {
 	if start.IsZero() {
 		t.Fatal("Samira and Jonas are never free together in the coming two weeks")
 	}
+	// A consultation with Jonas, at his last time of the two weeks: the
+	// team's tabs count it, Samira's do not.
+	var jonasLast time.Time
+	for at := range jonasFree {
+		if at.After(jonasLast) {
+			jonasLast = at
+		}
+	}
+	if _, err := cancellation.Book(ctx, booking.BookingRequest{Service: "discovery", Start: jonasLast.Format(time.RFC3339), Name: "Bo Lindqvist",
+		Email: "bo@example.com", TimeZone: "Europe/Berlin", Lang: "en", Person: sitetest.HostJonas}, "ops@northbeam.test", nil); err != nil {
+		t.Fatal(err)
+	}
 	if _, err := cancellation.Book(ctx, booking.BookingRequest{Service: "discovery", Start: start.Format(time.RFC3339), Name: "Amira Haddad",
 		Email: "amira@example.com", TimeZone: "Europe/Berlin", Lang: "en", Person: sitetest.HostSamira}, "ops@northbeam.test", nil); err != nil {
 		t.Fatal(err)
@@ -121,6 +133,22 @@ func TestBrowserStaffHosts(t *testing.T) {
 	)
 	e2etest.KeepScreenshot(t, tb, dir, "staff-my-bookings-en", true)
 	accessible(tb, "my bookings")
+	// The tabs count what the lists show: Samira's one, then the team's two.
+	tabCount := func(target, want string) {
+		t.Helper()
+		var got string
+		tb.Run(t,
+			chromedp.Navigate(base+target),
+			e2etest.WaitWorkspace(),
+			chromedp.WaitVisible(`.ws-tabs a[aria-current=page] .ws-count`, chromedp.ByQuery),
+			chromedp.Text(`.ws-tabs a[aria-current=page] .ws-count`, &got, chromedp.ByQuery),
+		)
+		if strings.TrimSpace(got) != want {
+			t.Errorf("%s: the upcoming tab counts %q, want %s", target, got, want)
+		}
+	}
+	tabCount("/staff/bookings?view=upcoming", "2")
+	tabCount("/staff/bookings?view=upcoming&host=mine", "1")
 	tb.Run(t,
 		chromedp.Click(`main .ws-booking a`, chromedp.ByQuery),
 		e2etest.WaitMain(text("hosts.handOverTitle")),
@@ -136,7 +164,7 @@ func TestBrowserStaffHosts(t *testing.T) {
 	)
 	e2etest.KeepScreenshot(t, tb, dir, "staff-hand-over-en", true)
 	accessible(tb, "a booking after its hand-over")
-	if n := sitetest.Count(t, st, `SELECT count(*) FROM bookings WHERE host = ?`, sitetest.HostJonas); n != 1 {
+	if n := sitetest.Count(t, st, `SELECT count(*) FROM bookings WHERE host = ?`, sitetest.HostJonas); n != 2 {
 		t.Errorf("Jonas has %d bookings after the hand-over", n)
 	}
 

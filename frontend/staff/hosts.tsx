@@ -138,10 +138,11 @@ export function CalendarFeeds() {
     e.preventDefault();
     setNotice("");
     return run(async () => {
-      const res = await api<{ feed: Feed }>("POST", "/staff/api/me/feeds", { url });
+      // The feed is read as it is added: the answer says whether its busy times count already.
+      const res = await api<{ feed: Feed; read: boolean }>("POST", "/staff/api/me/feeds", { url });
       set({ ...data, feeds: [...data.feeds.filter((f) => f.id !== res.feed.id), res.feed] });
       setUrl("");
-      setNotice(t("calendars.feedAdded"));
+      setNotice(!data.host ? t("calendars.feedSaved") : res.read ? t("calendars.feedAdded") : t("calendars.feedNotRead"));
     });
   };
   const remove = (id: number) =>

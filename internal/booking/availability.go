@@ -39,7 +39,9 @@ type Availability struct {
 	// an entry says nothing (the mails promise no link).
 	Meetings map[string]Meeting
 	// MaxPerDay caps the standing bookings of a service on one of the
-	// consultancy's days; a service without an entry has no cap.
+	// consultancy's days: each host's, for a service with hosts (a
+	// person's day fills on its own), the service's all together for one
+	// without; a service without an entry has no cap.
 	MaxPerDay map[string]int
 	// SlotInterval is the step between slot starts within a range; the grid
 	// starts at the range's start.

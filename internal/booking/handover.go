@@ -87,8 +87,9 @@ func (c *StaffCancellation) HandOver(ctx context.Context, id int64, to string,
 		}
 		previous := b.Host
 		b.Host = to
-		// checkFree tells a day at its cap only once the time is free; the
-		// booking is already counted on its day, whose count does not change.
+		// checkFree tells a day at its cap only once the time is free. The
+		// cap is for visitors: the team may hand a booking to a host whose
+		// day already holds their most of the service (README, "Hosts").
 		if err := s.checkFree(ctx, tx, b, b.Token); err != nil && !errors.Is(err, ErrDayFull) {
 			return err
 		}

@@ -152,24 +152,25 @@ func (s *Service) Availability() Availability { return s.cfg.Availability }
 func (s *Service) Slots(ctx context.Context, q SlotsQuery) ([]Day, error) {
 	av := s.cfg.Availability
 	window := Window(q.From, q.Days, q.Location).Extend(av.Buffer)
-	// What takes every host's time alike is read once: the days at the
-	// service's cap and the consultancy's calendars.
-	common, err := s.fullDays(ctx, s.store, q.Service, window)
+	hosts := av.HostsOf(q.Service)
+	if q.Person != "" {
+		hosts = []string{q.Person}
+	}
+	// What takes every host's time alike is read once: the consultancy's
+	// calendars, and the service's bookings of the days, from which each
+	// host's days at the service's cap are found.
+	full, err := s.fullDays(ctx, s.store, q.Service, hosts, window)
 	if err != nil {
 		return nil, err
 	}
-	common = append(common, s.calendarBusy("", window)...)
+	common := s.calendarBusy("", window)
 	now := s.cfg.Now()
 	if !av.HasHosts(q.Service) {
 		booked, err := busyDuring(ctx, s.store, window, "")
 		if err != nil {
 			return nil, err
 		}
-		return Slots(av, q.Service, now, q.From, q.Days, q.Location, append(booked, common...)), nil
-	}
-	hosts := av.HostsOf(q.Service)
-	if q.Person != "" {
-		hosts = []string{q.Person}
+		return Slots(av, q.Service, now, q.From, q.Days, q.Location, append(append(booked, common...), full[""]...)), nil
 	}
 	booked, err := hostedDuring(ctx, s.store, window)
 	if err != nil {
@@ -177,7 +178,7 @@ func (s *Service) Slots(ctx context.Context, q SlotsQuery) ([]Day, error) {
 	}
 	var days []Day
 	for _, h := range hosts {
-		busy := append(slices.Clone(common), s.memberBusy(h, window)...)
+		busy := append(append(slices.Clone(common), full[h]...), s.memberBusy(h, window)...)
 		for _, b := range booked {
 			if b.host == h || b.host == "" {
 				busy = append(busy, b.Interval)
@@ -190,8 +191,13 @@ func (s *Service) Slots(ctx context.Context, q SlotsQuery) ([]Day, error) {
 
 // fullDays returns the days of the consultancy, within window, on which
 // service has all the standing bookings it takes (its maxPerDay), as whole
-// days of busy time; none for a service without a cap.
-func (s *Service) fullDays(ctx context.Context, q store.Querier, service string, window Interval) ([]Interval, error) {
+// days of busy time, by host: for a service with hosts, the cap is each
+// host's, so a host's days are full with their own bookings of the
+// service and those without a host (booked before it had hosts, which
+// took everyone's time), for each of hosts; for a service without hosts,
+// under "", the service's bookings all together. None for a service
+// without a cap.
+func (s *Service) fullDays(ctx context.Context, q store.Querier, service string, hosts []string, window Interval) (map[string][]Interval, error) {
 	av := s.cfg.Availability
 	limit, ok := av.MaxPerDay[service]
 	if !ok {
@@ -203,14 +209,34 @@ func (s *Service) fullDays(ctx context.Context, q store.Querier, service string,
 	if err != nil {
 		return nil, err
 	}
-	count := map[Date]int{}
-	for _, start := range starts {
-		count[DateOf(start.In(av.Location))]++
+	type hostDay struct {
+		host string
+		day  Date
 	}
-	var full []Interval
-	for d, n := range count {
-		if n >= limit {
-			full = append(full, Window(d, 1, av.Location))
+	hosted := av.HasHosts(service)
+	count := map[hostDay]int{}
+	days := map[Date]bool{}
+	for _, b := range starts {
+		d := DateOf(b.start.In(av.Location))
+		if !hosted {
+			b.host = ""
+		}
+		count[hostDay{b.host, d}]++
+		days[d] = true
+	}
+	if !hosted {
+		hosts = []string{""}
+	}
+	full := map[string][]Interval{}
+	for d := range days {
+		for _, h := range hosts {
+			n := count[hostDay{h, d}]
+			if h != "" {
+				n += count[hostDay{"", d}]
+			}
+			if n >= limit {
+				full[h] = append(full[h], Window(d, 1, av.Location))
+			}
 		}
 	}
 	return full, nil
@@ -342,21 +368,33 @@ func (s *Service) assign(ctx context.Context, tx *store.Tx, b Booking, person st
 			return cmp.Compare(last[a], last[b]) // never booked: 0, first
 		})
 	}
-	taken := ErrSlotTaken
+	// The day is full only when every host whose hours offer the time
+	// has their most bookings of the service that day; a host busy then
+	// makes it a time taken.
+	refusal := error(nil)
 	for _, h := range hosts {
 		if _, ok := Offered(av.ForHost(h), b.Service, b.Start, now, nil); !ok {
 			continue
 		}
 		b.Host = h
 		err := s.checkFree(ctx, tx, b, "")
-		if err == nil {
+		switch {
+		case err == nil:
 			return h, nil
-		}
-		if !errors.Is(err, ErrSlotTaken) {
-			return "", err // the day's cap holds for every host alike
+		case errors.Is(err, ErrSlotTaken):
+			refusal = ErrSlotTaken
+		case errors.Is(err, ErrDayFull):
+			if refusal == nil {
+				refusal = ErrDayFull
+			}
+		default:
+			return "", err
 		}
 	}
-	return "", taken
+	if refusal == nil {
+		refusal = ErrSlotTaken
+	}
+	return "", refusal
 }
 
 // FreeHosts returns the hosts of service, other than except, whose hours
@@ -405,7 +443,7 @@ func lockBookings(ctx context.Context, tx *store.Tx) error {
 // checkFree returns ErrSlotTaken when b's time, plus the buffer, meets a
 // standing booking (but the one whose token is except) or the
 // consultancy's calendar, and ErrDayFull when b's service is at its cap on
-// b's day.
+// b's day: b's host's cap, for a service with hosts (see fullDays).
 func (s *Service) checkFree(ctx context.Context, tx store.Querier, b Booking, except string) error {
 	av := s.cfg.Availability
 	busy, err := hostBusyDuring(ctx, tx, b.Host, b.Interval().Extend(av.Buffer), except)
@@ -416,7 +454,11 @@ func (s *Service) checkFree(ctx context.Context, tx store.Querier, b Booking, ex
 		return ErrSlotTaken
 	}
 	if limit, ok := av.MaxPerDay[b.Service]; ok {
-		n, err := bookedOn(ctx, tx, b.Service, Window(DateOf(b.Start.In(av.Location)), 1, av.Location), except)
+		host := b.Host
+		if !av.HasHosts(b.Service) {
+			host = ""
+		}
+		n, err := bookedOn(ctx, tx, b.Service, host, Window(DateOf(b.Start.In(av.Location)), 1, av.Location), except)
 		if err != nil {
 			return err
 		}

@@ -97,14 +97,22 @@ ORDER BY start_at`,
 	return out, nil
 }
 
+// hostedStart is the start of a standing booking and its host.
+type hostedStart struct {
+	start time.Time
+	host  string
+}
+
 // serviceStarts returns the starts of the standing bookings of service
-// within span.
-func serviceStarts(ctx context.Context, q store.Querier, service string, span Interval) ([]time.Time, error) {
-	out, err := store.QueryAll(ctx, q, func(row store.Scanner) (time.Time, error) {
+// within span, with their hosts.
+func serviceStarts(ctx context.Context, q store.Querier, service string, span Interval) ([]hostedStart, error) {
+	out, err := store.QueryAll(ctx, q, func(row store.Scanner) (hostedStart, error) {
 		var start int64
-		err := row.Scan(&start)
-		return store.FromMillis(start), err
-	}, `SELECT start_at FROM bookings WHERE service = ? AND cancelled_at IS NULL AND start_at >= ? AND start_at < ?`,
+		var h hostedStart
+		err := row.Scan(&start, &h.host)
+		h.start = store.FromMillis(start)
+		return h, err
+	}, `SELECT start_at, host FROM bookings WHERE service = ? AND cancelled_at IS NULL AND start_at >= ? AND start_at < ?`,
 		service, store.Millis(span.Start), store.Millis(span.End))
 	if err != nil {
 		return nil, fmt.Errorf("booking: count the days' bookings: %w", err)
@@ -197,13 +205,20 @@ SELECT count(*) FROM bookings WHERE email_key = ? AND cancelled_at IS NULL AND s
 
 // bookedOn counts the standing bookings of service that start within day
 // (a day of the consultancy), leaving out the booking whose token is
-// except.
-func bookedOn(ctx context.Context, q store.Querier, service string, day Interval, except string) (int, error) {
+// except: those of host and those without a host (booked before the
+// service had hosts, which took everyone's time), or, for host "", every
+// one of them.
+func bookedOn(ctx context.Context, q store.Querier, service, host string, day Interval, except string) (int, error) {
 	var n int
+	where, args := ``, []any{service}
+	if host != "" {
+		where = ` AND host IN (?, '')`
+		args = append(args, host)
+	}
 	err := q.QueryRowContext(ctx, `
 SELECT count(*) FROM bookings
-WHERE service = ? AND cancelled_at IS NULL AND start_at >= ? AND start_at < ? AND token <> ?`,
-		service, store.Millis(day.Start), store.Millis(day.End), except).Scan(&n)
+WHERE service = ? AND cancelled_at IS NULL`+where+` AND start_at >= ? AND start_at < ? AND token <> ?`,
+		append(args, store.Millis(day.Start), store.Millis(day.End), except)...).Scan(&n)
 	if err != nil {
 		return 0, fmt.Errorf("booking: count the day's bookings: %w", err)
 	}

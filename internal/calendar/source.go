@@ -42,6 +42,12 @@ type Config struct {
 	// (staff_calendar_feeds) beside URLs, again at every Refresh: each
 	// member's busy time is BusyOf their address.
 	Members bool
+	// MemberSync is how often the members' feeds are read again from
+	// Store between two Refreshes, so that a feed another instance added
+	// (and fetched, keeping its copy in Store) counts here too, and one
+	// removed stops counting; default 30 s. The instance where a member
+	// adds or removes a feed acts at once (ReadMemberFeed, MembersChanged).
+	MemberSync time.Duration
 	// Client fetches the feeds; default an http.Client with Timeout.
 	Client *http.Client
 	// Logger receives a line per fetch that changes something.
@@ -59,6 +65,9 @@ func (c Config) withDefaults() Config {
 	}
 	if c.Ahead <= 0 {
 		c.Ahead = 62 * 24 * time.Hour
+	}
+	if c.MemberSync <= 0 {
+		c.MemberSync = 30 * time.Second
 	}
 	if c.Timeout <= 0 {
 		c.Timeout = 20 * time.Second
@@ -173,10 +182,17 @@ func (s *Source) syncMembers(ctx context.Context) error {
 		}
 	}
 	s.mu.RUnlock()
-	var added []*feed
+	var added, stored []*feed
 	for _, r := range rows {
 		if f, ok := old[r.id]; ok && f.owner == r.owner {
 			next = append(next, f)
+			s.mu.RLock()
+			none := f.busy == nil
+			s.mu.RUnlock()
+			if none {
+				// Another instance may have read it since: its copy counts.
+				stored = append(stored, f)
+			}
 			continue
 		}
 		u, err := checkURL(r.url)
@@ -192,15 +208,56 @@ func (s *Source) syncMembers(ctx context.Context) error {
 	removed := len(s.feeds) != len(next)-len(added)
 	s.feeds = next
 	s.mu.Unlock()
-	for _, f := range added {
+	copied := false
+	for _, f := range append(added, stored...) {
 		if err := s.loadCopy(ctx, f); err != nil {
 			s.cfg.Logger.Warn("calendar: the stored copy of a feed could not be read", "feed", f.name, "err", err)
 		}
+		s.mu.RLock()
+		copied = copied || f.busy != nil
+		s.mu.RUnlock()
 	}
-	if removed || len(added) > 0 {
+	if removed || len(added) > 0 || copied {
 		s.recompute()
 	}
 	return nil
+}
+
+// MembersChanged reads the members' feeds again at once: a feed removed
+// in the workspace stops counting now rather than at the next Refresh.
+func (s *Source) MembersChanged(ctx context.Context) {
+	if err := s.syncMembers(ctx); err != nil {
+		s.cfg.Logger.Warn("calendar: the members' feeds could not be read", "err", err)
+	}
+}
+
+// ReadMemberFeed fetches the member's feed id (a row of
+// staff_calendar_feeds) at once, rather than at the next Refresh, and
+// reports whether its busy time counts now: false when it could not be
+// read (it is tried again at every Refresh, as any feed) or ctx ended
+// first. The log names the feed by its number and host, never its URL.
+func (s *Source) ReadMemberFeed(ctx context.Context, id int64) bool {
+	if !s.members() {
+		return false
+	}
+	if err := s.syncMembers(ctx); err != nil {
+		s.cfg.Logger.Warn("calendar: the members' feeds could not be read", "err", err)
+		return false
+	}
+	var f *feed
+	for _, c := range s.current() {
+		if c.member == id {
+			f = c
+		}
+	}
+	if f == nil {
+		return false
+	}
+	s.fetch(ctx, f)
+	s.recompute()
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	return f.busy != nil && f.lastError == ""
 }
 
 // Run loads the last good copies, fetches every feed, and fetches them
@@ -214,12 +271,23 @@ func (s *Source) Run(ctx context.Context) {
 	}
 	tick := time.NewTicker(s.cfg.Refresh)
 	defer tick.Stop()
+	var sync <-chan time.Time
+	if s.members() {
+		t := time.NewTicker(s.cfg.MemberSync)
+		defer t.Stop()
+		sync = t.C
+	}
 	for {
 		s.Refresh(ctx)
-		select {
-		case <-ctx.Done():
-			return
-		case <-tick.C:
+		for refresh := false; !refresh; {
+			select {
+			case <-ctx.Done():
+				return
+			case <-tick.C:
+				refresh = true
+			case <-sync:
+				s.MembersChanged(ctx)
+			}
 		}
 	}
 }

@@ -202,24 +202,31 @@ func (w *Workspace) GroupByDay(bookings []Booking) []Day {
 }
 
 // BookingCounts returns how many consultations each view of the agenda
-// holds: the standing and the cancelled ones as the database keeps them
-// (store's 0050_workspace_counts), the standing ones split at the present
-// by the index on their end, which holds only the upcoming ones past it.
-func (w *Workspace) BookingCounts(ctx context.Context) (map[string]int, error) {
+// holds, the team's or, for a host's slug, that host's alone (the lists
+// of BookingQuery.Host): the standing and the cancelled ones as the
+// database keeps them (store's 0050_workspace_counts, and
+// 0076_host_counts for a host's), the standing ones split at the present
+// by the index on their end (a host's: bookings_host_standing_end), which
+// holds only the upcoming ones past it.
+func (w *Workspace) BookingCounts(ctx context.Context, host string) (map[string]int, error) {
+	standing, cancelled := "bookings:standing", "bookings:cancelled"
+	upcomingQuery, args := `SELECT count(*) FROM bookings WHERE cancelled_at IS NULL AND end_at > ?`, []any{store.Millis(w.cfg.Now())}
+	if host != "" {
+		standing, cancelled = standing+":"+host, cancelled+":"+host
+		upcomingQuery, args = `SELECT count(*) FROM bookings WHERE host = ? AND cancelled_at IS NULL AND end_at > ?`, append([]any{host}, args...)
+	}
 	kept := map[string]int{}
-	if err := countGroups(ctx, w.store, kept, `
-SELECT name, n FROM workspace_counts WHERE name IN ('bookings:standing', 'bookings:cancelled')`); err != nil {
+	if err := countGroups(ctx, w.store, kept, `SELECT name, n FROM workspace_counts WHERE name IN (?, ?)`, standing, cancelled); err != nil {
 		return nil, fmt.Errorf("staff: count bookings: %w", err)
 	}
 	var upcoming int
-	if err := w.store.QueryRowContext(ctx, `SELECT count(*) FROM bookings WHERE cancelled_at IS NULL AND end_at > ?`,
-		store.Millis(w.cfg.Now())).Scan(&upcoming); err != nil {
+	if err := w.store.QueryRowContext(ctx, upcomingQuery, args...).Scan(&upcoming); err != nil {
 		return nil, fmt.Errorf("staff: count upcoming bookings: %w", err)
 	}
 	return map[string]int{
 		ViewUpcoming:  upcoming,
-		ViewPast:      kept["bookings:standing"] - upcoming,
-		ViewCancelled: kept["bookings:cancelled"],
+		ViewPast:      kept[standing] - upcoming,
+		ViewCancelled: kept[cancelled],
 	}, nil
 }
 

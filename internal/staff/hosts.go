@@ -105,28 +105,51 @@ func (w *Workspace) OwnFeeds(ctx context.Context, m Member) ([]calendar.MemberFe
 	return calendar.MemberFeeds(ctx, w.store, m.ID)
 }
 
+// MemberCalendars is what reads the members' own calendar feeds:
+// calendar.Source.
+type MemberCalendars interface {
+	// ReadMemberFeed fetches the feed id at once and reports whether its
+	// busy time counts now.
+	ReadMemberFeed(ctx context.Context, id int64) bool
+	// MembersChanged reads the members' feeds again at once.
+	MembersChanged(ctx context.Context)
+}
+
+// OwnFeedWait bounds how long adding a feed waits for its first reading:
+// a calendar that does not answer by then is read at the next refresh.
+const OwnFeedWait = 10 * time.Second
+
 // AddOwnFeed adds rawURL to m's own calendar feeds, whose busy time is
-// then m's as a host from the calendar's next refresh (CALENDAR_REFRESH,
-// five minutes by default). It returns
-// calendar.ErrFeedURL for an address that is no feed's (the error never
-// quotes it) and ErrTooManyFeeds past MaxOwnFeeds. The audit log records
-// the feed's host name, never its address.
-func (w *Workspace) AddOwnFeed(ctx context.Context, m Member, rawURL string) (calendar.MemberFeed, error) {
+// then m's as a host: it is read at once (within OwnFeedWait), and read
+// reports whether its busy time already counts; one that could not be
+// read is tried again at each refresh (CALENDAR_REFRESH, five minutes by
+// default). It returns calendar.ErrFeedURL for an address that is no
+// feed's (the error never quotes it) and ErrTooManyFeeds past
+// MaxOwnFeeds. The audit log records the feed's host name, never its
+// address.
+func (w *Workspace) AddOwnFeed(ctx context.Context, m Member, rawURL string) (f calendar.MemberFeed, read bool, err error) {
 	feeds, err := w.OwnFeeds(ctx, m)
 	if err != nil {
-		return calendar.MemberFeed{}, err
+		return calendar.MemberFeed{}, false, err
 	}
 	if len(feeds) >= MaxOwnFeeds {
-		return calendar.MemberFeed{}, ErrTooManyFeeds
+		return calendar.MemberFeed{}, false, ErrTooManyFeeds
 	}
-	f, err := calendar.AddMemberFeed(ctx, w.store, m.ID, rawURL, w.cfg.Now())
+	f, err = calendar.AddMemberFeed(ctx, w.store, m.ID, rawURL, w.cfg.Now())
 	if err != nil {
-		return calendar.MemberFeed{}, err
+		return calendar.MemberFeed{}, false, err
 	}
 	if err := record(ctx, w.store, w.cfg.Now(), m.Email, ActionFeedAdded, m.Email, f.Host); err != nil {
-		return calendar.MemberFeed{}, err
+		return calendar.MemberFeed{}, false, err
 	}
-	return f, nil
+	if w.cfg.Calendars == nil {
+		return f, false, nil
+	}
+	// The member waits for the reading, not the member's connection: a
+	// reading begun is finished even when they leave the page.
+	readCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), OwnFeedWait)
+	defer cancel()
+	return f, w.cfg.Calendars.ReadMemberFeed(readCtx, f.ID), nil
 }
 
 // RemoveOwnFeed removes m's feed id, or answers ErrNotFound.
@@ -140,6 +163,9 @@ func (w *Workspace) RemoveOwnFeed(ctx context.Context, m Member, id int64) error
 	}
 	if err := record(ctx, w.store, w.cfg.Now(), m.Email, ActionFeedRemoved, m.Email, ""); err != nil {
 		return err
+	}
+	if w.cfg.Calendars != nil {
+		w.cfg.Calendars.MembersChanged(ctx)
 	}
 	return nil
 }

@@ -108,7 +108,9 @@ func TestWorkspacePlans(t *testing.T) {
 		must(err)
 		_, err = w.Notes(ctx, NoteOnMessage, someRef)
 		must(err)
-		_, err = w.BookingCounts(ctx)
+		_, err = w.BookingCounts(ctx, "")
+		must(err)
+		_, err = w.BookingCounts(ctx, "jonas-becker")
 		must(err)
 		for _, view := range []string{ViewUpcoming, ViewPast, ViewCancelled} {
 			for _, search := range []string{"", "Amélie", "+49 30 901820"} {
@@ -140,7 +142,7 @@ func TestWorkspacePlans(t *testing.T) {
 		_, _, err = w.FeedBookings(ctx, feedURL[strings.Index(feedURL, "token=")+len("token="):])
 		must(err)
 		must(w.RevokePrivateFeed(ctx, member))
-		feed, err := w.AddOwnFeed(ctx, member, "https://calendar.example.test/secret/basic.ics")
+		feed, _, err := w.AddOwnFeed(ctx, member, "https://calendar.example.test/secret/basic.ics")
 		must(err)
 		_, err = w.OwnFeeds(ctx, member)
 		must(err)

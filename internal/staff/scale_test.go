@@ -193,19 +193,23 @@ func TestCountsKeepInStep(t *testing.T) {
 					t.Errorf("%s: %s counts %d, the table holds %d", step, k, counts[k], n)
 				}
 			}
-			views, err := w.BookingCounts(ctx)
-			if err != nil {
-				t.Fatal(err)
-			}
-			now := store.Millis(w.Now())
-			wantViews := map[string]int{
-				ViewUpcoming:  count(t, st, `SELECT count(*) FROM bookings WHERE cancelled_at IS NULL AND end_at > ?`, now),
-				ViewPast:      count(t, st, `SELECT count(*) FROM bookings WHERE cancelled_at IS NULL AND end_at <= ?`, now),
-				ViewCancelled: count(t, st, `SELECT count(*) FROM bookings WHERE cancelled_at IS NOT NULL`),
-			}
-			for k, n := range wantViews {
-				if views[k] != n {
-					t.Errorf("%s: %s counts %d, the table holds %d", step, k, views[k], n)
+			// The team's counts, and each host's beside their lists.
+			for _, host := range []string{"", "ana", "ben"} {
+				views, err := w.BookingCounts(ctx, host)
+				if err != nil {
+					t.Fatal(err)
+				}
+				now := store.Millis(w.Now())
+				of := ` AND (? = '' OR host = ?)`
+				wantViews := map[string]int{
+					ViewUpcoming:  count(t, st, `SELECT count(*) FROM bookings WHERE cancelled_at IS NULL AND end_at > ?`+of, now, host, host),
+					ViewPast:      count(t, st, `SELECT count(*) FROM bookings WHERE cancelled_at IS NULL AND end_at <= ?`+of, now, host, host),
+					ViewCancelled: count(t, st, `SELECT count(*) FROM bookings WHERE cancelled_at IS NOT NULL`+of, host, host),
+				}
+				for k, n := range wantViews {
+					if views[k] != n {
+						t.Errorf("%s: %s of host %q counts %d, the table holds %d", step, k, host, views[k], n)
+					}
 				}
 			}
 		}
@@ -228,6 +232,16 @@ func TestCountsKeepInStep(t *testing.T) {
 		exec(t, st, `UPDATE bookings SET cancelled_at = ? WHERE id IN (?, ?)`, store.Millis(monday), ids[1], ids[6])
 		exec(t, st, `UPDATE bookings SET cancelled_at = NULL WHERE id = ?`, ids[1])
 		check("cancelled, reinstated")
+		// Hosts given, handed over, and a host's booking cancelled.
+		exec(t, st, `UPDATE bookings SET host = 'ana' WHERE id IN (?, ?, ?, ?)`, ids[0], ids[2], ids[5], ids[6])
+		exec(t, st, `UPDATE bookings SET host = 'ben' WHERE id IN (?, ?)`, ids[3], ids[7])
+		check("hosts given")
+		exec(t, st, `UPDATE bookings SET host = 'ben' WHERE id = ?`, ids[5])
+		exec(t, st, `UPDATE bookings SET cancelled_at = ? WHERE id = ?`, store.Millis(monday), ids[7])
+		exec(t, st, `UPDATE bookings SET host = 'ana', cancelled_at = NULL WHERE id = ?`, ids[7])
+		check("handed over, cancelled, reinstated with another host")
+		exec(t, st, `DELETE FROM bookings WHERE id = ?`, ids[2])
+		check("deleted")
 		clk.Advance(200 * 24 * time.Hour) // upcoming ones become past
 		check("time passed")
 		if _, err := w.ErasePerson(ctx, "visitor2@example.com", nil, "ada@northbeam.test"); err != nil {

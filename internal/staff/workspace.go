@@ -60,6 +60,10 @@ type Config struct {
 	Contact *contact.Mailer
 	// Bookings cancels bookings on a visitor's behalf. Nil: staff cannot.
 	Bookings *booking.StaffCancellation
+	// Calendars reads a member's own calendar feed as soon as it is added,
+	// and lets one go as soon as it is removed (the calendar.Source of
+	// the hosts' free time). Nil: at the calendars' next refresh.
+	Calendars MemberCalendars
 	// Now is the clock; default time.Now. Tests move it forward.
 	Now func() time.Time
 	// Queued, when set, is called after a commit that queued mail, e.g.

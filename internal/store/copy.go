@@ -26,7 +26,8 @@ type TableCount struct {
 // Copy copies every table of [CopiedTables] from the SQLite store src into
 // the PostgreSQL store dst, keeping ids, refs and tokens. A row whose id
 // dst already holds is left as it is, so a copy that was interrupted can be
-// run again and a second run changes nothing. Each table is copied in one
+// run again and a second run changes nothing (the members' private feeds
+// follow the source: see copyFeedTokens). Each table is copied in one
 // transaction; afterwards dst's identity sequences continue after the
 // copied ids, and the row counts of both sides are compared: Copy fails
 // when dst has a row that src does not.
@@ -36,7 +37,11 @@ func Copy(ctx context.Context, src, dst *Store, opts CopyOptions) ([]TableCount,
 	}
 	var report []TableCount
 	for _, table := range CopiedTables() {
-		tc, err := copyTable(ctx, src, dst, table, opts)
+		copyOne := copyTable
+		if table == "staff_feed_tokens" {
+			copyOne = copyFeedTokens
+		}
+		tc, err := copyOne(ctx, src, dst, table, opts)
 		if err != nil {
 			return report, fmt.Errorf("store: copy %s: %w", table, err)
 		}
@@ -167,4 +172,78 @@ func fillBusyUntil(names []string, args []any, buffer time.Duration) {
 	if e, ok := args[end].(int64); ok {
 		args[busy] = e + buffer.Milliseconds()
 	}
+}
+
+// feedToken is a row of staff_feed_tokens: a member's private calendar
+// feed, by the SHA-256 of its secret.
+type feedToken struct {
+	staffID   int64
+	hash      string
+	createdAt int64
+}
+
+func scanFeedToken(row Scanner) (feedToken, error) {
+	var t feedToken
+	err := row.Scan(&t.staffID, &t.hash, &t.createdAt)
+	return t, err
+}
+
+// copyFeedTokens copies the members' private calendar feeds
+// (staff_feed_tokens: one row a member, keyed by the member rather than by
+// an id of its own). A member renews or revokes their address in place,
+// and an address revoked on the old site must not open the new one: so
+// where the other tables leave a row copied before as it is, this one is
+// made the source's, each run: a member's row is written when it is new or
+// its address was renewed, and the row of a member who has none in the
+// source any more (revoked between two runs) is deleted. The secret itself
+// is stored nowhere: the hash is all that moves, and the subscribed
+// calendars' address keeps working.
+func copyFeedTokens(ctx context.Context, src, dst *Store, table string, _ CopyOptions) (TableCount, error) {
+	tc := TableCount{Table: table}
+	source, err := QueryAll(ctx, src, scanFeedToken, `SELECT staff_id, token_hash, created_at FROM `+table+` ORDER BY staff_id`)
+	if err != nil {
+		return tc, err
+	}
+	tc.Source = len(source)
+	err = dst.InTx(ctx, func(tx *Tx) error {
+		tc.Copied = 0
+		there, err := QueryAll(ctx, tx, scanFeedToken, `SELECT staff_id, token_hash, created_at FROM `+table)
+		if err != nil {
+			return err
+		}
+		held := make(map[int64]feedToken, len(there))
+		for _, t := range there {
+			held[t.staffID] = t
+		}
+		for _, t := range source {
+			if h, ok := held[t.staffID]; ok && h == t {
+				delete(held, t.staffID)
+				continue
+			}
+			delete(held, t.staffID)
+			// A renewed address's old hash goes first: hashes are unique.
+			if _, err := tx.ExecContext(ctx, `DELETE FROM `+table+` WHERE staff_id = ?`, t.staffID); err != nil {
+				return err
+			}
+			if _, err := tx.ExecContext(ctx, `INSERT INTO `+table+` (staff_id, token_hash, created_at) VALUES (?, ?, ?)`,
+				t.staffID, t.hash, t.createdAt); err != nil {
+				return err
+			}
+			tc.Copied++
+		}
+		for id := range held { // revoked on the old site since an earlier run
+			if _, err := tx.ExecContext(ctx, `DELETE FROM `+table+` WHERE staff_id = ?`, id); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return tc, err
+	}
+	if err := dst.QueryRowContext(ctx, `SELECT count(*) FROM `+table).Scan(&tc.Total); err != nil {
+		return tc, err
+	}
+	tc.Existing = tc.Total - tc.Copied
+	return tc, nil
 }

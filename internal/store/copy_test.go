@@ -36,6 +36,7 @@ VALUES (1, 'tok-1', 'cancel-1', 'discovery', 3600000, 4500000, 'Ada', 'a@example
 	exec(lite, `INSERT INTO staff_sessions (staff_id, token_hash, created_at, seen_at, expires_at) VALUES (4, 'hash-1', 1, 1, 2)`)
 	exec(lite, `INSERT INTO staff_tokens (staff_id, kind, token_hash, created_at, expires_at) VALUES (4, 'invitation', 'hash-2', 1, 2)`)
 	exec(lite, `INSERT INTO staff_audit (at, actor, action) VALUES (1, 'command line', 'invitation')`)
+	exec(lite, `INSERT INTO staff_feed_tokens (staff_id, token_hash, created_at) VALUES (4, 'feed-hash-4', 5)`)
 
 	opts := store.CopyOptions{BookingBuffer: 10 * time.Minute}
 	first, err := store.Copy(ctx, lite, pg, opts)
@@ -43,7 +44,7 @@ VALUES (1, 'tok-1', 'cancel-1', 'discovery', 3600000, 4500000, 'Ada', 'a@example
 		t.Fatalf("first copy: %v", err)
 	}
 	want := map[string]int{"messages": 2, "outbox": 1, "outbox_attachments": 1, "bookings": 1,
-		"staff": 1, "staff_passkeys": 1, "staff_sessions": 1, "staff_tokens": 1, "staff_audit": 1}
+		"staff": 1, "staff_passkeys": 1, "staff_sessions": 1, "staff_tokens": 1, "staff_audit": 1, "staff_feed_tokens": 1}
 	for _, tc := range first {
 		if tc.Copied != want[tc.Table] || tc.Total != want[tc.Table] || tc.Source != want[tc.Table] {
 			t.Errorf("first copy of %s: %+v, want %d rows", tc.Table, tc, want[tc.Table])

@@ -464,9 +464,11 @@ INSERT INTO jobs (name, last_run_at) VALUES ('retention', 0);
 // invitations and sessions move, so that nobody has to enrol or sign in
 // again, and the audit log and the members' own calendar feeds (their
 // addresses, which nobody could add again from the copies) move with the
-// rest. A member's private calendar feed does not: its address is renewed
-// in the workspace after the move.
+// rest, and so do the members' private calendar feeds (the SHA-256 of each
+// address's secret, keyed by member: see copyFeedTokens), so that the
+// calendars subscribed to them go on reading after the move.
 func CopiedTables() []string {
 	return []string{"messages", "outbox", "outbox_attachments", "bookings",
-		"staff", "staff_passkeys", "staff_tokens", "staff_sessions", "staff_audit", "staff_notes", "staff_calendar_feeds"}
+		"staff", "staff_passkeys", "staff_tokens", "staff_sessions", "staff_audit", "staff_notes", "staff_calendar_feeds",
+		"staff_feed_tokens"}
 }

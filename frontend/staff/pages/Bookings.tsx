@@ -115,8 +115,8 @@ export function Bookings() {
         {(v) => (
           <>
             {t(`bookings.views.${v}`)}
-            {/* The counts are the whole team's: beside one host's lists they would mislead. */}
-            {data && v !== "week" && !host && <span className="ws-count">{data.counts[v]}</span>}
+            {/* The counts follow the host filter: one host's beside their lists, the team's without. */}
+            {data && v !== "week" && <span className="ws-count">{data.counts[v]}</span>}
           </>
         )}
       </Tabs>
