@@ -54,7 +54,13 @@ func (p *siteProcess) logged() []string {
 func (p *siteProcess) output() string {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	return strings.Join(p.tail, "\n")
+	var problems []string
+	for _, line := range p.all {
+		if strings.Contains(line, "level=ERROR") || strings.Contains(line, "level=WARN") || strings.Contains(line, " status=5") {
+			problems = append(problems, line)
+		}
+	}
+	return "errors, warnings and 5xx answers:\n" + strings.Join(problems, "\n") + "\nthe last lines:\n" + strings.Join(p.tail, "\n")
 }
 
 var readyLine = regexp.MustCompile(`msg=ready addr=(\S+) .*start_to_ready=(\S+) pages_rendered=(\d+) pages_from_build=(\d+)`)

@@ -56,7 +56,11 @@ func TestDevLoopShowsMistakesBesideTheBuild(t *testing.T) {
 		for _, w := range wants {
 			expr += " && o.innerText.includes(" + strconv.Quote(w) + ")"
 		}
-		tb.Run(t, e2etest.WaitTrue(expr+"; })()"), chromedp.Text("#dev-overlay", &text, chromedp.ByQuery))
+		// Read in one evaluation, not through a node: the dev client may
+		// draw the overlay anew between a wait and a read by node id
+		// ("No node with given id found", seen on a loaded CI run).
+		tb.Run(t, e2etest.WaitTrue(expr+"; })()"),
+			chromedp.Evaluate(`document.getElementById("dev-overlay")?.innerText ?? ""`, &text))
 		return text
 	}
 	open := func() *e2etest.Tab {
