@@ -15,7 +15,8 @@ import (
 const maxTrackedBytes = 5 << 20
 
 // TestRepositoryHoldsNoBinaryOrHugeFile fails when git tracks a compiled
-// program, an executable file that is not a script, or a file over 5 MB.
+// program, an executable file that is not a script, a file over 5 MB, or a
+// merge's or an editor's leftover copy of a file.
 func TestRepositoryHoldsNoBinaryOrHugeFile(t *testing.T) {
 	out, err := exec.Command("git", "ls-files", "-s", "-z").Output()
 	if err != nil {
@@ -42,6 +43,9 @@ func TestRepositoryHoldsNoBinaryOrHugeFile(t *testing.T) {
 			continue
 		}
 		checked++
+		if leftover(path) {
+			t.Errorf("%s: a merge's or an editor's leftover copy is tracked; remove it", path)
+		}
 		if info.Size() > maxTrackedBytes {
 			t.Errorf("%s: %d MB is tracked; keep build outputs and data out of git", path, info.Size()>>20)
 		}
@@ -63,6 +67,17 @@ func TestRepositoryHoldsNoBinaryOrHugeFile(t *testing.T) {
 	if checked == 0 {
 		t.Fatal("git ls-files listed nothing")
 	}
+}
+
+// leftover reports whether path is the copy a merge tool or an editor
+// leaves beside a file (git mergetool's .orig, patch's .rej, a backup).
+func leftover(path string) bool {
+	for _, suffix := range []string{".orig", ".rej", ".bak", "~", ".swp"} {
+		if strings.HasSuffix(path, suffix) {
+			return true
+		}
+	}
+	return false
 }
 
 // programKind names the executable format a file starts with, or "".
