@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"encoding/hex"
 	"errors"
 	"flag"
 	"fmt"
@@ -25,6 +26,11 @@ const (
 	legacyMemoFile = "renders.gob.gz"
 )
 
+// programFile names, beside the bundles, the program that made them: the
+// Go build ID of `go run . build`, whose code is the binary's without its
+// embedded files (programSalt).
+const programFile = "program-id"
+
 // buildCommand writes into -out what a production binary embeds: the
 // bundles, every page rendered once with them, and the WebP copies of the
 // content's pictures. It says what it encoded to report.
@@ -47,6 +53,9 @@ func buildCommand(args []string, getenv func(string) string, report io.Writer) e
 		return err
 	}
 	if err := b.Write(*out); err != nil {
+		return err
+	}
+	if err := writeProgramID(*out); err != nil {
 		return err
 	}
 	// Render every page once with this bundle, so that the binary starts
@@ -112,4 +121,19 @@ func buildCommand(args []string, getenv func(string) string, report io.Writer) e
 		return err
 	}
 	return nil
+}
+
+// writeProgramID writes into out the Go build ID of the running program
+// (programFile); without one, it removes the last build's, so that the
+// binary salts with its own.
+func writeProgramID(out string) error {
+	p := filepath.Join(out, programFile)
+	sum, err := render.ExecutableSum()
+	if err != nil {
+		if rerr := os.Remove(p); rerr != nil && !errors.Is(rerr, os.ErrNotExist) {
+			return rerr
+		}
+		return nil
+	}
+	return os.WriteFile(p, []byte(hex.EncodeToString(sum)+"\n"), 0o644) //nolint:gosec // G306: embedded in the binary, not a secret
 }

@@ -77,11 +77,11 @@ func serveCommand(args []string, getenv func(string) string, log *slog.Logger, a
 	// The renders' cache is salted with this program's hash, read beside
 	// the rest of the start.
 	renders := make(chan *render.DiskCache, 1)
-	go func() { renders <- openRenders(cfg, log) }()
+	go func() { renders <- openRenders(cfg, src.embedded, log) }()
 	// So is the content's index (a JSON file of megabytes at a thousand
 	// posts a language).
 	parsed := make(chan *sitebuild.Parsed, 1)
-	go func(kept *sitebuild.Parsed) { parsed <- openParsed(cfg, kept, log) }(src.kept.parsed)
+	go func(kept *sitebuild.Parsed) { parsed <- openParsed(cfg, src.embedded, kept, log) }(src.kept.parsed)
 	content, info, err := src.siteContent()
 	if err != nil {
 		return err

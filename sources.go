@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"encoding/hex"
 	"io/fs"
@@ -241,8 +242,8 @@ func siteOptions(cfg config.Config, k kept, imageCopies fs.FS, same *sitebuild.B
 // openRenders opens the renders' cache under cfg's DATA_DIR, its keys
 // salted with this program; without it (a folder that cannot be made)
 // every page renders, and the log says why.
-func openRenders(cfg config.Config, log *slog.Logger) *render.DiskCache {
-	salt, err := render.ExecutableSum()
+func openRenders(cfg config.Config, embedded fs.FS, log *slog.Logger) *render.DiskCache {
+	salt, err := programSalt(embedded)
 	if err == nil {
 		var c *render.DiskCache
 		if c, err = render.OpenDiskCache(filepath.Join(cfg.DataDir, rendersDir), salt); err == nil {
@@ -252,6 +253,24 @@ func openRenders(cfg config.Config, log *slog.Logger) *render.DiskCache {
 	}
 	log.Warn("no renders' cache: every page renders", "err", err)
 	return nil
+}
+
+// programSalt identifies the program whose renders' cache and content
+// index a start reads: its Go build ID (render.ExecutableSum), or in a
+// production binary (embedded, its bundles) the build ID of the program
+// that built them (programFile), marked as a production binary's. The
+// binary's own ID is a hash of its embedded content as well as its code,
+// so that each new version, one post changed, would render and compress
+// every page again at its first start; the builder's code is the binary's
+// (docs/ARCHITECTURE.md, Rendering). A binary whose build wrote no ID uses
+// its own.
+func programSalt(embedded fs.FS) ([]byte, error) {
+	if embedded != nil {
+		if id, err := fs.ReadFile(embedded, programFile); err == nil && len(bytes.TrimSpace(id)) > 0 {
+			return append([]byte("production binary built by "), bytes.TrimSpace(id)...), nil
+		}
+	}
+	return render.ExecutableSum()
 }
 
 // rendersDir is the renders' cache folder, under DATA_DIR.
@@ -277,8 +296,8 @@ const indexFile = "content-index"
 // the starts before it (their index under cfg's DATA_DIR, made by this
 // same program), in place of kept; without the program's build ID, kept.
 // An index that cannot be read is said in the log and made anew.
-func openParsed(cfg config.Config, kept *sitebuild.Parsed, log *slog.Logger) *sitebuild.Parsed {
-	sum, err := render.ExecutableSum()
+func openParsed(cfg config.Config, embedded fs.FS, kept *sitebuild.Parsed, log *slog.Logger) *sitebuild.Parsed {
+	sum, err := programSalt(embedded)
 	if err != nil {
 		log.Warn("no content index: every post is parsed", "err", err)
 		return kept
