@@ -2,6 +2,8 @@ package main
 
 import (
 	"context"
+	"errors"
+	"flag"
 	"fmt"
 	"io/fs"
 	"log/slog"
@@ -36,6 +38,12 @@ import (
 func serveCommand(args []string, getenv func(string) string, log *slog.Logger, accessLog *accesslog.Writer) error {
 	started := time.Now()
 	cfg, err := config.Load(args, getenv)
+	if errors.Is(err, flag.ErrHelp) {
+		fmt.Fprintf(os.Stdout, "Usage: %s [flags]           serve the site\n       %s COMMAND [flags]   build, messages, migrate-db, backup, staff (README.md, Commands)\n\n"+
+			"Each flag is also read from its environment variable, its name in upper case (-data_dir: DATA_DIR); a flag wins.\n", program, program)
+		config.Usage(os.Stdout)
+		return nil
+	}
 	if err != nil {
 		return fmt.Errorf("configuration: %w", err)
 	}

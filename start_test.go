@@ -137,3 +137,21 @@ func TestAnEditedPostLeavesTheProgramTheSame(t *testing.T) {
 		}
 	}
 }
+
+// TestHelpListsTheFlags: `go run . -h` prints how to run the program and
+// every flag with its meaning, and exits 0, rather than refusing -h as a
+// mistake in the configuration.
+func TestHelpListsTheFlags(t *testing.T) {
+	cmd := exec.Command(os.Args[0], "-h")
+	cmd.Env = append(os.Environ(), asProgram+"=1")
+	var stdout, stderr strings.Builder
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("-h: %v\n%s", err, stderr.String())
+	}
+	for _, want := range []string{"Usage: " + program, "-data_dir", "data directory", "-database_url", "DATA_DIR"} {
+		if !strings.Contains(stdout.String(), want) {
+			t.Errorf("-h does not say %q:\n%s", want, stdout.String())
+		}
+	}
+}

@@ -78,6 +78,15 @@ func Load(args []string, getenv func(string) string) (Config, error) {
 	return c, nil
 }
 
+// Usage writes the server's flags to w, each with its meaning and default
+// (the flag's environment variable is its name in upper case).
+func Usage(w io.Writer) {
+	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
+	fs.SetOutput(w)
+	fs.Usage = fs.PrintDefaults
+	_, _ = Parse(fs, []string{"-h"}, func(string) string { return "" }) // -h: the usage, and no setting read
+}
+
 // Parse is Load for a command with flags of its own in fs: it reads the
 // settings named (every one when none is), each with its flag added to fs,
 // and leaves the others at their defaults. What is left of args after the
