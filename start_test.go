@@ -142,7 +142,11 @@ func TestAnEditedPostLeavesTheProgramTheSame(t *testing.T) {
 // every flag with its meaning, and exits 0, rather than refusing -h as a
 // mistake in the configuration.
 func TestHelpListsTheFlags(t *testing.T) {
-	cmd := exec.Command(os.Args[0], "-h")
+	bin, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(bin, "-h")
 	cmd.Env = append(os.Environ(), asProgram+"=1")
 	var stdout, stderr strings.Builder
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
