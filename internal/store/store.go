@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"database/sql"
+	"database/sql/driver"
 	"errors"
 	"fmt"
 	"math/rand/v2"
@@ -286,7 +287,7 @@ func (s *Store) inTxRetrying(ctx context.Context, fn func(*Tx) error) error {
 	var err error
 	attempts := txAttempts[s.backend]
 	for attempt := range attempts {
-		if err = s.inTx(ctx, fn); err == nil || !IsBusy(err) && !(attempt == 0 && isStaleSchema(err)) {
+		if err = s.inTx(ctx, fn); err == nil || !IsBusy(err) && !isStaleSchema(err) {
 			return err
 		}
 		if attempt == attempts-1 {
@@ -311,7 +312,19 @@ func (s *Store) inTx(ctx context.Context, fn func(*Tx) error) (err error) {
 			return s.wrap("begin", ctx.Err())
 		}
 	}
-	tx, err := s.db.BeginTx(ctx, nil)
+	// On a connection of its own, so that one whose schema reads stale
+	// (isStaleSchema) is closed rather than handed to the next try.
+	conn, err := s.db.Conn(ctx)
+	if err != nil {
+		return s.wrap("begin", err)
+	}
+	defer func() {
+		if isStaleSchema(err) {
+			_ = conn.Raw(func(any) error { return driver.ErrBadConn }) // the pool drops it
+		}
+		_ = conn.Close() // back to the pool, or closed when dropped
+	}()
+	tx, err := conn.BeginTx(ctx, nil)
 	if err != nil {
 		return s.wrap("begin", err)
 	}
