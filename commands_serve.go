@@ -361,7 +361,7 @@ func openServingStore(ctx context.Context, cfg config.Config) (*store.Store, err
 	if cfg.DatabaseURL != "" {
 		return store.NewPostgres(cfg.DatabaseURL)
 	}
-	return store.Open(ctx, config.SQLiteFile(cfg.DataDir))
+	return store.Open(ctx, config.SQLiteFile(cfg.DataDir), store.OptimizeOnClose())
 }
 
 // background is what runs beside the HTTP server: the store's connection,

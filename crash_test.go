@@ -60,7 +60,9 @@ func (p *siteProcess) output() string {
 			problems = append(problems, line)
 		}
 	}
-	return "errors, warnings and 5xx answers:\n" + strings.Join(problems, "\n") + "\nthe last lines:\n" + strings.Join(p.tail, "\n")
+	first := p.all[:min(len(p.all), 12)]
+	return "the first lines:\n" + strings.Join(first, "\n") + "\nerrors, warnings and 5xx answers:\n" + strings.Join(problems, "\n") +
+		"\nthe last lines:\n" + strings.Join(p.tail, "\n")
 }
 
 var readyLine = regexp.MustCompile(`msg=ready addr=(\S+) .*start_to_ready=(\S+) pages_rendered=(\d+) pages_from_build=(\d+)`)

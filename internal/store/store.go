@@ -44,6 +44,8 @@ type Store struct {
 	writer chan struct{}
 	// busyTimeout is SQLite's busy timeout of every pooled connection.
 	busyTimeout time.Duration
+	// optimizeOnClose: Close runs PRAGMA optimize (OptimizeOnClose).
+	optimizeOnClose bool
 	// observer, when set (Observe), is told every statement of the site
 	// as it is sent: the plan tests explain each one.
 	observer atomic.Pointer[func(query string, args []any)]
@@ -151,11 +153,11 @@ func (s *Store) Connect(ctx context.Context, wait time.Duration) error {
 	return nil
 }
 
-// Close closes the pool; an SQLite store first lets SQLite update its
-// query planner statistics.
+// Close closes the pool; the server's SQLite store (OptimizeOnClose)
+// first lets SQLite update its query planner statistics.
 func (s *Store) Close() error {
 	var optimizeErr error
-	if s.backend == SQLite && s.Ready() {
+	if s.backend == SQLite && s.optimizeOnClose && s.Ready() {
 		ctx, cancel := context.WithTimeout(context.Background(), time.Second)
 		defer cancel()
 		_, optimizeErr = s.db.ExecContext(ctx, "PRAGMA optimize")
