@@ -83,13 +83,14 @@ func serveCommand(args []string, getenv func(string) string, log *slog.Logger, a
 	// The bundles build while the database and the services start.
 	src.prebuild()
 	// The renders' cache is salted with this program's hash, read beside
-	// the rest of the start.
+	// the rest of the start, once for both of its readers.
+	program := sync.OnceValues(func() ([]byte, error) { return programSalt(src.embedded) })
 	renders := make(chan *render.DiskCache, 1)
-	go func() { renders <- openRenders(cfg, src.embedded, log) }()
+	go func() { renders <- openRenders(cfg, program, log) }()
 	// So is the content's index (a JSON file of megabytes at a thousand
-	// posts a language).
+	// posts a language), named by the same hash.
 	parsed := make(chan *sitebuild.Parsed, 1)
-	go func(kept *sitebuild.Parsed) { parsed <- openParsed(cfg, src.embedded, kept, log) }(src.kept.parsed)
+	go func(kept *sitebuild.Parsed) { parsed <- openParsed(cfg, program, kept, log) }(src.kept.parsed)
 	content, info, err := src.siteContent()
 	if err != nil {
 		return err

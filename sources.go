@@ -242,8 +242,8 @@ func siteOptions(cfg config.Config, k kept, imageCopies fs.FS, same *sitebuild.B
 // openRenders opens the renders' cache under cfg's DATA_DIR, its keys
 // salted with this program; without it (a folder that cannot be made)
 // every page renders, and the log says why.
-func openRenders(cfg config.Config, embedded fs.FS, log *slog.Logger) *render.DiskCache {
-	salt, err := programSalt(embedded)
+func openRenders(cfg config.Config, program func() ([]byte, error), log *slog.Logger) *render.DiskCache {
+	salt, err := program()
 	if err == nil {
 		var c *render.DiskCache
 		if c, err = render.OpenDiskCache(filepath.Join(cfg.DataDir, rendersDir), salt); err == nil {
@@ -296,8 +296,8 @@ const indexFile = "content-index"
 // the starts before it (their index under cfg's DATA_DIR, made by this
 // same program), in place of kept; without the program's build ID, kept.
 // An index that cannot be read is said in the log and made anew.
-func openParsed(cfg config.Config, embedded fs.FS, kept *sitebuild.Parsed, log *slog.Logger) *sitebuild.Parsed {
-	sum, err := programSalt(embedded)
+func openParsed(cfg config.Config, program func() ([]byte, error), kept *sitebuild.Parsed, log *slog.Logger) *sitebuild.Parsed {
+	sum, err := program()
 	if err != nil {
 		log.Warn("no content index: every post is parsed", "err", err)
 		return kept

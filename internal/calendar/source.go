@@ -173,12 +173,13 @@ func (s *Source) syncMembers(ctx context.Context) error {
 	}
 	s.mu.RLock()
 	old := map[int64]*feed{}
+	unread := map[int64]bool{} // never read here: another instance may have read it since, and its copy counts
 	var next []*feed
 	for _, f := range s.feeds {
 		if f.member == 0 {
 			next = append(next, f)
 		} else {
-			old[f.member] = f
+			old[f.member], unread[f.member] = f, f.busy == nil
 		}
 	}
 	s.mu.RUnlock()
@@ -186,11 +187,7 @@ func (s *Source) syncMembers(ctx context.Context) error {
 	for _, r := range rows {
 		if f, ok := old[r.id]; ok && f.owner == r.owner {
 			next = append(next, f)
-			s.mu.RLock()
-			none := f.busy == nil
-			s.mu.RUnlock()
-			if none {
-				// Another instance may have read it since: its copy counts.
+			if unread[r.id] {
 				stored = append(stored, f)
 			}
 			continue
@@ -248,6 +245,7 @@ func (s *Source) ReadMemberFeed(ctx context.Context, id int64) bool {
 	for _, c := range s.current() {
 		if c.member == id {
 			f = c
+			break
 		}
 	}
 	if f == nil {
